@@ -1,0 +1,35 @@
+// Package games is the registry of the games boardmesh can play. It is the
+// one place that knows every game package; commands list and pick games
+// through it.
+package games
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/boardmesh/boardmesh/engine"
+)
+
+// All returns every game, in the order commands list them. The first is
+// the default of `boardmesh play`.
+func All() []*engine.Game {
+	return []*engine.Game{
+		// Each game package adds its *engine.Game here, one line each.
+	}
+}
+
+// Default returns the game `boardmesh play` starts with no arguments.
+func Default() *engine.Game { return All()[0] }
+
+// Lookup finds a game by name, or returns an error listing the names.
+func Lookup(name string) (*engine.Game, error) {
+	all := All()
+	names := make([]string, len(all))
+	for i, g := range all {
+		if g.Name == name {
+			return g, nil
+		}
+		names[i] = g.Name
+	}
+	return nil, fmt.Errorf("unknown game %q; the games are: %s", name, strings.Join(names, ", "))
+}

@@ -1,0 +1,3 @@
+module github.com/boardmesh/boardmesh
+
+go 1.26
