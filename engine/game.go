@@ -216,3 +216,12 @@ func (g *Game) Bot(name string) (BotSpec, error) {
 	}
 	return BotSpec{}, fmt.Errorf("%s has no bot %q; its bots are: %s", g.Name, name, strings.Join(names, ", "))
 }
+
+// Dropper is implemented by games that define what happens to a seat whose
+// player has left for good (a drop agreed by the remaining peers). Drop
+// must be deterministic, leave exactly one actor, and never act for the
+// seat again afterwards. Games without it keep the seat in play, and the
+// protocol then plays it with the game's first bot kind on every peer.
+type Dropper interface {
+	Drop(seat int) error
+}
