@@ -1,0 +1,68 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+)
+
+// NewCmdRoot builds the boardmesh command tree.
+func NewCmdRoot(f *Factory) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "boardmesh <command>",
+		Short: "Board games between peers, with no server",
+		Long: `boardmesh lets 2 to 8 people play board games with no server. Every player's
+machine runs the same deterministic rules engine; moves travel signed over
+libp2p; dice and draws come from a commit-reveal beacon that no player
+controls; and every peer checks every other peer's state hash each turn, so a
+cheat or a bug is caught the turn it happens.
+
+Games: dragonslair (The Sleeping Dragon's Lair), dominion, infinitecity,
+serpentcity. Start with 'boardmesh play', which seats you with bots on this
+machine, or 'boardmesh rules GAME' to read a game's rules.`,
+		Example: `  boardmesh play                      # you and bots, The Sleeping Dragon's Lair
+  boardmesh play dominion --bots 2    # Dominion against two bots
+  boardmesh rules dragonslair         # the rules in English
+  boardmesh sim dragonslair --games 10000 --bots cautious,random`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetOut(f.IO.Out)
+	root.SetErr(f.IO.ErrOut)
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &UsageError{Err: err} })
+	root.AddCommand(
+		newCmdGames(f, nil),
+		newCmdRules(f, nil),
+		newCmdSim(f, nil),
+		// More commands register here, one line each.
+	)
+	return root
+}
+
+// Execute runs boardmesh with the process's arguments and exits with the
+// code that matches the outcome. Ctrl-C cancels the command's context, so
+// long commands stop cleanly and say so.
+func Execute() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	io := SystemIO()
+	root := NewCmdRoot(&Factory{IO: io})
+	err := root.ExecuteContext(ctx)
+	if err != nil {
+		if errors.Is(err, context.Canceled) || ctx.Err() != nil {
+			fmt.Fprintln(io.ErrOut, "boardmesh: stopped (interrupted)")
+			os.Exit(ExitCancelled)
+		}
+		fmt.Fprintln(io.ErrOut, "boardmesh: "+err.Error())
+		var u *UsageError
+		if errors.As(err, &u) {
+			fmt.Fprintln(io.ErrOut, "Run 'boardmesh --help' or 'boardmesh <command> --help' for usage.")
+		}
+	}
+	os.Exit(exitCode(err))
+}

@@ -1,0 +1,138 @@
+package engine
+
+import (
+	"errors"
+	"reflect"
+	"testing"
+)
+
+// toy is a minimal State used to test the encoder, Diff and the harness.
+type toy struct {
+	turn   int
+	scores []int
+	name   string
+	over   bool
+}
+
+func (t *toy) Players() int                   { return len(t.scores) }
+func (t *toy) ToAct() Actor                   { return SeatActor(t.turn % len(t.scores)) }
+func (t *toy) Turn() int                      { return t.turn }
+func (t *toy) Legal(dst []Action) []Action    { return append(dst, Action{Op: 1}) }
+func (t *toy) Apply(seat int, a Action) error { return nil }
+func (t *toy) ApplyChance(b []byte) error     { return ErrNotChance }
+func (t *toy) Clone() State                   { c := *t; c.scores = append([]int(nil), t.scores...); return &c }
+func (t *toy) View(seat int) View             { return nil }
+func (t *toy) Result() Result                 { return Result{} }
+func (t *toy) Describe(a Action) string       { return "x" }
+func (t *toy) Encode(e *Encoder) {
+	e.Int("turn", t.turn)
+	e.Len("players", len(t.scores))
+	for i, s := range t.scores {
+		e.BeginItem("players", i)
+		e.Int("score", s)
+		e.End()
+	}
+	e.Text("name", t.name)
+	e.Bool("over", t.over)
+}
+
+func TestEncoderRoundTrip(t *testing.T) {
+	e := NewEncoder(nil)
+	e.Uint("u", 300)
+	e.Int("i", -5)
+	e.Bool("b", true)
+	e.Blob("blob", []byte{1, 2, 3})
+	e.Text("s", "héllo")
+	e.Ints("list", []int{4, -1, 0})
+	d := NewDecoder(e.Bytes())
+	if d.Uint() != 300 || d.Int() != -5 || !d.Bool() {
+		t.Fatal("scalar round trip failed")
+	}
+	if !reflect.DeepEqual(d.Blob(10), []byte{1, 2, 3}) || d.Text(10) != "héllo" {
+		t.Fatal("bytes round trip failed")
+	}
+	if got := d.Ints(10); !reflect.DeepEqual(got, []int{4, -1, 0}) {
+		t.Fatalf("Ints = %v", got)
+	}
+	if err := d.Finish(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestDecoderRejectsBadInput(t *testing.T) {
+	cases := map[string][]byte{
+		"truncated varint":  {0x80},
+		"bool out of range": {2},
+		"length too long":   {0x05, 'a'},
+	}
+	for name, b := range cases {
+		d := NewDecoder(b)
+		switch name {
+		case "bool out of range":
+			d.Bool()
+		case "length too long":
+			d.Blob(100)
+		default:
+			d.Uint()
+		}
+		if err := d.Finish(); !errors.Is(err, ErrDecode) {
+			t.Errorf("%s: err = %v, want ErrDecode", name, err)
+		}
+	}
+	d := NewDecoder([]byte{1, 2})
+	d.Uint()
+	if err := d.Finish(); err == nil {
+		t.Error("trailing bytes were not reported")
+	}
+	if d := NewDecoder([]byte{3}); d.Len(2) != 0 || d.Err() == nil {
+		t.Error("Len above max was accepted")
+	}
+}
+
+func TestDiffNamesFields(t *testing.T) {
+	a := &toy{turn: 3, scores: []int{5, 7}, name: "x"}
+	b := &toy{turn: 3, scores: []int{5, 9}, name: "x"}
+	got := Diff(a, b)
+	want := []FieldDiff{{Path: "players[1].score", A: "7", B: "9"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("Diff = %+v, want %+v", got, want)
+	}
+	c := &toy{turn: 3, scores: []int{5, 7, 1}, name: "x"}
+	got = Diff(a, c)
+	want = []FieldDiff{{Path: "players.len", A: "2", B: "3"}, {Path: "players[2].score", A: "(absent)", B: "1"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("Diff with extra element = %+v, want %+v", got, want)
+	}
+	if d := Diff(a, a.Clone()); len(d) != 0 {
+		t.Fatalf("Diff of equal states = %+v", d)
+	}
+}
+
+func TestTraceAndFastEncodingAgree(t *testing.T) {
+	s := &toy{turn: 1, scores: []int{1, 2}, name: "n", over: true}
+	fast := Encode(s)
+	tr := NewTraceEncoder()
+	s.Encode(tr)
+	if string(fast) != string(tr.Bytes()) {
+		t.Fatal("trace mode changed the bytes")
+	}
+	if Hash(s) != HashWith(NewEncoder(nil), s) {
+		t.Fatal("Hash and HashWith disagree")
+	}
+}
+
+func TestActionEncoding(t *testing.T) {
+	a := Action{Op: 7, Args: []int32{-1, 0, 1 << 20}}
+	b := AppendAction(nil, a)
+	got, err := DecodeAction(b)
+	if err != nil || !got.Equal(a) {
+		t.Fatalf("DecodeAction = %v, %v", got, err)
+	}
+	// A padded varint decodes to the same action but is not canonical.
+	if _, err := DecodeAction([]byte{0x87, 0x00, 0x00}); !errors.Is(err, ErrDecode) {
+		t.Fatalf("padded action accepted: %v", err)
+	}
+	if _, err := DecodeAction(append(b, 0)); err == nil {
+		t.Fatal("trailing byte accepted")
+	}
+}
