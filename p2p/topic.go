@@ -1,0 +1,227 @@
+package p2p
+
+import (
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"sync"
+	"time"
+
+	pubsub "github.com/libp2p/go-libp2p-pubsub"
+	pb "github.com/libp2p/go-libp2p-pubsub/pb"
+	"github.com/libp2p/go-libp2p/core/host"
+	"github.com/libp2p/go-libp2p/core/peer"
+)
+
+// Verdict is a topic validator's answer, mirroring gossipsub's.
+type Verdict int
+
+const (
+	// Accept delivers the message and lets gossip forward it. Envelopes
+	// from the future are accepted too: lockstep buffers them.
+	Accept Verdict = iota
+	// Reject drops the message and penalises the sender; only for what is
+	// provably bad (a bad signature, another session).
+	Reject
+	// Ignore drops the message without blame (a duplicate).
+	Ignore
+)
+
+// Verifier checks one message before gossip forwards it. It must be safe
+// for concurrent use: gossipsub validates on several goroutines.
+type Verifier func(from peer.ID, data []byte) Verdict
+
+// NewPubSub starts gossipsub on h for a table of peers.
+//
+// Options and why:
+//   - Flood publish: a publisher sends its own message to every topic peer,
+//     not only its mesh; with at most eight peers that is one hop to all.
+//   - Direct peers: the roster, so they stay connected and always exchange
+//     messages, mesh or not.
+//   - No pubsub signing, no author, no seqno: every message is a lockstep
+//     envelope that carries its own signature, which is what counts (it goes
+//     into logs and catch-up answers, where a pubsub signature would not
+//     follow it). Signing twice would only cost time.
+//   - Message ID = SHA-256 of the bytes, since there is no author+seqno;
+//     identical envelopes are then one message, which is what we want.
+//   - Larger queues than the defaults, so a burst at a turn's end is not
+//     dropped; lockstep's catch-up still covers what gets lost.
+func NewPubSub(ctx context.Context, h host.Host, direct []peer.AddrInfo) (*pubsub.PubSub, error) {
+	params := pubsub.DefaultGossipSubParams()
+	// A short heartbeat grafts new subscribers sooner; the game waits for
+	// every roster peer on the topic before it starts in any case.
+	params.HeartbeatInterval = 200 * time.Millisecond
+	params.HeartbeatInitialDelay = 20 * time.Millisecond
+	params.DirectConnectTicks = 5
+	ps, err := pubsub.NewGossipSub(ctx, h,
+		pubsub.WithGossipSubParams(params),
+		pubsub.WithFloodPublish(true),
+		pubsub.WithDirectPeers(direct),
+		pubsub.WithMessageSignaturePolicy(pubsub.StrictNoSign),
+		pubsub.WithNoAuthor(),
+		pubsub.WithMessageIdFn(func(m *pb.Message) string {
+			sum := sha256.Sum256(m.Data)
+			return string(sum[:])
+		}),
+		pubsub.WithPeerOutboundQueueSize(1024),
+		pubsub.WithValidateQueueSize(1024),
+		pubsub.WithMaxMessageSize(1<<20),
+	)
+	if err != nil {
+		return nil, fmt.Errorf("start gossipsub: %w", err)
+	}
+	return ps, nil
+}
+
+// Topic is one session's gossipsub topic with its validator and
+// subscription.
+type Topic struct {
+	ps    *pubsub.PubSub
+	name  string
+	self  peer.ID
+	topic *pubsub.Topic
+	sub   *pubsub.Subscription
+
+	mu   sync.Mutex
+	seen map[[32]byte]struct{}
+}
+
+// TopicName is the topic of a session.
+func TopicName(session string) string { return "boardmesh/session/" + session }
+
+// JoinTopic joins the topic name with verify as its validator and
+// subscribes to it. The validator also drops duplicates for the life of the
+// session (gossipsub forgets what it has seen after two minutes; a long
+// game must not deliver a stale envelope twice).
+func JoinTopic(ps *pubsub.PubSub, self peer.ID, name string, verify Verifier) (*Topic, error) {
+	t := &Topic{ps: ps, name: name, self: self, seen: make(map[[32]byte]struct{})}
+	val := func(_ context.Context, from peer.ID, m *pubsub.Message) pubsub.ValidationResult {
+		sum := sha256.Sum256(m.Data)
+		t.mu.Lock()
+		_, dup := t.seen[sum]
+		t.mu.Unlock()
+		if dup {
+			return pubsub.ValidationIgnore
+		}
+		switch verify(from, m.Data) {
+		case Reject:
+			return pubsub.ValidationReject
+		case Ignore:
+			return pubsub.ValidationIgnore
+		}
+		t.mu.Lock()
+		t.seen[sum] = struct{}{}
+		t.mu.Unlock()
+		return pubsub.ValidationAccept
+	}
+	if err := ps.RegisterTopicValidator(name, val); err != nil {
+		return nil, fmt.Errorf("register validator for %s: %w", name, err)
+	}
+	topic, err := ps.Join(name)
+	if err != nil {
+		ps.UnregisterTopicValidator(name)
+		return nil, fmt.Errorf("join topic %s: %w", name, err)
+	}
+	sub, err := topic.Subscribe(pubsub.WithBufferSize(4096))
+	if err != nil {
+		topic.Close()
+		ps.UnregisterTopicValidator(name)
+		return nil, fmt.Errorf("subscribe to %s: %w", name, err)
+	}
+	t.topic, t.sub = topic, sub
+	return t, nil
+}
+
+// Publish broadcasts data to the topic.
+func (t *Topic) Publish(ctx context.Context, data []byte) error {
+	return t.topic.Publish(ctx, data)
+}
+
+// Message is one validated message from another peer.
+type Message struct {
+	From peer.ID // the peer that forwarded it, not necessarily its author
+	Data []byte
+}
+
+// Next returns the next validated message that another peer published;
+// our own come back from gossipsub too and are skipped (the runner has
+// already stepped them).
+func (t *Topic) Next(ctx context.Context) (Message, error) {
+	for {
+		m, err := t.sub.Next(ctx)
+		if err != nil {
+			return Message{}, err
+		}
+		if m.ReceivedFrom == t.self {
+			continue
+		}
+		return Message{From: m.ReceivedFrom, Data: m.Data}, nil
+	}
+}
+
+// Peers lists the peers we know to be subscribed to the topic.
+func (t *Topic) Peers() []peer.ID { return t.topic.ListPeers() }
+
+// WaitPeers blocks until every peer of want (other than us) is seen on the
+// topic, then waits one more heartbeat so they are grafted into the mesh:
+// a message published earlier could miss a new subscriber.
+func (t *Topic) WaitPeers(ctx context.Context, want []peer.ID) error {
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		missing := t.missing(want)
+		if len(missing) == 0 {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("waiting for %d peer(s) to join the session topic (%s…): %w", len(missing), short(missing[0]), ctx.Err())
+		case <-tick.C:
+		}
+	}
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(250 * time.Millisecond):
+	}
+	return nil
+}
+
+func (t *Topic) missing(want []peer.ID) []peer.ID {
+	have := t.topic.ListPeers()
+	var missing []peer.ID
+	for _, w := range want {
+		if w == t.self {
+			continue
+		}
+		found := false
+		for _, h := range have {
+			if h == w {
+				found = true
+				break
+			}
+		}
+		if !found {
+			missing = append(missing, w)
+		}
+	}
+	return missing
+}
+
+// Close leaves the topic. Gossipsub cancels a subscription
+// asynchronously, so closing the topic handle right after can report
+// outstanding subscriptions; that is harmless and not returned.
+func (t *Topic) Close() error {
+	t.sub.Cancel()
+	_ = t.topic.Close()
+	_ = t.ps.UnregisterTopicValidator(t.name)
+	return nil
+}
+
+func short(id peer.ID) string {
+	s := id.String()
+	if len(s) > 8 {
+		return s[len(s)-8:]
+	}
+	return s
+}
