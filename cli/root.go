@@ -39,6 +39,7 @@ machine, or 'boardmesh rules GAME' to read a game's rules.`,
 		newCmdGames(f, nil),
 		newCmdRules(f, nil),
 		newCmdSim(f, nil),
+		newCmdKeys(f, nil),
 		// More commands register here, one line each.
 	)
 	return root

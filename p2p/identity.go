@@ -1,0 +1,86 @@
+package p2p
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	p2pcrypto "github.com/libp2p/go-libp2p/core/crypto"
+	"github.com/libp2p/go-libp2p/core/peer"
+)
+
+// IdentityFile is the name of the key file under a boardmesh home.
+const IdentityFile = "identity.key"
+
+// Identity is this machine's long-lived peer key.
+type Identity struct {
+	Key  p2pcrypto.PrivKey
+	ID   peer.ID
+	Path string
+	// Created is set when LoadOrCreateIdentity made a new key.
+	Created bool
+}
+
+// LoadIdentity reads the key under home; fs.ErrNotExist if there is none.
+func LoadIdentity(home string) (*Identity, error) {
+	path := filepath.Join(home, IdentityFile)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	key, err := p2pcrypto.UnmarshalPrivateKey(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s is not a boardmesh identity: %w", path, err)
+	}
+	id, err := peer.IDFromPrivateKey(key)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return &Identity{Key: key, ID: id, Path: path}, nil
+}
+
+// LoadOrCreateIdentity reads the key under home, or makes an ed25519 key
+// and stores it there (mode 0600, in a directory of mode 0700).
+func LoadOrCreateIdentity(home string) (*Identity, error) {
+	id, err := LoadIdentity(home)
+	if err == nil || !errors.Is(err, fs.ErrNotExist) {
+		return id, err
+	}
+	key, _, err := p2pcrypto.GenerateEd25519Key(nil)
+	if err != nil {
+		return nil, fmt.Errorf("make identity: %w", err)
+	}
+	b, err := p2pcrypto.MarshalPrivateKey(key)
+	if err != nil {
+		return nil, fmt.Errorf("make identity: %w", err)
+	}
+	if err := os.MkdirAll(home, 0o700); err != nil {
+		return nil, fmt.Errorf("make identity: %w", err)
+	}
+	path := filepath.Join(home, IdentityFile)
+	// O_EXCL: two commands starting at once must not overwrite each
+	// other's new key; the loser reads the winner's.
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, fs.ErrExist) {
+		return LoadIdentity(home)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store identity: %w", err)
+	}
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		os.Remove(path)
+		return nil, fmt.Errorf("store identity: %w", err)
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("store identity: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return nil, fmt.Errorf("store identity: %w", err)
+	}
+	pid, _ := peer.IDFromPrivateKey(key)
+	return &Identity{Key: key, ID: pid, Path: path, Created: true}, nil
+}
