@@ -1,0 +1,39 @@
+package tui
+
+import "github.com/boardmesh/boardmesh/engine"
+
+// PeerInfo is one peer of the table as the UI lists it.
+type PeerInfo struct {
+	Name string
+	Seat int    // -1 for a spectator
+	Conn string // "connected", "waiting 4s", "gone", …
+	Self bool
+	Bot  bool
+}
+
+// Snapshot is everything the UI shows at one moment. The runner builds a
+// fresh one after every change and never touches it again, so the UI may
+// read it from its own goroutine.
+type Snapshot struct {
+	Title string
+	// Seat is the local seat, -1 when spectating.
+	Seat int
+	// State is a clone the UI may read; nil before the game starts.
+	State engine.State
+	// Legal is non-empty exactly when the local seat must choose.
+	Legal []engine.Action
+	// Status says whose turn it is, or what the table waits for.
+	Status string
+	// Log holds the latest lines of what happened, oldest first.
+	Log   []string
+	Peers []PeerInfo
+	// Sync says whether every peer's state hash agrees, or reports the
+	// desync.
+	Sync   string
+	Desync bool
+	// Over is set when the game has ended; Result says how.
+	Over   bool
+	Result string
+	// Err is a fatal error to show before quitting.
+	Err string
+}

@@ -1,0 +1,52 @@
+package p2p
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	p2pcrypto "github.com/libp2p/go-libp2p/core/crypto"
+	"github.com/libp2p/go-libp2p/core/peer"
+)
+
+func TestCodeWordsDistinct(t *testing.T) {
+	seen := map[string]bool{}
+	for _, w := range codeWords {
+		if w == "" || seen[w] || strings.ContainsAny(w, "- _.") {
+			t.Fatalf("word %q is empty, repeated or contains a separator", w)
+		}
+		seen[w] = true
+	}
+}
+
+func TestJoinCodeRoundTrip(t *testing.T) {
+	codes := map[string]peer.ID{}
+	for range 50 {
+		k, _, _ := p2pcrypto.GenerateEd25519Key(nil)
+		id, _ := peer.IDFromPrivateKey(k)
+		code := JoinCode(id)
+		if JoinCode(id) != code {
+			t.Fatal("join code is not a function of the peer id")
+		}
+		if len(strings.Split(code, "-")) != 3 {
+			t.Fatalf("code %q is not three words", code)
+		}
+		typed := strings.ToUpper(strings.ReplaceAll(code, "-", " "))
+		got, err := ParseJoinCode("  " + typed + " ")
+		if err != nil || got != code {
+			t.Fatalf("ParseJoinCode(%q) = %q, %v; want %q", typed, got, err, code)
+		}
+		codes[code] = id
+	}
+	if len(codes) < 45 {
+		t.Fatalf("only %d distinct codes for 50 peers", len(codes))
+	}
+}
+
+func TestParseJoinCodeRejects(t *testing.T) {
+	for _, bad := range []string{"", "amber", "amber-falcon", "amber-falcon-river-otter", "amber-falcon-xylophone", "/ip4/127.0.0.1/tcp/1"} {
+		if _, err := ParseJoinCode(bad); !errors.Is(err, ErrNotJoinCode) {
+			t.Errorf("ParseJoinCode(%q) = %v, want ErrNotJoinCode", bad, err)
+		}
+	}
+}
