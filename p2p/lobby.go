@@ -1,0 +1,120 @@
+package p2p
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/libp2p/go-libp2p/core/host"
+	"github.com/libp2p/go-libp2p/core/network"
+	"github.com/libp2p/go-libp2p/core/peer"
+	"github.com/libp2p/go-libp2p/core/protocol"
+	ma "github.com/multiformats/go-multiaddr"
+)
+
+// LobbyProtocol is the stream protocol a host answers with its lobby: what
+// a joiner needs before it signs a join (which game and rules version,
+// whether there is room) and the addresses of the members so far, so that
+// every member of a table connects to every other.
+const LobbyProtocol = protocol.ID("/boardmesh/lobby/1.0.0")
+
+// LobbyInfo describes a lobby. It is informational: everything that counts
+// is in signed envelopes (the roster fixes game, version and members).
+type LobbyInfo struct {
+	Lobby   string       `json:"lobby"` // lobby id (hex), also the topic
+	Code    string       `json:"code"`
+	Host    string       `json:"host"` // host peer id
+	Name    string       `json:"name"` // host's display name
+	Game    string       `json:"game"`
+	Title   string       `json:"title"`
+	Version string       `json:"version"`
+	Options string       `json:"options"`
+	Players int          `json:"players"` // members so far, host included
+	Max     int          `json:"max_players"`
+	Started bool         `json:"started"`
+	Members []MemberAddr `json:"members"`
+}
+
+// MemberAddr is a lobby member and where to reach it.
+type MemberAddr struct {
+	ID    string   `json:"id"`
+	Addrs []string `json:"addrs"`
+}
+
+// ServeLobby answers lobby queries with what info returns at the time.
+func ServeLobby(h host.Host, info func() LobbyInfo) {
+	h.SetStreamHandler(LobbyProtocol, func(s network.Stream) {
+		defer s.Close()
+		s.SetDeadline(time.Now().Add(10 * time.Second))
+		json.NewEncoder(s).Encode(info())
+	})
+}
+
+// AskLobby asks peer p for its lobby.
+func AskLobby(ctx context.Context, h host.Host, p peer.ID) (LobbyInfo, error) {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	s, err := h.NewStream(ctx, p, LobbyProtocol)
+	if err != nil {
+		return LobbyInfo{}, fmt.Errorf("%s is not hosting a lobby: %w", short(p), err)
+	}
+	defer s.Close()
+	s.SetDeadline(time.Now().Add(10 * time.Second))
+	var info LobbyInfo
+	if err := json.NewDecoder(bufio.NewReader(s)).Decode(&info); err != nil {
+		return LobbyInfo{}, fmt.Errorf("lobby answer from %s: %w", short(p), err)
+	}
+	return info, nil
+}
+
+// MemberAddrs lists the connected peers among ids with their addresses as
+// h's peerstore knows them, plus h itself.
+func MemberAddrs(h host.Host, ids []peer.ID) []MemberAddr {
+	out := []MemberAddr{{ID: h.ID().String(), Addrs: addrStrings(Addrs(h))}}
+	for _, id := range ids {
+		if id == h.ID() {
+			continue
+		}
+		var addrs []string
+		for _, c := range h.Network().ConnsToPeer(id) {
+			addrs = append(addrs, c.RemoteMultiaddr().String())
+		}
+		out = append(out, MemberAddr{ID: id.String(), Addrs: addrs})
+	}
+	return out
+}
+
+// ConnectMembers dials every member we are not connected to yet. A member
+// that cannot be reached directly still gets our messages through the
+// others (gossip forwards them), so failures are returned, not fatal.
+func ConnectMembers(ctx context.Context, h host.Host, members []MemberAddr) []error {
+	var errs []error
+	for _, m := range members {
+		id, err := peer.Decode(m.ID)
+		if err != nil || id == h.ID() || h.Network().Connectedness(id) == network.Connected {
+			continue
+		}
+		var addrs []ma.Multiaddr
+		for _, a := range m.Addrs {
+			if x, err := ma.NewMultiaddr(a); err == nil {
+				addrs = append(addrs, x)
+			}
+		}
+		cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		if err := h.Connect(cctx, peer.AddrInfo{ID: id, Addrs: addrs}); err != nil {
+			errs = append(errs, err)
+		}
+		cancel()
+	}
+	return errs
+}
+
+func addrStrings(as []ma.Multiaddr) []string {
+	out := make([]string, len(as))
+	for i, a := range as {
+		out[i] = a.String()
+	}
+	return out
+}
