@@ -1,0 +1,103 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/boardmesh/boardmesh/engine"
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// countState is a tiny game for the UI: the seat to act adds 1, 2 or 3.
+type countState struct{ total int }
+
+type countView struct{ total int }
+
+func (v countView) Render(width int, color bool) string { return fmt.Sprintf("TOTAL %d", v.total) }
+
+func (s *countState) Players() int             { return 2 }
+func (s *countState) ToAct() engine.Actor      { return engine.SeatActor(s.total % 2) }
+func (s *countState) Turn() int                { return s.total }
+func (s *countState) Clone() engine.State      { c := *s; return &c }
+func (s *countState) Encode(e *engine.Encoder) { e.Int("total", s.total) }
+func (s *countState) View(seat int) engine.View {
+	return countView{s.total}
+}
+func (s *countState) Result() engine.Result                 { return engine.Result{} }
+func (s *countState) ApplyChance(b []byte) error            { return engine.ErrNotChance }
+func (s *countState) Apply(seat int, a engine.Action) error { s.total += int(a.Op); return nil }
+func (s *countState) Describe(a engine.Action) string       { return fmt.Sprintf("add %d", a.Op) }
+func (s *countState) Legal(dst []engine.Action) []engine.Action {
+	return append(dst, engine.Action{Op: 1}, engine.Action{Op: 2}, engine.Action{Op: 3})
+}
+
+func key(m *Model, k string) {
+	var msg tea.KeyMsg
+	switch k {
+	case "down":
+		msg = tea.KeyMsg{Type: tea.KeyDown}
+	case "up":
+		msg = tea.KeyMsg{Type: tea.KeyUp}
+	case "enter":
+		msg = tea.KeyMsg{Type: tea.KeyEnter}
+	default:
+		msg = tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
+	}
+	m.Update(msg)
+}
+
+func TestModelChoosesWithKeys(t *testing.T) {
+	s := &countState{total: 4}
+	var chosen []engine.Action
+	quit := false
+	snap := Snapshot{Title: "Count", Seat: 0, State: s, Legal: s.Legal(nil), Status: "your turn",
+		Log: []string{"seat 2 added 1"}, Sync: "state hashes agree (2 peers)",
+		Peers: []PeerInfo{{Name: "ada", Seat: 0, Conn: "connected", Self: true}, {Name: "bot1", Seat: 1, Conn: "connected", Bot: true}}}
+	m := New(snap, false, func(a engine.Action) { chosen = append(chosen, a) }, func() { quit = true })
+	m.Update(tea.WindowSizeMsg{Width: 60, Height: 30})
+	screen := m.View()
+	for _, want := range []string{"TOTAL 4", "1) add 1", "3) add 3", "seat 2 added 1", "state hashes agree", "ada (you)", "bot1 [bot]", "your turn"} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("screen lacks %q:\n%s", want, screen)
+		}
+	}
+	key(m, "down")
+	key(m, "j")
+	key(m, "k")
+	key(m, "enter")
+	key(m, "enter") // a second press before the next snapshot sends nothing
+	if len(chosen) != 1 || chosen[0].Op != 2 {
+		t.Fatalf("chose %v, want one action: add 2", chosen)
+	}
+	// The next decision: a number key picks directly.
+	s2 := &countState{total: 7}
+	m.Update(SnapshotMsg(Snapshot{Title: "Count", Seat: 0, State: s2, Status: "waiting for bot1"}))
+	if strings.Contains(m.View(), "Your move") {
+		t.Fatal("actions shown while it is not our turn")
+	}
+	key(m, "3")
+	if len(chosen) != 1 {
+		t.Fatal("a key chose an action while it was not our turn")
+	}
+	m.Update(SnapshotMsg(Snapshot{Title: "Count", Seat: 0, State: s2, Legal: s2.Legal(nil)}))
+	key(m, "3")
+	if len(chosen) != 2 || chosen[1].Op != 3 {
+		t.Fatalf("chose %v, want add 3 second", chosen)
+	}
+	key(m, "9")
+	if !strings.Contains(m.View(), "there is no action 9") {
+		t.Fatal("no message for a number without an action")
+	}
+	key(m, "q")
+	if !quit {
+		t.Fatal("q did not quit")
+	}
+}
+
+func TestModelShowsDesync(t *testing.T) {
+	m := New(Snapshot{Title: "Count", Seat: -1, State: &countState{}, Sync: "desync with peer X at step 3", Desync: true}, false, nil, nil)
+	if v := m.View(); !strings.Contains(v, "DESYNC: desync with peer X") || !strings.Contains(v, "spectator") {
+		t.Fatalf("desync not shown:\n%s", v)
+	}
+}
