@@ -1,0 +1,208 @@
+package dragonslair
+
+import "github.com/boardmesh/boardmesh/engine"
+
+// bots are the bot kinds; the first is the default opponent.
+var bots = []engine.BotSpec{
+	{Name: "cautious", Help: "goes deeper only while the chance of a second noise is worth the bag at stake; uses its hero's power where it pays most",
+		New: func() engine.Bot { return &riskBot{caution: 5, per: 4} }},
+	{Name: "bold", Help: "like cautious, but takes the risk more often",
+		New: func() engine.Bot { return &riskBot{caution: 3, per: 4} }},
+	engine.RandomBotSpec,
+}
+
+// riskBot weighs the gold it expects from one more card against the gold
+// it would lose to a second noise, scaled by caution/per (more than 1 is
+// careful, less is bold). It reads only what its seat can see: the
+// counts of the cards left in the pile follow from the cards on the table
+// and in the discards, and the top cards it peeked at itself.
+type riskBot struct {
+	caution, per int
+}
+
+// Choose picks among legal; it falls back to the first legal action for
+// a state of another game.
+func (b *riskBot) Choose(st engine.State, legal []engine.Action, _ *engine.Rand) engine.Action {
+	s, ok := st.(*State)
+	if !ok {
+		return legal[0]
+	}
+	has := func(op uint16) (engine.Action, bool) {
+		for _, a := range legal {
+			if a.Op == op {
+				return a, true
+			}
+		}
+		return engine.Action{}, false
+	}
+	me := int(s.cur)
+	if a, ok := b.thief(s, legal); ok {
+		return a
+	}
+	switch s.phase {
+	case phaseChooseHero:
+		for _, h := range heroPreference {
+			for _, a := range legal {
+				if a.Op == opChooseHero && hero(a.Args[0]) == h {
+					return a
+				}
+			}
+		}
+	case phaseStart:
+		if a, ok := has(opElf); ok && b.noiseShare(s, me) >= 1 {
+			return a
+		}
+		if a, ok := has(opDraw); ok {
+			return a
+		}
+	case phaseSphere:
+		if s.top[0].card.isNoise() {
+			return act(opSphereUnder)
+		}
+		return act(opSphereKeep)
+	case phaseDwarf:
+		if s.bagValue() >= 5 || s.ending {
+			return act(opDwarfUse)
+		}
+		return act(opDwarfDecline)
+	case phaseWizard:
+		if s.ending || (int(s.dragon)+1 >= int(s.red) && !b.leading(s, me)) {
+			return act(opWizardUse)
+		}
+		return act(opWizardDecline)
+	case phaseCard:
+		if a, ok := has(opDraw); ok && b.goDeeper(s, me) {
+			return a
+		}
+		if a, ok := has(opEscapePower); ok && b.powerNow(s) {
+			return a
+		}
+		if a, ok := has(opEscape); ok {
+			return a
+		}
+	}
+	return legal[0]
+}
+
+// heroPreference is the order in which bots choose heroes.
+var heroPreference = []hero{heroKnight, heroThief, heroDwarf, heroBard, heroWizard, heroAlchemist, heroHunter, heroElf}
+
+// thief uses the Night Thief on the richest other player once they have
+// the full 4 gold to lose.
+func (b *riskBot) thief(s *State, legal []engine.Action) (engine.Action, bool) {
+	best, target := int32(thiefGold-1), -1
+	for _, a := range legal {
+		if a.Op == opThief {
+			if t := int(a.Args[0]); s.seats[t].score > best {
+				best, target = s.seats[t].score, t
+			}
+		}
+	}
+	if target < 0 {
+		return engine.Action{}, false
+	}
+	return actArg(opThief, target), true
+}
+
+func (b *riskBot) leading(s *State, me int) bool {
+	for i := 0; i < int(s.n); i++ {
+		if i != me && s.seats[i].score >= s.seats[me].score {
+			return false
+		}
+	}
+	return true
+}
+
+// powerNow decides whether to spend the escape power on this escape.
+func (b *riskBot) powerNow(s *State) bool {
+	switch s.seats[s.turnSeat].hero {
+	case heroAlchemist:
+		return s.bestTreasure() >= 4 || s.ending
+	}
+	return true
+}
+
+// pileOdds returns how many cards of the pile are noises and how many
+// cards there are, as seat me can count them, and the top card if me has
+// seen it (numCards if not).
+func (b *riskBot) pileOdds(s *State, me int) (noises, total int, top card) {
+	top = numCards
+	if s.topN > 0 && s.top[0].known&(1<<me) != 0 {
+		top = s.top[0].card
+	}
+	for c := card(0); c < numCards; c++ {
+		k := int(s.deck[c])
+		if c.isNoise() {
+			noises += k
+		}
+		total += k
+	}
+	for _, sl := range s.top[:s.topN] {
+		if sl.card.isNoise() {
+			noises++
+		}
+		total++
+	}
+	for _, sl := range s.bottom[:s.botN] {
+		if sl.card.isNoise() {
+			noises++
+		}
+		total++
+	}
+	return noises, total, top
+}
+
+// noiseShare is 1 when at least a fifth of the pile is noise, the point
+// from which the Elf's look is worth spending.
+func (b *riskBot) noiseShare(s *State, me int) int {
+	n, t, _ := b.pileOdds(s, me)
+	if t > 0 && 5*n >= t {
+		return 1
+	}
+	return 0
+}
+
+// goDeeper compares, in whole numbers, the expected gain of one more card
+// with the expected loss: draw while
+//
+//	(1-p) * gain * per > p * atStake * caution
+//
+// where p is the chance the next card is a second noise, gain the mean
+// gold of the other cards plus the better hall bonus, and atStake what an
+// escape now would bring.
+func (b *riskBot) goDeeper(s *State, me int) bool {
+	if s.noises() == 0 || s.front[cardCap] > 0 {
+		return true // the next card cannot cost the bag
+	}
+	noises, total, top := b.pileOdds(s, me)
+	if top != numCards {
+		return !top.isNoise()
+	}
+	if total == 0 {
+		return false
+	}
+	// Gold of the non-noise cards in the pile, times their count, scaled
+	// as "sum"; the mean gold is sum/safe.
+	sum := 0
+	for c := card(0); c < numCards; c++ {
+		k := int(s.deck[c])
+		for _, sl := range s.top[:s.topN] {
+			if sl.card == c {
+				k++
+			}
+		}
+		for _, sl := range s.bottom[:s.botN] {
+			if sl.card == c {
+				k++
+			}
+		}
+		sum += k * cards[c].value
+	}
+	safe := total - noises
+	next := min(int(s.hall)+1, nest)
+	// (safe/total)*(sum/safe + dBonus)*per > (noises/total)*stake*caution
+	// multiplied through by total:
+	gain := (sum + safe*(hallBonus[next]-hallBonus[s.hall])) * b.per
+	loss := noises * s.escapeValue(false) * b.caution
+	return gain > loss
+}

@@ -1,0 +1,34 @@
+package dragonslair
+
+import "github.com/boardmesh/boardmesh/engine"
+
+// ApplyChance fixes what the state waits for with the beacon bytes: the
+// heroes dealt, the card turned over, or the cards peeked at.
+func (s *State) ApplyChance(beacon []byte) error {
+	if err := engine.CheckChance(s.ToAct(), beacon); err != nil {
+		return err
+	}
+	r := engine.NewRand(beacon)
+	switch s.phase {
+	case phaseDealHeroes:
+		var deal [numHeroes]hero
+		for i := range deal {
+			deal[i] = hero(i)
+		}
+		r.Shuffle(len(deal), func(i, j int) { deal[i], deal[j] = deal[j], deal[i] })
+		for i := 0; i < int(s.n); i++ {
+			s.seats[i].hero = deal[i]
+		}
+		s.push(last{ev: evHeroesDealt, seat: -1})
+		s.startTurn(s.nextActive(int(s.n) - 1))
+	case phaseDraw:
+		s.fillTop(1, r)
+		s.resolve(s.popTop())
+	case phaseElf:
+		s.elfLook(r)
+	case phasePeek:
+		s.fillTop(1, r)
+		s.peeked()
+	}
+	return nil
+}

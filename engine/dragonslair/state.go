@@ -1,0 +1,270 @@
+package dragonslair
+
+import "github.com/boardmesh/boardmesh/engine"
+
+// phase is the step of the game the state waits in.
+type phase uint8
+
+const (
+	phaseDealHeroes phase = iota // chance: deal one hero to every player
+	phaseChooseHero              // seat: choose a hero (heroes=chosen)
+	phaseStart                   // seat: start of a turn, before the first card
+	phaseDraw                    // chance: the identity of the card turned over
+	phaseElf                     // chance: the identities of the cards the Elf looks at
+	phasePeek                    // chance: the identity of the card the Sphere shows
+	phaseSphere                  // seat: keep the peeked card on top or put it under
+	phaseCard                    // seat: after a card, draw again or escape
+	phaseDwarf                   // seat: a bust with the Dwarf's power unused
+	phaseWizard                  // seat: end of a round with the Wizard's power unused
+	phaseOver
+	numPhases
+)
+
+// maxPlayers bounds the seats; masks of seats are uint8.
+const maxPlayers = 8
+
+// pileCap bounds the known top and bottom parts of the deck. The Elf adds
+// at most 4 cards and each Sphere one, so a pass through the deck cannot
+// come near it; tests stack more cards on top than play ever does.
+const pileCap = 24
+
+// slot is a card in a known part of the deck, with the seats that have
+// seen it.
+type slot struct {
+	card  card
+	known uint8
+}
+
+// seatState is one player.
+type seatState struct {
+	score   int32
+	eggs    uint8 // Dragon Eggs kept after escapes
+	hero    hero
+	used    bool // the once-per-game power has been used
+	dropped bool // the player left the table
+	tied    bool // plays a tie-break turn
+	tieGain int32
+}
+
+// event is what happened last, for the table to read.
+type event uint8
+
+const (
+	evNone event = iota
+	evCard
+	evEscape
+	evBust
+	evRaven
+	evHideout
+	evCapSaved
+	evThief
+	evElf
+	evSphereKeep
+	evSphereBottom
+	evWizard
+	evDwarf
+	evDragonMoves
+	evHeroChosen
+	evHeroesDealt
+	evDropped
+	numEvents
+)
+
+// last describes the last thing that happened.
+type last struct {
+	ev     event
+	seat   int8
+	card   card
+	amount int32
+	other  int8 // a second seat (raven victim, thief target)
+}
+
+// State is a game of The Sleeping Dragon's Lair. It holds no slices, maps
+// or pointers, so a copy of the value is a deep copy.
+type State struct {
+	// Options, fixed at setup.
+	n        uint8
+	full     bool
+	heroMode uint8
+	ravens   bool
+	red      uint8
+	eggBonus uint8
+
+	phase    phase
+	cur      uint8 // the seat to act
+	turnSeat uint8 // whose turn it is (the Wizard may act outside it)
+	round    uint16
+	turns    uint32 // turns ended
+	draws    uint32 // cards turned over in the game
+	dragon   uint8
+	hall     uint8
+	ending   bool // the dragon reached the red field: this round is the last
+	tiebreak bool
+	tieNext  uint8 // tie-break turns played so far, in reverse seat order
+	turnBase int32 // the turn player's score when the turn began
+	heroPool uint16
+
+	deck    [numCards]uint8 // the unordered middle of the draw pile
+	top     [pileCap]slot   // top[0] is the top card
+	topN    uint8
+	bottom  [pileCap]slot // bottom[botN-1] is the bottom card
+	botN    uint8
+	discard [numCards]uint8
+	front   [numCards]uint8 // cards the turn player has turned over and still has in front
+
+	seats  [maxPlayers]seatState
+	winner uint8 // mask of winning seats, once over
+	reason uint8
+	log    [logLen]last // the newest first
+}
+
+// logLen is how many recent events the state keeps for the table.
+const logLen = 4
+
+// Hero modes.
+const (
+	heroesDealt uint8 = iota
+	heroesChosen
+	heroesNone
+)
+
+var heroModeNames = []string{"dealt", "chosen", "none"}
+
+// newState sets up a game; it waits for the hero deal or for the first
+// player's first card.
+func newState(players int, opts engine.Options) (*State, error) {
+	s := &State{n: uint8(players), eggBonus: uint8(opts.Int(optEggBonus))}
+	ed, _ := opts.Get(optEdition)
+	s.full = ed != "free"
+	children := opts.Bool(optChildren)
+	s.ravens = !children
+	mode, _ := opts.Get(optHeroes)
+	for i, m := range heroModeNames {
+		if m == mode {
+			s.heroMode = uint8(i)
+		}
+	}
+	if !s.full || children || opts.Bool(optFirstGame) {
+		s.heroMode = heroesNone
+	}
+	red := opts.Int(optRedField)
+	if red == 0 {
+		red = redFieldByPlayers(players)
+		if opts.Bool(optShortGame) {
+			red -= shortBy
+		}
+	}
+	s.red = uint8(red)
+	s.deck = deckCounts(s.full, s.ravens)
+	for i := range s.seats {
+		s.seats[i].hero = noHero
+	}
+	s.round = 1
+	switch s.heroMode {
+	case heroesDealt:
+		s.phase = phaseDealHeroes
+	case heroesChosen:
+		s.phase = phaseChooseHero
+		s.heroPool = 1<<numHeroes - 1
+	default:
+		s.startTurn(0)
+	}
+	return s, nil
+}
+
+// Players is the number of seats.
+func (s *State) Players() int { return int(s.n) }
+
+// Turn counts the turns that have ended.
+func (s *State) Turn() int { return int(s.turns) }
+
+// ToAct says who must act next.
+func (s *State) ToAct() engine.Actor {
+	switch s.phase {
+	case phaseDealHeroes, phaseDraw, phaseElf, phasePeek:
+		return engine.ChanceActor()
+	case phaseOver:
+		return engine.OverActor()
+	}
+	return engine.SeatActor(int(s.cur))
+}
+
+// Clone returns a deep copy.
+func (s *State) Clone() engine.State {
+	c := *s
+	return &c
+}
+
+// deckSize is the number of cards in the draw pile.
+func (s *State) deckSize() int {
+	n := int(s.topN) + int(s.botN)
+	for _, c := range s.deck {
+		n += int(c)
+	}
+	return n
+}
+
+func (s *State) middleSize() int {
+	n := 0
+	for _, c := range s.deck {
+		n += int(c)
+	}
+	return n
+}
+
+// bagValue is the gold of the treasures and eggs in the bag.
+func (s *State) bagValue() int {
+	v := 0
+	for c := cardCoin; c <= cardCrown; c++ {
+		v += int(s.front[c]) * cards[c].value
+	}
+	return v + int(s.front[cardEgg])*cards[cardEgg].value
+}
+
+// bagCards counts the treasures and eggs in the bag.
+func (s *State) bagCards() int {
+	n := int(s.front[cardEgg])
+	for c := cardCoin; c <= cardCrown; c++ {
+		n += int(s.front[c])
+	}
+	return n
+}
+
+// bestTreasure is the value of the most valuable treasure in the bag.
+func (s *State) bestTreasure() int {
+	for c := cardCrown; ; c-- {
+		if s.front[c] > 0 {
+			return cards[c].value
+		}
+		if c == cardCoin {
+			return 0
+		}
+	}
+}
+
+// noises counts the noises beside the bag (0 or 1).
+func (s *State) noises() int {
+	return int(s.front[cardClink]) + int(s.front[cardCrunch]) + int(s.front[cardSneeze])
+}
+
+// nextActive is the first seat after seat, clockwise, that has not left;
+// it returns seat itself if nobody else is left.
+func (s *State) nextActive(seat int) int {
+	for k := 1; k <= int(s.n); k++ {
+		o := (seat + k) % int(s.n)
+		if !s.seats[o].dropped {
+			return o
+		}
+	}
+	return seat
+}
+
+func (s *State) activeCount() int {
+	k := 0
+	for i := 0; i < int(s.n); i++ {
+		if !s.seats[i].dropped {
+			k++
+		}
+	}
+	return k
+}
