@@ -84,8 +84,11 @@ func TestEncodingRoundTripsAndRejectsDamage(t *testing.T) {
 		// Damage may still decode into another valid state; it must not panic,
 		// and whatever decodes must be playable.
 		if st, err := Game.Decode(bad); err == nil {
-			st.Legal(nil)
 			st.View(0).Render(80, false)
+			for _, a := range st.Legal(nil) {
+				st.Clone().Apply(st.ToAct().Seat, a)
+			}
+			st.Clone().ApplyChance(make([]byte, 32))
 		}
 	}
 }

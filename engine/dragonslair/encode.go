@@ -94,16 +94,22 @@ type decoder struct {
 
 func (d *decoder) uint(what string, max uint64) uint64 {
 	v := d.Uint()
-	if v > max && d.bad == "" {
-		d.bad = fmt.Sprintf("%s %d out of range", what, v)
+	if v > max {
+		if d.bad == "" {
+			d.bad = fmt.Sprintf("%s %d out of range", what, v)
+		}
+		return 0 // a safe value; decode fails on d.bad
 	}
 	return v
 }
 
 func (d *decoder) int(what string, lo, hi int) int {
 	v := d.Int()
-	if (v < lo || v > hi) && d.bad == "" {
-		d.bad = fmt.Sprintf("%s %d out of range", what, v)
+	if v < lo || v > hi {
+		if d.bad == "" {
+			d.bad = fmt.Sprintf("%s %d out of range", what, v)
+		}
+		return lo // a safe value; decode fails on d.bad
 	}
 	return v
 }
@@ -160,6 +166,9 @@ func decode(b []byte) (engine.State, error) {
 	}
 	if d.Err() != nil {
 		return nil, d.Err()
+	}
+	if d.bad != "" {
+		return nil, fmt.Errorf("%w: dragonslair: %s", engine.ErrDecode, d.bad)
 	}
 	if s.n < 2 {
 		return nil, fmt.Errorf("%w: %d players", engine.ErrDecode, s.n)
