@@ -8,12 +8,14 @@ import (
 	"strings"
 
 	"github.com/boardmesh/boardmesh/engine"
+	"github.com/boardmesh/boardmesh/engine/dragonslair"
 )
 
 // All returns every game, in the order commands list them. The first is
 // the default of `boardmesh play`.
 func All() []*engine.Game {
 	return []*engine.Game{
+		dragonslair.Game, // first: the default game
 		// Each game package adds its *engine.Game here, one line each.
 	}
 }
