@@ -1,0 +1,50 @@
+package infinitecity
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/boardmesh/boardmesh/engine"
+	"github.com/boardmesh/boardmesh/engine/enginetest"
+)
+
+// invariant is checked after every step of the random playouts: every
+// tile of the set is in exactly one place, every player's markers add up,
+// the city is one connected piece, and a decoded copy agrees.
+func invariant(es engine.State) error {
+	s := es.(*State)
+	if err := s.checkTiles(); err != nil {
+		return err
+	}
+	if err := s.checkMarkers(); err != nil {
+		return err
+	}
+	total := s.pile + len(s.peek)
+	for _, h := range s.hands {
+		total += len(h)
+	}
+	total += len(s.board)
+	if total != s.set.Total {
+		return fmt.Errorf("%d tiles in the pile, hands, Library and on the table; the set has %d", total, s.set.Total)
+	}
+	for p, n := range s.supply {
+		if n < 0 || n > s.markers {
+			return fmt.Errorf("seat %d has %d markers in supply", p, n)
+		}
+	}
+	if !s.connected() {
+		return fmt.Errorf("the tiles on the table are not all connected")
+	}
+	if s.reason == endNone && len(s.stack) == 0 {
+		return fmt.Errorf("nobody is to act in a running game")
+	}
+	return nil
+}
+
+func TestPlayouts(t *testing.T) {
+	games := 400
+	if testing.Short() {
+		games = 40
+	}
+	enginetest.Playouts(t, Game, enginetest.Config{Games: games, Invariant: invariant})
+}
