@@ -1,0 +1,352 @@
+package serpentcity
+
+import (
+	"github.com/boardmesh/boardmesh/engine"
+)
+
+// StrategyBot plays a plain, readable plan: take free Territories near its
+// road pawns, deepen dominance, build sets, save for the Capital, buy
+// Influence when rich, and fight only when its count of Strength says it
+// wins. It looks at its own cards and the public board only.
+type StrategyBot struct{}
+
+func has(legal []engine.Action, a engine.Action) bool {
+	for _, l := range legal {
+		if l.Equal(a) {
+			return true
+		}
+	}
+	return false
+}
+
+// Choose picks an action for the seat to act.
+func (b *StrategyBot) Choose(es engine.State, legal []engine.Action, r *engine.Rand) engine.Action {
+	s, ok := es.(*State)
+	if !ok {
+		return legal[0]
+	}
+	p := s.ToAct().Seat
+	var a engine.Action
+	switch s.ph {
+	case phPick:
+		a = act(opPick, econDeck)
+		if s.handCount(p, milDeck) < 2 {
+			a = act(opPick, milDeck)
+		}
+	case phAttCard, phDefCard:
+		a = s.botCard(p, legal)
+	case phForced:
+		best := -1
+		for _, l := range legal {
+			q := int(l.Args[0])
+			if best < 0 || s.pl[q].terr[s.cLoc] < s.pl[best].terr[s.cLoc] {
+				best = q
+			}
+		}
+		a = act(opForced, int32(best))
+	case phOffer:
+		a = act(opCancel)
+	case phAnswer:
+		a = act(opDecline)
+		if s.pl[p].res[s.tGet] >= 3 && s.pl[p].res[s.tGive] <= 1 {
+			a = act(opAccept)
+		}
+	case phMain:
+		a = s.botMain(p, legal)
+	}
+	if has(legal, a) {
+		return a
+	}
+	return legal[len(legal)-1] // "end the turn" or "no card": always safe
+}
+
+func (s *State) handCount(p, d int) int {
+	n := 0
+	for _, c := range s.pl[p].hand[d] {
+		n += c
+	}
+	return n
+}
+
+// botCard plays the cheapest Military Card that turns the fight, a loss
+// softener when it cannot win, or nothing.
+func (s *State) botCard(p int, legal []engine.Action) engine.Action {
+	attacker := s.ph == phAttCard
+	saved := s.cAttCard
+	as, ds := 0, 0
+	if attacker {
+		s.cAttCard = -1
+		as, ds = s.strength()
+		s.cAttCard = saved
+		if s.handCount(s.cDef, milDeck) > 0 {
+			ds += 2
+		}
+	} else {
+		if s.cardKey(s.cAttCard) == kAmbush {
+			return act(opNoCard)
+		}
+		saved = s.cDefCard
+		s.cDefCard = -1
+		as, ds = s.strength()
+		s.cDefCard = saved
+	}
+	winning := func(bonus int) bool {
+		if attacker {
+			return as+bonus > ds
+		}
+		return ds+bonus >= as
+	}
+	if winning(0) {
+		return act(opNoCard)
+	}
+	soften := engine.Action{}
+	for _, l := range legal {
+		if l.Op != opMil {
+			continue
+		}
+		k := int(l.Args[0])
+		key := s.cardKey(k)
+		bonus := s.cardBonus(k, p, s.cLoc, attacker)
+		if attacker && key == kAmbush && s.handCount(s.cDef, milDeck) > 0 {
+			bonus = 2 // it cancels the card we feared
+		}
+		if bonus > 0 && winning(bonus) {
+			return l
+		}
+		if key == kRetreat || key == kSabotage {
+			soften = l
+		}
+	}
+	if soften.Op != 0 {
+		return soften
+	}
+	return act(opNoCard)
+}
+
+// territoryValue rates entering t for p: free land is best, then
+// deepening our own dominance; crowded land is avoided.
+func (s *State) territoryValue(p, t int) int {
+	mine := s.pl[p].terr[t]
+	others := s.occupiers(t)
+	if mine > 0 {
+		others--
+	}
+	if others >= 2 || s.occupancy(t) >= s.cfg.r.OccupationSlots {
+		return 0
+	}
+	if others == 1 {
+		if mine > 0 {
+			return 0
+		}
+		return 1 // sharing still pays a Resource and Pact cards
+	}
+	switch {
+	case mine == 0:
+		return 6
+	case mine < s.cfg.r.Levels[2]:
+		return 4 - mine
+	}
+	return 0
+}
+
+func (s *State) botMain(p int, legal []engine.Action) engine.Action {
+	pl := &s.pl[p]
+	c := s.cfg
+	roadPawns := pl.start
+	for i := range pl.road {
+		roadPawns += pl.road[i]
+	}
+	promotable := false
+	for t := range pl.terr {
+		promotable = promotable || pl.terr[t]-pl.fresh[t] > 0
+	}
+	if has(legal, act(opPass)) && roadPawns == 0 && !s.canPay(p, c.promote) && !s.canPay(p, c.building) {
+		return act(opPass)
+	}
+	// Cards from hand.
+	for _, l := range legal {
+		if l.Op != opEcon {
+			continue
+		}
+		key := c.decks[econDeck][l.Args[0]].Key
+		switch key {
+		case kEviction:
+			t, q := int(l.Args[1]), int(l.Args[2])
+			if s.pl[q].terr[t] == 1 && (pl.terr[t] > 0 || !s.shared(t) && s.level(1) > 0 && c.r.DominanceIP[0] > 0) {
+				return l
+			}
+			if s.pl[q].terr[t] == 1 && pl.terr[t] > 0 {
+				return l
+			}
+		case kExpress:
+			if roadPawns > 0 {
+				return l
+			}
+		default:
+			return l
+		}
+	}
+	if has(legal, act(opBuyIP)) {
+		return act(opBuyIP)
+	}
+	// Promote from the Territory where we hold the most pawns.
+	bestT, bestK := -1, 0
+	for _, l := range legal {
+		if l.Op == opPromote {
+			t := int(l.Args[0])
+			if k := pl.terr[t]; k > bestK {
+				bestT, bestK = t, k
+			}
+		}
+	}
+	if bestT >= 0 {
+		return act(opPromote, int32(bestT))
+	}
+	saving := promotable && s.capitalUsed() < c.r.CapitalSlots && !s.canPay(p, c.promote)
+	// Build, completing sets first, on land we hold alone.
+	bestT, bestV := -1, 0
+	for _, l := range legal {
+		if l.Op == opBuild {
+			t := int(l.Args[0])
+			v := 1 + s.ownBuildings(p, t)*2
+			if !s.shared(t) {
+				v++
+			}
+			if v > bestV {
+				bestT, bestV = t, v
+			}
+		}
+	}
+	if bestT >= 0 && (!saving || bestV >= 3) {
+		return act(opBuild, int32(bestT))
+	}
+	// Fight when the count says we win.
+	for _, l := range legal {
+		if l.Op != opAttack {
+			continue
+		}
+		loc, q := int(l.Args[0]), int(l.Args[1])
+		as := s.pawnsAt(p, loc) + s.bestMilBonus(p, loc)
+		ds := s.pawnsAt(q, loc)
+		if loc < c.T {
+			if lv := s.level(ds); lv > 0 {
+				ds += c.r.DefenceBonus[lv-1]
+			}
+		}
+		if s.handCount(q, milDeck) > 0 {
+			ds += 2
+		}
+		if as > ds {
+			return l
+		}
+	}
+	// Occupy good land within reach.
+	bestT, bestV = -1, 0
+	for _, l := range legal {
+		if l.Op == opEnter {
+			t := int(l.Args[0])
+			if v := s.territoryValue(p, t); v > bestV {
+				bestT, bestV = t, v
+			}
+		}
+	}
+	if bestT >= 0 {
+		return act(opEnter, int32(bestT))
+	}
+	if !saving && s.active(p) < 7 && has(legal, act(opBuyPawn)) {
+		return act(opBuyPawn)
+	}
+	if !saving && s.totalRes(p) >= 8 {
+		d := econDeck
+		if s.handCount(p, milDeck) < 1 {
+			d = milDeck
+		}
+		if has(legal, act(opBuyCard, int32(d))) {
+			return act(opBuyCard, int32(d))
+		}
+	}
+	if mv, ok := s.botMove(p, legal); ok {
+		return mv
+	}
+	// Turn a surplus into what we lack most.
+	most, least := -1, -1
+	for r := 0; r < Diamond; r++ {
+		if most < 0 || pl.res[r] > pl.res[most] {
+			most = r
+		}
+		if least < 0 || pl.res[r] < pl.res[least] {
+			least = r
+		}
+	}
+	if pl.res[most] >= c.r.BankRate+3 && has(legal, act(opBank, int32(most), int32(least))) {
+		return act(opBank, int32(most), int32(least))
+	}
+	return act(opEnd)
+}
+
+// bestMilBonus is the largest Strength bonus p's playable cards give an
+// attacker at loc.
+func (s *State) bestMilBonus(p, loc int) int {
+	best := 0
+	for k := range s.pl[p].hand[milDeck] {
+		if s.cardOK(p, milDeck, k) {
+			if b := s.cardBonus(k, p, loc, true); b > best {
+				best = b
+			}
+		}
+	}
+	return best
+}
+
+// botMove steps the road pawn that is nearest a worthwhile Territory it
+// can still reach this turn; failing that, one that can cross START for
+// the bonus; failing that, the pawn nearest START.
+func (s *State) botMove(p int, legal []engine.Action) (engine.Action, bool) {
+	c := s.cfg
+	R := c.R
+	bestPos, bestD := -2, 1<<30
+	crossPos, crossD := -2, 1<<30
+	anyPos, anyD := -2, 1<<30
+	canEnter := s.canPay(p, c.enter)
+	for _, l := range legal {
+		if l.Op != opMove {
+			continue
+		}
+		pos := int(l.Args[0])
+		for t := 0; t < c.T; t++ {
+			if s.territoryValue(p, t) < 3 || !canEnter {
+				continue
+			}
+			d := c.troad[t] - pos
+			if pos == -1 {
+				d = c.troad[t] + 1
+			}
+			if d <= 0 {
+				d += R
+			}
+			if d*c.r.StepMP+c.r.EnterMP <= s.mp && d < bestD {
+				bestPos, bestD = pos, d
+			}
+		}
+		if pos >= 0 {
+			d := R - pos
+			if !s.bonusTaken && d*c.r.StepMP <= s.mp && d < crossD {
+				crossPos, crossD = pos, d
+			}
+			if d < anyD {
+				anyPos, anyD = pos, d
+			}
+		} else if anyPos == -2 {
+			anyPos, anyD = -1, R+1
+		}
+	}
+	switch {
+	case bestPos != -2:
+		return act(opMove, int32(bestPos)), true
+	case crossPos != -2:
+		return act(opMove, int32(crossPos)), true
+	case anyPos != -2:
+		return act(opMove, int32(anyPos)), true
+	}
+	return engine.Action{}, false
+}

@@ -1,0 +1,123 @@
+package serpentcity
+
+import (
+	"strings"
+
+	"github.com/boardmesh/boardmesh/engine"
+)
+
+func seatName(p int) string { return "Player " + itoa(p+1) }
+
+var deckNames = [2]string{"Economic", "Military"}
+
+func amountText(a [nRes]int) string {
+	var parts []string
+	for r, n := range a {
+		if n > 0 {
+			parts = append(parts, itoa(n)+" "+resNames[r])
+		}
+	}
+	if len(parts) == 0 {
+		return "nothing"
+	}
+	return strings.Join(parts, ", ")
+}
+
+func (s *State) locName(loc int) string {
+	if loc == s.cfg.T {
+		return "the Capital"
+	}
+	if loc < 0 || loc >= s.cfg.T {
+		return "nowhere"
+	}
+	return s.cfg.r.Territories[loc].Name
+}
+
+func (s *State) cardName(d, k int) string {
+	if k < 0 || k >= len(s.cfg.decks[d]) {
+		return "an unknown card"
+	}
+	return s.cfg.decks[d][k].Name
+}
+
+// Describe says in a player's words what a would do.
+func (s *State) Describe(a engine.Action) string {
+	c := s.cfg
+	r := &c.r
+	arg := func(i int) int {
+		if i < len(a.Args) {
+			return int(a.Args[i])
+		}
+		return -99
+	}
+	res := func(i int) string {
+		if i < 0 || i >= nRes {
+			return "?"
+		}
+		return resNames[i]
+	}
+	switch a.Op {
+	case opMove:
+		if arg(0) == -1 {
+			return "Move a pawn from START to Road space 1"
+		}
+		to := arg(0) + 1
+		if to == c.R {
+			return "Move a pawn from Road space " + itoa(arg(0)+1) + " across START to space 1"
+		}
+		return "Move a pawn from Road space " + itoa(arg(0)+1) + " to space " + itoa(to+1)
+	case opEnter:
+		return "Occupy " + s.locName(arg(0)) + " (" + itoa(r.EnterMP) + " MP, " + amountText(c.enter) + ")"
+	case opLeave:
+		return "Return a pawn from " + s.locName(arg(0)) + " to the Road (" + itoa(r.LeaveMP) + " MP, " + amountText(c.leave) + ")"
+	case opPromote:
+		return "Promote a pawn from " + s.locName(arg(0)) + " to the Capital (" + itoa(r.PromoteMP) + " MP, " + amountText(c.promote) + ")"
+	case opBuyPawn:
+		return "Buy a pawn onto START (" + amountText(c.pawn) + ")"
+	case opBuild:
+		return "Build on " + s.locName(arg(0)) + " (" + amountText(c.building) + ")"
+	case opBuyCard:
+		if arg(0) == 0 || arg(0) == 1 {
+			return "Buy a random " + deckNames[arg(0)] + " Card (" + amountText(c.cards[arg(0)]) + ")"
+		}
+	case opBuyIP:
+		return "Buy 1 Influence Point (" + amountText(c.buyIP) + ")"
+	case opBank:
+		return "Trade " + itoa(r.BankRate) + " " + res(arg(0)) + " to the bank for 1 " + res(arg(1))
+	case opTrade:
+		return "Offer a trade to " + seatName(arg(0))
+	case opEcon:
+		if arg(0) >= 0 && arg(0) < len(c.decks[0]) {
+			name := "Play " + c.decks[0][arg(0)].Name
+			if len(a.Args) == 3 {
+				name += ": send " + seatName(arg(2)) + "'s pawn on " + s.locName(arg(1)) + " back to the Road"
+			}
+			return name
+		}
+	case opAttack:
+		return "Attack " + seatName(arg(1)) + " in " + s.locName(arg(0))
+	case opEnd:
+		return "End the turn"
+	case opPass:
+		return "Pass: give up moving and acting this turn for a Reward Roll"
+	case opPick:
+		if arg(0) == 0 || arg(0) == 1 {
+			return "Take a card from the " + deckNames[arg(0)] + " deck"
+		}
+	case opMil:
+		return "Play " + s.cardName(1, arg(0))
+	case opNoCard:
+		return "Play no Military Card"
+	case opForced:
+		return "Attack " + seatName(arg(0)) + " in " + s.locName(s.cLoc) + " (forced conflict)"
+	case opOffer:
+		return "Offer " + itoa(arg(1)) + " " + res(arg(0)) + " for 1 " + res(arg(2))
+	case opCancel:
+		return "Withdraw the trade offer"
+	case opAccept:
+		return "Accept: give 1 " + res(s.tGet) + " for " + itoa(s.tGiveN) + " " + res(s.tGive)
+	case opDecline:
+		return "Decline the trade"
+	}
+	return "Unknown action " + a.String()
+}

@@ -1,0 +1,95 @@
+package serpentcity
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/boardmesh/boardmesh/engine"
+	"github.com/boardmesh/boardmesh/engine/enginetest"
+)
+
+// invariant checks what must hold after every step of every game.
+func invariant(es engine.State) error {
+	s := es.(*State)
+	c := s.cfg
+	if who := s.ToAct(); who.Kind == engine.ActorSeat && s.pl[who.Seat].dropped {
+		return fmt.Errorf("seat %d left but is asked to act", who.Seat)
+	}
+	capital := 0
+	for p := range s.pl {
+		pl := &s.pl[p]
+		for r, x := range pl.res {
+			if x < 0 || x > resourceCap {
+				return fmt.Errorf("player %d holds %d %s", p, x, resNames[r])
+			}
+		}
+		if a := s.active(p); a > pawnLimit(s.n) {
+			return fmt.Errorf("player %d has %d active pawns, limit %d", p, a, pawnLimit(s.n))
+		}
+		if pl.start < 0 || pl.start > c.r.StartSlots {
+			return fmt.Errorf("player %d has %d pawns on START (%d slots)", p, pl.start, c.r.StartSlots)
+		}
+		for t := range pl.terr {
+			if pl.terr[t] < 0 || pl.fresh[t] < 0 || pl.fresh[t] > pl.terr[t] {
+				return fmt.Errorf("player %d: bad pawn counts on territory %d", p, t)
+			}
+		}
+		for i := range pl.road {
+			if pl.road[i] < 0 || pl.frozen[i] < 0 {
+				return fmt.Errorf("player %d: negative road pawns", p)
+			}
+		}
+		capital += pl.capital
+		src := s.ipSources(p)
+		sum := 0
+		for _, x := range src {
+			sum += x
+		}
+		if s.ph != phOver && (sum != pl.ip || src != pl.src) {
+			return fmt.Errorf("player %d has %d IP but the sources add to %d", p, pl.ip, sum)
+		}
+		if s.ph != phOver && pl.ip >= s.winIP {
+			return fmt.Errorf("player %d has %d IP and the game goes on", p, pl.ip)
+		}
+	}
+	if capital > c.r.CapitalSlots {
+		return fmt.Errorf("%d pawns in the Capital, %d places", capital, c.r.CapitalSlots)
+	}
+	for t := 0; t < c.T; t++ {
+		if s.occupancy(t) > c.r.OccupationSlots {
+			return fmt.Errorf("territory %d over its slots", t)
+		}
+		if len(s.bld[t]) > maxBuildings || c.isMine(t) && len(s.bld[t]) > 0 {
+			return fmt.Errorf("territory %d has %d buildings", t, len(s.bld[t]))
+		}
+	}
+	for k := range c.decks[milDeck] {
+		n := s.deck[milDeck][k] + s.disc[milDeck][k]
+		for p := range s.pl {
+			n += s.pl[p].hand[milDeck][k]
+		}
+		if n != c.decks[milDeck][k].Count {
+			return fmt.Errorf("military card %s: %d copies in play, %d printed", c.decks[milDeck][k].Name, n, c.decks[milDeck][k].Count)
+		}
+	}
+	return nil
+}
+
+func TestRandomPlayouts(t *testing.T) {
+	games := 60
+	if testing.Short() {
+		games = 10
+	}
+	enginetest.Playouts(t, Game, enginetest.Config{
+		Games:     games,
+		Invariant: invariant,
+		SyncEvery: 7,
+		Options: func(i int) engine.Options {
+			return engine.Options{
+				{Name: "pass_twice", Value: fmt.Sprint(i%5 == 4)},
+				{Name: "seat_balancing", Value: fmt.Sprint(i%3 == 1)},
+				{Name: "stroke_of_luck", Value: fmt.Sprint(i%2 == 1)},
+			}
+		},
+	})
+}

@@ -1,0 +1,301 @@
+package serpentcity
+
+import (
+	"strings"
+
+	"github.com/boardmesh/boardmesh/engine"
+)
+
+// Result is the outcome: IP as scores, the winner and why.
+func (s *State) Result() engine.Result {
+	scores := make([]int, s.n)
+	for p := range s.pl {
+		scores[p] = s.pl[p].ip
+	}
+	return engine.Result{Scores: scores, Winners: append([]int(nil), s.winners...), Reason: s.endReason}
+}
+
+// TerritoryView is one Territory as everyone sees it.
+type TerritoryView struct {
+	Name      string `json:"name"`
+	Resource  string `json:"resource"`
+	Road      int    `json:"road"` // 1-based Road space it touches
+	Pawns     []int  `json:"pawns"`
+	Buildings []int  `json:"buildings"` // owner seats
+	Dominance string `json:"dominance"` // "", "shared", or "A II"
+	Free      int    `json:"free_slots"`
+}
+
+// CardCount is a held card kind.
+type CardCount struct {
+	Deck  string `json:"deck"`
+	Name  string `json:"name"`
+	Count int    `json:"count"`
+	MinIP int    `json:"min_ip"`
+	MaxIP int    `json:"max_ip"`
+}
+
+// PlayerView is one player's public holdings, and their cards if the
+// view is theirs.
+type PlayerView struct {
+	Seat      int         `json:"seat"`
+	IP        int         `json:"ip"`
+	Sources   [nSrc]int   `json:"ip_sources"`
+	Resources [nRes]int   `json:"resources"`
+	Economic  int         `json:"economic_cards"`
+	Military  int         `json:"military_cards"`
+	Cards     []CardCount `json:"cards,omitempty"` // only in the player's own view
+	Active    int         `json:"active_pawns"`
+	Limit     int         `json:"pawn_limit"`
+	Investor  int         `json:"investor"`
+	Architect bool        `json:"architect"`
+	Left      bool        `json:"left"`
+}
+
+// View is what one seat sees: everything but the other players' cards.
+type View struct {
+	Seat         int             `json:"seat"`
+	Round        int             `json:"round"`
+	Rounds       int             `json:"rounds"`
+	WinIP        int             `json:"win_ip"`
+	Current      int             `json:"current"`
+	Asking       string          `json:"asking"`
+	MP           int             `json:"movement_points"`
+	Dice         [2]int          `json:"dice"`
+	Start        []int           `json:"start"`
+	Road         [][]int         `json:"road"` // per space, pawns per seat
+	Territories  []TerritoryView `json:"territories"`
+	Capital      []int           `json:"capital"`
+	CapitalSlots int             `json:"capital_slots"`
+	Players      []PlayerView    `json:"players"`
+	LastFight    string          `json:"last_fight,omitempty"`
+	Over         bool            `json:"over"`
+	Winners      []int           `json:"winners,omitempty"`
+	Reason       string          `json:"reason,omitempty"`
+}
+
+var romans = [4]string{"", "I", "II", "III"}
+
+// View returns what seat may see; -1 is a spectator.
+func (s *State) View(seat int) engine.View {
+	v := &View{Seat: seat, Round: s.round, Rounds: s.rounds, WinIP: s.winIP, Current: s.cur, MP: s.mp, Dice: s.dice,
+		CapitalSlots: s.cfg.r.CapitalSlots, LastFight: s.lastFight, Over: s.ph == phOver, Reason: s.endReason,
+		Winners: append([]int(nil), s.winners...)}
+	if v.Round > v.Rounds {
+		v.Round = v.Rounds
+	}
+	v.Asking = s.asking()
+	v.Road = make([][]int, s.cfg.R)
+	for i := range v.Road {
+		v.Road[i] = make([]int, s.n)
+	}
+	for p := range s.pl {
+		pl := &s.pl[p]
+		v.Start = append(v.Start, pl.start)
+		v.Capital = append(v.Capital, pl.capital)
+		for i := range pl.road {
+			v.Road[i][p] = pl.road[i] + pl.frozen[i]
+		}
+		pv := PlayerView{Seat: p, IP: pl.ip, Sources: pl.src, Resources: pl.res, Active: s.active(p), Limit: pawnLimit(s.n),
+			Investor: pl.investor, Architect: pl.architect, Left: pl.dropped}
+		for d := 0; d < 2; d++ {
+			for k, c := range pl.hand[d] {
+				if d == 0 {
+					pv.Economic += c
+				} else {
+					pv.Military += c
+				}
+				if p == seat && c > 0 {
+					spec := s.cfg.decks[d][k]
+					pv.Cards = append(pv.Cards, CardCount{Deck: deckNames[d], Name: spec.Name, Count: c, MinIP: spec.MinIP, MaxIP: spec.MaxIP})
+				}
+			}
+		}
+		v.Players = append(v.Players, pv)
+	}
+	for t := 0; t < s.cfg.T; t++ {
+		tv := TerritoryView{Name: s.cfg.r.Territories[t].Name, Resource: resNames[s.cfg.ttype[t]], Road: s.cfg.troad[t] + 1,
+			Buildings: append([]int{}, s.bld[t]...), Free: s.cfg.r.OccupationSlots - s.occupancy(t)}
+		for p := range s.pl {
+			tv.Pawns = append(tv.Pawns, s.pl[p].terr[t])
+		}
+		switch {
+		case s.occupiers(t) >= 2:
+			tv.Dominance = "shared"
+		default:
+			for p := range s.pl {
+				if lv := s.level(s.pl[p].terr[t]); lv > 0 {
+					tv.Dominance = letter(p) + " " + romans[lv]
+				}
+			}
+		}
+		v.Territories = append(v.Territories, tv)
+	}
+	return v
+}
+
+// asking says in words what the game waits for.
+func (s *State) asking() string {
+	switch s.ph {
+	case phRoll:
+		return seatName(s.cur) + " rolls for Movement Points"
+	case phMain:
+		return seatName(s.cur) + " moves and acts (" + itoa(s.mp) + " Movement Points left)"
+	case phPick:
+		return seatName(s.who) + " chooses the deck of a Special Card"
+	case phDraw:
+		return seatName(s.who) + " draws a " + deckNames[s.drawDk] + " Card"
+	case phAttCard:
+		return seatName(s.cAtt) + " attacks " + seatName(s.cDef) + " in " + s.locName(s.cLoc) + ": attacker may play a Military Card"
+	case phDefCard:
+		return seatName(s.cDef) + " defends " + s.locName(s.cLoc) + " against " + seatName(s.cAtt) + ": defender may answer with a Military Card"
+	case phReward:
+		return seatName(s.who) + " makes a Reward Roll"
+	case phForced:
+		return seatName(s.cur) + " must attack someone in " + s.locName(s.cLoc) + " (three or more players there)"
+	case phOffer:
+		return seatName(s.cur) + " words a trade offer to " + seatName(s.tPartner)
+	case phAnswer:
+		return seatName(s.tPartner) + " answers " + seatName(s.cur) + "'s offer: " + itoa(s.tGiveN) + " " + resNames[s.tGive] + " for 1 " + resNames[s.tGet]
+	}
+	return "the game is over: " + s.endReason
+}
+
+func letter(p int) string { return string(rune('A' + p)) }
+
+var ansi = []string{"\x1b[31m", "\x1b[34m", "\x1b[32m", "\x1b[33m", "\x1b[35m", "\x1b[36m"}
+
+// pawnList writes "A2 C1" for counts per seat, "·" when empty.
+func pawnList(counts []int, color bool) string {
+	var parts []string
+	for p, c := range counts {
+		if c > 0 {
+			t := letter(p) + itoa(c)
+			if color {
+				t = ansi[p%len(ansi)] + t + "\x1b[0m"
+			}
+			parts = append(parts, t)
+		}
+	}
+	if len(parts) == 0 {
+		return "·"
+	}
+	return strings.Join(parts, " ")
+}
+
+// Render draws the ring road as a clockwise list of spaces, each with the
+// Territory it touches, then the Capital, the players and the question.
+func (v *View) Render(width int, color bool) string {
+	var b strings.Builder
+	line := func(s string) {
+		if width > 0 && !color && len([]rune(s)) > width {
+			s = string([]rune(s)[:width])
+		}
+		b.WriteString(s)
+		b.WriteByte('\n')
+	}
+	line("SERPENT CITY — round " + itoa(v.Round) + "/" + itoa(v.Rounds) + ", first to " + itoa(v.WinIP) + " IP wins")
+	if v.Dice[0] > 0 {
+		line("Roll " + itoa(v.Dice[0]) + "+" + itoa(v.Dice[1]) + "; " + itoa(v.MP) + " Movement Points left")
+	}
+	line("Road, clockwise (START lies between the last space and space 1; nobody stops on it):")
+	line("  START  " + pawnList(v.Start, color))
+	byRoad := make([][]int, len(v.Road))
+	for t, tv := range v.Territories {
+		byRoad[tv.Road-1] = append(byRoad[tv.Road-1], t)
+	}
+	for i, counts := range v.Road {
+		row := "  " + pad(itoa(i+1), 3) + "  " + pad(pawnList(counts, false), 10)
+		if color {
+			row = "  " + pad(itoa(i+1), 3) + "  " + pawnList(counts, true) + strings.Repeat(" ", max(0, 10-len(pawnList(counts, false))))
+		}
+		for _, t := range byRoad[i] {
+			tv := v.Territories[t]
+			row += " ── " + pad(tv.Name, 19) + pad("("+tv.Resource+")", 11) + " " + pawnList(tv.Pawns, color)
+			if tv.Dominance != "" {
+				row += "  [" + tv.Dominance + "]"
+			}
+			if len(tv.Buildings) > 0 {
+				var bs []string
+				for _, o := range tv.Buildings {
+					bs = append(bs, letter(o))
+				}
+				row += "  Buildings " + strings.Join(bs, ",")
+			}
+			row += "  free " + itoa(tv.Free)
+		}
+		line(row)
+	}
+	used := 0
+	for _, c := range v.Capital {
+		used += c
+	}
+	line("Capital (" + itoa(used) + "/" + itoa(v.CapitalSlots) + " places): " + pawnList(v.Capital, color))
+	line("")
+	for _, p := range v.Players {
+		name := letter(p.Seat) + " Player " + itoa(p.Seat+1)
+		if p.Seat == v.Seat {
+			name += " (you)"
+		}
+		if p.Left {
+			name += " (left)"
+		}
+		if p.Seat == v.Current && !v.Over {
+			name += " *"
+		}
+		src := ""
+		for i, n := range p.Sources {
+			if n != 0 {
+				src += " " + srcNames[i] + " " + itoa(n)
+			}
+		}
+		line(name + ": " + itoa(p.IP) + " IP" + paren(strings.TrimSpace(src)))
+		var res []string
+		for r, n := range p.Resources {
+			res = append(res, itoa(n)+" "+resNames[r])
+		}
+		extra := ""
+		if p.Investor > 0 {
+			extra += ", Investor +" + itoa(p.Investor)
+		}
+		if p.Architect {
+			extra += ", Architect"
+		}
+		line("    " + strings.Join(res, ", ") + "; pawns " + itoa(p.Active) + "/" + itoa(p.Limit) + "; cards " +
+			itoa(p.Economic) + " Economic, " + itoa(p.Military) + " Military" + extra)
+		if len(p.Cards) > 0 {
+			var cs []string
+			for _, c := range p.Cards {
+				cs = append(cs, itoa(c.Count)+"× "+c.Name+" ("+c.Deck+", IP "+itoa(c.MinIP)+"–"+itoa(c.MaxIP)+")")
+			}
+			line("    your cards: " + strings.Join(cs, "; "))
+		}
+	}
+	if v.LastFight != "" {
+		line("Last conflict: " + v.LastFight)
+	}
+	if v.Over {
+		var ws []string
+		for _, w := range v.Winners {
+			ws = append(ws, "Player "+itoa(w+1))
+		}
+		line("GAME OVER: " + strings.Join(ws, ", ") + " won — " + v.Reason)
+	} else {
+		line("Now: " + v.Asking)
+	}
+	return b.String()
+}
+
+func pad(s string, n int) string {
+	if k := len([]rune(s)); k < n {
+		return s + strings.Repeat(" ", n-k)
+	}
+	return s
+}
+
+func paren(s string) string {
+	if s == "" {
+		return ""
+	}
+	return " (" + s + ")"
+}
