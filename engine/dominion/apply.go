@@ -1,0 +1,249 @@
+package dominion
+
+import (
+	"fmt"
+
+	"github.com/boardmesh/boardmesh/engine"
+)
+
+// Apply performs seat's action after checking it is one of Legal's; an
+// illegal action changes nothing.
+func (s *State) Apply(seat int, a engine.Action) error {
+	if err := engine.CheckTurn(s.ToAct(), seat); err != nil {
+		return err
+	}
+	var buf [48]engine.Action
+	legal := s.Legal(buf[:0])
+	ok := false
+	for _, l := range legal {
+		if l.Equal(a) {
+			ok = true
+			break
+		}
+	}
+	if !ok {
+		return s.whyIllegal(a)
+	}
+	s.answer(a)
+	s.run()
+	return nil
+}
+
+// whyIllegal explains, in a player's words, why a is not legal now.
+func (s *State) whyIllegal(a engine.Action) error {
+	c := -1
+	if len(a.Args) > 0 {
+		c = int(a.Args[0])
+	}
+	valid := c >= 0 && c < NumCards
+	name := CardName(c)
+	if s.ask == askMain {
+		p := &s.p[s.cur]
+		switch {
+		case a.Op == opPlay && len(a.Args) == 1 && valid:
+			switch {
+			case !isAction(c):
+				return engine.Illegal("%s is not an Action card", name)
+			case p.hand[c] == 0:
+				return engine.Illegal("you have no %s in hand", name)
+			case s.phase != phaseAction:
+				return engine.Illegal("the Action phase is over: you played a Treasure or bought a card")
+			default:
+				return engine.Illegal("you have no Actions left to play %s", name)
+			}
+		case a.Op == opTreasure && len(a.Args) == 1 && valid:
+			switch {
+			case !isTreasure(c):
+				return engine.Illegal("%s is not a Treasure", name)
+			case p.hand[c] == 0:
+				return engine.Illegal("you have no %s in hand", name)
+			default:
+				return engine.Illegal("Treasures cannot be played after buying a card")
+			}
+		case a.Op == opAllTreasures && len(a.Args) == 0:
+			return engine.Illegal("there are fewer than two Treasures to play, or you already bought a card")
+		case a.Op == opBuy && len(a.Args) == 1 && valid:
+			switch {
+			case !s.inSupply(c):
+				return engine.Illegal("%s is not in this game's Supply", name)
+			case s.supply[c] == 0:
+				return engine.Illegal("the %s pile is empty", name)
+			case cards[c].cost > s.coins:
+				return engine.Illegal("%s costs $%d and you have $%d", name, cards[c].cost, s.coins)
+			default:
+				return engine.Illegal("you have no Buys left")
+			}
+		}
+		return engine.Illegal("that is not a move of this turn (action %s)", a)
+	}
+	return engine.Illegal("that does not answer the question asked: %s", s.prompt())
+}
+
+// Describe says what action a does in this state.
+func (s *State) Describe(a engine.Action) string {
+	c := -1
+	if len(a.Args) > 0 {
+		c = int(a.Args[0])
+	}
+	name := CardName(c)
+	switch a.Op {
+	case opPlay:
+		return "Play " + name
+	case opTreasure:
+		return "Play " + name
+	case opAllTreasures:
+		return "Play all Treasures"
+	case opBuy:
+		if c >= 0 && c < NumCards {
+			return fmt.Sprintf("Buy %s ($%d)", name, cards[c].cost)
+		}
+		return "Buy " + name
+	case opEndTurn:
+		if s.buys > 0 && !s.bought {
+			return "End turn without buying"
+		}
+		return "End turn"
+	case opSentry:
+		if len(a.Args) < 2 {
+			return "Sentry: ?"
+		}
+		switch a.Args[1] {
+		case sentryTrash:
+			return "Trash " + name
+		case sentryDiscard:
+			return "Discard " + name
+		default:
+			return "Put " + name + " back on your deck"
+		}
+	case opYes:
+		switch s.ask {
+		case askMoat:
+			return "Reveal Moat (unaffected by the attack)"
+		case askVassal:
+			return "Play " + CardName(s.topArg())
+		case askMoneylender:
+			return "Trash a Copper for +$3"
+		case askLibrary:
+			return "Set aside " + CardName(s.lastAside())
+		}
+		return "Yes"
+	case opDone:
+		switch s.ask {
+		case askMoat:
+			return "Do not reveal Moat"
+		case askVassal:
+			return "Leave " + CardName(s.topArg()) + " in the discard pile"
+		case askMoneylender:
+			return "Do not trash a Copper"
+		case askLibrary:
+			return "Keep " + CardName(s.lastAside()) + " in hand"
+		case askCellar:
+			return "Done discarding"
+		case askChapel:
+			return "Done trashing"
+		case askThrone:
+			return "Play no card twice"
+		case askMineTrash:
+			return "Trash no Treasure"
+		}
+		return "Choose nothing"
+	case opPick:
+		switch s.ask {
+		case askCellar, askMilitia, askPoacher:
+			return "Discard " + name
+		case askChapel, askRemodelTrash, askMineTrash, askBandit:
+			return "Trash " + name
+		case askHarbinger:
+			return "Put " + name + " from your discard pile onto your deck"
+		case askWorkshop, askRemodelGain:
+			return "Gain " + name
+		case askMineGain, askArtisanGain:
+			return "Gain " + name + " to your hand"
+		case askBureaucrat:
+			return "Put " + name + " onto your deck"
+		case askThrone:
+			return "Play " + name + " twice"
+		case askArtisanTop:
+			return "Put " + name + " from your hand onto your deck"
+		}
+		return "Choose " + name
+	}
+	return a.String()
+}
+
+func (s *State) topArg() int {
+	if len(s.stack) == 0 {
+		return -1
+	}
+	return int(s.top().arg)
+}
+
+func (s *State) lastAside() int {
+	if len(s.aside) == 0 {
+		return -1
+	}
+	return int(s.aside[len(s.aside)-1])
+}
+
+// prompt says what the state is waiting for, in a player's words.
+func (s *State) prompt() string {
+	switch {
+	case s.phase == phaseOver:
+		return "The game is over: " + s.reason + "."
+	case s.req != reqNone:
+		return "Waiting for the cards to be drawn (a random draw)."
+	}
+	who := fmt.Sprintf("Seat %d", s.askSeat+1)
+	var f *frame
+	if len(s.stack) > 0 {
+		f = s.top()
+	}
+	switch s.ask {
+	case askMain:
+		if s.phase == phaseAction {
+			return fmt.Sprintf("%s: Action phase — play an Action, play Treasures, buy, or end the turn.", who)
+		}
+		return fmt.Sprintf("%s: Buy phase — play Treasures, buy a card, or end the turn.", who)
+	case askMoat:
+		return fmt.Sprintf("%s: %s is played; reveal Moat to be unaffected?", who, CardName(int(f.card)))
+	case askCellar:
+		return fmt.Sprintf("%s: Cellar — discard any number of cards, then draw that many (%d discarded so far).", who, f.n)
+	case askChapel:
+		return fmt.Sprintf("%s: Chapel — trash up to %d more cards from your hand.", who, 4-f.n)
+	case askHarbinger:
+		return who + ": Harbinger — you may put a card from your discard pile onto your deck."
+	case askVassal:
+		return fmt.Sprintf("%s: Vassal discarded %s — play it?", who, CardName(int(f.arg)))
+	case askWorkshop:
+		return who + ": Workshop — gain a card costing up to $4."
+	case askBureaucrat:
+		return who + ": Bureaucrat — put a Victory card from your hand onto your deck."
+	case askMilitia:
+		return fmt.Sprintf("%s: Militia — discard down to 3 cards (%d to go).", who, s.p[s.askSeat].hand.total()-3)
+	case askMoneylender:
+		return who + ": Moneylender — trash a Copper from your hand for +$3?"
+	case askPoacher:
+		return fmt.Sprintf("%s: Poacher — discard %d more card(s), one per empty Supply pile.", who, f.n)
+	case askRemodelTrash:
+		return who + ": Remodel — trash a card from your hand."
+	case askRemodelGain:
+		return fmt.Sprintf("%s: Remodel — gain a card costing up to $%d.", who, f.arg)
+	case askThrone:
+		return who + ": Throne Room — choose an Action card to play twice."
+	case askBandit:
+		return who + ": Bandit revealed Silver and Gold from your deck — which do you trash?"
+	case askLibrary:
+		return fmt.Sprintf("%s: Library drew %s — set it aside or keep it?", who, CardName(s.lastAside()))
+	case askMineTrash:
+		return who + ": Mine — you may trash a Treasure from your hand."
+	case askMineGain:
+		return fmt.Sprintf("%s: Mine — gain a Treasure to your hand costing up to $%d.", who, f.arg)
+	case askSentry:
+		return who + ": Sentry — trash, discard or put back each card you look at (the last put back ends on top)."
+	case askArtisanGain:
+		return who + ": Artisan — gain a card to your hand costing up to $5."
+	case askArtisanTop:
+		return who + ": Artisan — put a card from your hand onto your deck."
+	}
+	return ""
+}

@@ -1,0 +1,184 @@
+package dominion
+
+import (
+	"fmt"
+
+	"github.com/boardmesh/boardmesh/engine"
+)
+
+// Encode writes the canonical encoding. Count arrays are written card by
+// card under the card's name, so a desync report names the very card.
+func (s *State) Encode(e *engine.Encoder) {
+	e.Uint("players", uint64(s.n))
+	e.Begin("kingdom")
+	for i, k := range s.kingdom {
+		e.Int(digits[i], int(k))
+	}
+	e.End()
+	encCounts(e, "supply", &s.supply)
+	encCounts(e, "trash", &s.trash)
+	e.Len("seats", len(s.p))
+	for i := range s.p {
+		p := &s.p[i]
+		e.BeginItem("seat", i)
+		encCounts(e, "hand", &p.hand)
+		encCounts(e, "pool", &p.pool)
+		e.Len("top", len(p.top))
+		for _, c := range p.top {
+			e.Int("top", int(c))
+		}
+		encCounts(e, "discard", &p.disc)
+		encCounts(e, "play", &p.play)
+		e.Int("turns", p.turns)
+		e.End()
+	}
+	e.Int("cur", s.cur)
+	e.Int("phase", s.phase)
+	e.Int("turn", s.turn)
+	e.Int("actions", s.actions)
+	e.Int("buys", s.buys)
+	e.Int("coins", s.coins)
+	e.Int("merchants", s.merchants)
+	e.Bool("silver", s.silver)
+	e.Bool("bought", s.bought)
+	e.Len("stack", len(s.stack))
+	for i, f := range s.stack {
+		e.BeginItem("stack", i)
+		e.Int("card", int(f.card))
+		e.Int("step", int(f.step))
+		e.Int("target", int(f.target))
+		e.Int("n", int(f.n))
+		e.Int("arg", int(f.arg))
+		e.Int("mask", int(f.mask))
+		e.End()
+	}
+	e.Int("ask", s.ask)
+	e.Int("askSeat", s.askSeat)
+	e.Int("req", s.req)
+	e.Int("reqWho", s.reqWho)
+	e.Int("reqN", s.reqN)
+	e.Len("aside", len(s.aside))
+	for _, c := range s.aside {
+		e.Int("aside", int(c))
+	}
+	e.Int("asideOwner", s.asideOwner)
+	e.Int("dropped", int(s.dropped))
+	e.Text("reason", s.reason)
+}
+
+var digits = [10]string{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"}
+
+func encCounts(e *engine.Encoder, name string, z *counts) {
+	e.Begin(name)
+	for c := range z {
+		e.Int(cards[c].name, int(z[c]))
+	}
+	e.End()
+}
+
+// decoder wraps engine.Decoder with range checks, so a decoded state can
+// never index out of its arrays.
+type decoder struct {
+	*engine.Decoder
+	bad string
+}
+
+func (d *decoder) in(what string, lo, hi int) int {
+	v := d.Int()
+	if d.Err() == nil && d.bad == "" && (v < lo || v > hi) {
+		d.bad = fmt.Sprintf("%s %d outside %d..%d", what, v, lo, hi)
+	}
+	return v
+}
+
+func (d *decoder) counts(z *counts) {
+	for c := range z {
+		z[c] = int16(d.in("count", 0, 2000))
+	}
+}
+
+func (d *decoder) cards(max int) []int8 {
+	n := d.Len(max)
+	if n == 0 {
+		return nil
+	}
+	out := make([]int8, n)
+	for i := range out {
+		out[i] = int8(d.in("card", 0, NumCards-1))
+	}
+	return out
+}
+
+// decode rebuilds a state from its canonical encoding.
+func decode(b []byte) (*State, error) {
+	d := &decoder{Decoder: engine.NewDecoder(b)}
+	s := &State{}
+	s.n = int(d.Uint())
+	if s.n < 2 || s.n > 6 {
+		return nil, fmt.Errorf("%w: %d players", engine.ErrDecode, s.n)
+	}
+	for i := range s.kingdom {
+		s.kingdom[i] = int8(d.in("kingdom card", -1, NumCards-1))
+		if s.kingdom[i] >= 0 && s.kingdom[i] < firstKingdom {
+			d.bad = "a base card in the Kingdom"
+		}
+	}
+	d.counts(&s.supply)
+	d.counts(&s.trash)
+	if d.Len(6) != s.n {
+		d.bad = "seat count"
+	}
+	s.p = make([]player, s.n)
+	for i := range s.p {
+		p := &s.p[i]
+		d.counts(&p.hand)
+		d.counts(&p.pool)
+		p.top = d.cards(1000)
+		d.counts(&p.disc)
+		d.counts(&p.play)
+		p.turns = d.in("turns", 0, 1<<30)
+	}
+	s.cur = d.in("current seat", 0, s.n-1)
+	s.phase = d.in("phase", phaseSetup, phaseOver)
+	s.turn = d.in("turn", 0, 1<<30)
+	s.actions = d.in("actions", 0, 1<<20)
+	s.buys = d.in("buys", 0, 1<<20)
+	s.coins = d.in("coins", 0, 1<<20)
+	s.merchants = d.in("merchants", 0, 1<<20)
+	s.silver = d.Bool()
+	s.bought = d.Bool()
+	if n := d.Len(64); n > 0 {
+		s.stack = make([]frame, n)
+		for i := range s.stack {
+			f := &s.stack[i]
+			f.card = int8(d.in("frame card", firstKingdom, NumCards-1))
+			f.step = int8(d.in("frame step", 0, stepDone))
+			f.target = int8(d.in("frame target", 0, s.n))
+			f.n = int8(d.in("frame counter", -100, 100))
+			f.arg = int8(d.in("frame argument", 0, NumCards-1))
+			f.mask = uint8(d.in("frame mask", 0, 255))
+		}
+	}
+	s.ask = d.in("choice", askNone, numAsks-1)
+	s.askSeat = d.in("choosing seat", 0, s.n-1)
+	s.req = d.in("chance step", reqNone, reqReveal)
+	s.reqWho = d.in("drawing seat", 0, s.n-1)
+	s.reqN = d.in("cards to draw", 0, 10)
+	s.aside = d.cards(64)
+	s.asideOwner = d.in("aside owner", 0, s.n-1)
+	s.dropped = uint8(d.in("dropped seats", 0, 1<<s.n-1))
+	s.reason = d.Text(400)
+	if err := d.Finish(); err != nil {
+		return nil, err
+	}
+	if d.bad != "" {
+		return nil, fmt.Errorf("%w: %s", engine.ErrDecode, d.bad)
+	}
+	if s.ask > askMain && len(s.stack) == 0 {
+		return nil, fmt.Errorf("%w: a card's choice with no card being played", engine.ErrDecode)
+	}
+	if (s.ask == askLibrary || s.ask == askSentry || s.ask == askBandit) && len(s.aside) == 0 {
+		return nil, fmt.Errorf("%w: a choice about revealed cards with none revealed", engine.ErrDecode)
+	}
+	return s, nil
+}

@@ -1,0 +1,202 @@
+package dominion
+
+import "github.com/boardmesh/boardmesh/engine"
+
+// counts holds how many of each card a zone has.
+type counts [NumCards]int16
+
+func (c *counts) total() int {
+	n := 0
+	for _, v := range c {
+		n += int(v)
+	}
+	return n
+}
+
+// kinds returns how many distinct cards the zone holds that match keep
+// (nil keeps all), and one of them.
+func (c *counts) kinds(keep func(int) bool) (n, one int) {
+	one = -1
+	for id, v := range c {
+		if v > 0 && (keep == nil || keep(id)) {
+			n++
+			one = id
+		}
+	}
+	return n, one
+}
+
+// player is one seat's cards. The draw pile is top (known cards, the last
+// one on top) over pool (an unordered multiset whose draws are fixed by
+// chance).
+type player struct {
+	hand, pool, disc, play counts
+	top                    []int8
+	turns                  int // turns this player has taken, for ties
+}
+
+func (p *player) deckSize() int { return len(p.top) + p.pool.total() }
+
+// Phases of the state machine outside card effects.
+const (
+	phaseSetup  = iota // waiting for the Kingdom and the first hands
+	phaseAction        // the current player may play Actions
+	phaseBuy           // Treasures played or a card bought: no more Actions
+	phaseEnd           // the current turn's cleanup is done
+	phaseOver
+)
+
+// frame is one card's instructions being carried out. Its fields are the
+// card's progress: step is where to resume after a choice or draw, target
+// the offset (1..n-1) of the opponent being dealt with, mask the seats a
+// Moat protects, n a counter and arg a remembered card or cost.
+type frame struct {
+	card, step, target, n, arg int8
+	mask                       uint8
+}
+
+// State is a game of Dominion in progress.
+type State struct {
+	n       int
+	kingdom [10]int8 // sorted card ids; all -1 until drawn at random
+	supply  counts
+	trash   counts
+	p       []player
+
+	cur                  int
+	phase                int
+	turn                 int // turns ended
+	actions, buys, coins int
+	merchants            int  // Merchants played this turn
+	silver               bool // a Silver was played this turn
+	bought               bool // a card was bought this turn (no more Treasures)
+
+	stack []frame
+
+	// ask is the choice being asked of askSeat; askNone when none.
+	ask, askSeat int
+	// req is the pending chance step: reqWho draws or reveals reqN cards.
+	req, reqWho, reqN int
+
+	// aside holds cards set aside, revealed or looked at, all of asideOwner.
+	aside      []int8
+	asideOwner int
+
+	dropped uint8 // bit per seat that left the game
+	reason  string
+}
+
+var _ engine.State = (*State)(nil)
+
+// Players returns the number of seats.
+func (s *State) Players() int { return s.n }
+
+// Turn counts the turns that have ended.
+func (s *State) Turn() int { return s.turn }
+
+// ToAct says who must act next.
+func (s *State) ToAct() engine.Actor {
+	switch {
+	case s.phase == phaseOver:
+		return engine.OverActor()
+	case s.req != reqNone:
+		return engine.ChanceActor()
+	default:
+		return engine.SeatActor(s.askSeat)
+	}
+}
+
+// Clone returns a deep copy.
+func (s *State) Clone() engine.State { return s.clone() }
+
+func (s *State) clone() *State {
+	c := *s
+	c.p = make([]player, len(s.p))
+	copy(c.p, s.p)
+	for i := range c.p {
+		if len(s.p[i].top) > 0 {
+			c.p[i].top = append([]int8(nil), s.p[i].top...)
+		} else {
+			c.p[i].top = nil
+		}
+	}
+	c.stack = append([]frame(nil), s.stack...)
+	c.aside = append([]int8(nil), s.aside...)
+	return &c
+}
+
+func (s *State) inKingdom(c int) bool {
+	for _, k := range s.kingdom {
+		if int(k) == c {
+			return true
+		}
+	}
+	return false
+}
+
+// inSupply reports whether card c has a pile in this game.
+func (s *State) inSupply(c int) bool { return c < firstKingdom || s.inKingdom(c) }
+
+func (s *State) isDropped(seat int) bool { return s.dropped&(1<<seat) != 0 }
+
+// seatAt returns the seat k places after the current player.
+func (s *State) seatAt(k int) int { return (s.cur + k) % s.n }
+
+// emptyPiles counts the Supply piles of this game that are empty.
+func (s *State) emptyPiles() int {
+	n := 0
+	for c := 0; c < NumCards; c++ {
+		if s.supply[c] == 0 && s.inSupply(c) {
+			n++
+		}
+	}
+	return n
+}
+
+// owned counts every card of seat i, wherever it is.
+func (s *State) owned(i int) counts {
+	p := &s.p[i]
+	var all counts
+	for c := 0; c < NumCards; c++ {
+		all[c] = p.hand[c] + p.pool[c] + p.disc[c] + p.play[c]
+	}
+	for _, c := range p.top {
+		all[c]++
+	}
+	if s.asideOwner == i {
+		for _, c := range s.aside {
+			all[c]++
+		}
+	}
+	return all
+}
+
+// score is seat i's victory points.
+func (s *State) score(i int) int {
+	all := s.owned(i)
+	vp := 0
+	for c := 0; c < NumCards; c++ {
+		vp += int(all[c]) * cards[c].vp
+	}
+	vp += int(all[Gardens]) * (all.total() / 10)
+	return vp
+}
+
+// Result is the outcome: most VP wins, ties go to fewer turns, then share.
+func (s *State) Result() engine.Result {
+	r := engine.Result{Scores: make([]int, s.n), Reason: s.reason}
+	best, bestTurns := 0, 0
+	for i := 0; i < s.n; i++ {
+		r.Scores[i] = s.score(i)
+		t := s.p[i].turns
+		if i == 0 || r.Scores[i] > best || (r.Scores[i] == best && t < bestTurns) {
+			best, bestTurns = r.Scores[i], t
+		}
+	}
+	for i := 0; i < s.n; i++ {
+		if r.Scores[i] == best && s.p[i].turns == bestTurns {
+			r.Winners = append(r.Winners, i)
+		}
+	}
+	return r
+}

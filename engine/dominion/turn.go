@@ -1,0 +1,221 @@
+package dominion
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/boardmesh/boardmesh/engine"
+)
+
+// run carries the game forward until it needs a choice, a chance step, or
+// is over. Card effects on the stack run first; with the stack empty the
+// current player is asked for the next move of the turn.
+func (s *State) run() {
+	for {
+		if s.phase == phaseOver || s.req != reqNone {
+			return
+		}
+		if s.ask != askNone {
+			if s.autoAnswer() {
+				continue
+			}
+			return
+		}
+		if k := len(s.stack); k > 0 {
+			if s.exec(&s.stack[k-1]) {
+				s.stack = s.stack[:len(s.stack)-1]
+			}
+			continue
+		}
+		switch s.phase {
+		case phaseAction, phaseBuy:
+			if s.isDropped(s.cur) {
+				s.endTurn()
+				continue
+			}
+			s.setAsk(askMain, s.cur)
+			return
+		case phaseEnd:
+			s.nextTurn()
+		default:
+			return
+		}
+	}
+}
+
+func (s *State) setAsk(kind, seat int) { s.ask, s.askSeat = kind, seat }
+
+// autoAnswer makes a choice nobody needs to make: a card effect's choice
+// with only one possible answer, or any choice of a seat that has left
+// (which takes the first legal answer: decline if it may, else the
+// lowest card id). It reports whether it answered.
+func (s *State) autoAnswer() bool {
+	if s.ask == askMain {
+		if s.isDropped(s.askSeat) {
+			s.ask = askNone
+			s.endTurn()
+			return true
+		}
+		return false
+	}
+	var buf [48]engine.Action
+	legal := s.Legal(buf[:0])
+	if len(legal) == 1 || (len(legal) > 0 && s.isDropped(s.askSeat)) {
+		s.answer(legal[0])
+		return true
+	}
+	return false
+}
+
+func (s *State) startTurn() {
+	s.phase = phaseAction
+	s.actions, s.buys, s.coins = 1, 1, 0
+	s.merchants, s.silver, s.bought = 0, false, false
+}
+
+// endTurn is the cleanup phase: everything in play and in hand goes to the
+// discard pile, the game may end, and the player draws a new hand.
+func (s *State) endTurn() {
+	p := &s.p[s.cur]
+	for c := range p.hand {
+		p.disc[c] += p.hand[c] + p.play[c]
+	}
+	p.hand, p.play = counts{}, counts{}
+	p.turns++
+	s.actions, s.buys, s.coins = 0, 0, 0
+	s.merchants, s.silver, s.bought = 0, false, false
+	if s.checkEnd() {
+		return
+	}
+	s.phase = phaseEnd
+	s.draw(s.cur, 5)
+}
+
+// nextTurn passes the turn to the next seat that has not left.
+func (s *State) nextTurn() {
+	s.turn++
+	for k := 1; k <= s.n; k++ {
+		c := (s.cur + k) % s.n
+		if !s.isDropped(c) {
+			s.cur = c
+			s.startTurn()
+			return
+		}
+	}
+	s.finish("every player left the game")
+}
+
+// endPiles is how many empty Supply piles end the game.
+func (s *State) endPiles() int {
+	if s.n >= 5 {
+		return 4
+	}
+	return 3
+}
+
+// checkEnd ends the game after a turn if the Provinces are gone or enough
+// piles are empty.
+func (s *State) checkEnd() bool {
+	if s.supply[Province] == 0 {
+		s.finish("the Province pile is empty")
+		return true
+	}
+	if s.emptyPiles() >= s.endPiles() {
+		var names []string
+		for c := 0; c < NumCards; c++ {
+			if s.supply[c] == 0 && s.inSupply(c) {
+				names = append(names, cards[c].name)
+			}
+		}
+		s.finish(strconv.Itoa(len(names)) + " Supply piles are empty (" + strings.Join(names, ", ") + ")")
+		return true
+	}
+	return false
+}
+
+func (s *State) finish(reason string) {
+	s.phase = phaseOver
+	s.reason = reason
+	s.ask, s.askSeat = askNone, 0
+	s.req = reqNone
+	s.stack = s.stack[:0]
+}
+
+func (s *State) playTreasure(c int) {
+	p := &s.p[s.cur]
+	p.hand[c]--
+	p.play[c]++
+	s.coins += cards[c].coins
+	if c == Silver && !s.silver {
+		s.silver = true
+		s.coins += s.merchants
+	}
+}
+
+// answerMain carries out a move of the turn itself.
+func (s *State) answerMain(a engine.Action) {
+	p := &s.p[s.cur]
+	switch a.Op {
+	case opPlay:
+		c := int(a.Args[0])
+		p.hand[c]--
+		p.play[c]++
+		s.actions--
+		s.stack = append(s.stack, frame{card: int8(c)})
+	case opTreasure:
+		s.phase = phaseBuy
+		s.playTreasure(int(a.Args[0]))
+	case opAllTreasures:
+		s.phase = phaseBuy
+		for _, c := range [...]int{Copper, Silver, Gold} {
+			for p.hand[c] > 0 {
+				s.playTreasure(c)
+			}
+		}
+	case opBuy:
+		c := int(a.Args[0])
+		s.phase = phaseBuy
+		s.coins -= cards[c].cost
+		s.buys--
+		s.bought = true
+		s.gain(s.cur, c, toDiscard)
+		if s.buys == 0 {
+			s.endTurn()
+		}
+	case opEndTurn:
+		s.endTurn()
+	}
+}
+
+// legalMain lists the moves of the turn: Actions (in the Action phase,
+// with an Action left), Treasures (until the first buy), buys, end turn.
+func (s *State) legalMain(dst []engine.Action) []engine.Action {
+	p := &s.p[s.cur]
+	if s.phase == phaseAction && s.actions > 0 {
+		for c := firstKingdom; c < NumCards; c++ {
+			if p.hand[c] > 0 && isAction(c) {
+				dst = append(dst, engine.Action{Op: opPlay, Args: argCard[c][:]})
+			}
+		}
+	}
+	if !s.bought {
+		tr := 0
+		for _, c := range [...]int{Copper, Silver, Gold} {
+			if p.hand[c] > 0 {
+				tr += int(p.hand[c])
+				dst = append(dst, engine.Action{Op: opTreasure, Args: argCard[c][:]})
+			}
+		}
+		if tr > 1 {
+			dst = append(dst, engine.Action{Op: opAllTreasures})
+		}
+	}
+	if s.buys > 0 {
+		for c := 0; c < NumCards; c++ {
+			if s.supply[c] > 0 && cards[c].cost <= s.coins && s.inSupply(c) {
+				dst = append(dst, engine.Action{Op: opBuy, Args: argCard[c][:]})
+			}
+		}
+	}
+	return append(dst, engine.Action{Op: opEndTurn})
+}
