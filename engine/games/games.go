@@ -9,6 +9,7 @@ import (
 
 	"github.com/boardmesh/boardmesh/engine"
 	"github.com/boardmesh/boardmesh/engine/dragonslair"
+	"github.com/boardmesh/boardmesh/engine/serpentcity"
 )
 
 // All returns every game, in the order commands list them. The first is
@@ -16,6 +17,7 @@ import (
 func All() []*engine.Game {
 	return []*engine.Game{
 		dragonslair.Game, // first: the default game
+		serpentcity.Game,
 		// Each game package adds its *engine.Game here, one line each.
 	}
 }
