@@ -1,9 +1,7 @@
 package serpentcity
 
 import (
-	"bytes"
 	"fmt"
-	"sync"
 
 	"github.com/boardmesh/boardmesh/engine"
 )
@@ -107,30 +105,18 @@ func boolsToInts(b []bool) []int {
 	return out
 }
 
-// rulesCache keeps the last custom rules decoded, so decoding a stream of
-// states of one table parses its JSON once.
-var rulesCache struct {
-	sync.Mutex
-	raw []byte
-	cfg *config
-}
-
 var defaultCfg = compile(DefaultRules(), false, nil)
 
+// configFor parses a table's custom rules. It keeps no cache: a cache would
+// be global mutable state shared by every peer in a process, and decoding a
+// state is rare (catch-up, replay, desync reports).
 func configFor(raw []byte) (*config, error) {
-	rulesCache.Lock()
-	defer rulesCache.Unlock()
-	if rulesCache.cfg != nil && bytes.Equal(rulesCache.raw, raw) {
-		return rulesCache.cfg, nil
-	}
 	r, err := ParseRules(raw)
 	if err != nil {
 		return nil, err
 	}
 	raw = append([]byte(nil), raw...)
-	cfg := compile(r, true, raw)
-	rulesCache.raw, rulesCache.cfg = raw, cfg
-	return cfg, nil
+	return compile(r, true, raw), nil
 }
 
 // Decode rebuilds a state from its canonical encoding.
