@@ -1,0 +1,211 @@
+package crypto
+
+import (
+	"crypto/ed25519"
+	"encoding/binary"
+	"errors"
+	"fmt"
+
+	"github.com/libp2p/go-libp2p/core/peer"
+)
+
+// Kind is the kind of an envelope. Its name is part of the signed bytes (the
+// domain tag), so a signature over one kind never verifies as another.
+type Kind uint8
+
+// The envelope kinds. The numbers are the wire format; never reuse one.
+const (
+	KindJoin       Kind = 1  // a joiner's name and hash-chain commitment
+	KindRoster     Kind = 2  // the host's proposed roster
+	KindAccept     Kind = 3  // a member's signature over the session id
+	KindReveal     Kind = 4  // the next hash-chain element, for beacon round seq
+	KindAction     Kind = 5  // a seat's action at step seq
+	KindCheckpoint Kind = 6  // a peer's state hash where a turn begins or the game ends
+	KindDrop       Kind = 7  // a vote to drop stalled seats at step seq
+	KindExtend     Kind = 8  // a new hash chain from beacon round seq on
+	KindEvidence   Kind = 9  // two envelopes of one author for one slot
+	KindState      Kind = 10 // a canonical state, sent to explain a desync
+)
+
+var kindNames = [...]string{
+	KindJoin: "join", KindRoster: "roster", KindAccept: "accept", KindReveal: "reveal",
+	KindAction: "action", KindCheckpoint: "checkpoint", KindDrop: "drop", KindExtend: "extend",
+	KindEvidence: "evidence", KindState: "state",
+}
+
+// Valid reports whether k is a known kind.
+func (k Kind) Valid() bool { return k >= KindJoin && k <= KindState }
+
+func (k Kind) String() string {
+	if k.Valid() {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("kind(%d)", uint8(k))
+}
+
+// Errors of envelope decoding and verification.
+var (
+	ErrMalformed    = errors.New("crypto: malformed envelope")
+	ErrBadSignature = errors.New("crypto: bad signature")
+)
+
+// Format constants of the wire encoding.
+const (
+	// Version is the first byte of every encoded envelope.
+	Version = 1
+	// MaxBody bounds a body; pubsub messages are limited to 1 MiB.
+	MaxBody = 1 << 20
+	// SigLen is the length of an ed25519 signature.
+	SigLen = ed25519.SignatureSize
+	// domainPrefix starts the domain tag; the kind name follows.
+	domainPrefix = "boardmesh/envelope/v1/"
+)
+
+// Envelope is one signed protocol message. The signature covers a domain
+// tag naming the kind, then the whole encoding with the signature field
+// empty, so the session id, seq, author, state hash and body are all under
+// it. Envelopes are self-authenticating: any peer may relay or serve
+// another's.
+type Envelope struct {
+	Session   Hash
+	Seq       uint64
+	Kind      Kind
+	Author    peer.ID
+	StateHash Hash
+	Body      []byte
+	Sig       []byte
+}
+
+// headerLen is the encoded length without the body and signature bytes.
+const headerLen = 1 + 1 + 32 + 8 + 1 + IDLen + 32 + 4 + 1
+
+// Size is the length of the encoding.
+func (e *Envelope) Size() int { return headerLen + len(e.Body) + len(e.Sig) }
+
+// AppendMarshal appends the wire encoding of e:
+//
+//	version u8 | kind u8 | session [32] | seq u64be | author_len u8 | author |
+//	state_hash [32] | body_len u32be | body | sig_len u8 | sig
+func (e *Envelope) AppendMarshal(dst []byte) []byte {
+	dst = e.appendUnsigned(dst)
+	dst = append(dst, byte(len(e.Sig)))
+	return append(dst, e.Sig...)
+}
+
+// Marshal returns the wire encoding of e.
+func (e *Envelope) Marshal() []byte { return e.AppendMarshal(make([]byte, 0, e.Size())) }
+
+// appendUnsigned writes everything up to, not including, sig_len.
+func (e *Envelope) appendUnsigned(dst []byte) []byte {
+	dst = append(dst, Version, byte(e.Kind))
+	dst = append(dst, e.Session[:]...)
+	dst = binary.BigEndian.AppendUint64(dst, e.Seq)
+	dst = append(dst, byte(len(e.Author)))
+	dst = append(dst, e.Author...)
+	dst = append(dst, e.StateHash[:]...)
+	dst = binary.BigEndian.AppendUint32(dst, uint32(len(e.Body)))
+	return append(dst, e.Body...)
+}
+
+// AppendSigned appends the bytes the signature covers:
+//
+//	"boardmesh/envelope/v1/" || kind name || 0x00 || encoding with sig_len = 0
+func (e *Envelope) AppendSigned(dst []byte) []byte {
+	dst = append(dst, domainPrefix...)
+	dst = append(dst, e.Kind.String()...)
+	dst = append(dst, 0)
+	dst = e.appendUnsigned(dst)
+	return append(dst, 0)
+}
+
+// Unmarshal decodes one envelope that fills b exactly. It checks the
+// format only (version, kind, author form, lengths), not the signature.
+// The result does not alias b.
+func Unmarshal(b []byte) (*Envelope, error) {
+	bad := func(what string) (*Envelope, error) {
+		return nil, fmt.Errorf("%w: %s", ErrMalformed, what)
+	}
+	if len(b) < headerLen {
+		return bad(fmt.Sprintf("%d bytes, shorter than any envelope", len(b)))
+	}
+	if b[0] != Version {
+		return bad(fmt.Sprintf("version %d, want %d", b[0], Version))
+	}
+	e := &Envelope{Kind: Kind(b[1])}
+	if !e.Kind.Valid() {
+		return bad(fmt.Sprintf("unknown kind %d", b[1]))
+	}
+	copy(e.Session[:], b[2:34])
+	e.Seq = binary.BigEndian.Uint64(b[34:42])
+	if int(b[42]) != IDLen {
+		return bad(fmt.Sprintf("author length %d, want %d", b[42], IDLen))
+	}
+	e.Author = peer.ID(b[43 : 43+IDLen])
+	if _, err := PublicKey(e.Author); err != nil {
+		return bad("author is not an ed25519 peer ID")
+	}
+	off := 43 + IDLen
+	copy(e.StateHash[:], b[off:off+32])
+	off += 32
+	n := binary.BigEndian.Uint32(b[off:])
+	off += 4
+	if n > MaxBody {
+		return bad(fmt.Sprintf("body of %d bytes exceeds %d", n, MaxBody))
+	}
+	if uint64(len(b)-off) < uint64(n)+1 {
+		return bad("truncated body")
+	}
+	e.Body = append([]byte(nil), b[off:off+int(n)]...)
+	off += int(n)
+	sl := int(b[off])
+	off++
+	if sl != SigLen {
+		return bad(fmt.Sprintf("signature length %d, want %d", sl, SigLen))
+	}
+	if len(b)-off != sl {
+		if len(b)-off < sl {
+			return bad("truncated signature")
+		}
+		return bad(fmt.Sprintf("%d bytes after the signature", len(b)-off-sl))
+	}
+	e.Sig = append([]byte(nil), b[off:]...)
+	return e, nil
+}
+
+// Sign sets e.Author to the identity's peer ID and signs e.
+func Sign(id *Identity, e *Envelope) {
+	e.Author = id.id
+	e.Sig = nil
+	e.Sig = ed25519.Sign(id.key, e.AppendSigned(nil))
+}
+
+// Verify checks e's signature against the public key in e.Author.
+func Verify(e *Envelope) error {
+	var buf [512]byte
+	return VerifyBuf(e, buf[:0])
+}
+
+// VerifyBuf is Verify with a scratch buffer, to avoid allocation in loops.
+func VerifyBuf(e *Envelope, scratch []byte) error {
+	pub, err := PublicKey(e.Author)
+	if err != nil {
+		return err
+	}
+	if len(e.Sig) != SigLen || !ed25519.Verify(pub, e.AppendSigned(scratch[:0]), e.Sig) {
+		return ErrBadSignature
+	}
+	return nil
+}
+
+// Equal reports whether a and b are the same envelope, signature included.
+func Equal(a, b *Envelope) bool {
+	return a.Session == b.Session && a.Seq == b.Seq && a.Kind == b.Kind && a.Author == b.Author &&
+		a.StateHash == b.StateHash && string(a.Body) == string(b.Body) && string(a.Sig) == string(b.Sig)
+}
+
+// SameSlot reports whether a and b claim the same slot: one author, one
+// session, one kind, one seq. Two different signed envelopes for one slot
+// are an equivocation.
+func SameSlot(a, b *Envelope) bool {
+	return a.Session == b.Session && a.Kind == b.Kind && a.Author == b.Author && a.Seq == b.Seq
+}

@@ -1,0 +1,363 @@
+package lockstep
+
+import (
+	"errors"
+	"sort"
+
+	"github.com/boardmesh/boardmesh/crypto"
+)
+
+// advance commits everything that is ready, in log order, and signs this
+// peer's own contributions (accepts, reveals, checkpoints, extensions) as
+// soon as they are due. Log order depends only on the entries, never on
+// their arrival, which is why every honest peer ends with the same log.
+func (n *Node) advance() {
+	for !n.stopped {
+		from := len(n.m.log)
+		progressed := n.advanceOnce()
+		n.committed(from)
+		if n.replayEarly {
+			n.replayEarly = false
+			early := n.early
+			n.early = nil
+			for _, e := range early {
+				_ = n.Step(e)
+			}
+		}
+		if !progressed {
+			break
+		}
+	}
+	n.drainEvents()
+}
+
+// advanceOnce makes at most one group of progress and reports whether it did.
+func (n *Node) advanceOnce() bool {
+	m := n.m
+	if m.phase == PhaseLobby {
+		return n.commitRoster()
+	}
+	x, ok := m.expect()
+	if !ok {
+		return false
+	}
+	n.contribute(x)
+	if x.kind == crypto.KindReveal && m.phase == PhasePlaying && len(m.group) == 0 {
+		if n.commitExtensions(x.seq) {
+			return true
+		}
+		if len(m.extensionsNeeded(x.seq)) > 0 {
+			return n.tryDrop()
+		}
+	}
+	if n.commitGroup(x) {
+		return true
+	}
+	return n.tryDrop()
+}
+
+// contribute signs this peer's part of x when it is due.
+func (n *Node) contribute(x expectation) {
+	m := n.m
+	me := n.myMember()
+	if me < 0 || !containsInt(x.who, me) {
+		return
+	}
+	if m.phase == PhasePlaying && m.dropped[m.seatOf[me]] {
+		return
+	}
+	switch x.kind {
+	case crypto.KindAccept:
+		n.sign(&crypto.Envelope{Session: m.session, Kind: crypto.KindAccept})
+	case crypto.KindCheckpoint:
+		n.sign(&crypto.Envelope{Session: m.session, Seq: x.seq, Kind: crypto.KindCheckpoint,
+			StateHash: x.hash, Body: encodeUintBody(uint64(m.turn))})
+	case crypto.KindReveal:
+		n.maybeExtend(x.seq)
+		// A peer reveals round r only once every chain covers r: were it
+		// to reveal first, a peer whose chain ran out could choose its
+		// next chain knowing this reveal, and so steer the beacon.
+		if m.phase == PhasePlaying && len(m.extensionsNeeded(x.seq)) > 0 {
+			return
+		}
+		if r, ok := n.reveal(x.seq); ok {
+			n.sign(&crypto.Envelope{Session: m.session, Seq: x.seq, Kind: crypto.KindReveal,
+				StateHash: x.hash, Body: encodeHashBody(r)})
+		}
+	}
+}
+
+// reveal is this peer's chain element for beacon round r.
+func (n *Node) reveal(r uint64) (crypto.Hash, bool) {
+	for i := len(n.chains) - 1; i >= 0; i-- {
+		c := n.chains[i]
+		if r >= c.start {
+			return c.chain.Reveal(int(r-c.start) + 1)
+		}
+	}
+	return crypto.Hash{}, false
+}
+
+// maybeExtend signs a chain extension when this peer's chain will run out
+// within a few rounds, early enough that nobody waits for it.
+func (n *Node) maybeExtend(round uint64) {
+	me := n.myMember()
+	if me < 0 || n.m.phase != PhasePlaying {
+		return
+	}
+	last := n.chains[len(n.chains)-1]
+	end := last.start + uint64(last.chain.Len())
+	margin := min(uint64(16), uint64(n.cfg.ChainLength+1)/2)
+	if round+margin < end {
+		return
+	}
+	c := crypto.NewChain(n.id.ChainSeed(n.lobby, uint64(len(n.chains))), n.cfg.ChainLength)
+	n.chains = append(n.chains, ownSeg{start: end, chain: c})
+	x := &extendBody{Commitment: c.Commitment(), ChainLen: uint64(c.Len())}
+	n.sign(&crypto.Envelope{Session: n.m.session, Seq: end, Kind: crypto.KindExtend, Body: x.encode()})
+}
+
+// commitExtensions commits the buffered extensions that round r needs.
+func (n *Node) commitExtensions(r uint64) bool {
+	m := n.m
+	progressed := false
+	for _, mi := range m.extensionsNeeded(r) {
+		s := slot{kind: crypto.KindExtend, author: m.members[mi].ID, seq: m.members[mi].chainEnd()}
+		env, ok := n.buf[s]
+		if !ok {
+			continue
+		}
+		x, who, err := m.checkExtend(env)
+		if err != nil {
+			delete(n.buf, s)
+			_ = n.reject(env, err)
+			continue
+		}
+		m.applyExtend(env, x, who)
+		progressed = true
+	}
+	return progressed
+}
+
+// commitGroup commits the rest of group x if every envelope of it is here
+// and checks out; otherwise it rejects the bad ones and commits nothing.
+func (n *Node) commitGroup(x expectation) bool {
+	m := n.m
+	envs := make([]*crypto.Envelope, 0, len(x.who))
+	complete := true
+	for i := len(m.group); i < len(x.who); i++ {
+		s := slot{kind: x.kind, author: m.members[x.who[i]].ID, seq: x.seq}
+		env, ok := n.buf[s]
+		if !ok {
+			complete = false
+			continue
+		}
+		if err := m.check(env, x, x.who[i]); err != nil {
+			delete(n.buf, s)
+			_ = n.reject(env, err)
+			n.suspect(env, err)
+			complete = false
+			continue
+		}
+		envs = append(envs, env)
+	}
+	if !complete || !n.mayCommitNormally(x) {
+		return false
+	}
+	for _, env := range envs {
+		if err := m.apply(env, x); err != nil {
+			delete(n.buf, slotOf(env))
+			_ = n.reject(env, err)
+			return len(envs) > 1
+		}
+	}
+	return true
+}
+
+// mayCommitNormally keeps a peer that voted to drop seats at this step
+// from also committing the step with their input: were both to happen on
+// different peers, the logs would split. It may once a peer outside the
+// drop has shown (by an envelope for a later step) that it went on
+// without voting, because then the drop can never complete.
+func (n *Node) mayCommitNormally(x expectation) bool {
+	if n.m.phase != PhasePlaying {
+		return true
+	}
+	votes := n.voted[n.m.seq]
+	if len(votes) == 0 {
+		return true
+	}
+	for _, set := range votes {
+		for _, mi := range n.m.dropVoters(set) {
+			id := n.m.members[mi].ID
+			if id != n.id.ID() && n.maxSeen[id] > n.m.seq+1 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// tryDrop commits a complete round of drop votes at the current step.
+func (n *Node) tryDrop() bool {
+	m := n.m
+	if m.phase != PhasePlaying || m.group != nil {
+		return false
+	}
+	var sets [][]int
+	for s, env := range n.buf {
+		if s.kind != crypto.KindDrop || env.Seq != m.seq {
+			continue
+		}
+		seats, err := decodeSeats(env.Body, len(m.seats))
+		if err != nil {
+			delete(n.buf, s)
+			_ = n.reject(env, err)
+			continue
+		}
+		dup := false
+		for _, x := range sets {
+			dup = dup || equalInts(x, seats)
+		}
+		if !dup {
+			sets = append(sets, seats)
+		}
+	}
+	// Candidates in a fixed order, so that two peers holding the same
+	// votes make the same choice.
+	sort.Slice(sets, func(a, b int) bool { return lessInts(sets[a], sets[b]) })
+	for _, seats := range sets {
+		x, ok := m.dropExpectation(seats)
+		if !ok {
+			continue
+		}
+		body := string(encodeSeats(seats))
+		envs := make([]*crypto.Envelope, 0, len(x.who))
+		m.startDrop(seats)
+		for _, mi := range x.who {
+			env, ok := n.buf[slot{kind: crypto.KindDrop, author: m.members[mi].ID, seq: m.seq, extra: body}]
+			if !ok || m.check(env, x, mi) != nil {
+				break
+			}
+			envs = append(envs, env)
+		}
+		if len(envs) < len(x.who) {
+			m.dropSet = nil
+			continue
+		}
+		for _, env := range envs {
+			if err := m.apply(env, x); err != nil {
+				m.dropSet = nil
+				return false
+			}
+		}
+		n.clearDropVotes()
+		return true
+	}
+	return false
+}
+
+// clearDropVotes forgets buffered votes that can no longer complete.
+func (n *Node) clearDropVotes() {
+	for s, env := range n.buf {
+		if s.kind == crypto.KindDrop && env.Seq <= n.m.seq {
+			delete(n.buf, s)
+		}
+	}
+}
+
+func lessInts(a, b []int) bool {
+	for i := 0; i < len(a) && i < len(b); i++ {
+		if a[i] != b[i] {
+			return a[i] < b[i]
+		}
+	}
+	return len(a) < len(b)
+}
+
+// commitRoster commits the lobby once a roster and every join it names are
+// here: the joins in roster order, then the roster.
+func (n *Node) commitRoster() bool {
+	m := n.m
+	var rosters []*crypto.Envelope
+	for s, env := range n.buf {
+		if s.kind == crypto.KindRoster && env.Session == n.lobby {
+			rosters = append(rosters, env)
+		}
+	}
+	sort.Slice(rosters, func(a, b int) bool { return rosters[a].Author < rosters[b].Author })
+	for _, env := range rosters {
+		r, err := decodeRoster(env.Body)
+		if err != nil {
+			delete(n.buf, slotOf(env))
+			_ = n.reject(env, err)
+			continue
+		}
+		joins := make([]*crypto.Envelope, 0, len(r.Members))
+		for _, mem := range r.Members {
+			if j, ok := n.buf[slot{kind: crypto.KindJoin, author: mem.ID}]; ok && j.Session == n.lobby {
+				joins = append(joins, j)
+			}
+		}
+		if len(joins) < len(r.Members) {
+			if n.asked[env.Author] == 0 {
+				n.asked[env.Author] = 1
+				n.rd.Requests = append(n.rd.Requests, GapRequest{To: env.Author})
+			}
+			continue
+		}
+		// Try the lobby on a scratch machine first, so a bad roster leaves
+		// nothing behind.
+		try := newMachine(m.games)
+		var ferr error
+		for _, j := range joins {
+			if ferr = try.feed(j); ferr != nil {
+				break
+			}
+		}
+		if ferr == nil {
+			ferr = try.feed(env)
+		}
+		if ferr != nil {
+			delete(n.buf, slotOf(env))
+			_ = n.reject(env, ferr)
+			if errors.Is(ferr, ErrRefused) {
+				n.rd.Events = append(n.rd.Events, Event{Kind: EventRefused, Peer: env.Author, Seat: -1, Err: ferr, Text: ferr.Error()})
+			}
+			continue
+		}
+		for _, j := range joins {
+			_ = m.feed(j)
+		}
+		_ = m.feed(env)
+		for _, j := range joins {
+			delete(n.buf, slotOf(j))
+		}
+		// Joins that did not make the roster stay out of the session.
+		for s := range n.buf {
+			if s.kind == crypto.KindJoin || s.kind == crypto.KindRoster {
+				delete(n.buf, s)
+			}
+		}
+		n.rd.Events = append(n.rd.Events, Event{Kind: EventRoster, Peer: env.Author, Seat: -1,
+			Text: "roster agreed: " + rosterNames(r)})
+		n.replayEarly = true
+		return true
+	}
+	return false
+}
+
+func rosterNames(r *rosterBody) string {
+	s := ""
+	for i, mem := range r.Members {
+		if i > 0 {
+			s += ", "
+		}
+		if mem.Name != "" {
+			s += mem.Name
+		} else {
+			s += shortID(mem.ID)
+		}
+	}
+	return s
+}

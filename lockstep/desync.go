@@ -1,0 +1,155 @@
+package lockstep
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/boardmesh/boardmesh/crypto"
+	"github.com/boardmesh/boardmesh/engine"
+)
+
+// suspect reacts to an envelope whose state hash is not ours. Either its
+// author lies, or one of us has diverged; we cannot tell alone, so we send
+// our canonical state: a peer that has really diverged finds the
+// difference, reports it and sends its own, and a liar learns nothing it
+// did not know. A checkpoint mismatch also stops the game, as the design
+// requires: the next turn cannot start without agreement.
+func (n *Node) suspect(env *crypto.Envelope, err error) {
+	if !errors.Is(err, ErrCheckpoint) && !errors.Is(err, ErrStateHash) {
+		return
+	}
+	n.sendState()
+	if errors.Is(err, ErrCheckpoint) {
+		n.stopped = true
+	}
+}
+
+// sendState signs and broadcasts our state at the current step, once.
+func (n *Node) sendState() {
+	m := n.m
+	if m.phase < PhasePlaying || n.stateSent[m.seq] || n.myMember() < 0 {
+		return
+	}
+	n.stateSent[m.seq] = true
+	b := &stateBody{From: m.agreed, Hashes: append([]crypto.Hash(nil), m.hashes[m.agreed:m.seq+1]...), State: engine.Encode(m.st)}
+	n.sign(&crypto.Envelope{Session: m.session, Seq: m.seq, Kind: crypto.KindState, StateHash: m.hashes[m.seq], Body: b.encode()})
+}
+
+// stepState takes another peer's state and, if it differs from ours at
+// the same step, builds the desync report.
+func (n *Node) stepState(env *crypto.Envelope) error {
+	m := n.m
+	mi, ok := m.member(env.Author)
+	if !ok || m.phase < PhasePlaying {
+		return n.reject(env, ErrNotMember)
+	}
+	if env.Author == n.id.ID() {
+		return ErrDuplicate
+	}
+	body, err := decodeState(env.Body)
+	if err != nil {
+		return n.reject(env, err)
+	}
+	if body.From > env.Seq || uint64(len(body.Hashes)) != env.Seq-body.From+1 || body.Hashes[len(body.Hashes)-1] != env.StateHash {
+		return n.reject(env, fmt.Errorf("%w: state envelope hashes do not add up", ErrBadBody))
+	}
+	n.seen[slotOf(env)] = env
+	if env.Seq > m.seq {
+		n.states = append(n.states, env)
+		return nil
+	}
+	if m.hashes[env.Seq] == env.StateHash {
+		return nil
+	}
+	n.report(env, mi, body)
+	return nil
+}
+
+// report builds the desync report against a differing state envelope.
+func (n *Node) report(env *crypto.Envelope, mi int, body *stateBody) {
+	m := n.m
+	r := &DesyncReport{Peer: env.Author, Seq: env.Seq, Evidence: env, TheirState: body.State}
+	// The first step after which the hashes differ is the first divergent
+	// entry: both peers applied the same signed entries up to it.
+	r.Entry = env.Seq
+	found := false
+	for i, h := range body.Hashes {
+		s := body.From + uint64(i)
+		if s < uint64(len(m.hashes)) && m.hashes[s] != h {
+			r.Mine, r.Theirs, found = m.hashes[s], h, true
+			if s > 0 {
+				r.Entry = s - 1
+			}
+			break
+		}
+	}
+	if !found {
+		r.Mine, r.Theirs = m.hashes[env.Seq], env.StateHash
+	}
+	if r.Entry < uint64(len(m.steps)) && found && body.From+uint64(0) <= r.Entry+1 {
+		st := m.steps[r.Entry]
+		r.EntryAuthor = st.Author
+		r.EntryWhat = st.Kind
+		if st.Seat >= 0 {
+			r.EntryWhat = fmt.Sprintf("%s of seat %d", st.Kind, st.Seat)
+		}
+		if st.Kind == "chance" {
+			r.EntryWhat = "chance step (beacon)"
+		}
+	} else {
+		r.EntryWhat = fmt.Sprintf("state before step %d", env.Seq)
+	}
+	mine := m.st
+	if env.Seq < m.seq {
+		if s, err := n.stateAt(env.Seq); err == nil {
+			mine = s
+		}
+	}
+	r.MyState = engine.Encode(mine)
+	if theirs, err := engine.DecodeState(m.game, body.State); err == nil {
+		r.Diff = engine.Diff(mine, theirs)
+	} else {
+		r.Diff = []engine.FieldDiff{{Path: "(state)", A: "decodes", B: "does not decode: " + err.Error()}}
+	}
+	n.reports = append(n.reports, r)
+	n.rd.Events = append(n.rd.Events, Event{Kind: EventDesync, Peer: env.Author, Seat: m.seatOf[mi], Seq: env.Seq,
+		Desync: r, Text: r.String()})
+	n.sendState()
+	n.stopped = true
+}
+
+// stateAt replays our own log to the state after seq steps.
+func (n *Node) stateAt(seq uint64) (engine.State, error) {
+	rm := newMachine(n.m.games)
+	for _, env := range n.m.log {
+		if rm.phase == PhasePlaying && rm.seq >= seq {
+			break
+		}
+		if err := rm.feed(env); err != nil {
+			return nil, err
+		}
+	}
+	if rm.st == nil || rm.seq != seq {
+		return nil, fmt.Errorf("lockstep: no state at step %d", seq)
+	}
+	return rm.st, nil
+}
+
+// recheckStates looks again at state envelopes from peers that were ahead.
+func (n *Node) recheckStates() {
+	if len(n.states) == 0 || n.stopped {
+		return
+	}
+	keep := n.states[:0]
+	for _, env := range n.states {
+		if env.Seq > n.m.seq {
+			keep = append(keep, env)
+			continue
+		}
+		if n.m.hashes[env.Seq] != env.StateHash {
+			body, _ := decodeState(env.Body)
+			n.report(env, n.m.byID[env.Author], body)
+		}
+	}
+	n.states = keep
+}

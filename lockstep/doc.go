@@ -1,0 +1,52 @@
+// Package lockstep is the boardmesh protocol as a pure state machine: no
+// goroutines, no clock, no sockets, no disk. It is modelled on etcd raft's
+// RawNode. The caller (package p2p's runner, or a test's simulated network)
+// feeds it received envelopes, local intents and ticks carrying the time,
+// and gets back, as data, what to persist, what to send, which entries are
+// now committed to the session log, and events for the player.
+//
+// The usage loop:
+//
+//	n, err := lockstep.New(lockstep.Config{Identity: id, Name: "Ada", Games: games.Lookup,
+//		Log: entriesFromDisk, Sent: sentFromDisk})
+//	// host: n.Host(lobby, game, opts) ... later n.Propose()
+//	// joiner: n.Join(lobby)
+//	for {
+//		select {
+//		case env := <-received:   // from gossipsub or a catch-up stream
+//			n.Step(env)           // an error is a rejected envelope, already reported as an event
+//		case a := <-playerChose:
+//			n.Act(a)
+//		case now := <-ticker:
+//			n.Tick(now.UnixMilli())
+//		case req := <-catchUpRequests:
+//			reply(n.Serve(req))
+//		}
+//		for n.HasReady() {
+//			rd := n.Ready()
+//			appendToDisk(rd.Persist, rd.Entries) // BEFORE sending anything
+//			broadcast(rd.Messages)
+//			fetch(rd.Requests)                   // each from its peer over the catch-up stream
+//			show(rd.Events)
+//			n.Advance()
+//		}
+//	}
+//
+// The protocol, in short (docs/protocol.md has every byte): in the lobby
+// every joiner signs a join carrying its hash-chain commitment; the host
+// signs a roster; every member signs an accept of the session id, which is
+// the roster's hash. Beacon round 0 draws the seats. After that the game is
+// one total order of steps numbered by seq: the seat to act signs an action
+// carrying the hash of the state before it; a chance step takes one reveal
+// from every seated peer and feeds the beacon to the engine; wherever a turn
+// begins (engine.State.Turn changes) or the game ends, every peer signs a
+// checkpoint of its state hash, and the next step waits until all of them
+// match.
+//
+// Every peer commits the same entries in the same order (the order is a
+// function of the entries, not of their arrival), so honest peers end with
+// identical logs, and Verify re-checks a whole log on its own. Pubsub
+// neither orders nor delivers reliably: the node buffers envelopes from the
+// future, de-duplicates by (author, kind, seq), re-sends its own pending
+// envelopes and asks for gaps (Ready.Requests) when it falls behind.
+package lockstep

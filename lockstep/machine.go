@@ -1,0 +1,883 @@
+package lockstep
+
+import (
+	"bytes"
+	"fmt"
+	"sort"
+
+	"github.com/boardmesh/boardmesh/crypto"
+	"github.com/boardmesh/boardmesh/engine"
+	"github.com/libp2p/go-libp2p/core/peer"
+)
+
+// machine is the deterministic core shared by Node and Verify: it takes
+// log entries in log order, checks each one as the next entry of the
+// session, and applies it. It knows nothing of arrival order, buffering or
+// time; Node decides when an entry is ready, Verify feeds a stored log.
+type machine struct {
+	games func(string) (*engine.Game, error)
+	// record keeps a description of every step (for replay); off in Node's
+	// hot path and in benchmarks.
+	record bool
+	// checkSigs makes apply verify signatures (Verify); Node verifies on
+	// receipt instead, once per envelope.
+	checkSigs bool
+
+	phase   Phase
+	lobby   crypto.Hash
+	joins   []*joinBody
+	joinEnv []*crypto.Envelope
+	roster  *rosterBody
+	host    peer.ID
+	session crypto.Hash
+	game    *engine.Game
+	members []*mstate
+	byID    map[peer.ID]int // lookup only; never iterated
+
+	seats   []int // seat → member
+	seatOf  []int // member → seat
+	dropped []bool
+	st      engine.State
+	dropper engine.Dropper
+	bots    []engine.Bot
+	seq     uint64
+	round   uint64 // the next beacon round
+	turn    int
+	needCP  bool
+	agreed  uint64 // seq of the last checkpoint round that matched
+
+	// group is the partial group being committed (a round of accepts,
+	// reveals, checkpoints or drop votes); who lists its authors in order.
+	group     []*crypto.Envelope
+	groupWho  []int
+	groupKind crypto.Kind
+	dropSet   []int
+
+	hashes  []crypto.Hash // hashes[s] = hash of the state after s steps
+	steps   []stepInfo    // steps[s] = the step from s to s+1
+	beacons []crypto.Hash // beacons[k] = beacon round k
+	log     []*crypto.Envelope
+	logSeq  []uint64 // logSeq[i] = machine seq when entry i was committed
+	enc     *engine.Encoder
+	scratch []byte
+	reveals []crypto.Hash
+	events  []Event // produced by apply, drained by Node
+}
+
+// mstate is a member and its hash chain.
+type mstate struct {
+	Member
+	segEnd uint64      // first round the current segment does not cover
+	last   crypto.Hash // last revealed element, or the segment's commitment
+	ext    []segment   // committed extensions not yet in use, in order
+}
+
+type segment struct {
+	start, n   uint64
+	commitment crypto.Hash
+}
+
+// chainEnd is the first round no known segment of m covers.
+func (m *mstate) chainEnd() uint64 {
+	if len(m.ext) > 0 {
+		x := m.ext[len(m.ext)-1]
+		return x.start + x.n
+	}
+	return m.segEnd
+}
+
+// stepInfo describes one step for reports and replays.
+type stepInfo struct {
+	Kind   string  // "action", "chance", "bot", "drop"
+	Author peer.ID // for actions
+	Seat   int
+	Entry  int    // log index of the entry that completed the step, -1 for a bot's move
+	What   string // the action's description when recording
+}
+
+func newMachine(games func(string) (*engine.Game, error)) *machine {
+	return &machine{games: games, phase: PhaseLobby, byID: map[peer.ID]int{}, enc: engine.NewEncoder(nil)}
+}
+
+// expectation is what may come next at a group boundary: a group of kind
+// from the members who, in that order, at seq, carrying hash.
+type expectation struct {
+	kind crypto.Kind
+	seq  uint64
+	who  []int
+	hash crypto.Hash
+	what string // for waiting messages
+}
+
+// activeMembers lists the members of seats not dropped, in seat order.
+func (m *machine) activeMembers() []int {
+	out := make([]int, 0, len(m.seats))
+	for seat, mi := range m.seats {
+		if !m.dropped[seat] {
+			out = append(out, mi)
+		}
+	}
+	return out
+}
+
+func (m *machine) allMembers() []int {
+	out := make([]int, len(m.members))
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}
+
+// expect says what the session waits for next. ok is false when nothing
+// more can come (lobby before the roster, game over, stopped).
+func (m *machine) expect() (x expectation, ok bool) {
+	if m.group != nil {
+		return expectation{kind: m.groupKind, seq: m.groupSeq(), who: m.groupWho, hash: m.groupHash(), what: kindWhat(m.groupKind)}, true
+	}
+	switch m.phase {
+	case PhaseAccept:
+		return expectation{kind: crypto.KindAccept, who: m.allMembers(), what: "an accept"}, true
+	case PhaseSeats:
+		return expectation{kind: crypto.KindReveal, seq: 0, who: m.allMembers(), what: "a reveal"}, true
+	case PhasePlaying:
+		h := m.hashes[m.seq]
+		if m.needCP {
+			return expectation{kind: crypto.KindCheckpoint, seq: m.seq, who: m.activeMembers(), hash: h, what: "a checkpoint"}, true
+		}
+		who := m.st.ToAct()
+		switch who.Kind {
+		case engine.ActorChance:
+			return expectation{kind: crypto.KindReveal, seq: m.round, who: m.activeMembers(), hash: h, what: "a reveal"}, true
+		case engine.ActorSeat:
+			return expectation{kind: crypto.KindAction, seq: m.seq, who: []int{m.seats[who.Seat]}, hash: h, what: "an action"}, true
+		}
+	}
+	return expectation{}, false
+}
+
+func kindWhat(k crypto.Kind) string {
+	switch k {
+	case crypto.KindAccept:
+		return "an accept"
+	case crypto.KindReveal:
+		return "a reveal"
+	case crypto.KindCheckpoint:
+		return "a checkpoint"
+	case crypto.KindDrop:
+		return "a drop vote"
+	case crypto.KindAction:
+		return "an action"
+	}
+	return k.String()
+}
+
+func (m *machine) groupSeq() uint64 {
+	if len(m.group) > 0 {
+		return m.group[0].Seq
+	}
+	return 0
+}
+
+func (m *machine) groupHash() crypto.Hash {
+	if len(m.group) > 0 {
+		return m.group[0].StateHash
+	}
+	return crypto.Hash{}
+}
+
+// member returns the member index of an author.
+func (m *machine) member(id peer.ID) (int, bool) {
+	i, ok := m.byID[id]
+	return i, ok
+}
+
+// seatOfPeer is the seat of a peer, or -1.
+func (m *machine) seatOfPeer(id peer.ID) int {
+	if i, ok := m.byID[id]; ok && m.seatOf != nil {
+		return m.seatOf[i]
+	}
+	return -1
+}
+
+func (m *machine) name(mi int) string {
+	if mi >= 0 && mi < len(m.members) {
+		if n := m.members[mi].Name; n != "" {
+			return n
+		}
+		return shortID(m.members[mi].ID)
+	}
+	return "?"
+}
+
+// sessionOf is the session id an envelope of kind must carry.
+func (m *machine) sessionOf(k crypto.Kind) crypto.Hash {
+	if k == crypto.KindJoin || k == crypto.KindRoster {
+		return m.lobby
+	}
+	return m.session
+}
+
+// check tests env as the next entry in the current position without
+// changing anything. For a group it checks env as the contribution of
+// member who at the group's next position; Node calls it for each member
+// of a group before committing any, so a group goes in whole or not at all.
+func (m *machine) check(env *crypto.Envelope, x expectation, who int) error {
+	if env.Kind != x.kind || env.Seq != x.seq {
+		return fmt.Errorf("%w: %s seq %d where %s seq %d is due", ErrUnexpected, env.Kind, env.Seq, x.kind, x.seq)
+	}
+	if env.Session != m.session {
+		return ErrWrongSession
+	}
+	if mi, ok := m.member(env.Author); !ok {
+		return ErrNotMember
+	} else if mi != who {
+		if x.kind == crypto.KindAction {
+			return fmt.Errorf("%w: %s is to act, not %s", ErrNotYourTurn, m.name(who), m.name(mi))
+		}
+		return fmt.Errorf("%w: %s from %s where %s's is due", ErrUnexpected, env.Kind, m.name(mi), m.name(who))
+	}
+	if m.checkSigs {
+		if err := crypto.VerifyBuf(env, m.scratch); err != nil {
+			return err
+		}
+	}
+	switch env.Kind {
+	case crypto.KindAccept:
+		if len(env.Body) != 0 || !env.StateHash.IsZero() {
+			return fmt.Errorf("%w: accept with a body or state hash", ErrBadBody)
+		}
+	case crypto.KindReveal:
+		if env.StateHash != x.hash {
+			return fmt.Errorf("%w: reveal for state %s, ours is %s", ErrStateHash, env.StateHash.Short(), x.hash.Short())
+		}
+		r, err := decodeHashBody(env.Kind, env.Body)
+		if err != nil {
+			return err
+		}
+		mem := m.members[who]
+		prev := mem.last
+		if env.Seq >= mem.segEnd {
+			if len(mem.ext) == 0 || mem.ext[0].start != env.Seq {
+				return fmt.Errorf("%w: %s's chain ends before round %d and has no extension", ErrBadReveal, m.name(who), env.Seq)
+			}
+			prev = mem.ext[0].commitment
+		}
+		if err := crypto.CheckReveal(prev, r); err != nil {
+			return fmt.Errorf("%w (round %d, from %s)", err, env.Seq, m.name(who))
+		}
+	case crypto.KindCheckpoint:
+		turn, err := decodeUintBody(env.Kind, env.Body)
+		if err != nil {
+			return err
+		}
+		if env.StateHash != x.hash || turn != uint64(m.turn) {
+			return fmt.Errorf("%w: %s has %s (turn %d) at step %d, ours is %s (turn %d)", ErrCheckpoint,
+				m.name(who), env.StateHash.Short(), turn, env.Seq, x.hash.Short(), m.turn)
+		}
+	case crypto.KindAction:
+		if env.StateHash != x.hash {
+			return fmt.Errorf("%w: action for state %s, ours is %s", ErrStateHash, env.StateHash.Short(), x.hash.Short())
+		}
+		if _, err := engine.DecodeAction(env.Body); err != nil {
+			return fmt.Errorf("%w: %v", ErrBadBody, err)
+		}
+		// Legality is checked by apply: Apply validates before it
+		// mutates, so a refused action leaves everything as it was, and a
+		// clone here would double the cost of every action.
+	case crypto.KindDrop:
+		if env.StateHash != x.hash {
+			return fmt.Errorf("%w: drop vote for state %s, ours is %s", ErrStateHash, env.StateHash.Short(), x.hash.Short())
+		}
+		seats, err := decodeSeats(env.Body, len(m.seats))
+		if err != nil {
+			return err
+		}
+		if !equalInts(seats, m.dropSet) {
+			return fmt.Errorf("%w: drop vote for seats %v in a vote for %v", ErrUnexpected, seats, m.dropSet)
+		}
+	}
+	return nil
+}
+
+// apply commits env, which check accepted, as the next entry.
+func (m *machine) apply(env *crypto.Envelope, x expectation) error {
+	if env.Kind == crypto.KindAction {
+		return m.applyAction(env)
+	}
+	if m.group == nil {
+		m.group, m.groupWho, m.groupKind = []*crypto.Envelope{}, x.who, x.kind
+	}
+	m.group = append(m.group, env)
+	m.appendLog(env)
+	if env.Kind == crypto.KindReveal {
+		mi := m.byID[env.Author]
+		mem := m.members[mi]
+		if env.Seq >= mem.segEnd {
+			s := mem.ext[0]
+			mem.ext = mem.ext[1:]
+			mem.segEnd = s.start + s.n
+		}
+		r, _ := decodeHashBody(env.Kind, env.Body)
+		mem.last = r
+	}
+	if len(m.group) < len(m.groupWho) {
+		return nil
+	}
+	g := m.group
+	m.group, m.groupWho = nil, nil
+	switch x.kind {
+	case crypto.KindAccept:
+		m.phase = PhaseSeats
+		return nil
+	case crypto.KindReveal:
+		return m.finishReveals(g)
+	case crypto.KindCheckpoint:
+		m.needCP = false
+		m.agreed = m.seq
+		if m.st.ToAct().Kind == engine.ActorOver {
+			m.phase = PhaseOver
+			r := m.st.Result()
+			m.events = append(m.events, Event{Kind: EventGameOver, Seat: -1, Seq: m.seq, Result: &r, Text: "game over: " + r.Reason})
+			return nil
+		}
+		m.events = append(m.events, Event{Kind: EventTurn, Seat: m.st.ToAct().Seat, Turn: m.turn, Seq: m.seq,
+			Text: fmt.Sprintf("turn %d begins", m.turn+1)})
+		return m.autoplay()
+	case crypto.KindDrop:
+		return m.finishDrop()
+	}
+	return nil
+}
+
+// applyAction applies an action, or returns ErrIllegal with nothing
+// changed.
+func (m *machine) applyAction(env *crypto.Envelope) error {
+	a, err := engine.DecodeAction(env.Body)
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrBadBody, err)
+	}
+	seat := m.seatOf[m.byID[env.Author]]
+	var what string
+	if m.record {
+		what = m.st.Describe(a)
+	}
+	if err := m.st.Apply(seat, a); err != nil {
+		return fmt.Errorf("%w: %v", ErrIllegal, err)
+	}
+	m.appendLog(env)
+	return m.stepDone(stepInfo{Kind: "action", Author: env.Author, Seat: seat, Entry: len(m.log) - 1, What: what})
+}
+
+func (m *machine) appendLog(env *crypto.Envelope) {
+	m.log = append(m.log, env)
+	m.logSeq = append(m.logSeq, m.seq)
+}
+
+// finishReveals computes the beacon of a complete round and uses it.
+func (m *machine) finishReveals(g []*crypto.Envelope) error {
+	m.reveals = m.reveals[:0]
+	for _, env := range g {
+		r, _ := decodeHashBody(env.Kind, env.Body)
+		m.reveals = append(m.reveals, r)
+	}
+	k := g[0].Seq
+	b := crypto.Beacon(m.session, k, m.reveals)
+	m.beacons = append(m.beacons, b)
+	m.round = k + 1
+	if k == 0 {
+		return m.drawSeats(b)
+	}
+	info := stepInfo{Kind: "chance", Seat: -1, Entry: len(m.log) - 1}
+	if m.record {
+		info.What = fmt.Sprintf("beacon round %d: %s", k, b.Short())
+	}
+	if err := m.st.ApplyChance(b[:]); err != nil {
+		return fmt.Errorf("lockstep: chance step failed: %w", err)
+	}
+	return m.stepDone(info)
+}
+
+// drawSeats turns beacon round 0 into the seating: the members in roster
+// order, shuffled with the engine's pinned random stream.
+func (m *machine) drawSeats(b crypto.Hash) error {
+	n := len(m.members)
+	m.seats = make([]int, n)
+	for i := range m.seats {
+		m.seats[i] = i
+	}
+	engine.NewRand(b[:]).Shuffle(n, func(i, j int) { m.seats[i], m.seats[j] = m.seats[j], m.seats[i] })
+	m.seatOf = make([]int, n)
+	for seat, mi := range m.seats {
+		m.seatOf[mi] = seat
+	}
+	m.dropped = make([]bool, n)
+	m.bots = make([]engine.Bot, n)
+	st, err := m.game.Setup(n, m.roster.Options)
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrRefused, err)
+	}
+	m.st = st
+	m.dropper, _ = st.(engine.Dropper)
+	m.turn = st.Turn()
+	m.hashes = append(m.hashes[:0], crypto.Hash(engine.HashWith(m.enc, st)))
+	m.phase = PhasePlaying
+	m.events = append(m.events, Event{Kind: EventStarted, Seat: -1, Text: "seats drawn; the game begins"})
+	return m.autoplay()
+}
+
+// stepDone records a step and decides whether a checkpoint round is due.
+func (m *machine) stepDone(info stepInfo) error {
+	m.seq++
+	m.steps = append(m.steps, info)
+	m.hashes = append(m.hashes, crypto.Hash(engine.HashWith(m.enc, m.st)))
+	if t := m.st.Turn(); t != m.turn || m.st.ToAct().Kind == engine.ActorOver {
+		m.turn = t
+		m.needCP = true
+		return nil
+	}
+	return m.autoplay()
+}
+
+// autoplay moves for dropped seats of games without a Dropper: every peer
+// plays them with the game's first bot, seeded from the session and seq,
+// so every peer computes the same move without any message.
+func (m *machine) autoplay() error {
+	for !m.needCP && m.phase == PhasePlaying {
+		who := m.st.ToAct()
+		if who.Kind != engine.ActorSeat || !m.dropped[who.Seat] {
+			return nil
+		}
+		legal := m.st.Legal(nil)
+		if len(legal) == 0 {
+			return fmt.Errorf("lockstep: seat %d to act with no legal action", who.Seat)
+		}
+		if m.bots[who.Seat] == nil {
+			m.bots[who.Seat] = m.game.Bots[0].New()
+		}
+		r := engine.NewRand(engine.Derive(m.session[:], "dropped-seat", m.seq))
+		a := m.bots[who.Seat].Choose(m.st, legal, r)
+		info := stepInfo{Kind: "bot", Seat: who.Seat, Entry: -1}
+		if m.record {
+			info.What = m.st.Describe(a)
+		}
+		if err := m.st.Apply(who.Seat, a); err != nil {
+			return fmt.Errorf("lockstep: bot for dropped seat %d: %w", who.Seat, err)
+		}
+		if err := m.stepDone(info); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// finishDrop applies a complete round of drop votes.
+func (m *machine) finishDrop() error {
+	seats := m.dropSet
+	m.dropSet = nil
+	for _, s := range seats {
+		m.dropped[s] = true
+	}
+	m.events = append(m.events, Event{Kind: EventDropped, Seat: -1, Seats: seats, Seq: m.seq,
+		Text: fmt.Sprintf("dropped by agreement: %s", m.seatNames(seats))})
+	if m.dropper != nil {
+		for _, s := range seats {
+			if err := m.dropper.Drop(s); err != nil {
+				return fmt.Errorf("lockstep: game refused to drop seat %d: %w", s, err)
+			}
+		}
+		// The state changed outside any entry, so the peers confirm it
+		// with a checkpoint round before going on.
+		m.seq++
+		m.steps = append(m.steps, stepInfo{Kind: "drop", Seat: seats[0], Entry: len(m.log) - 1, What: "drop " + m.seatNames(seats)})
+		m.hashes = append(m.hashes, crypto.Hash(engine.HashWith(m.enc, m.st)))
+		m.turn = m.st.Turn()
+		m.needCP = true
+		return nil
+	}
+	return m.autoplay()
+}
+
+func (m *machine) seatNames(seats []int) string {
+	var b bytes.Buffer
+	for i, s := range seats {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%s (seat %d)", m.name(m.seats[s]), s)
+	}
+	return b.String()
+}
+
+// dropVoters lists, in seat order, the members who must vote to drop seats.
+func (m *machine) dropVoters(seats []int) []int {
+	var out []int
+	for seat, mi := range m.seats {
+		if !m.dropped[seat] && !containsInt(seats, seat) {
+			out = append(out, mi)
+		}
+	}
+	return out
+}
+
+// dropExpectation is the group of votes that drops seats at the current
+// step. ok is false if the drop is impossible (a seat already dropped or
+// no voter left).
+func (m *machine) dropExpectation(seats []int) (expectation, bool) {
+	if m.phase != PhasePlaying || m.group != nil {
+		return expectation{}, false
+	}
+	for _, s := range seats {
+		if s < 0 || s >= len(m.dropped) || m.dropped[s] {
+			return expectation{}, false
+		}
+	}
+	who := m.dropVoters(seats)
+	if len(who) == 0 {
+		return expectation{}, false
+	}
+	return expectation{kind: crypto.KindDrop, seq: m.seq, who: who, hash: m.hashes[m.seq], what: "a drop vote"}, true
+}
+
+// startDrop opens a drop group (check and apply then take the votes).
+func (m *machine) startDrop(seats []int) { m.dropSet = append([]int(nil), seats...) }
+
+// checkExtend tests an extension as the next entry.
+func (m *machine) checkExtend(env *crypto.Envelope) (*extendBody, int, error) {
+	if m.phase != PhasePlaying || m.group != nil || m.needCP || m.st.ToAct().Kind != engine.ActorChance {
+		return nil, 0, fmt.Errorf("%w: a chain extension goes only right before a reveal round", ErrUnexpected)
+	}
+	if env.Session != m.session {
+		return nil, 0, ErrWrongSession
+	}
+	mi, ok := m.member(env.Author)
+	if !ok {
+		return nil, 0, ErrNotMember
+	}
+	if m.dropped[m.seatOf[mi]] {
+		return nil, 0, ErrDropped
+	}
+	if m.checkSigs {
+		if err := crypto.VerifyBuf(env, m.scratch); err != nil {
+			return nil, 0, err
+		}
+	}
+	x, err := decodeExtend(env.Body)
+	if err != nil {
+		return nil, 0, err
+	}
+	end := m.members[mi].chainEnd()
+	if env.Seq != end || end > m.round || !env.StateHash.IsZero() {
+		return nil, 0, fmt.Errorf("%w: extension of %s from round %d; its chain ends at round %d, the next round is %d",
+			ErrUnexpected, m.name(mi), env.Seq, end, m.round)
+	}
+	return x, mi, nil
+}
+
+func (m *machine) applyExtend(env *crypto.Envelope, x *extendBody, mi int) {
+	mem := m.members[mi]
+	mem.ext = append(mem.ext, segment{start: env.Seq, n: x.ChainLen, commitment: x.Commitment})
+	m.appendLog(env)
+	m.events = append(m.events, Event{Kind: EventExtended, Peer: env.Author, Seat: m.seatOf[mi], Seq: env.Seq,
+		Text: fmt.Sprintf("%s extended its hash chain from round %d", m.name(mi), env.Seq)})
+}
+
+// extensionsNeeded lists the active members whose chains do not cover
+// round r, in seat order.
+func (m *machine) extensionsNeeded(r uint64) []int {
+	var out []int
+	for seat, mi := range m.seats {
+		if !m.dropped[seat] && m.members[mi].chainEnd() <= r {
+			out = append(out, mi)
+		}
+	}
+	return out
+}
+
+// --- lobby ---
+
+// checkJoin tests a join as the next lobby entry.
+func (m *machine) checkJoin(env *crypto.Envelope) (*joinBody, error) {
+	if m.phase != PhaseLobby {
+		return nil, fmt.Errorf("%w: join after the roster", ErrUnexpected)
+	}
+	if len(m.joins) > 0 && env.Session != m.lobby {
+		return nil, ErrWrongSession
+	}
+	if env.Seq != 0 || !env.StateHash.IsZero() {
+		return nil, fmt.Errorf("%w: join with a seq or state hash", ErrBadBody)
+	}
+	if m.checkSigs {
+		if err := crypto.VerifyBuf(env, m.scratch); err != nil {
+			return nil, err
+		}
+	}
+	j, err := decodeJoin(env.Body)
+	if err != nil {
+		return nil, err
+	}
+	if _, dup := m.byID[env.Author]; dup {
+		return nil, fmt.Errorf("%w: second join from %s", ErrUnexpected, j.Name)
+	}
+	if n := len(m.joinEnv); n > 0 && m.joinEnv[n-1].Author >= env.Author {
+		return nil, fmt.Errorf("%w: joins not in roster order", ErrUnexpected)
+	}
+	return j, nil
+}
+
+func (m *machine) applyJoin(env *crypto.Envelope, j *joinBody) {
+	m.lobby = env.Session
+	m.byID[env.Author] = len(m.joins)
+	m.joins = append(m.joins, j)
+	m.joinEnv = append(m.joinEnv, env)
+	m.appendLog(env)
+}
+
+// checkRoster tests a roster against the joins committed before it.
+func (m *machine) checkRoster(env *crypto.Envelope) (*rosterBody, *engine.Game, error) {
+	if m.phase != PhaseLobby || len(m.joins) == 0 {
+		return nil, nil, fmt.Errorf("%w: roster without joins before it", ErrUnexpected)
+	}
+	if env.Session != m.lobby {
+		return nil, nil, ErrWrongSession
+	}
+	if env.Seq != 0 || !env.StateHash.IsZero() {
+		return nil, nil, fmt.Errorf("%w: roster with a seq or state hash", ErrBadBody)
+	}
+	if m.checkSigs {
+		if err := crypto.VerifyBuf(env, m.scratch); err != nil {
+			return nil, nil, err
+		}
+	}
+	r, err := decodeRoster(env.Body)
+	if err != nil {
+		return nil, nil, err
+	}
+	return m.checkRosterBody(env, r)
+}
+
+func (m *machine) checkRosterBody(env *crypto.Envelope, r *rosterBody) (*rosterBody, *engine.Game, error) {
+	if r.Lobby != m.lobby {
+		return nil, nil, fmt.Errorf("%w: roster names lobby %s", ErrWrongSession, r.Lobby.Short())
+	}
+	if len(r.Members) != len(m.joins) {
+		return nil, nil, fmt.Errorf("%w: roster of %d members after %d joins", ErrUnexpected, len(r.Members), len(m.joins))
+	}
+	host := -1
+	for i, mem := range r.Members {
+		j := m.joins[i]
+		if mem.ID != m.joinEnv[i].Author || mem.Name != j.Name || mem.Commitment != j.Commitment || mem.ChainLen != j.ChainLen {
+			return nil, nil, fmt.Errorf("%w: roster member %d does not match its join", ErrUnexpected, i)
+		}
+		if mem.ID == env.Author {
+			host = i
+		}
+	}
+	if host < 0 || m.joins[host].Game == "" {
+		return nil, nil, fmt.Errorf("%w: roster not signed by the lobby's host", ErrUnexpected)
+	}
+	hj := m.joins[host]
+	if hj.Game != r.Game || hj.Version != r.Version || hj.Options.String() != r.Options.String() {
+		return nil, nil, fmt.Errorf("%w: roster game differs from the lobby's", ErrUnexpected)
+	}
+	if m.games == nil {
+		return nil, nil, fmt.Errorf("%w: no games known", ErrRefused)
+	}
+	g, err := m.games(r.Game)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w: %v", ErrRefused, err)
+	}
+	if g.Version != r.Version {
+		return nil, nil, fmt.Errorf("%w: the table plays %s rules version %s; this program has version %s",
+			ErrRefused, g.Title, r.Version, g.Version)
+	}
+	opts, err := engine.ResolveOptions(g.Options, r.Options)
+	if err != nil || opts.String() != r.Options.String() {
+		return nil, nil, fmt.Errorf("%w: options %q: %v", ErrRefused, r.Options, err)
+	}
+	if n := len(r.Members); n < g.MinPlayers || n > g.MaxPlayers {
+		return nil, nil, fmt.Errorf("%w: %s is for %d to %d players, not %d", ErrRefused, g.Title, g.MinPlayers, g.MaxPlayers, n)
+	}
+	return r, g, nil
+}
+
+func (m *machine) applyRoster(env *crypto.Envelope, r *rosterBody, g *engine.Game) {
+	m.roster, m.game, m.host = r, g, env.Author
+	m.session = crypto.SessionID(env.Body)
+	for _, mem := range r.Members {
+		m.members = append(m.members, &mstate{Member: mem, segEnd: mem.ChainLen, last: mem.Commitment})
+	}
+	m.phase = PhaseAccept
+	m.appendLog(env)
+}
+
+// --- evidence ---
+
+// CheckEvidence verifies an equivocation proof on its own: two validly
+// signed, different envelopes of one author for one slot. Anyone can run
+// it, with no other context. It returns the cheating author.
+func CheckEvidence(env *crypto.Envelope) (peer.ID, error) {
+	if env.Kind != crypto.KindEvidence {
+		return "", fmt.Errorf("%w: not evidence", ErrBadBody)
+	}
+	a, b, err := decodeEvidence(env.Body)
+	if err != nil {
+		return "", err
+	}
+	if err := crypto.Verify(a); err != nil {
+		return "", fmt.Errorf("first envelope: %w", err)
+	}
+	if err := crypto.Verify(b); err != nil {
+		return "", fmt.Errorf("second envelope: %w", err)
+	}
+	if !crypto.SameSlot(a, b) || !slotKind(a.Kind) {
+		return "", fmt.Errorf("%w: the two envelopes are not for one slot", ErrBadBody)
+	}
+	if crypto.Equal(a, b) {
+		return "", fmt.Errorf("%w: the two envelopes are the same", ErrBadBody)
+	}
+	return a.Author, nil
+}
+
+// slotKind reports whether an author may sign only one envelope of kind
+// per (session, seq). Drop votes may be re-cast for other seat sets, and
+// evidence and state envelopes are not slots.
+func slotKind(k crypto.Kind) bool {
+	switch k {
+	case crypto.KindDrop, crypto.KindEvidence, crypto.KindState:
+		return false
+	}
+	return true
+}
+
+func equalInts(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func containsInt(xs []int, x int) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// sortedSeats returns a sorted copy.
+func sortedSeats(seats []int) []int {
+	out := append([]int(nil), seats...)
+	sort.Ints(out)
+	return out
+}
+
+// feed checks and applies the next entry of a stored log, whatever its
+// kind: the one entry point of Verify and of a node restarting from disk.
+func (m *machine) feed(env *crypto.Envelope) error {
+	if m.phase == PhaseStopped || m.phase == PhaseOver {
+		return fmt.Errorf("%w: %s after the session ended", ErrUnexpected, env.Kind)
+	}
+	switch env.Kind {
+	case crypto.KindEvidence:
+		if m.phase == PhaseLobby {
+			return fmt.Errorf("%w: evidence in the lobby", ErrUnexpected)
+		}
+		if env.Session != m.session {
+			return ErrWrongSession
+		}
+		if _, ok := m.member(env.Author); !ok {
+			return ErrNotMember
+		}
+		if m.checkSigs {
+			if err := crypto.VerifyBuf(env, m.scratch); err != nil {
+				return err
+			}
+		}
+		cheat, err := CheckEvidence(env)
+		if err != nil {
+			return err
+		}
+		x, _, _ := decodeEvidence(env.Body)
+		if x.Session != m.session {
+			return fmt.Errorf("%w: evidence about another session", ErrWrongSession)
+		}
+		m.appendLog(env)
+		m.phase = PhaseStopped
+		m.events = append(m.events, Event{Kind: EventEquivocation, Peer: cheat, Seat: m.seatOfPeer(cheat), Evidence: env,
+			Err: ErrEquivocation, Text: fmt.Sprintf("%s signed two different %s envelopes for seq %d", m.nameOf(cheat), x.Kind, x.Seq)})
+		return nil
+	case crypto.KindState:
+		return fmt.Errorf("%w: a state envelope is not a log entry", ErrUnexpected)
+	}
+	if m.phase == PhaseLobby {
+		switch env.Kind {
+		case crypto.KindJoin:
+			j, err := m.checkJoin(env)
+			if err != nil {
+				return err
+			}
+			m.applyJoin(env, j)
+			return nil
+		case crypto.KindRoster:
+			r, g, err := m.checkRoster(env)
+			if err != nil {
+				return err
+			}
+			m.applyRoster(env, r, g)
+			return nil
+		}
+		return fmt.Errorf("%w: %s in the lobby", ErrUnexpected, env.Kind)
+	}
+	if m.group == nil && m.phase == PhasePlaying {
+		switch env.Kind {
+		case crypto.KindDrop:
+			seats, err := decodeSeats(env.Body, len(m.seats))
+			if err != nil {
+				return err
+			}
+			x, ok := m.dropExpectation(seats)
+			if !ok {
+				return fmt.Errorf("%w: drop of seats %v is not possible here", ErrUnexpected, seats)
+			}
+			m.startDrop(seats)
+			if err := m.check(env, x, x.who[0]); err != nil {
+				m.dropSet = nil
+				return err
+			}
+			return m.apply(env, x)
+		case crypto.KindExtend:
+			x, mi, err := m.checkExtend(env)
+			if err != nil {
+				return err
+			}
+			m.applyExtend(env, x, mi)
+			return nil
+		}
+	}
+	x, ok := m.expect()
+	if !ok {
+		return fmt.Errorf("%w: %s where nothing more is due", ErrUnexpected, env.Kind)
+	}
+	if x.kind == crypto.KindReveal && m.group == nil {
+		if need := m.extensionsNeeded(x.seq); len(need) > 0 {
+			return fmt.Errorf("%w: round %d needs a chain extension from %s first", ErrUnexpected, x.seq, m.name(need[0]))
+		}
+	}
+	if err := m.check(env, x, x.who[len(m.group)]); err != nil {
+		return err
+	}
+	return m.apply(env, x)
+}
+
+func (m *machine) nameOf(id peer.ID) string {
+	if mi, ok := m.byID[id]; ok {
+		return m.name(mi)
+	}
+	return shortID(id)
+}

@@ -1,0 +1,667 @@
+package lockstep
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+
+	"github.com/boardmesh/boardmesh/crypto"
+	"github.com/boardmesh/boardmesh/engine"
+	"github.com/libp2p/go-libp2p/core/peer"
+)
+
+// Defaults of Config.
+const (
+	DefaultChainLength = 1024
+	DefaultStallAfter  = 5000
+	DefaultResendAfter = 1000
+	// maxServe bounds the entries of one answer to a gap request.
+	maxServe = 4096
+	// maxEarly bounds envelopes kept before the session id is known.
+	maxEarly = 4096
+)
+
+// slot identifies an envelope for de-duplication: one author, one kind,
+// one seq. Drop votes add their body, since a peer may vote for several
+// seat sets at one step.
+type slot struct {
+	kind   crypto.Kind
+	author peer.ID
+	seq    uint64
+	extra  string
+}
+
+func slotOf(env *crypto.Envelope) slot {
+	s := slot{kind: env.Kind, author: env.Author, seq: env.Seq}
+	if !slotKind(env.Kind) {
+		s.extra = string(env.Body)
+	}
+	return s
+}
+
+// ownSeg is one of this peer's hash chains and the first round it covers.
+type ownSeg struct {
+	start uint64
+	chain *crypto.Chain
+}
+
+// Node is one peer's protocol state machine. It is not safe for
+// concurrent use: the runner owns it and calls it from one goroutine.
+type Node struct {
+	cfg Config
+	id  *crypto.Identity
+	m   *machine
+
+	now     int64
+	hosting bool
+	game    *engine.Game
+	opts    engine.Options
+	lobby   crypto.Hash
+	chains  []ownSeg
+
+	// Lookup tables only; every ordered decision iterates slices.
+	buf  map[slot]*crypto.Envelope // received or own, not yet committed
+	seen map[slot]*crypto.Envelope // every envelope accepted or committed, for equivocation checks
+	sent map[slot]*crypto.Envelope // own signed envelopes
+	// early holds envelopes that arrived before the session id was known.
+	early       []*crypto.Envelope
+	replayEarly bool
+	states      []*crypto.Envelope // state envelopes from peers ahead of us
+
+	rd       Ready
+	progress int64 // time of the last commit
+	resent   int64 // time of the last re-send
+	stalled  bool
+	voted    map[uint64][][]int // seq → seat sets this node voted to drop
+	maxSeen  map[peer.ID]uint64 // highest step seq seen from each member (+1)
+	asked    map[peer.ID]int    // log length when a gap was last requested from a peer
+
+	stopped    bool
+	stateSent  map[uint64]bool
+	reports    []*DesyncReport
+	lastEvents int
+}
+
+// New makes a node. With Config.Log it restarts from persisted entries,
+// re-verifying each; an entry that fails is an error naming it.
+func New(cfg Config) (*Node, error) {
+	if cfg.Identity == nil {
+		return nil, errors.New("lockstep: Config.Identity is required")
+	}
+	if cfg.ChainLength <= 0 {
+		cfg.ChainLength = DefaultChainLength
+	}
+	if cfg.StallAfter <= 0 {
+		cfg.StallAfter = DefaultStallAfter
+	}
+	if cfg.ResendAfter <= 0 {
+		cfg.ResendAfter = DefaultResendAfter
+	}
+	n := &Node{cfg: cfg, id: cfg.Identity, m: newMachine(cfg.Games),
+		buf: map[slot]*crypto.Envelope{}, seen: map[slot]*crypto.Envelope{}, sent: map[slot]*crypto.Envelope{},
+		voted: map[uint64][][]int{}, maxSeen: map[peer.ID]uint64{}, asked: map[peer.ID]int{}, stateSent: map[uint64]bool{}}
+	n.m.checkSigs = true
+	for i, env := range cfg.Log {
+		if err := n.m.feed(env); err != nil {
+			return nil, &VerifyError{Index: i, Entry: env, Err: err}
+		}
+		n.seen[slotOf(env)] = env
+	}
+	n.m.checkSigs = false
+	n.m.events = nil
+	if len(cfg.Log) > 0 {
+		n.lobby = n.m.lobby
+	}
+	for _, env := range cfg.Sent {
+		if env.Author != n.id.ID() {
+			return nil, fmt.Errorf("lockstep: Config.Sent holds an envelope of %s", env.Author)
+		}
+		if err := crypto.Verify(env); err != nil {
+			return nil, fmt.Errorf("lockstep: Config.Sent: %w", err)
+		}
+		s := slotOf(env)
+		n.sent[s] = env
+		if env.Kind == crypto.KindJoin {
+			n.lobby = env.Session
+			if j, err := decodeJoin(env.Body); err == nil && j.Game != "" {
+				n.hosting = true
+			}
+		}
+		if _, done := n.seen[s]; !done {
+			n.seen[s] = env
+			n.buf[s] = env
+		}
+	}
+	if !n.lobby.IsZero() {
+		n.chains = []ownSeg{{start: 0, chain: crypto.NewChain(n.id.ChainSeed(n.lobby, 0), cfg.ChainLength)}}
+		for _, env := range cfg.Sent {
+			if env.Kind == crypto.KindExtend {
+				n.chains = append(n.chains, ownSeg{start: env.Seq,
+					chain: crypto.NewChain(n.id.ChainSeed(n.lobby, uint64(len(n.chains))), cfg.ChainLength)})
+			}
+		}
+		n.advance()
+	}
+	return n, nil
+}
+
+// NewLobbyID draws a fresh lobby id from r. Chain seeds are derived from
+// it, so it must never repeat: use crypto/rand.Reader outside tests.
+func NewLobbyID(r io.Reader) (crypto.Hash, error) {
+	var h crypto.Hash
+	if _, err := io.ReadFull(r, h[:]); err != nil {
+		return h, fmt.Errorf("lockstep: lobby id: %w", err)
+	}
+	return h, nil
+}
+
+// ID is this peer's ID.
+func (n *Node) ID() peer.ID { return n.id.ID() }
+
+// Host opens a lobby for game with opts, and joins it.
+func (n *Node) Host(lobby crypto.Hash, game *engine.Game, opts engine.Options) error {
+	if !n.lobby.IsZero() {
+		return fmt.Errorf("%w: already in lobby %s", ErrPhase, n.lobby.Short())
+	}
+	resolved, err := engine.ResolveOptions(game.Options, opts)
+	if err != nil {
+		return fmt.Errorf("%s: %w", game.Name, err)
+	}
+	n.hosting, n.game, n.opts = true, game, resolved
+	return n.join(lobby, &joinBody{Game: game.Name, Version: game.Version, Options: resolved})
+}
+
+// Join joins the lobby with the given id.
+func (n *Node) Join(lobby crypto.Hash) error {
+	if !n.lobby.IsZero() {
+		return fmt.Errorf("%w: already in lobby %s", ErrPhase, n.lobby.Short())
+	}
+	return n.join(lobby, &joinBody{})
+}
+
+func (n *Node) join(lobby crypto.Hash, j *joinBody) error {
+	n.lobby = lobby
+	c := crypto.NewChain(n.id.ChainSeed(lobby, 0), n.cfg.ChainLength)
+	n.chains = []ownSeg{{start: 0, chain: c}}
+	j.Name, j.Commitment, j.ChainLen = n.cfg.Name, c.Commitment(), uint64(c.Len())
+	n.sign(&crypto.Envelope{Session: lobby, Kind: crypto.KindJoin, Body: j.encode()})
+	n.progress = n.now
+	n.advance()
+	return nil
+}
+
+// Joined lists the joins the node has seen in its lobby, sorted by peer ID
+// (the roster order), before the roster is committed.
+func (n *Node) Joined() []Member {
+	var out []Member
+	for s, env := range n.buf {
+		if s.kind == crypto.KindJoin && env.Session == n.lobby {
+			if j, err := decodeJoin(env.Body); err == nil {
+				out = append(out, Member{ID: env.Author, Name: j.Name, Commitment: j.Commitment, ChainLen: j.ChainLen})
+			}
+		}
+	}
+	sort.Slice(out, func(a, b int) bool { return out[a].ID < out[b].ID })
+	return out
+}
+
+// Propose closes the lobby: the host signs a roster of everyone who has
+// joined. Only the host may propose.
+func (n *Node) Propose() error {
+	if !n.hosting || n.m.phase != PhaseLobby {
+		return fmt.Errorf("%w: only the host can start the game, once", ErrPhase)
+	}
+	members := n.Joined()
+	if len(members) < n.game.MinPlayers || len(members) > n.game.MaxPlayers {
+		return fmt.Errorf("%s is for %d to %d players; %d have joined", n.game.Title, n.game.MinPlayers, n.game.MaxPlayers, len(members))
+	}
+	r := &rosterBody{Lobby: n.lobby, Game: n.game.Name, Version: n.game.Version, Options: n.opts, Members: members}
+	n.sign(&crypto.Envelope{Session: n.lobby, Kind: crypto.KindRoster, Body: r.encode()})
+	n.advance()
+	return nil
+}
+
+// CanAct reports whether this peer's seat is the one to act now.
+func (n *Node) CanAct() bool {
+	if n.stopped || n.m.phase != PhasePlaying {
+		return false
+	}
+	x, ok := n.m.expect()
+	if !ok || x.kind != crypto.KindAction || x.who[0] != n.myMember() {
+		return false
+	}
+	_, done := n.sent[slot{kind: crypto.KindAction, author: n.id.ID(), seq: x.seq}]
+	return !done
+}
+
+// Act signs and sends this peer's action for the current step. It returns
+// the engine's explanation if the action is illegal, and changes nothing.
+func (n *Node) Act(a engine.Action) error {
+	if n.stopped {
+		return ErrStopped
+	}
+	if !n.CanAct() {
+		return fmt.Errorf("%w: it is not this peer's move", ErrPhase)
+	}
+	c := n.m.st.Clone()
+	if err := c.Apply(n.m.seatOf[n.myMember()], a); err != nil {
+		return err
+	}
+	n.sign(&crypto.Envelope{Session: n.m.session, Seq: n.m.seq, Kind: crypto.KindAction,
+		StateHash: n.m.hashes[n.m.seq], Body: engine.AppendAction(nil, a)})
+	n.advance()
+	return nil
+}
+
+// VoteDrop signs a vote to drop seats at the current step. The drop
+// happens once every other seated peer has voted for the same seats.
+func (n *Node) VoteDrop(seats []int) error {
+	if n.stopped {
+		return ErrStopped
+	}
+	seats = sortedSeats(seats)
+	if _, ok := n.m.dropExpectation(seats); !ok || containsInt(seats, n.mySeat()) {
+		return fmt.Errorf("%w: cannot drop seats %v now", ErrPhase, seats)
+	}
+	for _, v := range n.voted[n.m.seq] {
+		if equalInts(v, seats) {
+			return nil
+		}
+	}
+	n.voted[n.m.seq] = append(n.voted[n.m.seq], seats)
+	n.sign(&crypto.Envelope{Session: n.m.session, Seq: n.m.seq, Kind: crypto.KindDrop,
+		StateHash: n.m.hashes[n.m.seq], Body: encodeSeats(seats)})
+	n.rd.Events = append(n.rd.Events, Event{Kind: EventDropVote, Seat: -1, Seats: seats, Seq: n.m.seq,
+		Text: "voted to drop " + n.m.seatNames(seats)})
+	n.advance()
+	return nil
+}
+
+// sign signs env as this peer, records it and queues it for persisting
+// and sending. A slot already signed is never signed again.
+func (n *Node) sign(env *crypto.Envelope) *crypto.Envelope {
+	env.Author = n.id.ID()
+	s := slotOf(env)
+	if old, ok := n.sent[s]; ok {
+		return old
+	}
+	crypto.Sign(n.id, env)
+	s = slotOf(env)
+	n.sent[s] = env
+	n.seen[s] = env
+	n.buf[s] = env
+	n.rd.Persist = append(n.rd.Persist, env)
+	n.rd.Messages = append(n.rd.Messages, env)
+	return env
+}
+
+func (n *Node) myMember() int {
+	if mi, ok := n.m.byID[n.id.ID()]; ok && n.m.members != nil {
+		return mi
+	}
+	return -1
+}
+
+func (n *Node) mySeat() int { return n.m.seatOfPeer(n.id.ID()) }
+
+// reject reports a rejected envelope and returns err.
+func (n *Node) reject(env *crypto.Envelope, err error) error {
+	n.rd.Events = append(n.rd.Events, Event{Kind: EventRejected, Peer: env.Author, Seat: n.m.seatOfPeer(env.Author),
+		Seq: env.Seq, Err: err, Text: fmt.Sprintf("rejected %s from %s: %v", env.Kind, n.m.nameOf(env.Author), err)})
+	return err
+}
+
+// Step takes one envelope received from the network or a catch-up
+// stream. It returns an error if the envelope is rejected (the same
+// reason is reported as an EventRejected, except for duplicates).
+func (n *Node) Step(env *crypto.Envelope) error {
+	if env == nil {
+		return fmt.Errorf("%w: nil envelope", ErrMalformed)
+	}
+	if !env.Kind.Valid() {
+		return n.reject(env, fmt.Errorf("%w: unknown kind", ErrMalformed))
+	}
+	if err := crypto.Verify(env); err != nil {
+		return n.reject(env, err)
+	}
+	if n.lobby.IsZero() {
+		return fmt.Errorf("%w: not in a lobby", ErrWrongSession)
+	}
+	if env.Kind == crypto.KindJoin || env.Kind == crypto.KindRoster {
+		if env.Session != n.lobby {
+			return n.reject(env, ErrWrongSession)
+		}
+	} else if n.m.session.IsZero() {
+		if len(n.early) < maxEarly {
+			n.early = append(n.early, env)
+		}
+		return nil
+	} else if env.Session != n.m.session {
+		return n.reject(env, ErrWrongSession)
+	}
+	s := slotOf(env)
+	if old, ok := n.seen[s]; ok {
+		if crypto.Equal(old, env) {
+			return ErrDuplicate
+		}
+		if slotKind(env.Kind) {
+			return n.equivocation(old, env)
+		}
+	}
+	switch env.Kind {
+	case crypto.KindEvidence:
+		return n.stepEvidence(env)
+	case crypto.KindState:
+		return n.stepState(env)
+	}
+	if n.stopped {
+		return ErrStopped
+	}
+	if err := n.admissible(env); err != nil {
+		if errors.Is(err, ErrStale) {
+			return err
+		}
+		return n.reject(env, err)
+	}
+	n.seen[s] = env
+	n.buf[s] = env
+	n.noteFuture(env)
+	n.advance()
+	return nil
+}
+
+// admissible rejects what can never be committed, before buffering.
+func (n *Node) admissible(env *crypto.Envelope) error {
+	if env.Kind == crypto.KindJoin {
+		if n.m.phase != PhaseLobby {
+			return fmt.Errorf("%w: the lobby is closed", ErrStale)
+		}
+		_, err := decodeJoin(env.Body)
+		if err == nil {
+			n.rd.Events = append(n.rd.Events, Event{Kind: EventJoined, Peer: env.Author, Seat: -1, Text: "a peer joined"})
+		}
+		return err
+	}
+	if env.Kind == crypto.KindRoster {
+		if n.m.phase != PhaseLobby {
+			return fmt.Errorf("%w: a roster is already agreed", ErrStale)
+		}
+		return nil
+	}
+	mi, ok := n.m.member(env.Author)
+	if !ok {
+		return ErrNotMember
+	}
+	if n.m.seatOf != nil && n.m.dropped[n.m.seatOf[mi]] {
+		return ErrDropped
+	}
+	switch env.Kind {
+	case crypto.KindAccept:
+		if n.m.phase != PhaseAccept {
+			return ErrStale
+		}
+	case crypto.KindReveal, crypto.KindExtend:
+		if env.Seq < n.m.round || (env.Seq == 0 && n.m.phase > PhaseSeats) {
+			return ErrStale
+		}
+	case crypto.KindAction, crypto.KindCheckpoint, crypto.KindDrop:
+		if n.m.phase >= PhasePlaying && env.Seq < n.m.seq {
+			return ErrStale
+		}
+	}
+	return nil
+}
+
+// noteFuture tracks how far each member has got, and asks for a gap when
+// an envelope shows that its author is ahead of us.
+func (n *Node) noteFuture(env *crypto.Envelope) {
+	var ahead bool
+	switch env.Kind {
+	case crypto.KindAction, crypto.KindCheckpoint, crypto.KindDrop:
+		if env.Seq+1 > n.maxSeen[env.Author] {
+			n.maxSeen[env.Author] = env.Seq + 1
+		}
+		ahead = n.m.phase == PhasePlaying && env.Seq > n.m.seq
+	case crypto.KindReveal:
+		ahead = n.m.phase == PhasePlaying && env.Seq > n.m.round
+	}
+	if ahead && n.asked[env.Author] < len(n.m.log)+1 {
+		n.asked[env.Author] = len(n.m.log) + 1
+		n.rd.Requests = append(n.rd.Requests, GapRequest{To: env.Author, From: uint64(len(n.m.log))})
+	}
+}
+
+// equivocation turns two envelopes for one slot into evidence: it is
+// committed as the last entry of the log, broadcast, and stops the game.
+func (n *Node) equivocation(a, b *crypto.Envelope) error {
+	if a.Author == n.id.ID() {
+		// Never accuse ourselves; the second one is a forgery we cannot
+		// have signed, so the signature check would have failed.
+		return n.reject(b, ErrEquivocation)
+	}
+	ev := &crypto.Envelope{Session: n.m.session, Kind: crypto.KindEvidence, Body: encodeEvidence(a, b)}
+	if n.m.session.IsZero() {
+		ev.Session = n.lobby
+	}
+	n.sign(ev)
+	n.commitEvidence(ev)
+	return fmt.Errorf("%w by %s (%s seq %d)", ErrEquivocation, n.m.nameOf(a.Author), a.Kind, a.Seq)
+}
+
+func (n *Node) stepEvidence(env *crypto.Envelope) error {
+	if _, err := CheckEvidence(env); err != nil {
+		return n.reject(env, err)
+	}
+	if n.stopped {
+		return nil
+	}
+	n.seen[slotOf(env)] = env
+	n.commitEvidence(env)
+	return nil
+}
+
+func (n *Node) commitEvidence(env *crypto.Envelope) {
+	if n.stopped {
+		return
+	}
+	before := len(n.m.log)
+	if err := n.m.feed(env); err != nil {
+		// Evidence about the lobby, before a session: report only.
+		cheat, _ := CheckEvidence(env)
+		n.rd.Events = append(n.rd.Events, Event{Kind: EventEquivocation, Peer: cheat, Seat: -1, Evidence: env,
+			Err: ErrEquivocation, Text: fmt.Sprintf("%s signed two different envelopes for one slot", shortID(cheat))})
+	}
+	n.rd.Entries = append(n.rd.Entries, n.m.log[before:]...)
+	n.drainEvents()
+	n.stopped = true
+}
+
+// Tick tells the node the time (milliseconds on any monotonic clock). It
+// reports stalls, re-sends pending envelopes, asks for gaps, and votes to
+// drop peers after Config.DropAfter.
+func (n *Node) Tick(now int64) {
+	n.now = now
+	if n.stopped || n.lobby.IsZero() {
+		return
+	}
+	if n.progress == 0 {
+		n.progress = now
+	}
+	waits := n.Waiting()
+	if len(waits) == 0 {
+		return
+	}
+	if now-n.progress >= n.cfg.StallAfter && !n.stalled {
+		n.stalled = true
+		text := ""
+		for i, w := range waits {
+			if i > 0 {
+				text += "; "
+			}
+			text += w.String()
+		}
+		n.rd.Events = append(n.rd.Events, Event{Kind: EventWaiting, Seat: -1, Waiting: waits, Seq: n.m.seq, Text: text})
+	}
+	if now-n.resent >= n.cfg.ResendAfter && now-n.progress >= n.cfg.ResendAfter {
+		n.resent = now
+		n.resend()
+		n.rd.Requests = append(n.rd.Requests, GapRequest{From: uint64(len(n.m.log))})
+	}
+	if n.cfg.DropAfter > 0 && now-n.progress >= n.cfg.DropAfter && n.m.phase == PhasePlaying {
+		var seats []int
+		for _, w := range waits {
+			if w.Seat >= 0 && w.Peer != n.id.ID() && !containsInt(seats, w.Seat) {
+				seats = append(seats, w.Seat)
+			}
+		}
+		if len(seats) > 0 {
+			_ = n.VoteDrop(seats)
+		}
+	}
+}
+
+// resend queues again this node's signed envelopes that are not committed.
+func (n *Node) resend() {
+	var out []*crypto.Envelope
+	for s, env := range n.sent {
+		if _, pending := n.buf[s]; pending {
+			out = append(out, env)
+		}
+	}
+	// Map order is random; the network must not see it.
+	sort.Slice(out, func(a, b int) bool {
+		if out[a].Seq != out[b].Seq {
+			return out[a].Seq < out[b].Seq
+		}
+		return out[a].Kind < out[b].Kind
+	})
+	n.rd.Messages = append(n.rd.Messages, out...)
+}
+
+// Waiting lists whom the node waits for now, and since when.
+func (n *Node) Waiting() []Wait {
+	if n.stopped {
+		return nil
+	}
+	var out []Wait
+	x, ok := n.m.expect()
+	if !ok {
+		return nil
+	}
+	for i := len(n.m.group); i < len(x.who); i++ {
+		mi := x.who[i]
+		id := n.m.members[mi].ID
+		if _, have := n.buf[slot{kind: x.kind, author: id, seq: x.seq}]; have {
+			continue
+		}
+		seat := -1
+		if n.m.seatOf != nil {
+			seat = n.m.seatOf[mi]
+		}
+		out = append(out, Wait{Peer: id, Name: n.m.name(mi), Seat: seat, What: x.what, For: n.now - n.progress})
+	}
+	if x.kind == crypto.KindReveal && n.m.phase == PhasePlaying && len(n.m.group) == 0 {
+		for _, mi := range n.m.extensionsNeeded(x.seq) {
+			id := n.m.members[mi].ID
+			if _, have := n.buf[slot{kind: crypto.KindExtend, author: id, seq: n.m.members[mi].chainEnd()}]; !have {
+				out = append(out, Wait{Peer: id, Name: n.m.name(mi), Seat: n.m.seatOf[mi], What: "a chain extension", For: n.now - n.progress})
+			}
+		}
+	}
+	return out
+}
+
+// HasReady reports whether Ready has anything.
+func (n *Node) HasReady() bool { return !n.rd.IsEmpty() }
+
+// Ready returns what the node produced since the last Advance.
+func (n *Node) Ready() Ready { return n.rd }
+
+// Advance acknowledges the last Ready: its entries are persisted and its
+// messages sent.
+func (n *Node) Advance() { n.rd = Ready{} }
+
+// Serve answers a gap request from another peer: committed entries from
+// req.From on, then every uncommitted envelope this node holds.
+func (n *Node) Serve(req GapRequest) []*crypto.Envelope {
+	var out []*crypto.Envelope
+	if req.From < uint64(len(n.m.log)) {
+		end := min(uint64(len(n.m.log)), req.From+maxServe)
+		out = append(out, n.m.log[req.From:end]...)
+	}
+	var pending []*crypto.Envelope
+	for _, env := range n.buf {
+		pending = append(pending, env)
+	}
+	sort.Slice(pending, func(a, b int) bool {
+		if pending[a].Kind != pending[b].Kind {
+			return pending[a].Kind < pending[b].Kind
+		}
+		if pending[a].Seq != pending[b].Seq {
+			return pending[a].Seq < pending[b].Seq
+		}
+		return pending[a].Author < pending[b].Author
+	})
+	return append(out, pending...)
+}
+
+// Log returns the committed entries. The slice must not be modified.
+func (n *Node) Log() []*crypto.Envelope { return n.m.log }
+
+// Hashes returns the state hash after every step (index 0: the state
+// after the seat draw). The slice must not be modified.
+func (n *Node) Hashes() []crypto.Hash { return n.m.hashes }
+
+// State returns the current game state, nil before the seat draw. It is
+// the node's own: read it, never change it (Clone to keep or try).
+func (n *Node) State() engine.State { return n.m.st }
+
+// Reports returns the desync reports built so far.
+func (n *Node) Reports() []*DesyncReport { return n.reports }
+
+// Status returns a snapshot for the UI.
+func (n *Node) Status() Status {
+	m := n.m
+	s := Status{Phase: m.phase, Lobby: n.lobby, Session: m.session, Game: m.game, Seats: m.seats,
+		MySeat: n.mySeat(), Dropped: m.dropped, Seq: m.seq, Round: m.round, Turn: m.turn,
+		Waiting: n.Waiting(), Entries: len(m.log)}
+	if n.stopped {
+		s.Phase = PhaseStopped
+	}
+	if m.roster != nil {
+		s.Options = m.roster.Options
+	} else if n.hosting {
+		s.Game, s.Options = n.game, n.opts
+	}
+	for _, mem := range m.members {
+		s.Members = append(s.Members, mem.Member)
+	}
+	if m.st != nil {
+		s.Actor = m.st.ToAct()
+	}
+	return s
+}
+
+func (n *Node) drainEvents() {
+	n.rd.Events = append(n.rd.Events, n.m.events...)
+	n.m.events = n.m.events[:0]
+}
+
+// committed moves the entries committed since log index from out of the
+// buffer and into Ready.
+func (n *Node) committed(from int) {
+	for _, env := range n.m.log[from:] {
+		delete(n.buf, slotOf(env))
+		n.rd.Entries = append(n.rd.Entries, env)
+	}
+	if len(n.m.log) > from {
+		if n.stalled {
+			n.rd.Events = append(n.rd.Events, Event{Kind: EventResumed, Seat: -1, Seq: n.m.seq, Text: "resumed"})
+		}
+		n.stalled = false
+		n.progress = n.now
+		n.recheckStates()
+	}
+	n.drainEvents()
+}

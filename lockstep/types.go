@@ -1,0 +1,252 @@
+package lockstep
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/boardmesh/boardmesh/crypto"
+	"github.com/boardmesh/boardmesh/engine"
+	"github.com/libp2p/go-libp2p/core/peer"
+)
+
+// Config configures a Node.
+type Config struct {
+	// Identity signs this peer's envelopes. Required.
+	Identity *crypto.Identity
+	// Name is the display name this peer announces in its join.
+	Name string
+	// Games resolves a roster's game name (games.Lookup). Required for
+	// joiners; a roster naming an unknown game or another rules version is
+	// refused with an event that says so.
+	Games func(name string) (*engine.Game, error)
+	// ChainLength is the number of reveals in each hash chain (default
+	// 1024). A peer whose chain is about to run out signs an extension.
+	ChainLength int
+	// StallAfter is how long, in the tick's time unit (milliseconds), the
+	// node waits for a peer before reporting a stall (default 5000).
+	StallAfter int64
+	// DropAfter is how long it waits before voting to drop the peers it is
+	// waiting for (default 0: never by itself; VoteDrop votes on request).
+	DropAfter int64
+	// ResendAfter is how long it waits without progress before re-sending
+	// its own pending envelopes and asking peers for gaps (default 1000).
+	ResendAfter int64
+	// Log holds the committed entries persisted before a restart, in
+	// order. They are re-verified as they are replayed.
+	Log []*crypto.Envelope
+	// Sent holds this peer's own envelopes persisted before a restart
+	// (committed or not); the node never signs a different envelope for
+	// their slots, which is what keeps a crash from becoming an
+	// equivocation.
+	Sent []*crypto.Envelope
+}
+
+// Ready is the output of a Node since the last Advance. The caller handles
+// its fields in this order: append Persist and Entries to the disk log,
+// THEN broadcast Messages and send Requests, then show Events, then call
+// Advance.
+type Ready struct {
+	// Persist holds envelopes this node has just signed. They must be on
+	// disk before any of them is sent: after a crash the node must find
+	// them (Config.Sent), or it could sign a different envelope for the
+	// same slot, which the others would rightly call an equivocation.
+	Persist []*crypto.Envelope
+	// Entries are newly committed log entries, in log order. Every honest
+	// peer commits the same entries in the same order.
+	Entries []*crypto.Envelope
+	// Messages are envelopes to broadcast on the session topic (own new
+	// ones, re-sends, and evidence), after Persist is durable.
+	Messages []*crypto.Envelope
+	// Requests ask peers for entries this node is missing; the runner sends
+	// each over the catch-up stream and Steps every envelope of the answer.
+	Requests []GapRequest
+	// Events tell the player what happened, in order.
+	Events []Event
+}
+
+// IsEmpty reports whether rd holds nothing.
+func (rd *Ready) IsEmpty() bool {
+	return len(rd.Persist) == 0 && len(rd.Entries) == 0 && len(rd.Messages) == 0 &&
+		len(rd.Requests) == 0 && len(rd.Events) == 0
+}
+
+// GapRequest asks a peer for what this node is missing: the committed
+// entries from log index From on, and every envelope it holds for later
+// steps. Any peer can answer (envelopes are self-authenticating); To is the
+// peer most likely to have them, empty for any.
+type GapRequest struct {
+	To   peer.ID
+	From uint64
+}
+
+// EventKind names an event.
+type EventKind uint8
+
+// The events.
+const (
+	EventJoined       EventKind = iota + 1 // a peer joined the lobby
+	EventRoster                            // the host proposed a roster
+	EventStarted                           // everyone accepted and the seats are drawn
+	EventTurn                              // a turn began (all checkpoints matched)
+	EventWaiting                           // stalled: waiting for peers (see Waiting)
+	EventResumed                           // progress after a stall
+	EventDropVote                          // this node voted to drop seats
+	EventDropped                           // seats dropped by agreement
+	EventRejected                          // an envelope was rejected (Err says why)
+	EventEquivocation                      // proof that a peer signed two envelopes for one slot
+	EventDesync                            // states differ; Desync is the report
+	EventGameOver                          // the game ended; Result is set
+	EventRefused                           // the roster cannot be accepted (Err says why)
+	EventExtended                          // a peer extended its hash chain
+)
+
+var eventNames = [...]string{
+	EventJoined: "joined", EventRoster: "roster", EventStarted: "started", EventTurn: "turn",
+	EventWaiting: "waiting", EventResumed: "resumed", EventDropVote: "drop-vote", EventDropped: "dropped",
+	EventRejected: "rejected", EventEquivocation: "equivocation", EventDesync: "desync",
+	EventGameOver: "game-over", EventRefused: "refused", EventExtended: "extended",
+}
+
+func (k EventKind) String() string {
+	if int(k) < len(eventNames) && eventNames[k] != "" {
+		return eventNames[k]
+	}
+	return fmt.Sprintf("event(%d)", uint8(k))
+}
+
+// Event is something the player should know. Text is a sentence for them;
+// the other fields are set as the kind needs.
+type Event struct {
+	Kind     EventKind
+	Text     string
+	Peer     peer.ID // the peer concerned (joiner, rejected author, cheater)
+	Seat     int     // the seat concerned, -1 if none
+	Turn     int
+	Seq      uint64
+	Seats    []int  // EventDropped, EventDropVote: the seats
+	Waiting  []Wait // EventWaiting
+	Err      error  // EventRejected, EventRefused, EventEquivocation
+	Evidence *crypto.Envelope
+	Desync   *DesyncReport
+	Result   *engine.Result
+}
+
+func (e Event) String() string { return e.Kind.String() + ": " + e.Text }
+
+// Wait is one peer the node is waiting for.
+type Wait struct {
+	Peer peer.ID
+	Name string
+	Seat int    // -1 in the lobby
+	What string // "an action", "a reveal", "a checkpoint", "an accept", "a chain extension"
+	For  int64  // how long, in tick units
+}
+
+func (w Wait) String() string {
+	return fmt.Sprintf("waiting for %s (%s, %s)", w.Name, w.What, fmtMillis(w.For))
+}
+
+func fmtMillis(ms int64) string {
+	if ms < 1000 {
+		return fmt.Sprintf("%d ms", ms)
+	}
+	return fmt.Sprintf("%d s", ms/1000)
+}
+
+// DesyncReport explains a divergence between this peer's state and
+// another's. It is built from the canonical states the two exchange.
+type DesyncReport struct {
+	// Peer is the other peer; Seq the step at which the states were compared.
+	Peer peer.ID
+	Seq  uint64
+	// Entry is the first step whose resulting state differs (its index
+	// into the step sequence, counted like seq), EntryAuthor who authored it
+	// (empty for a chance step or a dropped seat's move), EntryWhat what it
+	// was. If the states already differed before the first step both peers
+	// still had hashes for, Entry is that step.
+	Entry       uint64
+	EntryAuthor peer.ID
+	EntryWhat   string
+	// Mine and Theirs are the two state hashes after that entry.
+	Mine, Theirs crypto.Hash
+	// Diff lists the differing fields of the two states at Seq.
+	Diff []engine.FieldDiff
+	// MyState and TheirState are the canonical states at Seq.
+	MyState, TheirState []byte
+	// Evidence is the other peer's signed state envelope.
+	Evidence *crypto.Envelope
+}
+
+// String is the report as a player reads it.
+func (r *DesyncReport) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "desync with %s at step %d: first divergent entry is step %d (%s", shortID(r.Peer), r.Seq, r.Entry, r.EntryWhat)
+	if r.EntryAuthor != "" {
+		fmt.Fprintf(&b, " by %s", shortID(r.EntryAuthor))
+	}
+	fmt.Fprintf(&b, "); state hash after it: mine %s, theirs %s", r.Mine.Short(), r.Theirs.Short())
+	for _, d := range r.Diff {
+		fmt.Fprintf(&b, "\n  %s: mine %s, theirs %s", d.Path, d.A, d.B)
+	}
+	return b.String()
+}
+
+func shortID(id peer.ID) string {
+	s := id.String()
+	if len(s) > 8 {
+		return s[len(s)-8:]
+	}
+	return s
+}
+
+// Phase is where a node is in the session.
+type Phase uint8
+
+// The phases.
+const (
+	PhaseIdle    Phase = iota // neither hosting nor joined
+	PhaseLobby                // collecting joins, or waiting for the roster
+	PhaseAccept               // roster proposed; collecting accepts
+	PhaseSeats                // collecting the reveals of beacon round 0
+	PhasePlaying              // the game is on
+	PhaseOver                 // the game ended
+	PhaseStopped              // stopped by an equivocation or a desync
+)
+
+var phaseNames = [...]string{"idle", "lobby", "accept", "seats", "playing", "over", "stopped"}
+
+func (p Phase) String() string {
+	if int(p) < len(phaseNames) {
+		return phaseNames[p]
+	}
+	return fmt.Sprintf("phase(%d)", uint8(p))
+}
+
+// Member is one peer of a roster.
+type Member struct {
+	ID         peer.ID
+	Name       string
+	Commitment crypto.Hash
+	ChainLen   uint64
+}
+
+// Status is a snapshot for the UI.
+type Status struct {
+	Phase   Phase
+	Lobby   crypto.Hash
+	Session crypto.Hash
+	Game    *engine.Game
+	Options engine.Options
+	// Members in roster order (peer IDs sorted); Seats[i] is the member
+	// index in seat i; MySeat is -1 for a spectator or before the draw.
+	Members []Member
+	Seats   []int
+	MySeat  int
+	Dropped []bool // by seat
+	Seq     uint64 // steps applied
+	Round   uint64 // beacon rounds completed
+	Turn    int
+	Actor   engine.Actor
+	Waiting []Wait
+	Entries int // committed log entries
+}
