@@ -8,11 +8,11 @@ import (
 
 // Territory indexes of the default board used below.
 const (
-	northMarket = 0 // touches Road space index 1
+	northMarket  = 0 // touches Road space index 1
 	northArsenal = 1
-	northMine  = 4 // index 9
-	southMarket = 5
-	southMine   = 9 // index 19
+	northMine    = 4 // index 9
+	southMarket  = 5
+	southMine    = 9 // index 19
 )
 
 func TestTwoToSixPlayers(t *testing.T) {
