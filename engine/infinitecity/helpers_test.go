@@ -1,0 +1,196 @@
+package infinitecity
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/boardmesh/boardmesh/engine"
+)
+
+// kind returns the id of the standard tile called name.
+func kind(t *testing.T, name string) int {
+	t.Helper()
+	for i, k := range standard.Kinds {
+		if k.Name == name {
+			return i
+		}
+	}
+	t.Fatalf("no tile %q", name)
+	return -1
+}
+
+// table is a hand-built position: an empty table and empty hands, every
+// tile in the pile, seat 0 to lay a tile. Tests then put tiles and hands
+// in place with put and give, which keep the tile and marker accounts.
+func table(t *testing.T, players int) *State {
+	t.Helper()
+	s, err := newState(standard, players, 15, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.board = nil
+	s.pile = standard.Total
+	s.stack = []task{{kind: tkPlay, src: -1}}
+	return s
+}
+
+// put lays the standard tile name face up on (x, y) with the given
+// markers (one entry per seat); name "" lays a face-down tile.
+func (s *State) put(t *testing.T, x, y int, name string, marks ...int) {
+	t.Helper()
+	c := cell{x: x, y: y, kind: faceDown, marks: make([]int, s.players)}
+	if name != "" {
+		c.kind = kind(t, name)
+		if s.pool[c.kind] == 0 {
+			t.Fatalf("no %s left to put on the table", name)
+		}
+		s.pool[c.kind]--
+	}
+	s.pile--
+	for p, m := range marks {
+		c.marks[p] = m
+		s.supply[p] -= m
+	}
+	if s.find(x, y) >= 0 {
+		t.Fatalf("(%d,%d) is taken", x, y)
+	}
+	s.insert(c)
+}
+
+// give puts the named tiles into seat's hand.
+func (s *State) give(t *testing.T, seat int, names ...string) {
+	t.Helper()
+	for _, n := range names {
+		k := kind(t, n)
+		if s.pool[k] == 0 {
+			t.Fatalf("no %s left to give", n)
+		}
+		s.pool[k]--
+		s.pile--
+		s.hands[seat] = insertSorted(s.hands[seat], k)
+	}
+}
+
+// valid fails t if the built or reached state breaks the accounts.
+func valid(t *testing.T, s *State) {
+	t.Helper()
+	if err := invariant(s); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := engine.DecodeState(Game, engine.Encode(s)); err != nil {
+		t.Fatalf("state does not survive encoding: %v", err)
+	}
+}
+
+func play(t *testing.T, s *State, name string, x, y int) {
+	t.Helper()
+	must(t, s, engine.Action{Op: OpPlay, Args: []int32{int32(kind(t, name)), int32(x), int32(y)}})
+}
+
+func pick(t *testing.T, s *State, x, y int) {
+	t.Helper()
+	must(t, s, engine.Action{Op: OpTile, Args: []int32{int32(x), int32(y)}})
+}
+
+// must applies a as the seat to act and checks it was listed as legal.
+func must(t *testing.T, s *State, a engine.Action) {
+	t.Helper()
+	who := s.ToAct()
+	if who.Kind != engine.ActorSeat {
+		t.Fatalf("%s is to act, not a seat (%s)", who, s.prompt())
+	}
+	if !listed(s, a) {
+		t.Fatalf("%q is not among the legal actions (%s)", s.Describe(a), s.prompt())
+	}
+	if err := s.Apply(who.Seat, a); err != nil {
+		t.Fatalf("%s: %v", s.Describe(a), err)
+	}
+	valid(t, s)
+}
+
+func listed(s *State, a engine.Action) bool {
+	for _, l := range s.Legal(nil) {
+		if l.Equal(a) {
+			return true
+		}
+	}
+	return false
+}
+
+// refuse checks that seat's action a is refused as illegal with the state
+// unchanged and not listed as legal.
+func refuse(t *testing.T, s *State, seat int, a engine.Action) error {
+	t.Helper()
+	before := engine.Encode(s)
+	err := s.Apply(seat, a)
+	if err == nil {
+		t.Fatalf("%s was accepted", s.Describe(a))
+	}
+	if !bytes.Equal(before, engine.Encode(s)) {
+		t.Fatalf("refused %s changed the state", s.Describe(a))
+	}
+	if seat == s.ToAct().Seat && listed(s, a) {
+		t.Fatalf("refused %s is listed as legal", s.Describe(a))
+	}
+	return err
+}
+
+func illegal(t *testing.T, err error) {
+	t.Helper()
+	if !errors.Is(err, engine.ErrIllegal) {
+		t.Fatalf("error %v does not wrap ErrIllegal", err)
+	}
+}
+
+// chanceTo plays the pending chance step with the first of many beacons
+// whose outcome satisfies want: a real outcome the draw can give, chosen
+// so that a test can follow one branch of the rules.
+func chanceTo(t *testing.T, s *State, want func(*State) bool) {
+	t.Helper()
+	for i := uint64(0); i < 5000; i++ {
+		b := engine.Derive([]byte("test"), "chance", i)
+		c := s.clone()
+		if err := c.ApplyChance(b); err != nil {
+			t.Fatal(err)
+		}
+		if want(c) {
+			if err := s.ApplyChance(b); err != nil {
+				t.Fatal(err)
+			}
+			valid(t, s)
+			return
+		}
+	}
+	t.Fatal("no beacon gives the wanted outcome")
+}
+
+// anyChance plays the pending chance step with a fixed beacon.
+func anyChance(t *testing.T, s *State) {
+	t.Helper()
+	if err := s.ApplyChance(engine.Derive([]byte("test"), "any", 0)); err != nil {
+		t.Fatal(err)
+	}
+	valid(t, s)
+}
+
+// flippedTo returns a predicate: the tile at (x, y) turned out to be name.
+func flippedTo(t *testing.T, x, y int, name string) func(*State) bool {
+	k := kind(t, name)
+	return func(c *State) bool {
+		i := c.find(x, y)
+		return i >= 0 && c.board[i].kind == k
+	}
+}
+
+func marksAt(t *testing.T, s *State, x, y int) []int {
+	t.Helper()
+	i := s.find(x, y)
+	if i < 0 {
+		t.Fatalf("no tile on (%d,%d)", x, y)
+	}
+	return s.board[i].marks
+}
+
+func eq(a, b []int) bool { return fmt.Sprint(a) == fmt.Sprint(b) }
