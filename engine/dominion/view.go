@@ -204,11 +204,15 @@ func (v *View) Render(width int, color bool) string {
 		}
 		return fmt.Sprintf("Seat %d", i+1)
 	}
-	fmt.Fprintf(&b, "%s — turn %d — %s to play", bold("Dominion"), v.Turn+1, seatName(v.Current))
-	if v.Phase == "action" || v.Phase == "buy" {
-		fmt.Fprintf(&b, " (%s phase): %d Action(s), %d Buy(s), $%d", v.Phase, v.Actions, v.Buys, v.Coins)
+	if v.Over {
+		fmt.Fprintf(&b, "%s — game over after %d turns\n", bold("Dominion"), v.Turn+1)
+	} else {
+		fmt.Fprintf(&b, "%s — turn %d — %s to play\n", bold("Dominion"), v.Turn+1, seatName(v.Current))
 	}
-	b.WriteString("\n\n" + bold("Supply") + "\n")
+	if !v.Over && (v.Phase == "action" || v.Phase == "buy") {
+		fmt.Fprintf(&b, "%s phase: %d Action(s), %d Buy(s), $%d\n", strings.ToUpper(v.Phase[:1])+v.Phase[1:], v.Actions, v.Buys, v.Coins)
+	}
+	b.WriteString("\n" + bold("Supply") + "\n")
 	var cells, plain []string
 	for _, p := range v.Supply {
 		t := fmt.Sprintf("%s $%d [%d]", p.Card, p.Cost, p.Count)
