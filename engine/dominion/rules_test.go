@@ -121,7 +121,7 @@ func TestTopdeckOnEmptyDeck(t *testing.T) {
 
 func TestSupplyByPlayerCount(t *testing.T) {
 	for _, c := range []struct {
-		n                                           int
+		n                                         int
 		copper, silver, gold, estate, prov, curse int
 	}{
 		{2, 46, 40, 30, 8, 8, 10},
