@@ -100,3 +100,29 @@ func checkInvariant(t *testing.T, s *State) {
 
 // beacon is a fixed 32-byte beacon for chance steps in tests.
 func beacon(b byte) []byte { return bytes.Repeat([]byte{b}, 32) }
+
+// passTurn plays the turn of the seat to act: one safe treasure, then an
+// escape.
+func passTurn(t *testing.T, s *State) {
+	t.Helper()
+	for c := cardCoin; c <= cardCrown; c++ {
+		if s.deck[c] > 0 {
+			draws(t, s, c)
+			do(t, s, opEscape)
+			return
+		}
+	}
+	t.Fatal("no treasure left to stack")
+}
+
+// bustTurn plays a turn that ends with a second noise.
+func bustTurn(t *testing.T, s *State) {
+	t.Helper()
+	var ns []card
+	for _, c := range []card{cardClink, cardCrunch, cardSneeze} {
+		for k := 0; k < int(s.deck[c]) && len(ns) < 2; k++ {
+			ns = append(ns, c)
+		}
+	}
+	draws(t, s, ns...)
+}
