@@ -123,8 +123,9 @@ func (s *State) botCard(p int, legal []engine.Action) engine.Action {
 	return act(opNoCard)
 }
 
-// territoryValue rates entering t for p: free land is best, then
-// deepening our own dominance; crowded land is avoided.
+// territoryValue rates entering t for p: free land is best (a Diamond
+// Mine most of all while we hold none), then deepening our own dominance;
+// crowded land is avoided.
 func (s *State) territoryValue(p, t int) int {
 	mine := s.pl[p].terr[t]
 	others := s.occupiers(t)
@@ -134,19 +135,54 @@ func (s *State) territoryValue(p, t int) int {
 	if others >= 2 || s.occupancy(t) >= s.cfg.r.OccupationSlots {
 		return 0
 	}
+	bonus := 0
+	if s.cfg.isMine(t) && !s.holdsMine(p) {
+		bonus = 3
+	}
 	if others == 1 {
+		// A thin rival presence is worth contesting: bring one pawn more
+		// than they can count in a fight, then attack.
+		k := 0
+		for q := range s.pl {
+			if q != p {
+				k += s.pl[q].terr[t]
+			}
+		}
+		need := k + 1
+		if lv := s.level(k); lv > 0 {
+			need += s.cfg.r.DefenceBonus[lv-1]
+		}
+		if k <= 2 && mine < need {
+			return 4 + bonus/3
+		}
 		if mine > 0 {
 			return 0
 		}
-		return 1 // sharing still pays a Resource and Pact cards
+		return 1 + bonus/3 // sharing still pays a Resource and Pact cards
 	}
 	switch {
 	case mine == 0:
-		return 6
-	case mine < s.cfg.r.Levels[2]:
-		return 4 - mine
+		return 6 + bonus
+	case mine < s.cfg.r.Levels[2] && !s.cfg.isMine(t):
+		return 5 - mine
 	}
 	return 0
+}
+
+func (s *State) holdsMine(p int) bool {
+	for t := 0; t < s.cfg.T; t++ {
+		if s.cfg.isMine(t) && s.pl[p].terr[t] > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func addCost(a, b [nRes]int) [nRes]int {
+	for i := range a {
+		a[i] += b[i]
+	}
+	return a
 }
 
 func (s *State) botMain(p int, legal []engine.Action) engine.Action {
@@ -160,7 +196,14 @@ func (s *State) botMain(p int, legal []engine.Action) engine.Action {
 	for t := range pl.terr {
 		promotable = promotable || pl.terr[t]-pl.fresh[t] > 0
 	}
-	if has(legal, act(opPass)) && roadPawns == 0 && !s.canPay(p, c.promote) && !s.canPay(p, c.building) {
+	// Save for the Capital when a pawn is ready and Diamonds can come.
+	var reserve [nRes]int
+	diamondsOK := pl.res[Diamond] >= c.promote[Diamond] || s.holdsMine(p)
+	if promotable && s.capitalUsed() < c.r.CapitalSlots && diamondsOK {
+		reserve = c.promote
+	}
+	afford := func(cost [nRes]int) bool { return s.canPay(p, addCost(cost, reserve)) }
+	if has(legal, act(opPass)) && roadPawns == 0 && !s.canPay(p, c.promote) && !s.canPay(p, c.building) && !s.canPay(p, c.buyIP) {
 		return act(opPass)
 	}
 	// Cards from hand.
@@ -168,14 +211,10 @@ func (s *State) botMain(p int, legal []engine.Action) engine.Action {
 		if l.Op != opEcon {
 			continue
 		}
-		key := c.decks[econDeck][l.Args[0]].Key
-		switch key {
+		switch c.decks[econDeck][l.Args[0]].Key {
 		case kEviction:
 			t, q := int(l.Args[1]), int(l.Args[2])
-			if s.pl[q].terr[t] == 1 && (pl.terr[t] > 0 || !s.shared(t) && s.level(1) > 0 && c.r.DominanceIP[0] > 0) {
-				return l
-			}
-			if s.pl[q].terr[t] == 1 && pl.terr[t] > 0 {
+			if s.pl[q].terr[t] == 1 && (pl.terr[t] > 0 || !s.shared(t) && s.pl[q].src[srcDominance] > 0) {
 				return l
 			}
 		case kExpress:
@@ -185,9 +224,6 @@ func (s *State) botMain(p int, legal []engine.Action) engine.Action {
 		default:
 			return l
 		}
-	}
-	if has(legal, act(opBuyIP)) {
-		return act(opBuyIP)
 	}
 	// Promote from the Territory where we hold the most pawns.
 	bestT, bestK := -1, 0
@@ -202,8 +238,10 @@ func (s *State) botMain(p int, legal []engine.Action) engine.Action {
 	if bestT >= 0 {
 		return act(opPromote, int32(bestT))
 	}
-	saving := promotable && s.capitalUsed() < c.r.CapitalSlots && !s.canPay(p, c.promote)
-	// Build, completing sets first, on land we hold alone.
+	if has(legal, act(opBuyIP)) && (afford(c.buyIP) || s.totalRes(p) >= 14 || pl.ip+1 >= s.winIP) {
+		return act(opBuyIP)
+	}
+	// Build, completing sets first.
 	bestT, bestV := -1, 0
 	for _, l := range legal {
 		if l.Op == opBuild {
@@ -217,7 +255,7 @@ func (s *State) botMain(p int, legal []engine.Action) engine.Action {
 			}
 		}
 	}
-	if bestT >= 0 && (!saving || bestV >= 3) {
+	if bestT >= 0 && (afford(c.building) || bestV >= 3) {
 		return act(opBuild, int32(bestT))
 	}
 	// Fight when the count says we win.
@@ -253,32 +291,33 @@ func (s *State) botMain(p int, legal []engine.Action) engine.Action {
 	if bestT >= 0 {
 		return act(opEnter, int32(bestT))
 	}
-	if !saving && s.active(p) < 7 && has(legal, act(opBuyPawn)) {
+	if s.active(p) < 8 && has(legal, act(opBuyPawn)) && afford(c.pawn) {
 		return act(opBuyPawn)
 	}
-	if !saving && s.totalRes(p) >= 8 {
+	if s.totalRes(p) >= 10 {
 		d := econDeck
 		if s.handCount(p, milDeck) < 1 {
 			d = milDeck
 		}
-		if has(legal, act(opBuyCard, int32(d))) {
+		if has(legal, act(opBuyCard, int32(d))) && afford(c.cards[d]) {
 			return act(opBuyCard, int32(d))
 		}
 	}
 	if mv, ok := s.botMove(p, legal); ok {
 		return mv
 	}
-	// Turn a surplus into what we lack most.
+	// Turn a surplus into what the plan lacks most.
+	need := addCost(c.promote, c.building)
 	most, least := -1, -1
 	for r := 0; r < Diamond; r++ {
-		if most < 0 || pl.res[r] > pl.res[most] {
+		if most < 0 || pl.res[r]-need[r] > pl.res[most]-need[most] {
 			most = r
 		}
-		if least < 0 || pl.res[r] < pl.res[least] {
+		if least < 0 || pl.res[r]-need[r] < pl.res[least]-need[least] {
 			least = r
 		}
 	}
-	if pl.res[most] >= c.r.BankRate+3 && has(legal, act(opBank, int32(most), int32(least))) {
+	if pl.res[most] >= c.r.BankRate+need[most] && pl.res[least] < need[least] && has(legal, act(opBank, int32(most), int32(least))) {
 		return act(opBank, int32(most), int32(least))
 	}
 	return act(opEnd)

@@ -216,7 +216,7 @@ func TestOccupationSlotsAreSharedByPawnsAndBuildings(t *testing.T) {
 }
 
 func TestDominanceLevelsProductionAndIP(t *testing.T) {
-	for k, want := range []struct{ prod, ip int }{{0, 0}, {1, 0}, {2, 1}, {3, 2}, {3, 2}} {
+	for k, want := range []struct{ prod, ip int }{{0, 0}, {1, 1}, {2, 2}, {3, 3}, {3, 3}} {
 		s := newTest(t, 2, 0)
 		s.pl[0].start = 5
 		place(s, 0, northMarket, k)
@@ -694,21 +694,28 @@ func TestPawnLimitsByPlayerCount(t *testing.T) {
 
 func TestIPRecomputedAfterEveryChangeAndImmediateWin(t *testing.T) {
 	s := newTest(t, 2, 0)
-	s.pl[0].capital = 3
-	place(s, 0, northMarket, 2) // 12 + 1
+	s.pl[0].capital = 2
+	place(s, 0, northMarket, 1) // 8 + 1 (level I)
 	place(s, 1, southMarket, 1)
-	if s.pl[0].ip != 13 {
+	if s.pl[0].ip != 9 {
 		t.Fatalf("ip %d", s.pl[0].ip)
 	}
-	place(s, 1, northMarket, 1) // sharing takes the dominance IP away
-	if s.pl[0].ip != 12 {
+	place(s, 0, northMarket, 1) // level II
+	if s.pl[0].ip != 10 {
+		t.Fatalf("ip %d at level II", s.pl[0].ip)
+	}
+	place(s, 1, northMarket, 1) // sharing takes the dominance IP away: the lead can be lost
+	if s.pl[0].ip != 8 {
 		t.Fatalf("ip %d after sharing", s.pl[0].ip)
 	}
 	s.pl[0].res = [nRes]int{2, 2, 2, 2, 2}
-	s.pl[0].ipCard = 2
+	s.pl[0].ipCard = 6
 	s.settle()
-	must(t, s, 0, act(opBuyIP)) // 12 + 2 + 1 = 15: immediate win
-	if s.ToAct().Kind != engine.ActorOver || s.Result().Winners[0] != 0 {
+	if s.ToAct().Kind == engine.ActorOver {
+		t.Fatal("14 IP ended the game")
+	}
+	must(t, s, 0, act(opBuyIP)) // 8 + 6 + 1 = 15: immediate win
+	if s.ToAct().Kind != engine.ActorOver || s.Result().Winners[0] != 0 || s.Result().Scores[0] != 15 {
 		t.Fatalf("no immediate win at 15: %+v", s.Result())
 	}
 }
