@@ -11,7 +11,64 @@ var bots = []engine.BotSpec{
 		New: func() engine.Bot { return &moneyBot{engine: Witch, fallback: Militia, most: 2, late: true} }},
 	{Name: "chapel", Help: "Chapel Big Money: trashes Estates, Curses and most Coppers with one Chapel, then Big Money",
 		New: func() engine.Bot { return &moneyBot{engine: Chapel, most: 1, chapel: true, late: true} }},
+	{Name: "explorer", Help: "plays every Action it can, buys the dearest card it can afford (Kingdom cards first, at random among equals) and answers choices at random",
+		New: func() engine.Bot { return explorer{} }},
 	engine.RandomBotSpec,
+}
+
+// explorer is a weak but busy player: it plays and buys Kingdom cards all
+// the time, so random playouts reach every card and every choice.
+type explorer struct{}
+
+// Choose picks one of legal.
+func (explorer) Choose(st engine.State, legal []engine.Action, r *engine.Rand) engine.Action {
+	s, ok := st.(*State)
+	if !ok || s.ask != askMain {
+		return legal[r.Intn(len(legal))]
+	}
+	var plays, buys []engine.Action
+	for _, a := range legal {
+		switch a.Op {
+		case opPlay:
+			plays = append(plays, a)
+		case opBuy:
+			buys = append(buys, a)
+		case opAllTreasures:
+			if len(plays) == 0 {
+				return a
+			}
+		}
+	}
+	if len(plays) > 0 {
+		return plays[r.Intn(len(plays))]
+	}
+	for _, a := range legal {
+		if a.Op == opTreasure {
+			return a
+		}
+	}
+	best := -1
+	var top []engine.Action
+	for _, a := range buys {
+		c := int(a.Args[0])
+		v := 2 * cards[c].cost
+		if c >= firstKingdom {
+			v++
+		}
+		if c == Curse || c == Copper {
+			v = -1
+		}
+		if v > best {
+			best, top = v, top[:0]
+		}
+		if v == best {
+			top = append(top, a)
+		}
+	}
+	if len(top) > 0 && best >= 0 {
+		return top[r.Intn(len(top))]
+	}
+	return engine.Action{Op: opEndTurn}
 }
 
 // moneyBot plays Big Money with at most one kind of Kingdom card (its

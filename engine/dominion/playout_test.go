@@ -71,7 +71,7 @@ func randomKingdom(i int) engine.Options {
 }
 
 func TestPlayoutsRandomKingdoms(t *testing.T) {
-	games := 400
+	games := 500
 	if testing.Short() {
 		games = 40
 	}
@@ -85,7 +85,7 @@ func TestPlayoutsRandomKingdoms(t *testing.T) {
 }
 
 func TestPlayoutsManyPlayers(t *testing.T) {
-	games := 60
+	games := 100
 	if testing.Short() {
 		games = 6
 	}
@@ -96,4 +96,66 @@ func TestPlayoutsManyPlayers(t *testing.T) {
 		Invariant: invariant,
 		SyncEvery: 5,
 	})
+}
+
+// TestPlayoutsWithDrops plays seeded games in which seats leave at random
+// moments: exactly one actor must remain, cards stay conserved, and every
+// view renders.
+func TestPlayoutsWithDrops(t *testing.T) {
+	games := 300
+	if testing.Short() {
+		games = 20
+	}
+	for i := 0; i < games; i++ {
+		n := 2 + i%5
+		seed := []byte(fmt.Sprintf("drops/%d", i))
+		st, err := Game.Setup(n, randomKingdom(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := st.(*State)
+		r := engine.NewRand(seed)
+		chance := engine.SeededChance{Seed: seed}
+		var legal []engine.Action
+		for step := 0; s.ToAct().Kind != engine.ActorOver; step++ {
+			if step > 100000 {
+				t.Fatalf("game %d did not end", i)
+			}
+			if r.Intn(300) == 0 {
+				seat := r.Intn(n)
+				if err := s.Drop(seat); err != nil && !s.isDropped(seat) {
+					t.Fatalf("game %d: drop seat %d: %v", i, seat, err)
+				}
+				if err := enginetest.CheckState(Game, s, invariant); err != nil {
+					t.Fatalf("game %d step %d after a drop: %v", i, step, err)
+				}
+				continue
+			}
+			if step%50 == 0 {
+				for seat := -1; seat < n; seat++ {
+					if out := s.View(seat).Render(80, seat%2 == 0); out == "" {
+						t.Fatal("empty render")
+					}
+				}
+			}
+			who := s.ToAct()
+			if who.Kind == engine.ActorChance {
+				if err := s.ApplyChance(chance.Beacon(uint64(step))); err != nil {
+					t.Fatal(err)
+				}
+			} else {
+				if s.isDropped(who.Seat) {
+					t.Fatalf("game %d: dropped seat %d asked to act: %s", i, who.Seat, s.prompt())
+				}
+				legal = s.Legal(legal[:0])
+				a := explorer{}.Choose(s, legal, r)
+				if err := s.Apply(who.Seat, a); err != nil {
+					t.Fatalf("game %d: %v", i, err)
+				}
+			}
+			if err := enginetest.CheckState(Game, s, invariant); err != nil {
+				t.Fatalf("game %d step %d: %v", i, step, err)
+			}
+		}
+	}
 }

@@ -70,23 +70,7 @@ func newState(players int, opts engine.Options) (*State, error) {
 		s.p[i].pool[Copper] = 7
 		s.p[i].pool[Estate] = 3
 	}
-	victory := 12
-	if players == 2 {
-		victory = 8
-	}
-	s.supply[Estate] = int16(victory)
-	s.supply[Duchy] = int16(victory)
-	s.supply[Province] = int16(victory)
-	s.supply[Curse] = int16(10 * (players - 1))
-	s.supply[Copper] = int16(60 - 7*players)
-	s.supply[Silver], s.supply[Gold] = 40, 30
-	if players >= 5 {
-		// The rules add a second set of base cards: every extra Copper,
-		// Silver and Gold joins the Supply.
-		s.supply[Copper] = int16(120 - 7*players)
-		s.supply[Silver], s.supply[Gold] = 80, 60
-		s.supply[Province] = int16(15 + 3*(players-5))
-	}
+	s.supply = baseSupply(players)
 	kv, _ := opts.Get(optKingdom)
 	if opts.Bool(optRandom) {
 		if strings.TrimSpace(kv) != "" && normName(kv) != "firstgame" {
@@ -106,6 +90,27 @@ func newState(players int, opts engine.Options) (*State, error) {
 	s.fillKingdom()
 	s.req = reqDeal
 	return s, nil
+}
+
+// baseSupply is the Supply of base cards for a player count.
+func baseSupply(players int) counts {
+	var z counts
+	victory := int16(12)
+	if players == 2 {
+		victory = 8
+	}
+	z[Estate], z[Duchy], z[Province] = victory, victory, victory
+	z[Curse] = int16(10 * (players - 1))
+	z[Copper] = int16(60 - 7*players)
+	z[Silver], z[Gold] = 40, 30
+	if players >= 5 {
+		// The rules add a second set of base cards: every extra Copper,
+		// Silver and Gold joins the Supply.
+		z[Copper] = int16(120 - 7*players)
+		z[Silver], z[Gold] = 80, 60
+		z[Province] = int16(15 + 3*(players-5))
+	}
+	return z
 }
 
 // fillKingdom puts 10 of each Kingdom card in the Supply (Victory
@@ -139,8 +144,8 @@ func (s *State) drawKingdom(r *engine.Rand) {
 // initialTotals is how many copies of each card a game of this set-up
 // has in all, wherever they are: the card-conservation invariant.
 func (s *State) initialTotals() counts {
-	fresh, _ := newState(s.n, nil)
-	t := fresh.supply
+	t := baseSupply(s.n)
+	victory := t[Estate]
 	t[Copper] += int16(7 * s.n)
 	t[Estate] += int16(3 * s.n)
 	for c := firstKingdom; c < NumCards; c++ {
@@ -148,7 +153,7 @@ func (s *State) initialTotals() counts {
 		if s.inKingdom(c) {
 			t[c] = 10
 			if isVictory(c) {
-				t[c] = fresh.supply[Estate]
+				t[c] = victory
 			}
 		}
 	}
