@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/boardmesh/boardmesh/engine"
+	"github.com/boardmesh/boardmesh/engine/dominion"
 	"github.com/boardmesh/boardmesh/engine/dragonslair"
 	"github.com/boardmesh/boardmesh/engine/serpentcity"
 )
@@ -18,6 +19,7 @@ func All() []*engine.Game {
 	return []*engine.Game{
 		dragonslair.Game, // first: the default game
 		serpentcity.Game,
+		dominion.Game,
 		// Each game package adds its *engine.Game here, one line each.
 	}
 }
