@@ -122,14 +122,33 @@ func (s *State) spotOK(x, y int) string {
 	return ""
 }
 
-// nbIndex returns, for every tile, the indexes of its four neighbours
-// (-1 where the square is empty).
+// nbIndex returns, for every tile, the indexes of its four neighbours in
+// the order of dirs (-1 where the square is empty). The board is sorted by
+// (y, x), so the squares above and below the tiles come in the same order
+// as the tiles: two pointers that only move forward find them in one pass.
 func (s *State) nbIndex(dst [][4]int) [][4]int {
 	dst = dst[:0]
-	for _, c := range s.board {
-		var nb [4]int
-		for k, d := range dirs {
-			nb[k] = s.find(c.x+d[0], c.y+d[1])
+	b := s.board
+	up, down := 0, 0
+	for i, c := range b {
+		nb := [4]int{-1, -1, -1, -1}
+		for up < len(b) && less(b[up].x, b[up].y, c.x, c.y-1) {
+			up++
+		}
+		if up < len(b) && b[up].x == c.x && b[up].y == c.y-1 {
+			nb[0] = up
+		}
+		if i > 0 && b[i-1].y == c.y && b[i-1].x == c.x-1 {
+			nb[1] = i - 1
+		}
+		if i+1 < len(b) && b[i+1].y == c.y && b[i+1].x == c.x+1 {
+			nb[2] = i + 1
+		}
+		for down < len(b) && less(b[down].x, b[down].y, c.x, c.y+1) {
+			down++
+		}
+		if down < len(b) && b[down].x == c.x && b[down].y == c.y+1 {
+			nb[3] = down
 		}
 		dst = append(dst, nb)
 	}

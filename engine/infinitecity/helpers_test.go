@@ -10,7 +10,7 @@ import (
 )
 
 // kind returns the id of the standard tile called name.
-func kind(t *testing.T, name string) int {
+func kind(t testing.TB, name string) int {
 	t.Helper()
 	for i, k := range standard.Kinds {
 		if k.Name == name {
@@ -24,9 +24,12 @@ func kind(t *testing.T, name string) int {
 // table is a hand-built position: an empty table and empty hands, every
 // tile in the pile, seat 0 to lay a tile. Tests then put tiles and hands
 // in place with put and give, which keep the tile and marker accounts.
-func table(t *testing.T, players int) *State {
+func table(t testing.TB, players int) *State { return tableWith(t, players, 15) }
+
+// tableWith is table with another number of markers per player.
+func tableWith(t testing.TB, players, markers int) *State {
 	t.Helper()
-	s, err := newState(standard, players, 15, 5)
+	s, err := newState(standard, players, markers, 5)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +41,7 @@ func table(t *testing.T, players int) *State {
 
 // put lays the standard tile name face up on (x, y) with the given
 // markers (one entry per seat); name "" lays a face-down tile.
-func (s *State) put(t *testing.T, x, y int, name string, marks ...int) {
+func (s *State) put(t testing.TB, x, y int, name string, marks ...int) {
 	t.Helper()
 	c := cell{x: x, y: y, kind: faceDown, marks: make([]int, s.players)}
 	if name != "" {
@@ -60,7 +63,7 @@ func (s *State) put(t *testing.T, x, y int, name string, marks ...int) {
 }
 
 // give puts the named tiles into seat's hand.
-func (s *State) give(t *testing.T, seat int, names ...string) {
+func (s *State) give(t testing.TB, seat int, names ...string) {
 	t.Helper()
 	for _, n := range names {
 		k := kind(t, n)
@@ -74,7 +77,7 @@ func (s *State) give(t *testing.T, seat int, names ...string) {
 }
 
 // valid fails t if the built or reached state breaks the accounts.
-func valid(t *testing.T, s *State) {
+func valid(t testing.TB, s *State) {
 	t.Helper()
 	if err := invariant(s); err != nil {
 		t.Fatal(err)
@@ -194,3 +197,24 @@ func marksAt(t *testing.T, s *State, x, y int) []int {
 }
 
 func eq(a, b []int) bool { return fmt.Sprint(a) == fmt.Sprint(b) }
+
+// fullCity lays all 120 standard tiles face up in a 12 by 10 rectangle,
+// each with a marker of one of 4 players (30 markers each), in patches so
+// that groups of every size appear.
+func fullCity(t testing.TB) *State {
+	s := tableWith(t, 4, 30)
+	i := 0
+	for k, kd := range standard.Kinds {
+		for c := 0; c < kd.Count; c++ {
+			x, y := i%12, i/12
+			marks := make([]int, 4)
+			marks[(x/3+y/2+k)%4] = 1
+			if s.supply[(x/3+y/2+k)%4] == 0 {
+				marks = nil
+			}
+			s.put(t, x, y, kd.Name, marks...)
+			i++
+		}
+	}
+	return s
+}

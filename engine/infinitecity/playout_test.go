@@ -48,3 +48,23 @@ func TestPlayouts(t *testing.T) {
 	}
 	enginetest.Playouts(t, Game, enginetest.Config{Games: games, Invariant: invariant})
 }
+
+func enginetestHashes(seed string) ([][32]byte, error) {
+	return enginetest.HashSequence(Game, 4, nil, seed, 100000)
+}
+
+// TestPlayoutsWithOptions covers the other options: few markers, big
+// hands, and a custom tile set without Power Stations.
+func TestPlayoutsWithOptions(t *testing.T) {
+	opts := []engine.Options{
+		{{Name: "markers", Value: "3"}},
+		{{Name: "hand", Value: "8"}, {Name: "markers", Value: "30"}},
+		{{Name: "tiles", Value: "20 Housing: mark-adjacent; 10 Port: move-marker; 10 Transit Station: swap-tiles; 10 Salvage Yard: recycle; 10 Embassy: swap-hands; 10 Library: library; 10 Plaza: plaza"}},
+	}
+	games := 60
+	if testing.Short() {
+		games = 9
+	}
+	enginetest.Playouts(t, Game, enginetest.Config{Games: games, Players: []int{2, 4, 6},
+		Options: func(i int) engine.Options { return opts[i%len(opts)] }, Invariant: invariant})
+}

@@ -357,6 +357,9 @@ func (s *State) check(nk int) error {
 			return fmt.Errorf("tile at (%d,%d) is too far out", c.x, c.y)
 		}
 	}
+	if !s.connected() {
+		return fmt.Errorf("the tiles on the table are not all connected")
+	}
 	if s.reason != endNone {
 		if len(s.stack) != 0 || len(s.peek) != 0 {
 			return fmt.Errorf("a finished game has pending steps")
@@ -369,6 +372,9 @@ func (s *State) check(nk int) error {
 	for i, t := range s.stack {
 		if t.src < -1 || t.src >= nk || t.n < 0 || t.n > maxTiles || t.m < 0 || t.m > maxTiles {
 			return fmt.Errorf("bad task %d", i)
+		}
+		if t.src < 0 && (t.kind == tkTarget || t.kind == tkTarget2 || t.kind == tkSeat || t.kind == tkRecycle || t.kind == tkReveal) {
+			return fmt.Errorf("task %d has no tile", i)
 		}
 		switch t.kind {
 		case tkFlip:

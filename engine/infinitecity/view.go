@@ -172,7 +172,7 @@ func (v *View) Render(width int, color bool) string {
 			l = append(l, seg{text: " (you)"})
 		}
 		sc := v.Scores[p]
-		text := fmt.Sprintf(": %d markers left", v.Supply[p])
+		text := fmt.Sprintf(":  %d markers left", v.Supply[p])
 		if v.Lost[p] > 0 {
 			text += fmt.Sprintf(" (%d removed)", v.Lost[p])
 		}
@@ -187,9 +187,8 @@ func (v *View) Render(width int, color bool) string {
 		if !v.Over && p == v.Current {
 			text += "  <- to play"
 		}
-		l = append(l, seg{text: text})
 		l.render(&b, color)
-		b.WriteString("\n")
+		writeWrappedFrom(&b, text, width, l.width(), 4)
 	}
 	fmt.Fprintf(&b, "Draw pile: %d tiles.", v.Pile)
 	if v.EndSeat >= 0 && !v.Over {
@@ -249,20 +248,29 @@ func (t TileInfo) describe() string {
 	return s + ": " + t.Text
 }
 
+// writeWrapped writes text in lines of at most width columns; lines after
+// the first are indented two more than the text's own indent.
 func writeWrapped(b *strings.Builder, text string, width int) {
 	indent := len(text) - len(strings.TrimLeft(text, " "))
-	col := 0
+	b.WriteString(strings.Repeat(" ", indent))
+	writeWrappedFrom(b, strings.TrimLeft(text, " "), width, indent, indent+2)
+}
+
+// writeWrappedFrom continues a line already col columns long with text,
+// wrapping at width and indenting continuation lines by indent.
+func writeWrappedFrom(b *strings.Builder, text string, width, col, indent int) {
 	for i, w := range strings.Fields(text) {
 		switch {
-		case i == 0:
-			b.WriteString(strings.Repeat(" ", indent))
-			col = indent
+		case i == 0 && (text[0] != ' ' || col == 0):
 		case col+1+len(w) > width:
-			b.WriteString("\n" + strings.Repeat(" ", indent+2))
-			col = indent + 2
+			b.WriteString("\n" + strings.Repeat(" ", indent))
+			col = indent
 		default:
 			b.WriteString(" ")
 			col++
+		}
+		if len(w) > width-col {
+			w = w[:max(width-col, 1)]
 		}
 		b.WriteString(w)
 		col += len(w)
@@ -365,9 +373,9 @@ func (v *View) renderGrid(b *strings.Builder, width int, color bool) bool {
 		}
 	}
 	if !compact {
-		b.WriteString("Markers show the seat numbers of their owners; * marks a tile protected by a Power Station.\n")
+		writeWrapped(b, "Markers show the seat numbers of their owners; * marks a tile protected by a Power Station; . is a square where a tile may go.", width)
 	} else {
-		b.WriteString("Under each tile: the seats that control it; . is a square where a tile may go.\n")
+		writeWrapped(b, "Under each tile: the seats that control it; . is a square where a tile may go.", width)
 	}
 	return compact
 }
