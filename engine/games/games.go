@@ -10,6 +10,7 @@ import (
 	"github.com/boardmesh/boardmesh/engine"
 	"github.com/boardmesh/boardmesh/engine/dominion"
 	"github.com/boardmesh/boardmesh/engine/dragonslair"
+	"github.com/boardmesh/boardmesh/engine/infinitecity"
 	"github.com/boardmesh/boardmesh/engine/serpentcity"
 )
 
@@ -20,6 +21,7 @@ func All() []*engine.Game {
 		dragonslair.Game, // first: the default game
 		serpentcity.Game,
 		dominion.Game,
+		infinitecity.Game,
 		// Each game package adds its *engine.Game here, one line each.
 	}
 }
