@@ -76,14 +76,15 @@ func invariant(es engine.State) error {
 }
 
 func TestRandomPlayouts(t *testing.T) {
-	games := 60
+	games := 100
 	if testing.Short() {
 		games = 10
 	}
 	enginetest.Playouts(t, Game, enginetest.Config{
-		Games:     games,
-		Invariant: invariant,
-		SyncEvery: 7,
+		Games:        games,
+		Invariant:    invariant,
+		SyncEvery:    29,
+		IllegalTries: 1,
 		Options: func(i int) engine.Options {
 			return engine.Options{
 				{Name: "pass_twice", Value: fmt.Sprint(i%5 == 4)},
@@ -92,4 +93,70 @@ func TestRandomPlayouts(t *testing.T) {
 			}
 		},
 	})
+}
+
+// TestThousandsOfSeededGamesKeepInvariants plays 2,000 more games (400 per
+// player count, random and strategy bots mixed) with the invariant after
+// every step and an illegal action tried every few steps, which must be
+// refused without changing a byte. It skips the harness's per-step
+// re-encoding to cover many more games in the same time.
+func TestThousandsOfSeededGamesKeepInvariants(t *testing.T) {
+	games := 400
+	if testing.Short() {
+		games = 40
+	}
+	var legal []engine.Action
+	for players := 2; players <= 6; players++ {
+		for i := 0; i < games; i++ {
+			es, err := Game.Setup(players, engine.Options{{Name: "stroke_of_luck", Value: fmt.Sprint(i%2 == 0)}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := es.(*State)
+			seed := []byte(fmt.Sprint("many/", players, "/", i))
+			bots := make([]engine.Bot, players)
+			for j := range bots {
+				if (i+j)%3 == 0 {
+					bots[j] = &StrategyBot{}
+				} else {
+					bots[j] = engine.RandomBot{}
+				}
+			}
+			chance := engine.SeededChance{Seed: seed}
+			r := engine.NewRand(engine.Derive(seed, "bots", 0))
+			var n uint64
+			for step := 0; s.ToAct().Kind != engine.ActorOver; step++ {
+				if step > 200000 {
+					t.Fatalf("seed %s: no end", seed)
+				}
+				who := s.ToAct()
+				if who.Kind == engine.ActorChance {
+					if err := s.ApplyChance(chance.Beacon(n)); err != nil {
+						t.Fatal(err)
+					}
+					n++
+				} else {
+					legal = s.Legal(legal[:0])
+					if step%5 == 0 {
+						bad := legal[r.Intn(len(legal))]
+						bad = engine.Action{Op: bad.Op, Args: append(append([]int32(nil), bad.Args...), int32(r.Intn(9)))}
+						before := engine.Encode(s)
+						if err := s.Apply(who.Seat, bad); err == nil {
+							t.Fatalf("seed %s step %d: %v with an extra argument accepted", seed, step, bad)
+						}
+						if string(before) != string(engine.Encode(s)) {
+							t.Fatalf("seed %s step %d: refused action changed the state", seed, step)
+						}
+					}
+					a := bots[who.Seat].Choose(s, legal, r)
+					if err := s.Apply(who.Seat, a); err != nil {
+						t.Fatalf("seed %s step %d: %v", seed, step, err)
+					}
+				}
+				if err := invariant(s); err != nil {
+					t.Fatalf("seed %s step %d: %v", seed, step, err)
+				}
+			}
+		}
+	}
 }
