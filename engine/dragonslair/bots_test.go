@@ -86,7 +86,7 @@ func TestStrategyBotsBeatTheRandomBot(t *testing.T) {
 	if testing.Short() {
 		games = 40
 	}
-	for _, name := range []string{"cautious", "bold"} {
+	for _, name := range []string{"cautious", "bold", "careful"} {
 		_, score, wins := simulate(t, games, []string{name, "random", name, "random"}, nil)
 		if score[name] <= 2*score["random"] || wins[name] <= 3*wins["random"] {
 			t.Errorf("%s against random: score %d vs %d, wins %d vs %d", name, score[name], score["random"], wins[name], wins["random"])
