@@ -40,6 +40,7 @@ machine, or 'boardmesh rules GAME' to read a game's rules.`,
 		newCmdRules(f, nil),
 		newCmdSim(f, nil),
 		newCmdKeys(f, nil),
+		newCmdPlay(f, nil),
 		// More commands register here, one line each.
 	)
 	return root

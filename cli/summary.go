@@ -1,0 +1,105 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/boardmesh/boardmesh/engine"
+	"github.com/boardmesh/boardmesh/p2p"
+)
+
+// PlaySummary is what `play --auto` prints (as text, or JSON with --json).
+type PlaySummary struct {
+	Game       string        `json:"game"`
+	Version    string        `json:"version"`
+	Peers      int           `json:"peers"`
+	Reason     string        `json:"reason"`
+	Seats      []SummarySeat `json:"seats"`
+	Steps      uint64        `json:"steps"`
+	Turns      int           `json:"turns"`
+	Entries    int           `json:"log_entries"`
+	LogHash    string        `json:"log_hash"`
+	LogsAgree  bool          `json:"logs_agree"`
+	StateHash  string        `json:"final_state_hash"`
+	Seconds    float64       `json:"seconds"`
+	Disagreers []string      `json:"disagreeing_peers,omitempty"`
+}
+
+// SummarySeat is one seat's outcome.
+type SummarySeat struct {
+	Seat   int    `json:"seat"`
+	Name   string `json:"name"`
+	Score  int    `json:"score"`
+	Winner bool   `json:"winner"`
+}
+
+func summarize(g *engine.Game, t *p2p.Table, elapsed time.Duration) (PlaySummary, bool) {
+	first := t.Peers[0]
+	res := first.Result()
+	st := first.Status()
+	s := PlaySummary{Game: g.Name, Version: g.Version, Peers: len(t.Peers), Steps: st.Seq, Turns: st.Turn,
+		Entries: len(first.Entries()), LogHash: first.LogHash().String(), LogsAgree: true, Seconds: elapsed.Seconds()}
+	for _, p := range t.Peers[1:] {
+		if p.LogHash() != first.LogHash() {
+			s.LogsAgree = false
+			s.Disagreers = append(s.Disagreers, p.Name)
+		}
+	}
+	if fin := first.Final(); fin != nil {
+		h := engine.Hash(fin)
+		s.StateHash = fmt.Sprintf("%x", h[:])
+	}
+	if res == nil {
+		return s, false
+	}
+	s.Reason = res.Reason
+	for seat, sc := range res.Scores {
+		name := fmt.Sprintf("seat %d", seat+1)
+		if seat < len(st.Seats) && st.Seats[seat] < len(st.Members) {
+			name = st.Members[st.Seats[seat]].Name
+		}
+		win := false
+		for _, w := range res.Winners {
+			win = win || w == seat
+		}
+		s.Seats = append(s.Seats, SummarySeat{Seat: seat + 1, Name: name, Score: sc, Winner: win})
+	}
+	return s, true
+}
+
+func printSummary(io *IOStreams, asJSON bool, g *engine.Game, t *p2p.Table, humans int, elapsed time.Duration, runErr error) error {
+	s, over := summarize(g, t, elapsed)
+	if asJSON {
+		enc := json.NewEncoder(io.Out)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(s); err != nil {
+			return err
+		}
+	} else if over {
+		fmt.Fprintf(io.Out, "%s: %d peers on loopback, %d steps, %d turns, %.1f s\n", g.Title, s.Peers, s.Steps, s.Turns, s.Seconds)
+		fmt.Fprintf(io.Out, "%s\n", s.Reason)
+		for _, seat := range s.Seats {
+			win := ""
+			if seat.Winner {
+				win = "  winner"
+			}
+			fmt.Fprintf(io.Out, "  seat %d  %-18s %4d%s\n", seat.Seat, seat.Name, seat.Score, win)
+		}
+		if s.LogsAgree {
+			fmt.Fprintf(io.Out, "All %d peers committed identical logs: %d entries, sha256 %s…\n", s.Peers, s.Entries, s.LogHash[:16])
+		} else {
+			fmt.Fprintf(io.Out, "LOGS DIFFER: %v disagree with %s\n", s.Disagreers, t.Peers[0].Name)
+		}
+	}
+	if runErr != nil {
+		return runErr
+	}
+	if !over {
+		return fmt.Errorf("the game did not finish")
+	}
+	if !s.LogsAgree {
+		return &ExitCodeError{Code: ExitDesync, Err: fmt.Errorf("peers committed different logs")}
+	}
+	return nil
+}

@@ -1,0 +1,183 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/boardmesh/boardmesh/cli/tui"
+	"github.com/boardmesh/boardmesh/crypto"
+	"github.com/boardmesh/boardmesh/engine"
+	"github.com/boardmesh/boardmesh/lockstep"
+	"github.com/boardmesh/boardmesh/p2p"
+	"github.com/libp2p/go-libp2p/core/host"
+	"github.com/libp2p/go-libp2p/core/network"
+	"github.com/libp2p/go-libp2p/core/peer"
+)
+
+// tableView turns one peer's runner updates into terminal UI snapshots
+// and keeps the running story of the game. It lives on the runner's
+// goroutine (OnUpdate), so it needs no lock.
+type tableView struct {
+	title  string
+	host   host.Host
+	human  bool // the local seat is played by a person
+	bots   map[peer.ID]bool
+	prev   engine.State
+	log    []string
+	sync   string
+	desync bool
+	result string
+	over   bool
+	status lockstep.Status
+	state  engine.State
+}
+
+func newTableView(title string, h host.Host, human bool) *tableView {
+	return &tableView{title: title, host: h, human: human, bots: map[peer.ID]bool{}}
+}
+
+func (v *tableView) name(id peer.ID) string {
+	for _, m := range v.status.Members {
+		if m.ID == id && m.Name != "" {
+			return m.Name
+		}
+	}
+	s := id.String()
+	return s[max(0, len(s)-6):]
+}
+
+func (v *tableView) seatName(seat int) string {
+	if seat < 0 || seat >= len(v.status.Seats) {
+		return fmt.Sprintf("seat %d", seat+1)
+	}
+	mi := v.status.Seats[seat]
+	if mi < len(v.status.Members) {
+		return v.name(v.status.Members[mi].ID)
+	}
+	return fmt.Sprintf("seat %d", seat+1)
+}
+
+func (v *tableView) add(line string) {
+	v.log = append(v.log, line)
+	if len(v.log) > 200 {
+		v.log = v.log[len(v.log)-200:]
+	}
+}
+
+// update folds one runner update in.
+func (v *tableView) update(u p2p.Update) {
+	v.status = u.Status
+	for _, e := range u.Entries {
+		if e.Kind != crypto.KindAction || v.prev == nil {
+			continue
+		}
+		a, err := engine.DecodeAction(e.Body)
+		if err != nil {
+			continue
+		}
+		v.add(fmt.Sprintf("%s: %s", v.name(e.Author), v.prev.Describe(a)))
+	}
+	for _, ev := range u.Events {
+		switch ev.Kind {
+		case lockstep.EventJoined, lockstep.EventStarted, lockstep.EventDropped, lockstep.EventRefused,
+			lockstep.EventEquivocation, lockstep.EventWaiting, lockstep.EventResumed:
+			v.add(ev.Text)
+		case lockstep.EventTurn:
+			v.sync = fmt.Sprintf("state hashes of all %d peers agree (turn %d, step %d)", len(u.Status.Members), ev.Turn, ev.Seq)
+		case lockstep.EventDesync:
+			v.desync = true
+			if ev.Desync != nil {
+				v.sync = ev.Desync.String()
+			} else {
+				v.sync = ev.Text
+			}
+			v.add(ev.Text)
+		case lockstep.EventGameOver:
+			v.over = true
+			if ev.Result != nil {
+				v.result = v.resultText(*ev.Result)
+			}
+			v.sync = fmt.Sprintf("state hashes of all %d peers agree on the final state", len(u.Status.Members))
+			v.add(ev.Text)
+		case lockstep.EventRejected:
+			v.add("rejected: " + ev.Text)
+		}
+	}
+	if u.State != nil {
+		v.state = u.State
+		v.prev = u.State
+	}
+}
+
+func (v *tableView) resultText(r engine.Result) string {
+	var b strings.Builder
+	b.WriteString(r.Reason)
+	for seat, sc := range r.Scores {
+		win := ""
+		for _, w := range r.Winners {
+			if w == seat {
+				win = "  winner"
+			}
+		}
+		fmt.Fprintf(&b, "\n  %d %-14s %4d%s", seat+1, v.seatName(seat), sc, win)
+	}
+	return b.String()
+}
+
+// snapshot is the UI's picture of the table now.
+func (v *tableView) snapshot() tui.Snapshot {
+	st := v.status
+	s := tui.Snapshot{Title: v.title, Seat: st.MySeat, Log: append([]string(nil), v.log...), Sync: v.sync, Desync: v.desync, Over: v.over, Result: v.result}
+	if v.state != nil {
+		s.State = v.state
+	}
+	switch {
+	case st.Phase == lockstep.PhaseStopped:
+		s.Status = "The game stopped."
+	case v.over:
+		s.Status = "The game is over."
+	case st.Phase < lockstep.PhasePlaying:
+		s.Status = fmt.Sprintf("In the lobby (%s): %d joined", st.Phase, len(st.Members))
+	case st.Actor.Kind == engine.ActorChance:
+		s.Status = fmt.Sprintf("Turn %d: drawing from the beacon", st.Turn+1)
+	case st.Actor.Kind == engine.ActorSeat && st.Actor.Seat == st.MySeat && v.human:
+		s.Status = fmt.Sprintf("Turn %d: your move", st.Turn+1)
+		if v.state != nil {
+			s.Legal = v.state.Legal(nil)
+		}
+	case st.Actor.Kind == engine.ActorSeat:
+		s.Status = fmt.Sprintf("Turn %d: %s to move", st.Turn+1, v.seatName(st.Actor.Seat))
+	}
+	if len(st.Waiting) > 0 && !v.over {
+		var ws []string
+		for _, w := range st.Waiting {
+			if w.For >= 2000 {
+				ws = append(ws, w.String())
+			}
+		}
+		if len(ws) > 0 {
+			s.Status += " — " + strings.Join(ws, "; ")
+		}
+	}
+	for mi, m := range st.Members {
+		seat := -1
+		for si, x := range st.Seats {
+			if x == mi {
+				seat = si
+			}
+		}
+		conn := "connected"
+		if m.ID == v.host.ID() {
+			conn = "here"
+		} else if v.host.Network().Connectedness(m.ID) != network.Connected {
+			conn = "not connected"
+		}
+		for _, w := range st.Waiting {
+			if w.Peer == m.ID && w.For >= 2000 {
+				conn += fmt.Sprintf(", waited %d s", w.For/1000)
+			}
+		}
+		s.Peers = append(s.Peers, tui.PeerInfo{Name: v.name(m.ID), Seat: seat, Conn: conn, Self: m.ID == v.host.ID(), Bot: v.bots[m.ID]})
+	}
+	return s
+}

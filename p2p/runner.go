@@ -1,0 +1,412 @@
+package p2p
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/boardmesh/boardmesh/crypto"
+	"github.com/boardmesh/boardmesh/engine"
+	"github.com/boardmesh/boardmesh/lockstep"
+	pubsub "github.com/libp2p/go-libp2p-pubsub"
+	"github.com/libp2p/go-libp2p/core/host"
+	"github.com/libp2p/go-libp2p/core/network"
+	"github.com/libp2p/go-libp2p/core/peer"
+)
+
+// Log record tags: the on-disk log holds lockstep's committed entries and,
+// apart from them, this peer's own signed envelopes (lockstep's Sent), so a
+// restart never signs a different envelope for a slot it already signed.
+const (
+	tagEntry = 'E'
+	tagSent  = 'S'
+)
+
+// RunnerConfig wires a Runner.
+type RunnerConfig struct {
+	Host   host.Host
+	PubSub *pubsub.PubSub
+	Node   *lockstep.Node
+	// Lobby is the lobby id; its hex form names the session topic.
+	Lobby crypto.Hash
+	// Log is the open on-disk log; the runner appends to it.
+	Log *Log
+	// Bot, if set, plays this peer's seat; BotRand feeds it.
+	Bot     engine.Bot
+	BotRand *engine.Rand
+	// BotDelay paces a bot's moves so a person can follow them.
+	BotDelay time.Duration
+	// TickEvery is the node's clock resolution (default 50 ms).
+	TickEvery time.Duration
+	// Linger keeps serving catch-up after the game ends, for peers that
+	// are still finishing (default 2 s).
+	Linger time.Duration
+	// OnUpdate is called on the runner's goroutine after each batch of
+	// changes. It must not block (hand the Update to another goroutine).
+	OnUpdate func(Update)
+	// StartWhen, for the host, proposes the roster as soon as that many
+	// peers (the host included) have joined; 0 leaves it to Do(Propose).
+	StartWhen int
+	// Peers lists the session's other peers as far as known in advance;
+	// the runner waits until they are all on the topic before stepping.
+	Peers []peer.ID
+}
+
+// Update is what changed in one batch, for UIs and summaries.
+type Update struct {
+	Status lockstep.Status
+	// State is a clone of the engine state, nil before the game starts.
+	State   engine.State
+	Events  []lockstep.Event
+	Entries []*crypto.Envelope
+}
+
+// Runner drives one lockstep node with real time and I/O. All node calls
+// happen on the goroutine of Run; other goroutines reach the node through
+// Do, which queues a function for that goroutine.
+type Runner struct {
+	cfg   RunnerConfig
+	topic *Topic
+	ops   chan func(*lockstep.Node)
+	in    chan *crypto.Envelope
+	// session is the session id once known; the validator reads it.
+	session  atomic.Value // crypto.Hash
+	proposed bool
+	done     chan struct{}
+	wg       sync.WaitGroup
+}
+
+// NewRunner joins the session topic and registers the catch-up handler.
+func NewRunner(cfg RunnerConfig) (*Runner, error) {
+	if cfg.TickEvery == 0 {
+		cfg.TickEvery = 50 * time.Millisecond
+	}
+	if cfg.Linger == 0 {
+		cfg.Linger = 2 * time.Second
+	}
+	r := &Runner{
+		cfg:  cfg,
+		ops:  make(chan func(*lockstep.Node), 64),
+		in:   make(chan *crypto.Envelope, 4096),
+		done: make(chan struct{}),
+	}
+	r.session.Store(crypto.Hash{})
+	t, err := JoinTopic(cfg.PubSub, cfg.Host.ID(), TopicName(cfg.Lobby.String()), r.verify)
+	if err != nil {
+		return nil, err
+	}
+	r.topic = t
+	ServeCatchup(cfg.Host, r.serveCatchup)
+	return r, nil
+}
+
+// verify is the topic validator: it runs on gossipsub's goroutines, so it
+// touches nothing of the node. A malformed envelope or a bad signature is
+// provably bad (Reject). An envelope of another session is Reject once our
+// session id is known; before that the roster (which defines it) may not
+// have arrived yet, so it is accepted and left to lockstep.
+func (r *Runner) verify(_ peer.ID, data []byte) Verdict {
+	env, err := crypto.Unmarshal(data)
+	if err != nil {
+		return Reject
+	}
+	if err := crypto.Verify(env); err != nil {
+		return Reject
+	}
+	if env.Session == r.cfg.Lobby {
+		return Accept
+	}
+	if s := r.session.Load().(crypto.Hash); !s.IsZero() && env.Session != s {
+		return Reject
+	}
+	return Accept
+}
+
+// Do runs f on the runner's goroutine with the node, and waits for it.
+func (r *Runner) Do(ctx context.Context, f func(*lockstep.Node) error) error {
+	errc := make(chan error, 1)
+	select {
+	case r.ops <- func(n *lockstep.Node) { errc <- f(n) }:
+	case <-r.done:
+		return ErrRunnerDone
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	select {
+	case err := <-errc:
+		return err
+	case <-r.done:
+		return ErrRunnerDone
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// ErrRunnerDone is returned by Do after Run has returned.
+var ErrRunnerDone = errors.New("the session has ended")
+
+// Act plays a for this peer's seat.
+func (r *Runner) Act(ctx context.Context, a engine.Action) error {
+	return r.Do(ctx, func(n *lockstep.Node) error { return n.Act(a) })
+}
+
+// Host is the libp2p host of the runner.
+func (r *Runner) Host() host.Host { return r.cfg.Host }
+
+// Run drives the node until the game ends (or stops), ctx is cancelled, or
+// an I/O error occurs. It returns nil after a finished game.
+func (r *Runner) Run(ctx context.Context) error {
+	defer close(r.done)
+	defer r.topic.Close()
+	// Deferred calls run last first: cancel, then wait for the reader and
+	// the fetchers, then leave the topic.
+	defer r.wg.Wait()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	r.wg.Add(1)
+	go r.read(ctx)
+	if len(r.cfg.Peers) > 0 {
+		wctx, wcancel := context.WithTimeout(ctx, 30*time.Second)
+		err := r.topic.WaitPeers(wctx, r.cfg.Peers)
+		wcancel()
+		if err != nil {
+			return err
+		}
+	}
+	tick := time.NewTicker(r.cfg.TickEvery)
+	defer tick.Stop()
+	n := r.cfg.Node
+	var lingerUntil time.Time
+	var botAt time.Time
+	for {
+		if err := r.drain(ctx); err != nil {
+			return err
+		}
+		st := n.Status()
+		if st.Phase == lockstep.PhaseOver || st.Phase == lockstep.PhaseStopped {
+			if lingerUntil.IsZero() {
+				lingerUntil = time.Now().Add(r.cfg.Linger)
+				r.cfg.Log.Sync()
+			}
+			if time.Now().After(lingerUntil) {
+				if st.Phase == lockstep.PhaseStopped {
+					return ErrStopped
+				}
+				return nil
+			}
+		} else if r.cfg.StartWhen > 0 && !r.proposed && st.Phase <= lockstep.PhaseLobby && len(n.Joined()) >= r.cfg.StartWhen {
+			r.proposed = true
+			if err := n.Propose(); err != nil {
+				return fmt.Errorf("start the game: %w", err)
+			}
+			continue
+		} else if r.cfg.Bot != nil && n.CanAct() {
+			if botAt.IsZero() {
+				botAt = time.Now().Add(r.cfg.BotDelay)
+			}
+			if !time.Now().Before(botAt) {
+				botAt = time.Time{}
+				if err := r.playBot(); err != nil {
+					return err
+				}
+				continue
+			}
+		}
+		select {
+		case <-ctx.Done():
+			r.cfg.Log.Sync()
+			return ctx.Err()
+		case env := <-r.in:
+			n.Step(env) // a rejection comes back as an event
+			// Take whatever else has arrived before handling Ready, so a
+			// burst costs one batch.
+			for more := true; more; {
+				select {
+				case env := <-r.in:
+					n.Step(env)
+				default:
+					more = false
+				}
+			}
+		case op := <-r.ops:
+			op(n)
+		case now := <-tick.C:
+			n.Tick(now.UnixMilli())
+		}
+	}
+}
+
+// ErrStopped is returned by Run when the session stopped on an
+// equivocation or a desync; the events said why.
+var ErrStopped = errors.New("the session stopped")
+
+func (r *Runner) playBot() error {
+	s := r.cfg.Node.State()
+	legal := s.Legal(nil)
+	if len(legal) == 0 {
+		return fmt.Errorf("seat %d is to act but has no legal action", s.ToAct().Seat)
+	}
+	a := r.cfg.Bot.Choose(s, legal, r.cfg.BotRand)
+	if err := r.cfg.Node.Act(a); err != nil {
+		// A bot that picks from Legal cannot be refused unless the engine's
+		// Legal and Apply disagree: a bug in the game, reported as such.
+		return fmt.Errorf("bot chose %s, refused: %w", s.Describe(a), err)
+	}
+	return nil
+}
+
+// drain handles every pending Ready in the order lockstep's Ready asks:
+// persist, then send, then fetch, then report, then Advance.
+func (r *Runner) drain(ctx context.Context) error {
+	n := r.cfg.Node
+	for n.HasReady() {
+		rd := n.Ready()
+		for _, e := range rd.Persist {
+			if err := r.cfg.Log.Append(append([]byte{tagSent}, e.Marshal()...)); err != nil {
+				return err
+			}
+		}
+		turnEnd := false
+		for _, e := range rd.Entries {
+			if err := r.cfg.Log.Append(append([]byte{tagEntry}, e.Marshal()...)); err != nil {
+				return err
+			}
+		}
+		for _, ev := range rd.Events {
+			if ev.Kind == lockstep.EventTurn || ev.Kind == lockstep.EventGameOver || ev.Kind == lockstep.EventStarted {
+				turnEnd = true
+			}
+		}
+		if turnEnd || len(rd.Persist) > 0 && len(rd.Entries) == 0 && n.Status().Phase < lockstep.PhasePlaying {
+			if err := r.cfg.Log.Sync(); err != nil {
+				return err
+			}
+		}
+		for _, m := range rd.Messages {
+			if err := r.topic.Publish(ctx, m.Marshal()); err != nil && ctx.Err() == nil {
+				// A local validation failure cannot happen for our own
+				// well-formed envelopes; anything else is transient and
+				// lockstep re-sends.
+				continue
+			}
+		}
+		for _, q := range rd.Requests {
+			r.fetch(ctx, q)
+		}
+		st := n.Status()
+		if !st.Session.IsZero() {
+			r.session.Store(st.Session)
+		}
+		if r.cfg.OnUpdate != nil {
+			var s engine.State
+			if st.Phase >= lockstep.PhasePlaying {
+				s = n.State().Clone()
+			}
+			r.cfg.OnUpdate(Update{Status: st, State: s, Events: rd.Events, Entries: rd.Entries})
+		}
+		n.Advance()
+	}
+	return nil
+}
+
+// fetch asks one peer for a gap on another goroutine and feeds the answer
+// back through the inbound channel; the node verifies every envelope.
+func (r *Runner) fetch(ctx context.Context, q lockstep.GapRequest) {
+	to := q.To
+	h := r.cfg.Host
+	if to == "" || h.Network().Connectedness(to) != network.Connected {
+		to = ""
+		for _, p := range r.topic.Peers() {
+			to = p
+			break
+		}
+		if to == "" {
+			return
+		}
+	}
+	query := binary.AppendUvarint(nil, q.From)
+	r.wg.Add(1)
+	go func() {
+		defer r.wg.Done()
+		items, err := Fetch(ctx, h, to, query)
+		if err != nil {
+			return // lockstep asks again after ResendAfter
+		}
+		for _, b := range items {
+			env, err := crypto.Unmarshal(b)
+			if err != nil {
+				continue
+			}
+			select {
+			case r.in <- env:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+}
+
+// serveCatchup answers a catch-up stream on the node's goroutine.
+func (r *Runner) serveCatchup(from peer.ID, query []byte) ([][]byte, error) {
+	fromIdx, n := binary.Uvarint(query)
+	if n <= 0 || n != len(query) {
+		return nil, fmt.Errorf("bad catch-up query from %s", short(from))
+	}
+	var out [][]byte
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	err := r.Do(ctx, func(node *lockstep.Node) error {
+		for _, e := range node.Serve(lockstep.GapRequest{To: from, From: fromIdx}) {
+			out = append(out, e.Marshal())
+		}
+		return nil
+	})
+	return out, err
+}
+
+// read feeds envelopes from the topic to the node's goroutine.
+func (r *Runner) read(ctx context.Context) {
+	defer r.wg.Done()
+	for {
+		m, err := r.topic.Next(ctx)
+		if err != nil {
+			return
+		}
+		env, err := crypto.Unmarshal(m.Data)
+		if err != nil {
+			continue
+		}
+		select {
+		case r.in <- env:
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// ReadLog splits an on-disk log into lockstep's committed entries and this
+// peer's own sent envelopes, for lockstep.Config.Log and Sent.
+func ReadLog(recs [][]byte) (entries, sent []*crypto.Envelope, err error) {
+	for i, rec := range recs {
+		if len(rec) < 1 {
+			return nil, nil, fmt.Errorf("log record %d is empty", i)
+		}
+		env, err := crypto.Unmarshal(rec[1:])
+		if err != nil {
+			return nil, nil, fmt.Errorf("log record %d: %w", i, err)
+		}
+		switch rec[0] {
+		case tagEntry:
+			entries = append(entries, env)
+		case tagSent:
+			sent = append(sent, env)
+		default:
+			return nil, nil, fmt.Errorf("log record %d has unknown tag %q", i, rec[0])
+		}
+	}
+	return entries, sent, nil
+}

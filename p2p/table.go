@@ -1,0 +1,277 @@
+package p2p
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/boardmesh/boardmesh/crypto"
+	"github.com/boardmesh/boardmesh/engine"
+	"github.com/boardmesh/boardmesh/lockstep"
+	pubsub "github.com/libp2p/go-libp2p-pubsub"
+	"github.com/libp2p/go-libp2p/core/host"
+	"github.com/libp2p/go-libp2p/core/peer"
+)
+
+// TableConfig describes a table of peers that all live in this process,
+// each a real libp2p host on loopback: `boardmesh play`, `bench net` and
+// the end-to-end tests.
+type TableConfig struct {
+	Game    *engine.Game
+	Options engine.Options
+	// Names of the peers; its length is the number of players. Peer 0
+	// hosts the lobby.
+	Names []string
+	// Bots[i] plays peer i; nil leaves the seat to Runner.Act (a person).
+	Bots []engine.Bot
+	// Seed feeds the bots' choices (each peer gets its own stream).
+	Seed []byte
+	// Dir holds one log per peer; empty means a temporary directory the
+	// caller removes.
+	Dir string
+	// BotDelay paces bots so a person can follow.
+	BotDelay time.Duration
+	// OnUpdate, if set, receives every peer's updates (peer index first).
+	OnUpdate func(peer int, u Update)
+	// Keys, if set, are the peers' identities (else fresh ones).
+	Keys []*crypto.Identity
+}
+
+// TablePeer is one peer of a local table.
+type TablePeer struct {
+	Name     string
+	Identity *crypto.Identity
+	Host     host.Host
+	PubSub   *pubsub.PubSub
+	Node     *lockstep.Node
+	Runner   *Runner
+	Log      *Log
+
+	mu      sync.Mutex
+	entries [][]byte
+	result  *engine.Result
+	final   engine.State
+	status  lockstep.Status
+}
+
+// Table is a running local table.
+type Table struct {
+	Lobby  crypto.Hash
+	Peers  []*TablePeer
+	cfg    TableConfig
+	cancel context.CancelFunc
+}
+
+// NewTable builds the hosts, connects them all to each other, starts
+// gossipsub with the others as direct peers, and makes one lockstep node
+// per peer: peer 0 hosts the lobby, the others join it. Run plays it.
+func NewTable(ctx context.Context, cfg TableConfig) (t *Table, err error) {
+	n := len(cfg.Names)
+	if n == 0 {
+		return nil, errors.New("a table needs at least one peer")
+	}
+	var lobby crypto.Hash
+	if _, err := rand.Read(lobby[:]); err != nil {
+		return nil, err
+	}
+	t = &Table{Lobby: lobby, cfg: cfg}
+	defer func() {
+		if err != nil {
+			t.Close()
+		}
+	}()
+	for i := range n {
+		var id *crypto.Identity
+		if i < len(cfg.Keys) && cfg.Keys[i] != nil {
+			id = cfg.Keys[i]
+		} else if id, err = crypto.GenerateIdentity(rand.Reader); err != nil {
+			return nil, err
+		}
+		h, err := NewHost(HostConfig{Key: id.PrivKey()})
+		if err != nil {
+			return nil, err
+		}
+		t.Peers = append(t.Peers, &TablePeer{Name: cfg.Names[i], Identity: id, Host: h})
+	}
+	for i, a := range t.Peers {
+		for _, b := range t.Peers[i+1:] {
+			cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+			err := a.Host.Connect(cctx, peer.AddrInfo{ID: b.Host.ID(), Addrs: b.Host.Addrs()})
+			cancel()
+			if err != nil {
+				return nil, fmt.Errorf("connect %s to %s: %w", a.Name, b.Name, err)
+			}
+		}
+	}
+	for i, p := range t.Peers {
+		var direct, others []peer.ID
+		var infos []peer.AddrInfo
+		for j, q := range t.Peers {
+			if j != i {
+				direct = append(direct, q.Host.ID())
+				infos = append(infos, peer.AddrInfo{ID: q.Host.ID(), Addrs: q.Host.Addrs()})
+			}
+		}
+		others = direct
+		if p.PubSub, err = NewPubSub(ctx, p.Host, infos); err != nil {
+			return nil, err
+		}
+		dir := cfg.Dir
+		if p.Log, _, _, err = OpenLog(filepath.Join(dir, fmt.Sprintf("peer%d.log", i))); err != nil {
+			return nil, err
+		}
+		if p.Node, err = lockstep.New(lockstep.Config{Identity: p.Identity, Name: p.Name, Games: singleGame(cfg.Game)}); err != nil {
+			return nil, err
+		}
+		var bot engine.Bot
+		if i < len(cfg.Bots) {
+			bot = cfg.Bots[i]
+		}
+		seed := sha256.Sum256(append(append([]byte{}, cfg.Seed...), byte(i)))
+		pi := i
+		pp := p
+		rc := RunnerConfig{
+			Host: p.Host, PubSub: p.PubSub, Node: p.Node, Lobby: lobby, Log: p.Log,
+			Bot: bot, BotRand: engine.NewRand(seed[:]), BotDelay: cfg.BotDelay, Peers: others,
+			OnUpdate: func(u Update) {
+				pp.record(u)
+				if cfg.OnUpdate != nil {
+					cfg.OnUpdate(pi, u)
+				}
+			},
+		}
+		if i == 0 {
+			rc.StartWhen = n
+		}
+		if p.Runner, err = NewRunner(rc); err != nil {
+			return nil, err
+		}
+	}
+	if err := t.Peers[0].Node.Host(lobby, cfg.Game, cfg.Options); err != nil {
+		return nil, err
+	}
+	for _, p := range t.Peers[1:] {
+		if err := p.Node.Join(lobby); err != nil {
+			return nil, err
+		}
+	}
+	return t, nil
+}
+
+func singleGame(g *engine.Game) func(string) (*engine.Game, error) {
+	return func(name string) (*engine.Game, error) {
+		if name != g.Name {
+			return nil, fmt.Errorf("unknown game %q", name)
+		}
+		return g, nil
+	}
+}
+
+func (p *TablePeer) record(u Update) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, e := range u.Entries {
+		p.entries = append(p.entries, e.Marshal())
+	}
+	p.status = u.Status
+	if u.State != nil {
+		p.final = u.State
+	}
+	for _, ev := range u.Events {
+		if ev.Kind == lockstep.EventGameOver && ev.Result != nil {
+			r := *ev.Result
+			p.result = &r
+		}
+	}
+}
+
+// Entries returns the committed log entries of the peer so far.
+func (p *TablePeer) Entries() [][]byte {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([][]byte(nil), p.entries...)
+}
+
+// LogHash is the SHA-256 over the committed entries, to compare logs.
+func (p *TablePeer) LogHash() crypto.Hash {
+	h := sha256.New()
+	for _, e := range p.Entries() {
+		var l [4]byte
+		l[0], l[1], l[2], l[3] = byte(len(e)>>24), byte(len(e)>>16), byte(len(e)>>8), byte(len(e))
+		h.Write(l[:])
+		h.Write(e)
+	}
+	var out crypto.Hash
+	h.Sum(out[:0])
+	return out
+}
+
+// Result is the game's result as this peer saw it, nil before the end.
+func (p *TablePeer) Result() *engine.Result {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.result
+}
+
+// Final is the last engine state this peer reported.
+func (p *TablePeer) Final() engine.State {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.final
+}
+
+// Status is the last status this peer reported.
+func (p *TablePeer) Status() lockstep.Status {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.status
+}
+
+// Run plays the table to the end: every runner until it returns. The
+// first error (other than cancellation after another's error) is returned.
+func (t *Table) Run(ctx context.Context) error {
+	ctx, cancel := context.WithCancel(ctx)
+	t.cancel = cancel
+	defer cancel()
+	errs := make([]error, len(t.Peers))
+	var wg sync.WaitGroup
+	for i, p := range t.Peers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = p.Runner.Run(ctx)
+			if errs[i] != nil {
+				cancel()
+			}
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil && !errors.Is(err, context.Canceled) {
+			return fmt.Errorf("%s: %w", t.Peers[i].Name, err)
+		}
+	}
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Close shuts every host and log.
+func (t *Table) Close() {
+	for _, p := range t.Peers {
+		if p.Log != nil {
+			p.Log.Close()
+		}
+		if p.Host != nil {
+			p.Host.Close()
+		}
+	}
+}
