@@ -12,21 +12,47 @@ func (s *State) Apply(seat int, a engine.Action) error {
 	if err := engine.CheckTurn(s.ToAct(), seat); err != nil {
 		return err
 	}
-	var buf [48]engine.Action
-	legal := s.Legal(buf[:0])
-	ok := false
-	for _, l := range legal {
-		if l.Equal(a) {
-			ok = true
-			break
-		}
-	}
-	if !ok {
+	if !s.isLegal(a) {
 		return s.whyIllegal(a)
 	}
 	s.answer(a)
 	s.run()
 	return nil
+}
+
+// isLegal reports whether a is one of Legal's actions; the moves of the
+// turn are checked directly, which keeps simulations fast.
+func (s *State) isLegal(a engine.Action) bool {
+	if s.ask == askMain {
+		p := &s.p[s.cur]
+		c := -1
+		if len(a.Args) == 1 {
+			c = int(a.Args[0])
+		}
+		if len(a.Args) > 1 || (c < 0 || c >= NumCards) && len(a.Args) == 1 {
+			return false
+		}
+		switch a.Op {
+		case opPlay:
+			return c >= 0 && isAction(c) && p.hand[c] > 0 && s.phase == phaseAction && s.actions > 0
+		case opTreasure:
+			return c >= 0 && isTreasure(c) && p.hand[c] > 0 && !s.bought
+		case opAllTreasures:
+			return c < 0 && !s.bought && p.hand[Copper]+p.hand[Silver]+p.hand[Gold] > 1
+		case opBuy:
+			return c >= 0 && s.buys > 0 && s.supply[c] > 0 && cards[c].cost <= s.coins && s.inSupply(c)
+		case opEndTurn:
+			return c < 0 && len(a.Args) == 0
+		}
+		return false
+	}
+	var buf [48]engine.Action
+	for _, l := range s.Legal(buf[:0]) {
+		if l.Equal(a) {
+			return true
+		}
+	}
+	return false
 }
 
 // whyIllegal explains, in a player's words, why a is not legal now.

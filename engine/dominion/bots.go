@@ -235,7 +235,6 @@ func find(legal []engine.Action, op int) (engine.Action, bool) {
 
 // answer makes a card's choice.
 func (b *moneyBot) answer(s *State, legal []engine.Action) engine.Action {
-	p := &s.p[s.askSeat]
 	done, canStop := find(legal, opDone)
 	switch s.ask {
 	case askMoat, askVassal, askMoneylender:
@@ -261,10 +260,10 @@ func (b *moneyBot) answer(s *State, legal []engine.Action) engine.Action {
 	case askChapel:
 		if a, ok := worst(legal); ok {
 			c := int(a.Args[0])
-			money := int(p.hand[Silver])*2 + int(p.hand[Gold])*3
 			all := s.owned(s.askSeat)
-			coppersLeft := int(all[Copper])
-			if keep(c) < 0 || (c == Copper && (b.chapel && coppersLeft > 3 || money >= 6)) {
+			// Coppers go once the deck has other money to replace them.
+			money := 2*int(all[Silver]) + 3*int(all[Gold])
+			if c == Curse || c == Estate && s.supply[Province] > 4 || c == Copper && b.chapel && money >= 7 {
 				return a
 			}
 		}

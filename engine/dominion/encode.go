@@ -123,6 +123,7 @@ func decode(b []byte) (*State, error) {
 			d.bad = "a base card in the Kingdom"
 		}
 	}
+	s.setPiles()
 	d.counts(&s.supply)
 	d.counts(&s.trash)
 	if d.Len(6) != s.n {

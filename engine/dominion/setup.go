@@ -80,6 +80,7 @@ func newState(players int, opts engine.Options) (*State, error) {
 			s.kingdom[i] = -1
 		}
 		s.req = reqKingdom
+		s.setPiles()
 		return s, nil
 	}
 	k, err := parseKingdom(kv)
@@ -116,6 +117,7 @@ func baseSupply(players int) counts {
 // fillKingdom puts 10 of each Kingdom card in the Supply (Victory
 // Kingdom cards: as many as the other Victory piles).
 func (s *State) fillKingdom() {
+	s.setPiles()
 	for _, k := range s.kingdom {
 		s.supply[k] = 10
 		if isVictory(int(k)) {

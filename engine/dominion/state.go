@@ -59,6 +59,7 @@ type frame struct {
 type State struct {
 	n       int
 	kingdom [10]int8 // sorted card ids; all -1 until drawn at random
+	piles   uint64   // bit c set: card c has a Supply pile (derived from kingdom)
 	supply  counts
 	trash   counts
 	p       []player
@@ -125,17 +126,20 @@ func (s *State) clone() *State {
 	return &c
 }
 
-func (s *State) inKingdom(c int) bool {
-	for _, k := range s.kingdom {
-		if int(k) == c {
-			return true
-		}
-	}
-	return false
-}
+func (s *State) inKingdom(c int) bool { return c >= firstKingdom && s.inSupply(c) }
 
 // inSupply reports whether card c has a pile in this game.
-func (s *State) inSupply(c int) bool { return c < firstKingdom || s.inKingdom(c) }
+func (s *State) inSupply(c int) bool { return s.piles&(1<<c) != 0 }
+
+// setPiles derives piles from the Kingdom.
+func (s *State) setPiles() {
+	s.piles = 1<<firstKingdom - 1
+	for _, k := range s.kingdom {
+		if k >= 0 {
+			s.piles |= 1 << k
+		}
+	}
+}
 
 func (s *State) isDropped(seat int) bool { return s.dropped&(1<<seat) != 0 }
 

@@ -1,6 +1,7 @@
 package dominion
 
 import (
+	"math/bits"
 	"strconv"
 	"strings"
 
@@ -192,8 +193,8 @@ func (s *State) answerMain(a engine.Action) {
 func (s *State) legalMain(dst []engine.Action) []engine.Action {
 	p := &s.p[s.cur]
 	if s.phase == phaseAction && s.actions > 0 {
-		for c := firstKingdom; c < NumCards; c++ {
-			if p.hand[c] > 0 && isAction(c) {
+		for _, k := range s.kingdom {
+			if c := int(k); c >= 0 && p.hand[c] > 0 && isAction(c) {
 				dst = append(dst, engine.Action{Op: opPlay, Args: argCard[c][:]})
 			}
 		}
@@ -211,8 +212,8 @@ func (s *State) legalMain(dst []engine.Action) []engine.Action {
 		}
 	}
 	if s.buys > 0 {
-		for c := 0; c < NumCards; c++ {
-			if s.supply[c] > 0 && cards[c].cost <= s.coins && s.inSupply(c) {
+		for m := s.piles; m != 0; m &= m - 1 {
+			if c := bits.TrailingZeros64(m); s.supply[c] > 0 && cards[c].cost <= s.coins {
 				dst = append(dst, engine.Action{Op: opBuy, Args: argCard[c][:]})
 			}
 		}
