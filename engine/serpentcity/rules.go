@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"reflect"
+	"strings"
 )
 
 // Resource indexes: the four basic Resources, then Diamonds.
@@ -156,7 +158,7 @@ func DefaultRules() Rules {
 		Building:        Amount{Coin: 2, Document: 1, Fuel: 1},
 		EconCard:        Amount{Coin: 1, Document: 1},
 		MilCard:         Amount{Weapon: 1, Fuel: 1},
-		BuyIP:           Amount{Coin: 2, Weapon: 2, Document: 2, Fuel: 2},
+		BuyIP:           Amount{Coin: 2, Weapon: 2, Document: 2, Fuel: 2, Diamond: 2},
 		IPPerTurn:       1,
 		BankRate:        3,
 		TradeOffers:     1,
@@ -208,24 +210,18 @@ func ParseRules(data []byte) (Rules, error) {
 	r := DefaultRules()
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
-	// Lists replace the default lists whole; clear them first so a shorter
-	// list is not merged element-wise into the default one.
+	// A field given in the file replaces the default whole: a cost of
+	// {"coin": 2} means exactly 2 Coin, and a shorter card list is not
+	// merged element by element into the default one.
 	var probe map[string]json.RawMessage
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return Rules{}, fmt.Errorf("serpentcity rules: %w", err)
 	}
-	for _, k := range []string{"territories", "reward_roll", "economic_cards", "military_cards"} {
-		if _, ok := probe[k]; ok {
-			switch k {
-			case "territories":
-				r.Territories = nil
-			case "reward_roll":
-				r.Reward = nil
-			case "economic_cards":
-				r.Economic = nil
-			case "military_cards":
-				r.Military = nil
-			}
+	rv := reflect.ValueOf(&r).Elem()
+	for i := 0; i < rv.NumField(); i++ {
+		tag, _, _ := strings.Cut(rv.Type().Field(i).Tag.Get("json"), ",")
+		if _, given := probe[tag]; given {
+			rv.Field(i).Set(reflect.Zero(rv.Field(i).Type()))
 		}
 	}
 	if err := dec.Decode(&r); err != nil {

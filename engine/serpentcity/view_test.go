@@ -105,6 +105,9 @@ func TestParseRulesKeepsDefaultsAndRejectsMistakes(t *testing.T) {
 	if err != nil || r.CapitalSlots != 4 || r.RoadSpaces != 20 || len(r.Economic) != 8 {
 		t.Fatalf("%v %+v", err, r.CapitalSlots)
 	}
+	if r, err := ParseRules([]byte(`{"ip_cost": {"coin": 2}}`)); err != nil || r.BuyIP != (Amount{Coin: 2}) {
+		t.Fatalf("a given cost must replace the default whole: %+v %v", r.BuyIP, err)
+	}
 	for _, bad := range []string{
 		`{"capital_slot": 4}`,
 		`{"road_spaces": 0}`,
