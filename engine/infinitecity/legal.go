@@ -214,7 +214,7 @@ func (s *State) validate(a engine.Action) error {
 		}
 		p := int(a.Args[0])
 		if p < 0 || p >= s.players || p == s.current || s.dropped[p] {
-			return engine.Illegal("seat %d is not another player at the table", p)
+			return engine.Illegal("%s is not another player at the table", seatName(p))
 		}
 	case OpReturn:
 		if t.kind != tkRecycle {
@@ -285,7 +285,7 @@ func (s *State) Describe(a engine.Action) string {
 			return "Put a marker on " + name
 		}
 	case a.Op == OpSeat && len(a.Args) == 1:
-		return fmt.Sprintf("Swap hands with seat %d", a.Args[0])
+		return "Swap hands with " + seatName(int(a.Args[0]))
 	case a.Op == OpReturn && len(a.Args) == 1 && a.Args[0] >= 0 && int(a.Args[0]) < len(s.set.Kinds):
 		return "Put " + s.set.Kinds[a.Args[0]].Name + " back into the pile"
 	case a.Op == OpDone:
@@ -325,15 +325,15 @@ func (s *State) prompt() string {
 	case tkDeal:
 		return "waiting for the deal"
 	case tkRefill, tkDraw:
-		return fmt.Sprintf("waiting for seat %d to draw %d tiles", s.current, t.n)
+		return fmt.Sprintf("waiting for %s to draw %d tiles", seatName(s.current), t.n)
 	case tkFlip:
 		return fmt.Sprintf("waiting for the face-down tile at (%d,%d) to be turned over", t.ox, t.oy)
 	case tkReveal:
 		return "waiting for the Library to show the top tiles of the pile"
 	case tkPlay:
-		return src() + fmt.Sprintf("seat %d lays a tile from their hand", s.current)
+		return src() + seatName(s.current) + " lays a tile from their hand"
 	case tkPlayPeek:
-		return src() + fmt.Sprintf("seat %d lays one of the tiles the Library shows", s.current)
+		return src() + seatName(s.current) + " lays one of the tiles the Library shows"
 	case tkTarget2:
 		j := s.find(t.sx, t.sy)
 		if s.set.Kinds[t.src].Instr == InSwapTiles {
@@ -373,3 +373,7 @@ func abs(x int) int {
 	}
 	return x
 }
+
+// seatName names a seat for players, counting from 1 as the command line
+// and the summaries do.
+func seatName(p int) string { return fmt.Sprintf("seat %d", p+1) }

@@ -167,7 +167,7 @@ func (v *View) Render(width int, color bool) string {
 	compact := v.renderGrid(&b, width, color)
 	b.WriteString("\n")
 	for p := 0; p < v.Players; p++ {
-		l := line{{text: "  "}, {text: "seat " + strconv.Itoa(p), color: seatColor[p]}}
+		l := line{{text: "  "}, {text: seatName(p), color: seatColor[p]}}
 		if p == v.Seat {
 			l = append(l, seg{text: " (you)"})
 		}
@@ -192,7 +192,7 @@ func (v *View) Render(width int, color bool) string {
 	}
 	fmt.Fprintf(&b, "Draw pile: %d tiles.", v.Pile)
 	if v.EndSeat >= 0 && !v.Over {
-		fmt.Fprintf(&b, " Last round: seat %d has used all their markers.", v.EndSeat)
+		fmt.Fprintf(&b, " Last round: %s has used all their markers.", seatName(v.EndSeat))
 	}
 	b.WriteString("\n")
 	if compact && len(v.Legend) > 0 {
@@ -223,14 +223,14 @@ func (v *View) status() string {
 	if v.Over {
 		w := make([]string, len(v.Winners))
 		for i, p := range v.Winners {
-			w[i] = "seat " + strconv.Itoa(p)
+			w[i] = seatName(p)
 		}
 		return "game over, won by " + strings.Join(w, " and ")
 	}
 	if v.ToAct == "chance" {
 		return "drawing"
 	}
-	return "seat " + strconv.Itoa(v.Current) + " to play"
+	return seatName(v.Current) + " to play"
 }
 
 func (t TileInfo) describe() string {
@@ -408,7 +408,7 @@ func (v *View) cellLines(t *ViewTile, spot, compact bool, rows int) []line {
 				out[1] = append(out[1], seg{text: "+"})
 				break
 			}
-			out[1] = append(out[1], seg{text: strconv.Itoa(p), color: seatColor[p]})
+			out[1] = append(out[1], seg{text: strconv.Itoa(p + 1), color: seatColor[p]})
 			n++
 		}
 		return out
@@ -429,9 +429,9 @@ func (v *View) cellLines(t *ViewTile, spot, compact bool, rows int) []line {
 		if len(out[2]) > 0 {
 			out[2] = append(out[2], seg{text: " "})
 		}
-		text := strings.Repeat(strconv.Itoa(p), m)
+		text := strings.Repeat(strconv.Itoa(p+1), m)
 		if m > 3 {
-			text = strconv.Itoa(p) + "x" + strconv.Itoa(m)
+			text = strconv.Itoa(p+1) + "x" + strconv.Itoa(m)
 		}
 		out[2] = append(out[2], seg{text: text, color: seatColor[p]})
 	}

@@ -30,7 +30,7 @@ func TestRenderSmallCityWithFullNames(t *testing.T) {
 		checkWidth(t, out, 80)
 		plain := ansi.ReplaceAllString(out, "")
 		for _, want := range []string{"Construction", "Site", "Security", "Guardpost", "(face down)", "Your hand:",
-			"Library: Look at the top 5", "seat 0 (you)", "seat 0 lays a tile"} {
+			"Library: Look at the top 5", "seat 1 (you)", "seat 1 lays a tile"} {
 			if !strings.Contains(plain, want) {
 				t.Fatalf("view (colour %v) lacks %q:\n%s", color, want, out)
 			}
@@ -38,12 +38,16 @@ func TestRenderSmallCityWithFullNames(t *testing.T) {
 		if strings.Contains(out, "Embassy") {
 			t.Fatalf("seat 0 sees seat 1's hand:\n%s", out)
 		}
-		if got := strings.Contains(out, "\x1b[31m0\x1b[0m"); got != color {
-			t.Fatalf("colour %v: seat 0's marker coloured red: %v\n%s", color, got, out)
+		// Markers show the seat numbers counted from 1, as the players know
+		// them: the first seat's in red, the second's (two of them) in blue.
+		if got := strings.Contains(out, "\x1b[31m1\x1b[0m"); got != color {
+			t.Fatalf("colour %v: the first seat's marker coloured red: %v\n%s", color, got, out)
 		}
-		// Seat 1 has two markers on the Guardpost, drawn in its colour.
-		if color && !strings.Contains(out, "\x1b[34m11\x1b[0m") {
-			t.Fatalf("seat 1's two markers are not shown in blue:\n%s", out)
+		if color && !strings.Contains(out, "\x1b[34m22\x1b[0m") {
+			t.Fatalf("the second seat's two markers are not shown in blue:\n%s", out)
+		}
+		if !color && !strings.Contains(out, "|1 22 ") {
+			t.Fatalf("the Guardpost's markers are not shown as 1 22:\n%s", out)
 		}
 	}
 	// Squares where a tile may go are marked.
