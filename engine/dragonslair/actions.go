@@ -71,16 +71,16 @@ func (s *State) Legal(dst []engine.Action) []engine.Action {
 			}
 		}
 	case phaseStart:
-		if s.deckSize() > 0 {
+		if !s.pileEmpty() {
 			dst = append(dst, act(opDraw))
 		}
 		p := &s.seats[s.cur]
-		if p.hero == heroElf && !p.used && s.deckSize() > 0 {
+		if p.hero == heroElf && !p.used && !s.pileEmpty() {
 			dst = append(dst, act(opElf))
 		}
 		dst = s.appendThief(dst)
 	case phaseCard:
-		if s.hall < nest && s.deckSize() > 0 {
+		if s.hall < nest && !s.pileEmpty() {
 			dst = append(dst, act(opDraw))
 		}
 		dst = append(dst, act(opEscape))

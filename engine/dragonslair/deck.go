@@ -10,7 +10,7 @@ import "github.com/boardmesh/boardmesh/engine"
 // random bytes: it does when fewer than k are known on top and the middle
 // still has cards to fix.
 func (s *State) topNeedsChance(k int) bool {
-	return int(s.topN) < k && s.middleSize() > 0
+	return int(s.topN) < k && !s.middleEmpty()
 }
 
 // fillTop makes the top k cards of the pile known (as far as the pile
@@ -18,7 +18,7 @@ func (s *State) topNeedsChance(k int) bool {
 // part, which lies under the middle. r may be nil when !topNeedsChance(k).
 func (s *State) fillTop(k int, r *engine.Rand) {
 	for int(s.topN) < k && int(s.topN) < pileCap {
-		if s.middleSize() > 0 {
+		if !s.middleEmpty() {
 			var w [numCards]int
 			for i, c := range s.deck {
 				w[i] = int(c)
@@ -70,7 +70,7 @@ func (s *State) putUnder(i int) bool {
 // run out. The new pile is an unordered multiset: nothing is shuffled up
 // front, each card is fixed when it is drawn.
 func (s *State) reshuffleIfEmpty() bool {
-	if s.deckSize() > 0 {
+	if !s.pileEmpty() {
 		return false
 	}
 	s.deck = s.discard

@@ -60,7 +60,7 @@ func invariant(st engine.State) error {
 }
 
 func TestRandomPlayoutsKeepEveryInvariant(t *testing.T) {
-	games := 460 // per player count: 7 counts, 3220 games
+	games := 430 // per player count: 7 counts, 3010 games
 	if testing.Short() {
 		games = 40
 	}

@@ -204,13 +204,19 @@ func (s *State) deckSize() int {
 	return n
 }
 
-func (s *State) middleSize() int {
-	n := 0
+// middleEmpty reports whether the unordered middle of the pile is empty;
+// it stops at the first card kind left, which is what the hot path needs.
+func (s *State) middleEmpty() bool {
 	for _, c := range s.deck {
-		n += int(c)
+		if c > 0 {
+			return false
+		}
 	}
-	return n
+	return true
 }
+
+// pileEmpty reports whether no card is left to draw.
+func (s *State) pileEmpty() bool { return s.topN == 0 && s.botN == 0 && s.middleEmpty() }
 
 // bagValue is the gold of the treasures and eggs in the bag.
 func (s *State) bagValue() int {

@@ -86,7 +86,7 @@ func (s *State) resolve(c card) {
 			return
 		}
 		s.bust(false)
-	case sphere && s.deckSize() > 0:
+	case sphere && !s.pileEmpty():
 		if s.topNeedsChance(1) {
 			s.phase = phasePeek
 			return
