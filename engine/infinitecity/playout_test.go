@@ -68,3 +68,69 @@ func TestPlayoutsWithOptions(t *testing.T) {
 	enginetest.Playouts(t, Game, enginetest.Config{Games: games, Players: []int{2, 4, 6},
 		Options: func(i int) engine.Options { return opts[i%len(opts)] }, Invariant: invariant})
 }
+
+// TestPlayoutsWithDrops drops players at random moments of random games:
+// after every drop the state keeps its accounts, has exactly one actor,
+// survives encoding, and the game still ends.
+func TestPlayoutsWithDrops(t *testing.T) {
+	games := 300
+	if testing.Short() {
+		games = 30
+	}
+	for g := 0; g < games; g++ {
+		n := 2 + g%5
+		es, err := Game.Setup(n, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := es.(*State)
+		seed := []byte(fmt.Sprint("drops", g))
+		r := engine.NewRand(seed)
+		chance := engine.SeededChance{Seed: seed}
+		bots := make([]engine.Bot, n)
+		for i := range bots {
+			bots[i] = Game.Bots[(i+g)%2].New()
+		}
+		var beacon uint64
+		for step := 0; s.ToAct().Kind != engine.ActorOver; step++ {
+			if step > 20000 {
+				t.Fatalf("game %d did not end", g)
+			}
+			if r.Intn(40) == 0 {
+				seat := r.Intn(n)
+				before := engine.Encode(s)
+				err := s.Drop(seat)
+				if err != nil && string(before) != string(engine.Encode(s)) {
+					t.Fatalf("game %d: refused drop of seat %d changed the state", g, seat)
+				}
+				if err == nil {
+					if err := enginetest.CheckState(Game, s, invariant); err != nil {
+						t.Fatalf("game %d, step %d, after seat %d left: %v", g, step, seat, err)
+					}
+					if err := enginetest.SyncTest(Game, nil, s, nil); err != nil {
+						t.Fatalf("game %d after a drop: %v", g, err)
+					}
+				}
+				continue
+			}
+			who := s.ToAct()
+			if who.Kind == engine.ActorChance {
+				if err := s.ApplyChance(chance.Beacon(beacon)); err != nil {
+					t.Fatal(err)
+				}
+				beacon++
+			} else {
+				if s.dropped[who.Seat] {
+					t.Fatalf("game %d: seat %d left but is asked to act", g, who.Seat)
+				}
+				legal := s.Legal(nil)
+				if err := s.Apply(who.Seat, bots[who.Seat].Choose(s, legal, r)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := enginetest.CheckState(Game, s, invariant); err != nil {
+				t.Fatalf("game %d, step %d: %v", g, step, err)
+			}
+		}
+	}
+}
