@@ -9,15 +9,20 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/boardmesh/boardmesh/lockstep"
 )
 
-// The on-disk log is a magic header followed by records, each framed as
-// length (4 bytes, little endian), CRC-32C of the payload (4 bytes), payload.
-// The checksum lets a restart tell a whole record from one a crash cut
-// short; the records themselves are lockstep's entries, opaque here.
+// The on-disk log uses lockstep's log file format (lockstep/logfile.go), so
+// `boardmesh replay` and lockstep.ParseLog read it directly: a magic line,
+// then records framed as length (u32 big endian), payload, CRC-32C of the
+// payload (u32 big endian). A payload is a record type byte and an
+// envelope; this file treats it as opaque bytes. The checksum lets a
+// restart tell a whole record from one a crash cut short.
 const (
-	logMagic     = "BMLOG01\n"
-	recordHeader = 8
+	logMagic     = lockstep.LogMagic
+	recordHeader = 4
+	recordFrame  = 8
 	// MaxRecord bounds one record; a larger length field is a torn or
 	// corrupt header, not a real record (envelopes are under 1 MiB).
 	MaxRecord = 4 << 20
@@ -95,6 +100,7 @@ func (l *Log) load() ([][]byte, *Repair, error) {
 	var recs [][]byte
 	var reason string
 	hdr := make([]byte, recordHeader)
+	var tail [4]byte
 	for {
 		n, err := io.ReadFull(r, hdr)
 		if err == io.EOF {
@@ -104,9 +110,8 @@ func (l *Log) load() ([][]byte, *Repair, error) {
 			reason = fmt.Sprintf("record header cut short after %d of %d bytes", n, recordHeader)
 			break
 		}
-		size := binary.LittleEndian.Uint32(hdr[0:4])
-		sum := binary.LittleEndian.Uint32(hdr[4:8])
-		if size > MaxRecord {
+		size := binary.BigEndian.Uint32(hdr)
+		if size < 1 || size > MaxRecord {
 			reason = fmt.Sprintf("record length %d is impossible", size)
 			break
 		}
@@ -115,12 +120,16 @@ func (l *Log) load() ([][]byte, *Repair, error) {
 			reason = fmt.Sprintf("record cut short after %d of %d bytes", n, size)
 			break
 		}
-		if crc32.Checksum(payload, crcTable) != sum {
+		if n, err := io.ReadFull(r, tail[:]); err != nil {
+			reason = fmt.Sprintf("record checksum cut short after %d of 4 bytes", n)
+			break
+		}
+		if crc32.Checksum(payload, crcTable) != binary.BigEndian.Uint32(tail[:]) {
 			reason = "checksum mismatch"
 			break
 		}
 		recs = append(recs, payload)
-		off += recordHeader + int64(size)
+		off += recordFrame + int64(size)
 	}
 	l.n = len(recs)
 	l.size = off
@@ -152,13 +161,13 @@ func (l *Log) Append(rec []byte) error {
 	if l.f == nil {
 		return ErrLogClosed
 	}
-	if len(rec) > MaxRecord {
-		return fmt.Errorf("log record of %d bytes exceeds %d", len(rec), MaxRecord)
+	if len(rec) < 1 || len(rec) > MaxRecord {
+		return fmt.Errorf("log record of %d bytes: want 1 to %d", len(rec), MaxRecord)
 	}
-	buf := make([]byte, recordHeader+len(rec))
-	binary.LittleEndian.PutUint32(buf[0:4], uint32(len(rec)))
-	binary.LittleEndian.PutUint32(buf[4:8], crc32.Checksum(rec, crcTable))
-	copy(buf[recordHeader:], rec)
+	buf := make([]byte, 0, recordFrame+len(rec))
+	buf = binary.BigEndian.AppendUint32(buf, uint32(len(rec)))
+	buf = append(buf, rec...)
+	buf = binary.BigEndian.AppendUint32(buf, crc32.Checksum(rec, crcTable))
 	if _, err := l.f.Write(buf); err != nil {
 		return fmt.Errorf("append to log: %w", err)
 	}

@@ -32,7 +32,7 @@ func someRecords(n int) [][]byte {
 	for i := range n {
 		recs = append(recs, bytes.Repeat([]byte(fmt.Sprintf("rec%d;", i)), i+1))
 	}
-	recs = append(recs, []byte{}) // an empty record is a record too
+	recs = append(recs, []byte{1}) // a one-byte record is the shortest
 	return recs
 }
 
@@ -77,7 +77,7 @@ func TestLogTornTail(t *testing.T) {
 	recs = append(recs, []byte("the last record, which the crash tears"))
 	writeLog(t, path, recs)
 	full, _ := os.ReadFile(path)
-	last := len(recs[len(recs)-1]) + recordHeader
+	last := len(recs[len(recs)-1]) + recordFrame
 	wholeEnd := int64(len(full) - last)
 	for cut := 1; cut < last; cut++ {
 		torn := filepath.Join(dir, fmt.Sprintf("torn%d", cut))
@@ -110,7 +110,7 @@ func TestLogChecksumMismatch(t *testing.T) {
 	recs := someRecords(3)
 	writeLog(t, path, recs)
 	b, _ := os.ReadFile(path)
-	b[len(b)-1-recordHeader] ^= 0x40 // flip a bit in the last byte of the second-to-last record (the last is empty)
+	b[len(b)-1-(recordFrame+1)] ^= 0x40 // flip a bit in the checksum of the second-to-last record (the last is one byte)
 	os.WriteFile(path, b, 0o600)
 	l, got, rep, err := OpenLog(path)
 	if err != nil {

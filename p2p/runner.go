@@ -18,12 +18,13 @@ import (
 	"github.com/libp2p/go-libp2p/core/peer"
 )
 
-// Log record tags: the on-disk log holds lockstep's committed entries and,
-// apart from them, this peer's own signed envelopes (lockstep's Sent), so a
-// restart never signs a different envelope for a slot it already signed.
+// Log record types are lockstep's: the on-disk log holds committed entries
+// and, apart from them, this peer's own signed envelopes (lockstep's Sent),
+// so a restart never signs a different envelope for a slot it already
+// signed.
 const (
-	tagEntry = 'E'
-	tagSent  = 'S'
+	tagEntry = byte(lockstep.RecordEntry)
+	tagSent  = byte(lockstep.RecordSent)
 )
 
 // RunnerConfig wires a Runner.
@@ -405,7 +406,7 @@ func ReadLog(recs [][]byte) (entries, sent []*crypto.Envelope, err error) {
 		case tagSent:
 			sent = append(sent, env)
 		default:
-			return nil, nil, fmt.Errorf("log record %d has unknown tag %q", i, rec[0])
+			// Other record types (desync states) are not protocol input.
 		}
 	}
 	return entries, sent, nil

@@ -3,11 +3,13 @@ package p2p
 import (
 	"bytes"
 	"context"
+	"os"
 	"testing"
 	"time"
 
 	"github.com/boardmesh/boardmesh/engine"
 	"github.com/boardmesh/boardmesh/engine/dragonslair"
+	"github.com/boardmesh/boardmesh/lockstep"
 )
 
 // TestTableFourPeersPlayDragonsLair plays full Dragon's Lair bot games
@@ -84,6 +86,17 @@ func TestTableFourPeersPlayDragonsLair(t *testing.T) {
 				if !bytes.Equal(e.Marshal(), want[j]) {
 					t.Fatalf("peer %d: disk entry %d differs from the committed one", i, j)
 				}
+			}
+			// The file is in lockstep's log format: replay reads it and
+			// Verify accepts the whole game.
+			raw, _ := os.ReadFile(p.Log.Path())
+			lf, err := lockstep.ParseLog(raw)
+			if err != nil || len(lf.Entries) != len(want) {
+				t.Fatalf("peer %d: lockstep.ParseLog: %v, %d entries", i, err, len(lf.Entries))
+			}
+			rp, err := lockstep.VerifyFast(lf.Entries, func(string) (*engine.Game, error) { return g, nil })
+			if err != nil || rp.Phase != lockstep.PhaseOver {
+				t.Fatalf("peer %d: lockstep.VerifyFast: %v (phase %v)", i, err, rp)
 			}
 		}
 	}
