@@ -63,31 +63,39 @@ func (v *View) Render(width int, color bool) string {
 	// The cave: Exit and halls 1..8 with their bonuses; the figure of the
 	// turn player stands in one of them.
 	var halls, bonus, fig strings.Builder
-	halls.WriteString("Cave   Exit")
-	bonus.WriteString("bonus     - ")
-	fig.WriteString("       ")
-	if v.Hall == 0 {
-		fig.WriteString(" ^^ ")
-	} else {
-		fig.WriteString("    ")
-	}
-	for h := 1; h <= nest; h++ {
-		name := fmt.Sprintf("%d", h)
-		if h == nest {
-			name = "8Nest"
+	halls.WriteString(fmt.Sprintf("%-6s%7s", "Cave", "Exit"))
+	bonus.WriteString(fmt.Sprintf("%-6s%7s", "bonus", "-"))
+	fig.WriteString("      ")
+	for h := 0; h <= nest; h++ {
+		if h > 0 {
+			name := fmt.Sprint(h)
+			if h == nest {
+				name = "8 Nest"
+			}
+			halls.WriteString(fmt.Sprintf("%7s", name))
+			bonus.WriteString(fmt.Sprintf("%7s", fmt.Sprintf("%+d", hallBonus[h])))
 		}
-		halls.WriteString(fmt.Sprintf(" %5s", name))
-		bonus.WriteString(fmt.Sprintf(" %5s", fmt.Sprintf("%+d", hallBonus[h])))
-		if h == v.Hall {
-			fig.WriteString("    ^^")
+		if h == v.Hall && !v.Over {
+			fig.WriteString("     ^^")
 		} else {
-			fig.WriteString("      ")
+			fig.WriteString("       ")
 		}
 	}
 	line(halls.String())
 	line(bonus.String())
-	line(strings.TrimRight(fig.String(), " ") + fmt.Sprintf("  seat %d", v.TurnSeat))
+	if !v.Over {
+		line(strings.TrimRight(fig.String(), " ") + fmt.Sprintf(" seat %d", v.TurnSeat))
+	}
 
+	if !v.Over {
+		v.renderFront(line, paint)
+	}
+	v.renderRest(&b, line, paint)
+	return b.String()
+}
+
+// renderFront draws the cards in front of the turn player.
+func (v *View) renderFront(line func(string), paint func(code, s string) string) {
 	bag := "empty"
 	if len(v.Bag) > 0 {
 		bag = strings.Join(v.Bag, ", ")
@@ -100,7 +108,7 @@ func (v *View) Render(width int, color bool) string {
 			noise = paint(ansiRed, v.Noise) + fmt.Sprintf(" - but %d Invisibility Cap(s) muffle the next", v.Caps)
 		}
 	}
-	line("Noise: " + noise)
+	line("Beside the bag: " + noise)
 	if v.Caps > 0 || len(v.Played) > 0 {
 		extra := append([]string(nil), v.Played...)
 		if v.Caps > 0 {
@@ -108,6 +116,11 @@ func (v *View) Render(width int, color bool) string {
 		}
 		line("Also in front: " + strings.Join(extra, ", "))
 	}
+}
+
+// renderRest draws the pile, the players, the recent events and the
+// state of the game.
+func (v *View) renderRest(b *strings.Builder, line func(string), paint func(code, s string) string) {
 
 	deck := fmt.Sprintf("Deck: %d cards, discards: %d", v.Deck, v.Discards)
 	if v.Under > 0 {
@@ -172,5 +185,4 @@ func (v *View) Render(width int, color bool) string {
 	} else {
 		line("Waiting for " + v.Waiting + ".")
 	}
-	return b.String()
 }
