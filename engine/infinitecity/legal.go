@@ -34,12 +34,22 @@ func (s *State) Legal(dst []engine.Action) []engine.Action {
 			from = s.peek
 		}
 		spots := s.spots(nil)
+		kinds := 0
+		for i, k := range from {
+			if i == 0 || from[i-1] != k {
+				kinds++
+			}
+		}
+		// One backing array for every action's arguments: a hand of 5 and a
+		// big city make hundreds of actions, and bots list them every move.
+		args := make([]int32, 0, 3*kinds*len(spots))
 		for i, k := range from {
 			if i > 0 && from[i-1] == k {
 				continue
 			}
 			for _, p := range spots {
-				dst = append(dst, engine.Action{Op: OpPlay, Args: []int32{int32(k), int32(p[0]), int32(p[1])}})
+				args = append(args, int32(k), int32(p[0]), int32(p[1]))
+				dst = append(dst, engine.Action{Op: OpPlay, Args: args[len(args)-3 : len(args) : len(args)]})
 			}
 		}
 	case tkTarget, tkTarget2:
