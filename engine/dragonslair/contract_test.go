@@ -54,7 +54,7 @@ func TestEveryLegalActionHasAPlainDescription(t *testing.T) {
 	if d := s.Describe(engine.Action{Op: opEscape}); !strings.Contains(d, "Escape with 5 gold") {
 		t.Errorf("escape description %q", d)
 	}
-	if d := s.Describe(engine.Action{Op: opThief, Args: []int32{1}}); !strings.Contains(d, "take 4 gold from seat 1") {
+	if d := s.Describe(engine.Action{Op: opThief, Args: []int32{1}}); !strings.Contains(d, "take 4 gold from seat 2") {
 		t.Errorf("thief description %q", d)
 	}
 	if d := s.Describe(engine.Action{Op: 77}); !strings.Contains(d, "unknown") {
@@ -69,7 +69,7 @@ func TestRenderShowsTheWholeTable(t *testing.T) {
 	draws(t, s, cardCrown, cardClink, cardCap, cardEgg)
 	out := s.View(0).Render(80, false)
 	for _, want := range []string{"Dragon", "/18", "Nest", "+8", "Crown", "Dragon Egg", "7 gold", "Clinking Coins",
-		"Invisibility Cap", "Deck:", "seat 1", "17 gold", "Fearless Knight", "(you)", "turned over Dragon Egg", "Waiting for seat 0"} {
+		"Invisibility Cap", "Deck:", "seat 2", "17 gold", "Fearless Knight", "(you)", "turned over Dragon Egg", "Waiting for seat 1"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the board lacks %q:\n%s", want, out)
 		}

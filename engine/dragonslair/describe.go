@@ -23,7 +23,7 @@ func (s *State) Describe(a engine.Action) string {
 	case opThief:
 		if len(a.Args) == 1 && a.Args[0] >= 0 && int(a.Args[0]) < int(s.n) {
 			t := int(a.Args[0])
-			return fmt.Sprintf("Use the Night Thief: take %d gold from seat %d", min(int32(thiefGold), s.seats[t].score), t)
+			return fmt.Sprintf("Use the Night Thief: take %d gold from %s", min(int32(thiefGold), s.seats[t].score), seatName(t))
 		}
 	case opSphereKeep:
 		return "Leave the card you saw on top of the deck"

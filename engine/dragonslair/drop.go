@@ -17,10 +17,10 @@ func (s *State) Drop(seat int) error {
 		return engine.ErrGameOver
 	}
 	if seat < 0 || seat >= int(s.n) {
-		return fmt.Errorf("%w: no seat %d", engine.ErrIllegal, seat)
+		return fmt.Errorf("%w: no %s", engine.ErrIllegal, seatName(seat))
 	}
 	if s.seats[seat].dropped {
-		return fmt.Errorf("%w: seat %d has already left", engine.ErrIllegal, seat)
+		return fmt.Errorf("%w: %s has already left", engine.ErrIllegal, seatName(seat))
 	}
 	s.seats[seat].dropped = true
 	s.push(last{ev: evDropped, seat: int8(seat)})

@@ -84,7 +84,7 @@ func (v *View) Render(width int, color bool) string {
 	line(halls.String())
 	line(bonus.String())
 	if !v.Over {
-		line(strings.TrimRight(fig.String(), " ") + fmt.Sprintf(" seat %d", v.TurnSeat))
+		line(strings.TrimRight(fig.String(), " ") + " " + seatName(v.TurnSeat))
 	}
 
 	if !v.Over {
@@ -100,7 +100,7 @@ func (v *View) renderFront(line func(string), paint func(code, s string) string)
 	if len(v.Bag) > 0 {
 		bag = strings.Join(v.Bag, ", ")
 	}
-	line(fmt.Sprintf("Bag of seat %d: %s (%d gold)", v.TurnSeat, bag, v.BagValue))
+	line(fmt.Sprintf("Bag of %s: %s (%d gold)", seatName(v.TurnSeat), bag, v.BagValue))
 	noise := "none yet"
 	if v.Noise != "" {
 		noise = paint(ansiRed, v.Noise) + " - one more noise wakes the dragon"
@@ -140,7 +140,7 @@ func (v *View) renderRest(b *strings.Builder, line func(string), paint func(code
 		if p.Seat == v.TurnSeat && !v.Over {
 			mark = "> "
 		}
-		who := fmt.Sprintf("seat %d", p.Seat)
+		who := seatName(p.Seat)
 		if p.Seat == v.Seat {
 			who += " (you)"
 		}
@@ -179,7 +179,7 @@ func (v *View) renderRest(b *strings.Builder, line func(string), paint func(code
 	if v.Over {
 		w := make([]string, len(v.Result.Winners))
 		for i, x := range v.Result.Winners {
-			w[i] = fmt.Sprintf("seat %d", x)
+			w[i] = seatName(x)
 		}
 		line(paint(ansiBold, fmt.Sprintf("Game over: %s. Winner: %s.", v.Result.Reason, strings.Join(w, " and "))))
 	} else {

@@ -17,7 +17,7 @@ type View struct {
 	RedField int    `json:"red_field"`
 	Ending   bool   `json:"ending"`   // the dragon is awake: this round is the last
 	Tiebreak bool   `json:"tiebreak"` // tied players are playing one more turn each
-	ToAct    string `json:"to_act"`   // "seat 2", "chance" or "over"
+	ToAct    string `json:"to_act"`   // engine.Actor text: "seat 2" (counted from 0), "chance" or "over"
 	Waiting  string `json:"waiting"`  // what the game waits for, in words
 	TurnSeat int    `json:"turn_seat"`
 	Hall     int    `json:"hall"` // 0 is the Exit, 8 the Nest
@@ -114,9 +114,13 @@ func (s *State) View(seat int) engine.View {
 	return v
 }
 
+// seatName is how players read a seat: counted from 1, as the rest of
+// boardmesh shows them.
+func seatName(i int) string { return fmt.Sprintf("seat %d", i+1) }
+
 // waiting says in words what the game waits for.
 func (s *State) waiting() string {
-	who := fmt.Sprintf("seat %d", s.cur)
+	who := seatName(int(s.cur))
 	switch s.phase {
 	case phaseDealHeroes:
 		return "dealing the heroes"
@@ -144,7 +148,7 @@ func (s *State) waiting() string {
 }
 
 func (s *State) eventText(l last) string {
-	who := fmt.Sprintf("seat %d", l.seat)
+	who := seatName(int(l.seat))
 	switch l.ev {
 	case evCard:
 		return fmt.Sprintf("%s turned over %s", who, l.card)
@@ -153,13 +157,13 @@ func (s *State) eventText(l last) string {
 	case evBust:
 		return fmt.Sprintf("%s heard a second noise: the dragon stirs, the bag is lost", who)
 	case evRaven:
-		return fmt.Sprintf("%s's raven took %d gold from seat %d", who, l.amount, l.other)
+		return fmt.Sprintf("%s's raven took %d gold from %s", who, l.amount, seatName(int(l.other)))
 	case evHideout:
 		return fmt.Sprintf("%s hid %d gold in the hideout", who, l.amount)
 	case evCapSaved:
 		return fmt.Sprintf("%s's Invisibility Cap muffled %s", who, l.card)
 	case evThief:
-		return fmt.Sprintf("%s's Night Thief took %d gold from seat %d", who, l.amount, l.other)
+		return fmt.Sprintf("%s's Night Thief took %d gold from %s", who, l.amount, seatName(int(l.other)))
 	case evElf:
 		return fmt.Sprintf("%s's Elf Tracker sent %d noise(s) under the deck", who, l.amount)
 	case evSphereKeep:
