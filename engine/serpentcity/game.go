@@ -63,3 +63,6 @@ func newGame(players int, opts engine.Options) (engine.State, error) {
 func RulesOption(r Rules) engine.Option {
 	return engine.Option{Name: "rules", Value: string(r.JSON())}
 }
+
+// The game defines what happens to a seat whose player has left.
+var _ engine.Dropper = (*State)(nil)

@@ -109,8 +109,6 @@ func (st *Stats) Report() []engine.Metric {
 		lo, hi := wilson(w, st.games)
 		out = append(out, engine.Metric{Name: fmt.Sprintf("win rate seat %d", seat+1), Value: div(w), Count: g,
 			Help: fmt.Sprintf("95%% CI %.3f–%.3f (fair share %.3f)", lo, hi, 1/float64(max(st.players, 1)))})
-		out = append(out, engine.Metric{Name: fmt.Sprintf("win rate seat %d CI low", seat+1), Value: lo, Count: g})
-		out = append(out, engine.Metric{Name: fmt.Sprintf("win rate seat %d CI high", seat+1), Value: hi, Count: g})
 	}
 	out = append(out,
 		engine.Metric{Name: "mean rounds", Value: div(st.rounds), Count: g, Help: "rounds played per game"},
