@@ -70,3 +70,65 @@ func TestRandomPlayoutsKeepEveryInvariant(t *testing.T) {
 		Invariant: invariant,
 	})
 }
+
+// TestPlayoutsWithPlayersLeaving drops seats at random points of seeded
+// games: the dropped seats are never asked to act again, every invariant
+// holds, and every game still ends with a winner who stayed.
+func TestPlayoutsWithPlayersLeaving(t *testing.T) {
+	games := 300
+	if testing.Short() {
+		games = 40
+	}
+	for g := 0; g < games; g++ {
+		n := 2 + g%7
+		st, err := Game.Setup(n, variantOptions[g%len(variantOptions)])
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := st.(*State)
+		seed := []byte(fmt.Sprintf("drops/%d", g))
+		r := engine.NewRand(seed)
+		chance := engine.SeededChance{Seed: seed}
+		bs := make([]engine.Bot, n)
+		for i := range bs {
+			bs[i] = bots[i%len(bots)].New()
+		}
+		var chanceN uint64
+		left := 0
+		for step := 0; s.phase != phaseOver; step++ {
+			if step > 100000 {
+				t.Fatalf("game %d did not end", g)
+			}
+			if r.Intn(250) == 0 && left < n {
+				seat := r.Intn(n)
+				if !s.seats[seat].dropped {
+					if err := s.Drop(seat); err != nil {
+						t.Fatalf("game %d: drop of seat %d: %v", g, seat, err)
+					}
+					left++
+				}
+			} else if who := s.ToAct(); who.Kind == engine.ActorChance {
+				if err := s.ApplyChance(chance.Beacon(chanceN)); err != nil {
+					t.Fatal(err)
+				}
+				chanceN++
+			} else if who.Kind == engine.ActorSeat {
+				if s.seats[who.Seat].dropped {
+					t.Fatalf("game %d: seat %d left but is asked to act", g, who.Seat)
+				}
+				legal := s.Legal(nil)
+				if err := s.Apply(who.Seat, bs[who.Seat].Choose(s, legal, r)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := invariant(s); err != nil {
+				t.Fatalf("game %d, step %d: %v", g, step, err)
+			}
+		}
+		for _, w := range s.Result().Winners {
+			if s.seats[w].dropped && left < n {
+				t.Fatalf("game %d: seat %d left and won", g, w)
+			}
+		}
+	}
+}
