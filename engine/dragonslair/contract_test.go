@@ -156,3 +156,23 @@ func TestDropOfTheWizardAtTheRoundEnd(t *testing.T) {
 		t.Fatal("a dropped Wizard should let the dragon move and play go on")
 	}
 }
+
+func TestDropOfEveryTiedPlayerLeavesTheRichestRemainingToWin(t *testing.T) {
+	s := table(t, 3, optRedField, "1")
+	bustTurn(t, s)
+	passTurn(t, s)
+	passTurn(t, s)
+	if !s.tiebreak || s.cur != 2 {
+		t.Fatal("seats 2 and 3 should be in a tie-break")
+	}
+	if err := s.Drop(1); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Drop(2); err != nil {
+		t.Fatal(err)
+	}
+	r := s.Result()
+	if s.phase != phaseOver || len(r.Winners) != 1 || r.Winners[0] != 0 {
+		t.Fatalf("result %+v, want the one who stayed to win", r)
+	}
+}

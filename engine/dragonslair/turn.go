@@ -293,11 +293,19 @@ func (s *State) nextTieTurn() {
 		}
 		k++
 	}
-	best := int32(-1 << 30)
+	best, tied := int32(-1<<30), 0
 	for i := 0; i < int(s.n); i++ {
 		if s.seats[i].tied && s.contender(i) {
 			best = max(best, s.seats[i].tieGain)
+			tied++
 		}
+	}
+	if tied == 0 {
+		// Every tied player left during the tie-break: the richest of
+		// those still at the table wins.
+		top := s.bestScore()
+		s.setWinners(func(i int) bool { return s.seats[i].score == top }, reasonWoke)
+		return
 	}
 	s.setWinners(func(i int) bool { return s.seats[i].tied && s.seats[i].tieGain == best }, reasonTie)
 }
