@@ -41,6 +41,9 @@ machine, or 'boardmesh rules GAME' to read a game's rules.`,
 		newCmdSim(f, nil),
 		newCmdKeys(f, nil),
 		newCmdPlay(f, nil),
+		newCmdHost(f, nil),
+		newCmdJoin(f, nil),
+		newCmdResume(f, nil),
 		// More commands register here, one line each.
 	)
 	return root

@@ -69,19 +69,16 @@ func AskLobby(ctx context.Context, h host.Host, p peer.ID) (LobbyInfo, error) {
 	return info, nil
 }
 
-// MemberAddrs lists the connected peers among ids with their addresses as
-// h's peerstore knows them, plus h itself.
+// MemberAddrs lists ids with their addresses as h's peerstore knows them
+// (the listen addresses each peer announced through identify), and h
+// itself first.
 func MemberAddrs(h host.Host, ids []peer.ID) []MemberAddr {
-	out := []MemberAddr{{ID: h.ID().String(), Addrs: addrStrings(Addrs(h))}}
+	out := []MemberAddr{{ID: h.ID().String(), Addrs: addrStrings(h.Addrs())}}
 	for _, id := range ids {
 		if id == h.ID() {
 			continue
 		}
-		var addrs []string
-		for _, c := range h.Network().ConnsToPeer(id) {
-			addrs = append(addrs, c.RemoteMultiaddr().String())
-		}
-		out = append(out, MemberAddr{ID: id.String(), Addrs: addrs})
+		out = append(out, MemberAddr{ID: id.String(), Addrs: addrStrings(h.Peerstore().Addrs(id))})
 	}
 	return out
 }

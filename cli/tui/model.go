@@ -22,7 +22,11 @@ type Model struct {
 	// second key press before the next snapshot does not send another.
 	chosen bool
 	note   string
+	start  func()
 }
+
+// OnStart sets what the s key does while Snapshot.CanStart is set.
+func (m *Model) OnStart(f func()) { m.start = f }
 
 // SnapshotMsg delivers a new snapshot to the model.
 type SnapshotMsg Snapshot
@@ -70,6 +74,11 @@ func (m *Model) key(k string) tea.Cmd {
 			m.quit()
 		}
 		return tea.Quit
+	case "s":
+		if m.snap.CanStart && m.start != nil {
+			m.start()
+			m.note = "starting…"
+		}
 	case "up", "k":
 		if m.cursor > 0 {
 			m.cursor--
@@ -186,7 +195,11 @@ func (m *Model) View() string {
 	if s.Err != "" {
 		b.WriteString(badStyle.Render("error: "+s.Err) + "\n")
 	}
-	b.WriteString(dimStyle.Render("q quits") + "\n")
+	help := "q quits"
+	if s.CanStart {
+		help = "s starts the game, q quits"
+	}
+	b.WriteString(dimStyle.Render(help) + "\n")
 	return b.String()
 }
 

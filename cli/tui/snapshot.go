@@ -34,6 +34,8 @@ type Snapshot struct {
 	// Over is set when the game has ended; Result says how.
 	Over   bool
 	Result string
+	// CanStart is set for a host in its lobby: the s key starts the game.
+	CanStart bool
 	// Err is a fatal error to show before quitting.
 	Err string
 }

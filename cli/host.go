@@ -1,0 +1,146 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/boardmesh/boardmesh/engine"
+	"github.com/boardmesh/boardmesh/engine/games"
+	"github.com/boardmesh/boardmesh/p2p"
+	ma "github.com/multiformats/go-multiaddr"
+	"github.com/spf13/cobra"
+)
+
+// HostOptions are the inputs of `boardmesh host`.
+type HostOptions struct {
+	IO  *IOStreams
+	Ctx context.Context
+
+	Game      string
+	Options   []string
+	StartWhen int
+	Net       NetFlags
+}
+
+func newCmdHost(f *Factory, runF func(*HostOptions) error) *cobra.Command {
+	opts := &HostOptions{IO: f.IO}
+	cmd := &cobra.Command{
+		Use:   "host GAME",
+		Short: "Open a lobby on the LAN for others to join",
+		Long: `Open a lobby for GAME and wait for players. boardmesh prints a three-word join
+code and the multiaddr to join by, and announces the lobby on the LAN with mDNS,
+so 'boardmesh join CODE' (or plain 'boardmesh join', which lists lobbies) finds
+it. You hold seat like everyone else; once the game starts the host has no more
+say than any other player.
+
+Start the game with s in the terminal UI (Enter without one), or let it start
+by itself with --start-when N. The session log is kept under the boardmesh home,
+so after a crash or Ctrl-C 'boardmesh resume' rejoins the game.`,
+		Example: `  boardmesh host dragonslair --name Ada
+  boardmesh host dragonslair --start-when 3 --bot cautious --auto
+  boardmesh host dragonslair --loopback --no-mdns --port 4001   # a table on this machine`,
+		Args: usageArgs(cobra.ExactArgs(1)),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Game = args[0]
+			opts.Ctx = cmd.Context()
+			if runF != nil {
+				return runF(opts)
+			}
+			return hostRun(opts)
+		},
+	}
+	addNetFlags(cmd, &opts.Net, true)
+	cmd.Flags().StringArrayVar(&opts.Options, "options", nil, "game options as name=value[,name=value] (see 'boardmesh games')")
+	cmd.Flags().IntVar(&opts.StartWhen, "start-when", 0, "start the game by itself once N players (you included) have joined")
+	return cmd
+}
+
+// LobbyAnnouncement is the first thing host prints (one JSON line with --json).
+type LobbyAnnouncement struct {
+	Event string   `json:"event"`
+	Lobby string   `json:"lobby"`
+	Code  string   `json:"code"`
+	Game  string   `json:"game"`
+	Addrs []string `json:"addrs"`
+}
+
+func hostRun(opts *HostOptions) error {
+	ctx := opts.Ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	g, err := games.Lookup(opts.Game)
+	if err != nil {
+		return &UsageError{Err: err}
+	}
+	given, err := engine.ParseOptions(opts.Options)
+	if err != nil {
+		return &UsageError{Err: err}
+	}
+	gameOpts, err := engine.ResolveOptions(g.Options, given)
+	if err != nil {
+		return &UsageError{Err: fmt.Errorf("%s: %w", g.Name, err)}
+	}
+	if opts.StartWhen != 0 && (opts.StartWhen < g.MinPlayers || opts.StartWhen > g.MaxPlayers) {
+		return usageErrorf("--start-when %d: %s is for %d to %d players", opts.StartWhen, g.Title, g.MinPlayers, g.MaxPlayers)
+	}
+	cfg, err := netSetup(opts.IO, &opts.Net)
+	if err != nil {
+		return err
+	}
+	if err := attachBot(&cfg, g, opts.Net.Bot); err != nil {
+		return err
+	}
+	cfg.StartWhen = opts.StartWhen
+	peer, err := p2p.HostLobby(cfg, g, gameOpts)
+	if err != nil {
+		return err
+	}
+	defer peer.Close()
+	ann := LobbyAnnouncement{Event: "lobby", Lobby: peer.Meta.Lobby, Code: p2p.JoinCode(peer.Host.ID()), Game: g.Name}
+	for _, a := range p2p.Addrs(peer.Host) {
+		ann.Addrs = append(ann.Addrs, a.String())
+	}
+	ann.Addrs = preferLAN(ann.Addrs)
+	if opts.Net.JSON {
+		b, _ := json.Marshal(ann)
+		fmt.Fprintln(opts.IO.Out, string(b))
+	} else {
+		fmt.Fprintf(opts.IO.Out, "Hosting %s as %s (lobby %s).\n", g.Title, cfg.Name, ann.Lobby[:12])
+		if cfg.MDNS {
+			fmt.Fprintf(opts.IO.Out, "Join code: %s     on this LAN: boardmesh join %s\n", ann.Code, ann.Code)
+		}
+		fmt.Fprintf(opts.IO.Out, "Address:   %s\n           boardmesh join %s\n", ann.Addrs[0], ann.Addrs[0])
+		switch {
+		case opts.StartWhen > 0:
+			fmt.Fprintf(opts.IO.Out, "The game starts when %d players have joined.\n", opts.StartWhen)
+		case opts.Net.Auto || !opts.IO.InTTY || !opts.IO.OutTTY || opts.Net.Bot != "":
+			fmt.Fprintf(opts.IO.Out, "Press Enter to start once everyone has joined.\n")
+		}
+	}
+	return runNetPeer(ctx, opts.IO, &opts.Net, peer, opts.StartWhen == 0)
+}
+
+// preferLAN puts addresses other people can dial first: a LAN address
+// before loopback, TCP before QUIC.
+func preferLAN(addrs []string) []string {
+	var lan, lo []string
+	for _, a := range addrs {
+		m, err := ma.NewMultiaddr(a)
+		if err != nil {
+			continue
+		}
+		ip, _ := m.ValueForProtocol(ma.P_IP4)
+		if ip6, err := m.ValueForProtocol(ma.P_IP6); err == nil {
+			ip = ip6
+		}
+		if strings.HasPrefix(ip, "127.") || ip == "::1" {
+			lo = append(lo, a)
+		} else {
+			lan = append(lan, a)
+		}
+	}
+	return append(lan, lo...)
+}

@@ -1,0 +1,297 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/boardmesh/boardmesh/cli/tui"
+	"github.com/boardmesh/boardmesh/crypto"
+	"github.com/boardmesh/boardmesh/engine"
+	"github.com/boardmesh/boardmesh/engine/games"
+	"github.com/boardmesh/boardmesh/lockstep"
+	"github.com/boardmesh/boardmesh/p2p"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/spf13/cobra"
+)
+
+// NetFlags are the flags host, join and resume share.
+type NetFlags struct {
+	Home     string
+	Name     string
+	Port     int
+	Loopback bool
+	NoMDNS   bool
+	NoQUIC   bool
+	Bot      string
+	Auto     bool
+	JSON     bool
+}
+
+func addNetFlags(cmd *cobra.Command, nf *NetFlags, withName bool) {
+	cmd.Flags().StringVar(&nf.Home, "home", "", "boardmesh home: identity and session logs (default $"+HomeEnv+" or the user config dir)")
+	if withName {
+		cmd.Flags().StringVar(&nf.Name, "name", "", "your name at the table (default: your user name)")
+	}
+	cmd.Flags().IntVar(&nf.Port, "port", 0, "TCP and UDP port to listen on (default: any free port)")
+	cmd.Flags().BoolVar(&nf.Loopback, "loopback", false, "listen on 127.0.0.1 only (a table on this machine; no mDNS)")
+	cmd.Flags().BoolVar(&nf.NoMDNS, "no-mdns", false, "do not use mDNS on the LAN")
+	cmd.Flags().BoolVar(&nf.NoQUIC, "no-quic", false, "TCP only")
+	cmd.Flags().StringVar(&nf.Bot, "bot", "", "let a bot of this kind play your seat (see 'boardmesh games')")
+	cmd.Flags().BoolVar(&nf.Auto, "auto", false, "no terminal UI: print progress lines and a summary")
+	cmd.Flags().BoolVar(&nf.JSON, "json", false, "machine-readable output: one JSON object per line (implies --auto)")
+}
+
+// netSetup loads the identity and builds the common peer configuration.
+func netSetup(io *IOStreams, nf *NetFlags) (p2p.NetConfig, error) {
+	home, err := resolveHome(nf.Home)
+	if err != nil {
+		return p2p.NetConfig{}, err
+	}
+	ident, err := p2p.LoadOrCreateIdentity(home)
+	if err != nil {
+		return p2p.NetConfig{}, err
+	}
+	id, err := crypto.NewIdentity(ident.Key)
+	if err != nil {
+		return p2p.NetConfig{}, err
+	}
+	name := nf.Name
+	if name == "" {
+		name = defaultName(id)
+	}
+	if nf.Port < 0 || nf.Port > 65535 {
+		return p2p.NetConfig{}, usageErrorf("--port %d: want 0 to 65535", nf.Port)
+	}
+	seed := sha256.Sum256([]byte(time.Now().String() + id.ID().String()))
+	return p2p.NetConfig{Identity: id, Name: name, Home: home, LAN: !nf.Loopback, Port: nf.Port, NoQUIC: nf.NoQUIC,
+		MDNS: !nf.Loopback && !nf.NoMDNS, Games: games.Lookup, BotName: nf.Bot, BotRand: engine.NewRand(seed[:])}, nil
+}
+
+func defaultName(id *crypto.Identity) string {
+	s := id.ID().String()
+	return "peer-" + s[len(s)-4:]
+}
+
+// attachBot resolves --bot for game g.
+func attachBot(cfg *p2p.NetConfig, g *engine.Game, kind string) error {
+	if kind == "" {
+		return nil
+	}
+	spec, err := g.Bot(kind)
+	if err != nil {
+		return &UsageError{Err: err}
+	}
+	cfg.Bot, cfg.BotName = spec.New(), spec.Name
+	return nil
+}
+
+// netReporter prints progress lines (or JSON lines) for a peer without a
+// terminal UI. It runs on the runner's goroutine.
+type netReporter struct {
+	io      *IOStreams
+	json    bool
+	entries [][]byte
+	result  *engine.Result
+	status  lockstep.Status
+	desync  string
+	view    *tableView
+	prog    *tea.Program
+}
+
+func (r *netReporter) line(kind string, text string, extra map[string]any) {
+	if r.json {
+		m := map[string]any{"event": kind, "text": text}
+		for k, v := range extra {
+			m[k] = v
+		}
+		b, _ := json.Marshal(m)
+		fmt.Fprintln(r.io.Out, string(b))
+		return
+	}
+	fmt.Fprintln(r.io.ErrOut, text)
+}
+
+func (r *netReporter) update(u p2p.Update) {
+	r.status = u.Status
+	for _, e := range u.Entries {
+		r.entries = append(r.entries, e.Marshal())
+	}
+	for _, ev := range u.Events {
+		switch ev.Kind {
+		case lockstep.EventJoined, lockstep.EventRoster, lockstep.EventStarted, lockstep.EventDropped,
+			lockstep.EventWaiting, lockstep.EventResumed, lockstep.EventRefused, lockstep.EventEquivocation:
+			if r.prog == nil {
+				r.line(ev.Kind.String(), ev.Text, nil)
+			}
+		case lockstep.EventDesync:
+			r.desync = ev.Text
+			if ev.Desync != nil {
+				r.desync = ev.Desync.String()
+			}
+			if r.prog == nil {
+				r.line("desync", r.desync, nil)
+			}
+		case lockstep.EventGameOver:
+			if ev.Result != nil {
+				res := *ev.Result
+				r.result = &res
+			}
+		}
+	}
+	if r.view != nil {
+		r.view.update(u)
+		if r.prog != nil {
+			r.prog.Send(tui.SnapshotMsg(r.view.snapshot()))
+		}
+	}
+}
+
+func (r *netReporter) logHash() string {
+	h := sha256.New()
+	for _, e := range r.entries {
+		var l [4]byte
+		l[0], l[1], l[2], l[3] = byte(len(e)>>24), byte(len(e)>>16), byte(len(e)>>8), byte(len(e))
+		h.Write(l[:])
+		h.Write(e)
+	}
+	return fmt.Sprintf("%x", h.Sum(nil))
+}
+
+// NetSummary is what host, join and resume print at the end.
+type NetSummary struct {
+	Event   string        `json:"event"`
+	Session string        `json:"session"`
+	Lobby   string        `json:"lobby"`
+	Game    string        `json:"game"`
+	Reason  string        `json:"reason"`
+	Seats   []SummarySeat `json:"seats"`
+	Steps   uint64        `json:"steps"`
+	Entries int           `json:"log_entries"`
+	LogHash string        `json:"log_hash"`
+	Desync  string        `json:"desync,omitempty"`
+}
+
+// runNetPeer plays the session: with a terminal UI when a person plays in
+// a terminal, else with progress lines; then prints the summary.
+func runNetPeer(ctx context.Context, io *IOStreams, nf *NetFlags, peer *p2p.NetPeer, canStart bool) error {
+	rep := &netReporter{io: io, json: nf.JSON}
+	interactive := !nf.Auto && !nf.JSON && peer.Meta.Bot == "" && io.InTTY && io.OutTTY
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var quit bool
+	if interactive {
+		title := peer.Meta.Game
+		if g, err := games.Lookup(peer.Meta.Game); err == nil {
+			title = g.Title
+		}
+		rep.view = newTableView(title, peer.Host, true)
+		snap := rep.view.snapshot()
+		snap.CanStart = canStart
+		model := tui.New(snap, true, func(a engine.Action) { go peer.Runner.Act(ctx, a) }, func() { quit = true; cancel() })
+		if canStart {
+			model.OnStart(func() {
+				go peer.Runner.Do(ctx, func(n *lockstep.Node) error { return n.Propose() })
+			})
+		}
+		rep.prog = tea.NewProgram(model, tea.WithInput(io.In), tea.WithOutput(io.Out), tea.WithAltScreen(), tea.WithContext(ctx))
+	} else if canStart {
+		// Without a terminal UI the host starts on a line from stdin.
+		go func() {
+			sc := bufio.NewScanner(io.In)
+			for sc.Scan() {
+				err := peer.Runner.Do(ctx, func(n *lockstep.Node) error { return n.Propose() })
+				if err == nil {
+					return
+				}
+				if errors.Is(err, p2p.ErrRunnerDone) || ctx.Err() != nil {
+					return
+				}
+				rep.line("error", "cannot start yet: "+err.Error(), nil)
+			}
+		}()
+	}
+	peer.OnUpdate(rep.update)
+	runErr := make(chan error, 1)
+	go func() { runErr <- peer.Run(ctx) }()
+	var err error
+	if rep.prog != nil {
+		if _, perr := rep.prog.Run(); perr != nil && !errors.Is(perr, tea.ErrProgramKilled) && !errors.Is(perr, context.Canceled) {
+			cancel()
+			<-runErr
+			return fmt.Errorf("terminal UI: %w", perr)
+		}
+		if quit {
+			cancel()
+		}
+		err = <-runErr
+	} else {
+		err = <-runErr
+	}
+	if quit && rep.result == nil {
+		fmt.Fprintf(io.ErrOut, "You left the game. Rejoin with: boardmesh resume %s\n", peer.Meta.Lobby[:12])
+		return nil
+	}
+	if err != nil && ctx.Err() != nil && rep.result == nil {
+		fmt.Fprintf(io.ErrOut, "Stopped. Rejoin with: boardmesh resume %s\n", peer.Meta.Lobby[:12])
+		return err
+	}
+	return printNetSummary(io, nf.JSON, peer, rep, err)
+}
+
+func printNetSummary(io *IOStreams, asJSON bool, peer *p2p.NetPeer, rep *netReporter, runErr error) error {
+	st := rep.status
+	s := NetSummary{Event: "summary", Session: st.Session.String(), Lobby: peer.Meta.Lobby, Game: peer.Meta.Game,
+		Steps: st.Seq, Entries: len(rep.entries), LogHash: rep.logHash(), Desync: rep.desync}
+	// Entries replayed from disk on resume are part of the log too.
+	if log := peer.Node.Log(); len(log) != len(rep.entries) {
+		rep.entries = rep.entries[:0]
+		for _, e := range log {
+			rep.entries = append(rep.entries, e.Marshal())
+		}
+		s.Entries, s.LogHash = len(rep.entries), rep.logHash()
+	}
+	if rep.result != nil {
+		s.Reason = rep.result.Reason
+		for seat, sc := range rep.result.Scores {
+			name := fmt.Sprintf("seat %d", seat+1)
+			if seat < len(st.Seats) && st.Seats[seat] < len(st.Members) {
+				name = st.Members[st.Seats[seat]].Name
+			}
+			win := false
+			for _, w := range rep.result.Winners {
+				win = win || w == seat
+			}
+			s.Seats = append(s.Seats, SummarySeat{Seat: seat + 1, Name: name, Score: sc, Winner: win})
+		}
+	}
+	if asJSON {
+		b, _ := json.Marshal(s)
+		fmt.Fprintln(io.Out, string(b))
+	} else if rep.result != nil {
+		fmt.Fprintf(io.Out, "%s\n", s.Reason)
+		for _, seat := range s.Seats {
+			win := ""
+			if seat.Winner {
+				win = "  winner"
+			}
+			fmt.Fprintf(io.Out, "  seat %d  %-18s %4d%s\n", seat.Seat, seat.Name, seat.Score, win)
+		}
+		fmt.Fprintf(io.Out, "Log: %d entries, sha256 %s (compare with the other players')\n", s.Entries, s.LogHash[:16])
+	}
+	if runErr != nil {
+		if errors.Is(runErr, p2p.ErrStopped) {
+			return &ExitCodeError{Code: ExitDesync, Err: fmt.Errorf("the session stopped: %s", strings.TrimSpace(rep.desync))}
+		}
+		return runErr
+	}
+	if rep.result == nil {
+		return errors.New("the game did not finish")
+	}
+	return nil
+}

@@ -1,0 +1,103 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/boardmesh/boardmesh/engine/games"
+	"github.com/boardmesh/boardmesh/p2p"
+	"github.com/spf13/cobra"
+)
+
+// ResumeOptions are the inputs of `boardmesh resume`.
+type ResumeOptions struct {
+	IO  *IOStreams
+	Ctx context.Context
+
+	Session string
+	Net     NetFlags
+}
+
+func newCmdResume(f *Factory, runF func(*ResumeOptions) error) *cobra.Command {
+	opts := &ResumeOptions{IO: f.IO}
+	cmd := &cobra.Command{
+		Use:   "resume [SESSION]",
+		Short: "Rejoin a game after a crash or Ctrl-C, from the on-disk log",
+		Long: `Rejoin a game you were playing (as host or joiner). boardmesh reads the
+session's log from the boardmesh home, cuts a torn tail left by a crash back to
+the last whole record (and says so), replays and re-verifies every entry,
+reconnects to the other players and fetches what it missed from any of them.
+
+SESSION is the lobby id printed when the game began, or any unique prefix of
+it; with no argument the most recent session is resumed.`,
+		Example: `  boardmesh resume
+  boardmesh resume 3fa9c2
+  boardmesh resume 3fa9c2 --bot cautious --auto`,
+		Args: usageArgs(cobra.MaximumNArgs(1)),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 1 {
+				opts.Session = args[0]
+			}
+			opts.Ctx = cmd.Context()
+			if runF != nil {
+				return runF(opts)
+			}
+			return resumeRun(opts)
+		},
+	}
+	addNetFlags(cmd, &opts.Net, false)
+	return cmd
+}
+
+func resumeRun(opts *ResumeOptions) error {
+	ctx := opts.Ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	cfg, err := netSetup(opts.IO, &opts.Net)
+	if err != nil {
+		return err
+	}
+	dir, meta, err := p2p.FindSession(cfg.Home, opts.Session)
+	if err != nil {
+		return err
+	}
+	g, err := games.Lookup(meta.Game)
+	if err != nil {
+		return err
+	}
+	if g.Version != meta.Version {
+		return fmt.Errorf("session %s was played with %s rules %q; this boardmesh has %q", meta.Lobby[:12], g.Title, meta.Version, g.Version)
+	}
+	bot := opts.Net.Bot
+	if bot == "" {
+		bot = meta.Bot
+	}
+	if err := attachBot(&cfg, g, bot); err != nil {
+		return err
+	}
+	cfg.Name = meta.Name
+	cfg.LAN = meta.LAN && !opts.Net.Loopback
+	cfg.MDNS = false
+	peer, err := p2p.ResumeSession(ctx, cfg, dir, meta)
+	if err != nil {
+		return err
+	}
+	defer peer.Close()
+	msg := fmt.Sprintf("Resuming session %s (%s) from %d log records.", meta.Lobby[:12], g.Title, peer.Log.Len())
+	if opts.Net.JSON {
+		m := map[string]any{"event": "resumed", "lobby": meta.Lobby, "records": peer.Log.Len()}
+		if peer.Repair != nil {
+			m["repair"] = peer.Repair.String()
+		}
+		b, _ := json.Marshal(m)
+		fmt.Fprintln(opts.IO.Out, string(b))
+	} else {
+		fmt.Fprintln(opts.IO.ErrOut, msg)
+		if peer.Repair != nil {
+			fmt.Fprintln(opts.IO.ErrOut, peer.Repair.String())
+		}
+	}
+	return runNetPeer(ctx, opts.IO, &opts.Net, peer, false)
+}

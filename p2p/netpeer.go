@@ -1,0 +1,437 @@
+package p2p
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/boardmesh/boardmesh/crypto"
+	"github.com/boardmesh/boardmesh/engine"
+	"github.com/boardmesh/boardmesh/lockstep"
+	pubsub "github.com/libp2p/go-libp2p-pubsub"
+	"github.com/libp2p/go-libp2p/core/host"
+	"github.com/libp2p/go-libp2p/core/peer"
+)
+
+// NetConfig configures one networked peer: `host`, `join` and `resume`.
+type NetConfig struct {
+	Identity *crypto.Identity
+	Name     string
+	// Home is the boardmesh home; sessions live in Home/sessions/<lobby>.
+	Home string
+	// LAN listens on all interfaces; otherwise loopback only.
+	LAN    bool
+	Port   int
+	NoQUIC bool
+	// MDNS announces this peer on the LAN (host), so `join CODE` finds it.
+	MDNS  bool
+	Games func(string) (*engine.Game, error)
+	// Bot plays this peer's seat; nil leaves it to Runner.Act.
+	Bot     engine.Bot
+	BotName string
+	BotRand *engine.Rand
+	// StartWhen makes the host start the game once that many have joined.
+	StartWhen int
+	OnUpdate  func(Update)
+}
+
+// SessionMeta is what a peer keeps beside its log so `resume` can rejoin:
+// which lobby, which game, who else is there and where to reach them.
+type SessionMeta struct {
+	Lobby   string       `json:"lobby"`
+	Game    string       `json:"game"`
+	Version string       `json:"version"`
+	Role    string       `json:"role"` // "host" or "join"
+	Name    string       `json:"name"`
+	Bot     string       `json:"bot,omitempty"`
+	LAN     bool         `json:"lan"`
+	Members []MemberAddr `json:"members"`
+	Started time.Time    `json:"started"`
+}
+
+// NetPeer is one networked peer with its session.
+type NetPeer struct {
+	Host   host.Host
+	PubSub *pubsub.PubSub
+	Node   *lockstep.Node
+	Runner *Runner
+	Log    *Log
+	Lobby  crypto.Hash
+	Dir    string
+	// Repair reports a torn log tail cut back on resume.
+	Repair *Repair
+	Meta   SessionMeta
+
+	cfg     NetConfig
+	metaMu  sync.Mutex
+	stopMD  func() error
+	started bool
+}
+
+// SessionDir is where a session's log and meta live.
+func SessionDir(home string, lobby crypto.Hash) string {
+	return filepath.Join(home, "sessions", lobby.String())
+}
+
+func newNetHost(cfg NetConfig) (host.Host, *pubsub.PubSub, error) {
+	h, err := NewHost(HostConfig{Key: cfg.Identity.PrivKey(), LAN: cfg.LAN, Port: cfg.Port, NoQUIC: cfg.NoQUIC})
+	if err != nil {
+		return nil, nil, err
+	}
+	ps, err := NewPubSub(context.Background(), h, nil)
+	if err != nil {
+		h.Close()
+		return nil, nil, err
+	}
+	return h, ps, nil
+}
+
+// HostLobby opens a lobby for game g: it starts the host, the node, the
+// lobby protocol and (with cfg.MDNS) the mDNS announcement.
+func HostLobby(cfg NetConfig, g *engine.Game, opts engine.Options) (*NetPeer, error) {
+	lobby, err := lockstep.NewLobbyID(rand.Reader)
+	if err != nil {
+		return nil, err
+	}
+	h, ps, err := newNetHost(cfg)
+	if err != nil {
+		return nil, err
+	}
+	p := &NetPeer{Host: h, PubSub: ps, Lobby: lobby, cfg: cfg}
+	p.Meta = SessionMeta{Lobby: lobby.String(), Game: g.Name, Version: g.Version, Role: "host", Name: cfg.Name, Bot: cfg.BotName, LAN: cfg.LAN, Started: time.Now().UTC()}
+	if err := p.open(nil, nil); err != nil {
+		h.Close()
+		return nil, err
+	}
+	if err := p.Node.Host(lobby, g, opts); err != nil {
+		p.Close()
+		return nil, err
+	}
+	ServeLobby(h, p.lobbyInfo)
+	if cfg.MDNS {
+		if p.stopMD, err = StartMDNS(h, func(peer.AddrInfo) {}); err != nil {
+			p.Close()
+			return nil, fmt.Errorf("announce on mDNS: %w", err)
+		}
+	}
+	return p, nil
+}
+
+// Errors of joining, each with a message a player can act on.
+var (
+	ErrLobbyFull    = errors.New("the lobby is full")
+	ErrLobbyStarted = errors.New("the game in that lobby has already started")
+	ErrNoSuchLobby  = errors.New("no lobby with that join code was found on this network")
+	ErrRulesVersion = errors.New("rules version mismatch")
+)
+
+// FindLobby connects to the lobby at target (a multiaddr, or a join code
+// resolved over mDNS within wait) and returns what its host says of it.
+func FindLobby(ctx context.Context, h host.Host, target string, wait time.Duration) (LobbyInfo, error) {
+	if LooksLikeMultiaddr(target) {
+		info, err := Connect(ctx, h, target)
+		if err != nil {
+			return LobbyInfo{}, err
+		}
+		return AskLobby(ctx, h, info.ID)
+	}
+	code, err := ParseJoinCode(target)
+	if err != nil {
+		return LobbyInfo{}, err
+	}
+	info, ok, err := ResolveJoinCode(ctx, h, code, wait)
+	if err != nil {
+		return LobbyInfo{}, err
+	}
+	if !ok {
+		return LobbyInfo{}, fmt.Errorf("%w: %s (searched mDNS for %s; check the code, or join by the multiaddr the host printed)", ErrNoSuchLobby, code, wait)
+	}
+	return info, nil
+}
+
+// CheckLobby says whether we can join the lobby described by info.
+func CheckLobby(info LobbyInfo, games func(string) (*engine.Game, error)) error {
+	g, err := games(info.Game)
+	if err != nil {
+		return fmt.Errorf("the host plays %q, which this boardmesh does not have: %w", info.Game, err)
+	}
+	if g.Version != info.Version {
+		return fmt.Errorf("%w: the host plays %s rules %q, this boardmesh has %q; both must run the same version", ErrRulesVersion, g.Title, info.Version, g.Version)
+	}
+	if info.Started {
+		return ErrLobbyStarted
+	}
+	if info.Players >= info.Max {
+		return fmt.Errorf("%w: %d of %d seats taken", ErrLobbyFull, info.Players, info.Max)
+	}
+	return nil
+}
+
+// JoinLobby joins the lobby at target (multiaddr or join code).
+func JoinLobby(ctx context.Context, cfg NetConfig, target string, wait time.Duration) (*NetPeer, LobbyInfo, error) {
+	h, ps, err := newNetHost(cfg)
+	if err != nil {
+		return nil, LobbyInfo{}, err
+	}
+	info, err := FindLobby(ctx, h, target, wait)
+	if err == nil {
+		err = CheckLobby(info, cfg.Games)
+	}
+	var lobby crypto.Hash
+	if err == nil {
+		err = parseHash(info.Lobby, &lobby)
+	}
+	if err != nil {
+		h.Close()
+		return nil, info, err
+	}
+	ConnectMembers(ctx, h, info.Members)
+	p := &NetPeer{Host: h, PubSub: ps, Lobby: lobby, cfg: cfg}
+	p.Meta = SessionMeta{Lobby: info.Lobby, Game: info.Game, Version: info.Version, Role: "join", Name: cfg.Name, Bot: cfg.BotName, LAN: cfg.LAN, Members: info.Members, Started: time.Now().UTC()}
+	hostID, _ := peer.Decode(info.Host)
+	if err := p.open(nil, nil, hostID); err != nil {
+		h.Close()
+		return nil, info, err
+	}
+	if err := p.Node.Join(lobby); err != nil {
+		p.Close()
+		return nil, info, err
+	}
+	return p, info, nil
+}
+
+// FindSession resolves what the user typed for `resume` (a lobby id or a
+// prefix of one; empty for the most recent) to a session directory.
+func FindSession(home, prefix string) (string, SessionMeta, error) {
+	dirs, _ := filepath.Glob(filepath.Join(home, "sessions", "*", "session.json"))
+	type cand struct {
+		dir  string
+		meta SessionMeta
+	}
+	var found []cand
+	for _, f := range dirs {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		var m SessionMeta
+		if json.Unmarshal(b, &m) != nil {
+			continue
+		}
+		if strings.HasPrefix(m.Lobby, strings.ToLower(prefix)) {
+			found = append(found, cand{filepath.Dir(f), m})
+		}
+	}
+	sort.Slice(found, func(i, j int) bool { return found[i].meta.Started.After(found[j].meta.Started) })
+	switch {
+	case len(found) == 0 && prefix == "":
+		return "", SessionMeta{}, fmt.Errorf("no sessions in %s to resume", filepath.Join(home, "sessions"))
+	case len(found) == 0:
+		return "", SessionMeta{}, fmt.Errorf("no session %q in %s", prefix, filepath.Join(home, "sessions"))
+	case len(found) > 1 && prefix != "":
+		return "", SessionMeta{}, fmt.Errorf("%q matches %d sessions; give more of the id", prefix, len(found))
+	}
+	return found[0].dir, found[0].meta, nil
+}
+
+// ResumeSession rejoins a session from its on-disk log: it cuts a torn
+// tail, replays and re-verifies every entry, reconnects to the members it
+// knew, and catches up from them.
+func ResumeSession(ctx context.Context, cfg NetConfig, dir string, meta SessionMeta) (*NetPeer, error) {
+	var lobby crypto.Hash
+	if err := parseHash(meta.Lobby, &lobby); err != nil {
+		return nil, fmt.Errorf("session %s: %w", dir, err)
+	}
+	log, recs, rep, err := OpenLog(filepath.Join(dir, "log"))
+	if err != nil {
+		return nil, err
+	}
+	entries, sent, err := ReadLog(recs)
+	if err != nil {
+		log.Close()
+		return nil, err
+	}
+	h, ps, err := newNetHost(cfg)
+	if err != nil {
+		log.Close()
+		return nil, err
+	}
+	ConnectMembers(ctx, h, meta.Members)
+	p := &NetPeer{Host: h, PubSub: ps, Lobby: lobby, cfg: cfg, Log: log, Repair: rep, Meta: meta, Dir: dir}
+	var others []peer.ID
+	for _, m := range meta.Members {
+		if id, err := peer.Decode(m.ID); err == nil && id != h.ID() {
+			others = append(others, id)
+		}
+	}
+	if err := p.openNode(entries, sent, others...); err != nil {
+		p.Close()
+		return nil, err
+	}
+	if meta.Role == "host" {
+		ServeLobby(h, p.lobbyInfo)
+	}
+	return p, nil
+}
+
+// open creates the session directory, the log and the node for a new
+// session; wait lists peers to see on the topic before the first send.
+func (p *NetPeer) open(entries, sent []*crypto.Envelope, wait ...peer.ID) error {
+	p.Dir = SessionDir(p.cfg.Home, p.Lobby)
+	if err := os.MkdirAll(p.Dir, 0o700); err != nil {
+		return err
+	}
+	if err := p.saveMeta(); err != nil {
+		return err
+	}
+	log, _, _, err := OpenLog(filepath.Join(p.Dir, "log"))
+	if err != nil {
+		return err
+	}
+	p.Log = log
+	return p.openNode(entries, sent, wait...)
+}
+
+func (p *NetPeer) openNode(entries, sent []*crypto.Envelope, wait ...peer.ID) error {
+	node, err := lockstep.New(lockstep.Config{Identity: p.cfg.Identity, Name: p.cfg.Name, Games: p.cfg.Games, Log: entries, Sent: sent})
+	if err != nil {
+		return fmt.Errorf("replay the session log: %w", err)
+	}
+	p.Node = node
+	p.Runner, err = NewRunner(RunnerConfig{
+		Host: p.Host, PubSub: p.PubSub, Node: node, Lobby: p.Lobby, Log: p.Log,
+		Bot: p.cfg.Bot, BotRand: p.cfg.BotRand, StartWhen: p.cfg.StartWhen, Peers: wait,
+		OnUpdate: p.onUpdate,
+	})
+	return err
+}
+
+func (p *NetPeer) onUpdate(u Update) {
+	for _, ev := range u.Events {
+		if ev.Kind == lockstep.EventRoster || ev.Kind == lockstep.EventStarted {
+			// Remember every member and where it is, for resume; and
+			// connect to everyone, so the table does not hang on the host.
+			ids := make([]peer.ID, 0, len(u.Status.Members))
+			for _, m := range u.Status.Members {
+				ids = append(ids, m.ID)
+			}
+			go p.learnMembers(ids)
+		}
+	}
+	if p.cfg.OnUpdate != nil {
+		p.cfg.OnUpdate(u)
+	}
+}
+
+func (p *NetPeer) learnMembers(ids []peer.ID) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	// The host knows everyone's address; ask it, then dial whom we lack.
+	for _, m := range p.Meta.Members {
+		if id, err := peer.Decode(m.ID); err == nil && id != p.Host.ID() {
+			if info, err := AskLobby(ctx, p.Host, id); err == nil {
+				ConnectMembers(ctx, p.Host, info.Members)
+				break
+			}
+		}
+	}
+	members := MemberAddrs(p.Host, ids)
+	p.metaMu.Lock()
+	p.Meta.Members = members
+	p.metaMu.Unlock()
+	p.saveMeta()
+}
+
+func (p *NetPeer) saveMeta() error {
+	p.metaMu.Lock()
+	b, err := json.MarshalIndent(p.Meta, "", "  ")
+	p.metaMu.Unlock()
+	if err != nil {
+		return err
+	}
+	tmp := filepath.Join(p.Dir, "session.json.tmp")
+	if err := os.WriteFile(tmp, b, 0o600); err != nil {
+		return err
+	}
+	return os.Rename(tmp, filepath.Join(p.Dir, "session.json"))
+}
+
+// lobbyInfo answers the lobby protocol from the node's goroutine.
+func (p *NetPeer) lobbyInfo() LobbyInfo {
+	info := LobbyInfo{Lobby: p.Lobby.String(), Code: JoinCode(p.Host.ID()), Host: p.Host.ID().String(), Name: p.cfg.Name}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	p.Runner.Do(ctx, func(n *lockstep.Node) error {
+		st := n.Status()
+		if st.Game != nil {
+			info.Game, info.Title, info.Version, info.Max = st.Game.Name, st.Game.Title, st.Game.Version, st.Game.MaxPlayers
+		}
+		info.Options = st.Options.String()
+		var ids []peer.ID
+		if st.Phase <= lockstep.PhaseLobby {
+			for _, m := range n.Joined() {
+				ids = append(ids, m.ID)
+			}
+		} else {
+			info.Started = true
+			for _, m := range st.Members {
+				ids = append(ids, m.ID)
+			}
+		}
+		info.Players = len(ids)
+		info.Members = MemberAddrs(p.Host, ids)
+		return nil
+	})
+	if info.Game == "" {
+		info.Game, info.Version = p.Meta.Game, p.Meta.Version
+		if g, err := p.cfg.Games(p.Meta.Game); err == nil {
+			info.Title, info.Max = g.Title, g.MaxPlayers
+		}
+		info.Started = true
+	}
+	return info
+}
+
+// SetBot lets a bot play this peer's seat; call it before Run.
+func (p *NetPeer) SetBot(b engine.Bot, name string, r *engine.Rand) {
+	p.cfg.Bot, p.cfg.BotName, p.cfg.BotRand = b, name, r
+	p.Runner.cfg.Bot, p.Runner.cfg.BotRand = b, r
+	p.Meta.Bot = name
+	p.saveMeta()
+}
+
+// OnUpdate sets the function that receives the runner's updates; call it
+// before Run.
+func (p *NetPeer) OnUpdate(f func(Update)) { p.cfg.OnUpdate = f }
+
+// Run plays the session to its end.
+func (p *NetPeer) Run(ctx context.Context) error { return p.Runner.Run(ctx) }
+
+// Close stops mDNS and closes the host and the log.
+func (p *NetPeer) Close() {
+	if p.stopMD != nil {
+		p.stopMD()
+	}
+	if p.Log != nil {
+		p.Log.Close()
+	}
+	p.Host.Close()
+}
+
+func parseHash(s string, h *crypto.Hash) error {
+	b, err := hex.DecodeString(s)
+	if err != nil || len(b) != len(h) {
+		return fmt.Errorf("bad lobby id %q", s)
+	}
+	copy(h[:], b)
+	return nil
+}
