@@ -72,12 +72,9 @@ func (s *State) handCount(p, d int) int {
 // softener when it cannot win, or nothing.
 func (s *State) botCard(p int, legal []engine.Action) engine.Action {
 	attacker := s.ph == phAttCard
-	saved := s.cAttCard
-	as, ds := 0, 0
+	var as, ds int
 	if attacker {
-		s.cAttCard = -1
-		as, ds = s.strength()
-		s.cAttCard = saved
+		as, ds = s.strengthWith(-1, -1)
 		if s.handCount(s.cDef, milDeck) > 0 {
 			ds += 2
 		}
@@ -85,10 +82,7 @@ func (s *State) botCard(p int, legal []engine.Action) engine.Action {
 		if s.cardKey(s.cAttCard) == kAmbush {
 			return act(opNoCard)
 		}
-		saved = s.cDefCard
-		s.cDefCard = -1
-		as, ds = s.strength()
-		s.cDefCard = saved
+		as, ds = s.strengthWith(s.cAttCard, -1)
 	}
 	winning := func(bonus int) bool {
 		if attacker {

@@ -57,13 +57,17 @@ func (s *State) cardBonus(k, p, loc int, attacker bool) int {
 }
 
 // strength is the Strength Points of both sides as the rules count them.
-func (s *State) strength() (att, def int) {
+func (s *State) strength() (att, def int) { return s.strengthWith(s.cAttCard, s.cDefCard) }
+
+// strengthWith counts Strength with the given cards (-1 for none), so a
+// bot can weigh a card without touching the state.
+func (s *State) strengthWith(attCard, defCard int) (att, def int) {
 	loc := s.cLoc
-	ambush := s.cardKey(s.cAttCard) == kAmbush
-	att = s.pawnsAt(s.cAtt, loc) + s.cardBonus(s.cAttCard, s.cAtt, loc, true)
+	ambush := s.cardKey(attCard) == kAmbush
+	att = s.pawnsAt(s.cAtt, loc) + s.cardBonus(attCard, s.cAtt, loc, true)
 	def = s.pawnsAt(s.cDef, loc)
 	if !ambush {
-		def += s.cardBonus(s.cDefCard, s.cDef, loc, false)
+		def += s.cardBonus(defCard, s.cDef, loc, false)
 	}
 	if loc < s.cfg.T {
 		if lv := s.level(s.pawnsAt(s.cDef, loc)); lv > 0 {
