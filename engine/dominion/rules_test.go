@@ -384,6 +384,11 @@ func TestViewAndRender(t *testing.T) {
 		}
 	}
 	do(t, s, 0, play(Militia))
+	for _, line := range strings.Split(s.View(1).Render(60, false), "\n") {
+		if len([]rune(line)) > 60 {
+			t.Errorf("line wider than 60: %q", line)
+		}
+	}
 	out = s.View(1).Render(80, true)
 	if !strings.Contains(out, "reveal Moat") {
 		t.Errorf("seat 2 is not shown the Moat question:\n%s", out)

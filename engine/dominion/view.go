@@ -52,6 +52,7 @@ type View struct {
 	// Aside lists cards revealed, set aside or looked at, with their owner.
 	Aside      []string `json:"aside,omitempty"`
 	AsideOwner int      `json:"aside_owner"`
+	AsideWhat  string   `json:"aside_what,omitempty"` // "Revealed", "Set aside", "Looked at"
 	Prompt     string   `json:"prompt"`
 	ToAct      int      `json:"to_act"` // seat to choose, -1 for chance or over
 	Over       bool     `json:"over,omitempty"`
@@ -115,12 +116,19 @@ func (s *State) View(seat int) engine.View {
 	// Sentry's look is private, and so is the card Library just drew until
 	// it is set aside; everything else aside was revealed to all.
 	shown := len(s.aside)
-	if seat != s.asideOwner && len(s.stack) > 0 {
+	v.AsideWhat = "Revealed"
+	if len(s.stack) > 0 {
 		switch s.top().card {
 		case Sentry:
-			shown = 0
+			v.AsideWhat = "Looked at"
+			if seat != s.asideOwner {
+				shown = 0
+			}
 		case Library:
-			shown = int(s.top().n)
+			v.AsideWhat = "Set aside"
+			if seat != s.asideOwner {
+				shown = int(s.top().n)
+			}
 		}
 	}
 	for _, c := range s.aside[:min(shown, len(s.aside))] {
@@ -212,18 +220,23 @@ func (v *View) Render(width int, color bool) string {
 	if !v.Over && (v.Phase == "action" || v.Phase == "buy") {
 		fmt.Fprintf(&b, "%s phase: %d Action(s), %d Buy(s), $%d\n", strings.ToUpper(v.Phase[:1])+v.Phase[1:], v.Actions, v.Buys, v.Coins)
 	}
-	b.WriteString("\n" + bold("Supply") + "\n")
-	var cells, plain []string
-	for _, p := range v.Supply {
-		t := fmt.Sprintf("%s $%d [%d]", p.Card, p.Cost, p.Count)
-		plain = append(plain, t)
-		if p.Count == 0 {
-			cells = append(cells, paint(color, "2", t))
-		} else {
-			cells = append(cells, paint(color, cardColor(p.Card), p.Card)+fmt.Sprintf(" $%d [%d]", p.Cost, p.Count))
+	b.WriteString("\n" + bold("Supply") + " (cost [cards left])\n")
+	for _, kingdom := range []bool{false, true} {
+		var cells, plain []string
+		for _, p := range v.Supply {
+			if p.Kingdom != kingdom {
+				continue
+			}
+			t := fmt.Sprintf("%s $%d [%d]", p.Card, p.Cost, p.Count)
+			plain = append(plain, t)
+			if p.Count == 0 {
+				cells = append(cells, paint(color, "2", t))
+			} else {
+				cells = append(cells, paint(color, cardColor(p.Card), p.Card)+fmt.Sprintf(" $%d [%d]", p.Cost, p.Count))
+			}
 		}
+		grid(&b, cells, plain, width, 24)
 	}
-	grid(&b, cells, plain, width, 24)
 	b.WriteString("\n" + bold("Players") + "\n")
 	for _, p := range v.Players {
 		mark := "  "
@@ -242,13 +255,24 @@ func (v *View) Render(width int, color bool) string {
 	fmt.Fprintf(&b, "\n%s %s\n", bold("In play:"), joinCounts(v.InPlay, color))
 	fmt.Fprintf(&b, "%s %s\n", bold("Trash:  "), joinCounts(v.Trash, color))
 	if len(v.Aside) > 0 {
-		fmt.Fprintf(&b, "%s %s (%s)\n", bold("Aside:  "), strings.Join(v.Aside, ", "), seatName(v.AsideOwner))
+		fmt.Fprintf(&b, "%s %s\n", bold(v.AsideWhat+" by "+seatName(v.AsideOwner)+":"), strings.Join(v.Aside, ", "))
 	}
 	if v.Seat >= 0 && v.Seat < len(v.Players) {
 		me := v.Players[v.Seat]
 		fmt.Fprintf(&b, "\n%s %s\n", bold("Your hand:"), joinCounts(v.Hand, color))
 		if len(me.KnownTop) > 0 {
 			fmt.Fprintf(&b, "Your deck: %d cards, the top known: %s\n", me.Deck, strings.Join(me.KnownTop, ", "))
+		}
+		// The texts of the Action cards in hand, so the screen alone is
+		// enough to play them.
+		for _, x := range v.Hand {
+			if c := CardByName(x.Card); c >= firstKingdom && isAction(c) {
+				line := fmt.Sprintf("  %s: %s", x.Card, cards[c].text)
+				if r := []rune(line); len(r) > width {
+					line = string(r[:width-1]) + "…"
+				}
+				b.WriteString(paint(color, "2", line) + "\n")
+			}
 		}
 	}
 	if v.Over {
@@ -262,6 +286,25 @@ func (v *View) Render(width int, color bool) string {
 		}
 		fmt.Fprintf(&b, "Winner: %s.\n", strings.Join(w, " and "))
 	}
-	b.WriteString("\n" + v.Prompt + "\n")
+	b.WriteString("\n" + wrap(v.Prompt, width) + "\n")
+	return b.String()
+}
+
+// wrap breaks text into lines of at most width runes at spaces.
+func wrap(text string, width int) string {
+	var b strings.Builder
+	n := 0
+	for i, w := range strings.Fields(text) {
+		l := len([]rune(w))
+		if i > 0 && n+1+l > width {
+			b.WriteString("\n")
+			n = 0
+		} else if i > 0 {
+			b.WriteString(" ")
+			n++
+		}
+		b.WriteString(w)
+		n += l
+	}
 	return b.String()
 }
