@@ -31,6 +31,11 @@ type Config struct {
 	// ResendAfter is how long it waits without progress before re-sending
 	// its own pending envelopes and asking peers for gaps (default 1000).
 	ResendAfter int64
+	// Verifier, if set, replaces crypto.Verify for received envelopes.
+	// The p2p runner can pass one that remembers what its topic validator
+	// has already checked, so each signature is verified once per
+	// process; it must be at least as strict as crypto.Verify.
+	Verifier func(*crypto.Envelope) error
 	// Log holds the committed entries persisted before a restart, in
 	// order. They are re-verified as they are replayed.
 	Log []*crypto.Envelope
