@@ -197,7 +197,7 @@ func (s *State) botMain(p int, legal []engine.Action) engine.Action {
 		reserve = c.promote
 	}
 	afford := func(cost [nRes]int) bool { return s.canPay(p, addCost(cost, reserve)) }
-	if has(legal, act(opPass)) && roadPawns == 0 && !s.canPay(p, c.promote) && !s.canPay(p, c.building) && !s.canPay(p, c.buyIP) {
+	if has(legal, act(opPass)) && roadPawns == 0 && !s.canPay(p, c.promote) && !s.canPay(p, c.building) && !s.canPay(p, c.buyIP) && !s.usefulCard(p, legal) {
 		return act(opPass)
 	}
 	// Cards from hand.
@@ -293,7 +293,7 @@ func (s *State) botMain(p int, legal []engine.Action) engine.Action {
 		if s.handCount(p, milDeck) < 1 {
 			d = milDeck
 		}
-		if has(legal, act(opBuyCard, int32(d))) && afford(c.cards[d]) {
+		if (d == milDeck || s.handCount(p, econDeck) < 2) && has(legal, act(opBuyCard, int32(d))) && afford(c.cards[d]) {
 			return act(opBuyCard, int32(d))
 		}
 	}
@@ -315,6 +315,22 @@ func (s *State) botMain(p int, legal []engine.Action) engine.Action {
 		return act(opBank, int32(most), int32(least))
 	}
 	return act(opEnd)
+}
+
+// usefulCard says whether p holds an Economic Card worth more than a
+// Reward Roll right now.
+func (s *State) usefulCard(p int, legal []engine.Action) bool {
+	for _, l := range legal {
+		if l.Op != opEcon {
+			continue
+		}
+		switch s.cfg.decks[econDeck][l.Args[0]].Key {
+		case kEviction, kExpress:
+		default:
+			return true
+		}
+	}
+	return false
 }
 
 // bestMilBonus is the largest Strength bonus p's playable cards give an

@@ -185,52 +185,61 @@ func pawnList(counts []int, color bool) string {
 
 // Render draws the ring road as a clockwise list of spaces, each with the
 // Territory it touches, then the Capital, the players and the question.
+// Lines longer than width wrap with an indent rather than losing text.
 func (v *View) Render(width int, color bool) string {
 	var b strings.Builder
 	line := func(s string) {
-		if width > 0 && !color && len([]rune(s)) > width {
-			s = string([]rune(s)[:width])
+		for _, l := range wrap(s, width) {
+			b.WriteString(l)
+			b.WriteByte('\n')
 		}
-		b.WriteString(s)
-		b.WriteByte('\n')
 	}
+	paint := func(counts []int) string { return pawnList(counts, color) }
 	line("SERPENT CITY — round " + itoa(v.Round) + "/" + itoa(v.Rounds) + ", first to " + itoa(v.WinIP) + " IP wins")
 	if v.Dice[0] > 0 {
 		line("Roll " + itoa(v.Dice[0]) + "+" + itoa(v.Dice[1]) + "; " + itoa(v.MP) + " Movement Points left")
 	}
-	line("Road, clockwise (START lies between the last space and space 1; nobody stops on it):")
-	line("  START  " + pawnList(v.Start, color))
+	line("The Road runs clockwise; START is the line between space " + itoa(len(v.Road)) + " and space 1.")
+	line("  START slots: " + paint(v.Start))
+	line("  Sp  Road pawns  Territory (Resource)         Occupants     Control  Bldgs Free")
 	byRoad := make([][]int, len(v.Road))
 	for t, tv := range v.Territories {
 		byRoad[tv.Road-1] = append(byRoad[tv.Road-1], t)
 	}
 	for i, counts := range v.Road {
-		row := "  " + pad(itoa(i+1), 3) + "  " + pad(pawnList(counts, false), 10)
-		if color {
-			row = "  " + pad(itoa(i+1), 3) + "  " + pawnList(counts, true) + strings.Repeat(" ", max(0, 10-len(pawnList(counts, false))))
+		road := pawnList(counts, false)
+		row := "  " + pad(itoa(i+1), 3) + " " + paint(counts) + strings.Repeat(" ", max(1, 12-len([]rune(road))))
+		if len(byRoad[i]) == 0 {
+			line(strings.TrimRight(row, " "))
+			continue
 		}
-		for _, t := range byRoad[i] {
+		for k, t := range byRoad[i] {
 			tv := v.Territories[t]
-			row += " ── " + pad(tv.Name, 19) + pad("("+tv.Resource+")", 11) + " " + pawnList(tv.Pawns, color)
-			if tv.Dominance != "" {
-				row += "  [" + tv.Dominance + "]"
+			if k > 0 {
+				row = strings.Repeat(" ", 18)
 			}
-			if len(tv.Buildings) > 0 {
-				var bs []string
-				for _, o := range tv.Buildings {
-					bs = append(bs, letter(o))
-				}
-				row += "  Buildings " + strings.Join(bs, ",")
+			occ := pawnList(tv.Pawns, false)
+			control := tv.Dominance
+			if control == "" {
+				control = "—"
 			}
-			row += "  free " + itoa(tv.Free)
+			bs := ""
+			for _, o := range tv.Buildings {
+				bs += letter(o)
+			}
+			if bs == "" {
+				bs = "—"
+			}
+			row += pad(tv.Name+" ("+tv.Resource+")", 29) + paint(tv.Pawns) + strings.Repeat(" ", max(1, 14-len([]rune(occ)))) +
+				pad(control, 9) + pad(bs, 7) + itoa(tv.Free)
+			line(row)
 		}
-		line(row)
 	}
 	used := 0
 	for _, c := range v.Capital {
 		used += c
 	}
-	line("Capital (" + itoa(used) + "/" + itoa(v.CapitalSlots) + " places): " + pawnList(v.Capital, color))
+	line("Capital (" + itoa(used) + "/" + itoa(v.CapitalSlots) + " places, 4 IP a pawn): " + paint(v.Capital))
 	line("")
 	for _, p := range v.Players {
 		name := letter(p.Seat) + " Player " + itoa(p.Seat+1)
@@ -246,23 +255,23 @@ func (v *View) Render(width int, color bool) string {
 		src := ""
 		for i, n := range p.Sources {
 			if n != 0 {
-				src += " " + srcNames[i] + " " + itoa(n)
+				src += ", " + srcNames[i] + " " + itoa(n)
 			}
 		}
-		line(name + ": " + itoa(p.IP) + " IP" + paren(strings.TrimSpace(src)))
+		line(name + ": " + itoa(p.IP) + " IP" + paren(strings.TrimPrefix(src, ", ")))
 		var res []string
 		for r, n := range p.Resources {
 			res = append(res, itoa(n)+" "+resNames[r])
 		}
 		extra := ""
 		if p.Investor > 0 {
-			extra += ", Investor +" + itoa(p.Investor)
+			extra += "; Investor +" + itoa(p.Investor) + " Coin"
 		}
 		if p.Architect {
-			extra += ", Architect"
+			extra += "; Architect"
 		}
-		line("    " + strings.Join(res, ", ") + "; pawns " + itoa(p.Active) + "/" + itoa(p.Limit) + "; cards " +
-			itoa(p.Economic) + " Economic, " + itoa(p.Military) + " Military" + extra)
+		line("    " + strings.Join(res, ", "))
+		line("    pawns " + itoa(p.Active) + "/" + itoa(p.Limit) + "; cards: " + itoa(p.Economic) + " Economic, " + itoa(p.Military) + " Military" + extra)
 		if len(p.Cards) > 0 {
 			var cs []string
 			for _, c := range p.Cards {
@@ -284,6 +293,55 @@ func (v *View) Render(width int, color bool) string {
 		line("Now: " + v.Asking)
 	}
 	return b.String()
+}
+
+// visibleLen is the width of s on a terminal: runes, minus ANSI colour codes.
+func visibleLen(s string) int {
+	n, esc := 0, false
+	for _, r := range s {
+		switch {
+		case r == '\x1b':
+			esc = true
+		case esc:
+			if r == 'm' {
+				esc = false
+			}
+		default:
+			n++
+		}
+	}
+	return n
+}
+
+// wrap breaks s at spaces into lines of at most width visible columns;
+// continuation lines are indented. A width of 0 or less means no limit.
+func wrap(s string, width int) []string {
+	if width <= 0 || visibleLen(s) <= width {
+		return []string{s}
+	}
+	body := strings.TrimLeft(s, " ")
+	lead := s[:len(s)-len(body)]
+	indent := lead + "    "
+	var out []string
+	cur := lead
+	for _, w := range strings.Split(body, " ") {
+		next := cur + " " + w
+		if strings.TrimSpace(cur) == "" {
+			next = cur + w
+		}
+		if visibleLen(next) > width && strings.TrimSpace(cur) != "" {
+			out = append(out, cur)
+			next = indent + w
+		}
+		cur = next
+	}
+	out = append(out, cur)
+	for i, l := range out {
+		if r := []rune(l); visibleLen(l) > width && len(r) > width && !strings.Contains(l, "\x1b") {
+			out[i] = string(r[:width])
+		}
+	}
+	return out
 }
 
 func pad(s string, n int) string {
