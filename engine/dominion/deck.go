@@ -54,8 +54,9 @@ func (s *State) reveal(i, n int) (wait bool) {
 
 func (s *State) drawNow(i, n int, r *engine.Rand) {
 	p := &s.p[i]
+	pool := -1
 	for k := 0; k < n; k++ {
-		c := takeTop(p, r)
+		c := takeTop(p, r, &pool)
 		if c < 0 {
 			return
 		}
@@ -65,8 +66,9 @@ func (s *State) drawNow(i, n int, r *engine.Rand) {
 
 func (s *State) revealNow(i, n int, r *engine.Rand) {
 	p := &s.p[i]
+	pool := -1
 	for k := 0; k < n; k++ {
-		c := takeTop(p, r)
+		c := takeTop(p, r, &pool)
 		if c < 0 {
 			return
 		}
@@ -76,14 +78,18 @@ func (s *State) revealNow(i, n int, r *engine.Rand) {
 
 // takeTop removes the top card of p's deck and returns it, reshuffling the
 // discard pile into the pool only when the deck is empty; -1 if p has no
-// cards to take. r may be nil only when needsChance said no.
-func takeTop(p *player, r *engine.Rand) int {
+// cards to take. r may be nil only when needsChance said no. *pool caches
+// the pool's size across the draws of one step (-1: not counted yet).
+func takeTop(p *player, r *engine.Rand, pool *int) int {
 	if k := len(p.top); k > 0 {
 		c := int(p.top[k-1])
 		p.top = p.top[:k-1]
 		return c
 	}
-	total := p.pool.total()
+	if *pool < 0 {
+		*pool = p.pool.total()
+	}
+	total := *pool
 	if total == 0 {
 		total = p.disc.total()
 		if total == 0 {
@@ -91,6 +97,7 @@ func takeTop(p *player, r *engine.Rand) int {
 		}
 		p.pool, p.disc = p.disc, counts{}
 	}
+	*pool = total - 1
 	if r == nil {
 		panic("dominion: an unknown card drawn without a chance step")
 	}
