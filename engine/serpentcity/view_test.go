@@ -19,7 +19,7 @@ func TestViewShowsBoardAndOnlyOwnCards(t *testing.T) {
 	s.pl[1].hand[econDeck][econKind(s, kArchitect)] = 1
 	s.settle()
 	out := s.View(0).Render(140, false)
-	for _, want := range []string{"North Market", "South Diamond Mine", "[A II]", "Buildings A", "Capital (1/6", "Ambush", "7 Movement Points", "Player 1 moves and acts"} {
+	for _, want := range []string{"North Market", "South Diamond Mine", "North Market (Coin)          A2            A II     A      2", "Capital (1/6", "Ambush", "7 Movement Points", "Player 1 moves and acts"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("view lacks %q:\n%s", want, out)
 		}
