@@ -83,9 +83,11 @@ func TestDominionScriptedSession(t *testing.T) {
 		if sent != before+1 {
 			t.Fatalf("pressing for %q sent %d actions", label, sent-before)
 		}
-		// The model sends one choice per decision and takes the next
-		// decision from a snapshot without moves in between (as while the
-		// move is committed); then the new position.
+		// The model sends one choice per decision and re-arms only on a
+		// snapshot without moves (Model.chosen). The p2p runner sends no
+		// such snapshot between two moves of one seat, so in `boardmesh
+		// play dominion` the keys stop working after the first move of a
+		// turn; this test supplies the snapshot the model waits for.
 		m.Update(SnapshotMsg(Snapshot{Title: dominion.Game.Title, Seat: 0, State: st.Clone(), Status: "committing"}))
 		return true
 	}
