@@ -252,6 +252,12 @@ func (n *Node) tryDrop() bool {
 			}
 		}
 		n.clearDropVotes()
+		// Our votes at this step are spent: the drop happened.
+		for seq := range n.voted {
+			if seq <= m.seq {
+				delete(n.voted, seq)
+			}
+		}
 		return true
 	}
 	return false

@@ -18,21 +18,31 @@ func (n *Node) suspect(env *crypto.Envelope, err error) {
 	if !errors.Is(err, ErrCheckpoint) && !errors.Is(err, ErrStateHash) {
 		return
 	}
-	n.sendState()
+	n.sendState(n.m.seq)
 	if errors.Is(err, ErrCheckpoint) {
 		n.stopped = true
 	}
 }
 
-// sendState signs and broadcasts our state at the current step, once.
-func (n *Node) sendState() {
+// sendState signs and broadcasts our state after seq steps, once per seq.
+// For an earlier step the state is rebuilt from our log, so two peers at
+// different steps still compare like with like.
+func (n *Node) sendState(seq uint64) {
 	m := n.m
-	if m.phase < PhasePlaying || n.stateSent[m.seq] || n.myMember() < 0 {
+	if m.phase < PhasePlaying || seq > m.seq || n.stateSent[seq] || n.myMember() < 0 {
 		return
 	}
-	n.stateSent[m.seq] = true
-	b := &stateBody{From: m.agreed, Hashes: append([]crypto.Hash(nil), m.hashes[m.agreed:m.seq+1]...), State: engine.Encode(m.st)}
-	n.sign(&crypto.Envelope{Session: m.session, Seq: m.seq, Kind: crypto.KindState, StateHash: m.hashes[m.seq], Body: b.encode()})
+	st := m.st
+	if seq < m.seq {
+		var err error
+		if st, err = n.stateAt(seq); err != nil {
+			return
+		}
+	}
+	n.stateSent[seq] = true
+	from := min(m.agreed, seq)
+	b := &stateBody{From: from, Hashes: append([]crypto.Hash(nil), m.hashes[from:seq+1]...), State: engine.Encode(st)}
+	n.sign(&crypto.Envelope{Session: m.session, Seq: seq, Kind: crypto.KindState, StateHash: m.hashes[seq], Body: b.encode()})
 }
 
 // stepState takes another peer's state and, if it differs from ours at
@@ -55,6 +65,14 @@ func (n *Node) stepState(env *crypto.Envelope) error {
 	}
 	n.seen[slotOf(env)] = env
 	if env.Seq > m.seq {
+		// They are ahead. If our common steps already differ, send our
+		// state at our step: they will answer with theirs at the same one.
+		for i, h := range body.Hashes {
+			if s := body.From + uint64(i); s <= m.seq && m.hashes[s] != h {
+				n.sendState(m.seq)
+				break
+			}
+		}
 		n.states = append(n.states, env)
 		return nil
 	}
@@ -114,7 +132,7 @@ func (n *Node) report(env *crypto.Envelope, mi int, body *stateBody) {
 	n.reports = append(n.reports, r)
 	n.rd.Events = append(n.rd.Events, Event{Kind: EventDesync, Peer: env.Author, Seat: m.seatOf[mi], Seq: env.Seq,
 		Desync: r, Text: r.String()})
-	n.sendState()
+	n.sendState(env.Seq)
 	n.stopped = true
 }
 

@@ -67,6 +67,7 @@ type Node struct {
 	// early holds envelopes that arrived before the session id was known.
 	early       []*crypto.Envelope
 	replayEarly bool
+	rejected    map[slot]error // rejections during one Step, or nil
 	states      []*crypto.Envelope // state envelopes from peers ahead of us
 
 	rd       Ready
@@ -307,6 +308,9 @@ func (n *Node) mySeat() int { return n.m.seatOfPeer(n.id.ID()) }
 
 // reject reports a rejected envelope and returns err.
 func (n *Node) reject(env *crypto.Envelope, err error) error {
+	if n.rejected != nil {
+		n.rejected[slotOf(env)] = err
+	}
 	n.rd.Events = append(n.rd.Events, Event{Kind: EventRejected, Peer: env.Author, Seat: n.m.seatOfPeer(env.Author),
 		Seq: env.Seq, Err: err, Text: fmt.Sprintf("rejected %s from %s: %v", env.Kind, n.m.nameOf(env.Author), err)})
 	return err
@@ -377,8 +381,13 @@ func (n *Node) Step(env *crypto.Envelope) error {
 	n.seen[s] = env
 	n.buf[s] = env
 	n.noteFuture(env)
+	// Report a rejection found while committing (an illegal action, a
+	// wrong hash, a bad reveal) to the caller too.
+	n.rejected = map[slot]error{}
 	n.advance()
-	return nil
+	err := n.rejected[s]
+	n.rejected = nil
+	return err
 }
 
 // admissible rejects what can never be committed, before buffering.
@@ -420,7 +429,49 @@ func (n *Node) admissible(env *crypto.Envelope) error {
 			return ErrStale
 		}
 	}
+	if env.Kind == crypto.KindAction && n.m.phase == PhasePlaying && env.Seq == n.m.seq {
+		// Who may act at the current step is known now; at a later step
+		// it is checked when the step comes (see prune).
+		if err := engine.CheckTurn(n.m.st.ToAct(), n.m.seatOf[mi]); err != nil {
+			return fmt.Errorf("%w: %v", ErrNotYourTurn, err)
+		}
+	}
 	return nil
+}
+
+// prune drops buffered envelopes for steps and rounds already decided.
+// An action that was never committed for its step is reported: out of
+// turn if its author was not the one to act there.
+func (n *Node) prune() {
+	m := n.m
+	if m.phase < PhasePlaying {
+		return
+	}
+	var gone []*crypto.Envelope
+	for s, env := range n.buf {
+		switch s.kind {
+		case crypto.KindAction, crypto.KindCheckpoint:
+			if env.Seq < m.seq {
+				gone = append(gone, env)
+			}
+		case crypto.KindReveal, crypto.KindExtend:
+			if env.Seq < m.round && m.phase == PhasePlaying {
+				gone = append(gone, env)
+			}
+		}
+	}
+	sort.Slice(gone, func(a, b int) bool {
+		if gone[a].Seq != gone[b].Seq {
+			return gone[a].Seq < gone[b].Seq
+		}
+		return gone[a].Author < gone[b].Author
+	})
+	for _, env := range gone {
+		delete(n.buf, slotOf(env))
+		if env.Kind == crypto.KindAction && env.Seq < uint64(len(m.steps)) && m.steps[env.Seq].Author != env.Author {
+			_ = n.reject(env, fmt.Errorf("%w: step %d was not %s's to take", ErrNotYourTurn, env.Seq, m.nameOf(env.Author)))
+		}
+	}
 }
 
 // noteFuture tracks how far each member has got, and asks for a gap when
@@ -682,6 +733,7 @@ func (n *Node) committed(from int) {
 		}
 		n.stalled = false
 		n.progress = n.now
+		n.prune()
 		n.recheckStates()
 	}
 	n.drainEvents()

@@ -73,10 +73,11 @@ type simNet struct {
 	delivered int
 	served    int
 	verified  map[string]bool
+	seed      string
 }
 
 func newSimNet(t testing.TB, seed string, players int, f faults, games func(string) (*engine.Game, error), cfg Config) *simNet {
-	n := &simNet{t: t, rng: engine.NewRand([]byte("net/" + seed)), f: f, sent: map[crypto.Kind]int{}, verified: map[string]bool{}}
+	n := &simNet{t: t, rng: engine.NewRand([]byte("net/" + seed)), f: f, sent: map[crypto.Kind]int{}, verified: map[string]bool{}, seed: seed}
 	if cfg.Verifier == nil {
 		// One signature check per envelope per network, as a p2p process
 		// whose topic validator checked it would do; the cache is keyed by
@@ -118,7 +119,7 @@ func newSimNet(t testing.TB, seed string, players int, f faults, games func(stri
 // lobby runs the lobby: peer 0 hosts game with opts, the others join, and
 // the host proposes once every join has arrived.
 func (n *simNet) lobby(game *engine.Game, opts engine.Options) {
-	lobby, err := NewLobbyID(seededReader("lobby"))
+	lobby, err := NewLobbyID(seededReader("lobby/" + n.seed))
 	if err != nil {
 		n.t.Fatal(err)
 	}
@@ -270,8 +271,14 @@ func (n *simNet) serve(from int, req GapRequest) {
 	}
 	n.served++
 	for _, env := range n.peers[target].node.Serve(req) {
-		wire, _ := crypto.Unmarshal(env.Marshal())
-		n.flight = append(n.flight, simMsg{to: from, at: n.now + 5, env: wire, from: target})
+		out := []*crypto.Envelope{env}
+		if h := n.peers[target].hook; h != nil && env.Author == n.peers[target].id.ID() {
+			out = h(env)
+		}
+		for _, e := range out {
+			wire, _ := crypto.Unmarshal(e.Marshal())
+			n.flight = append(n.flight, simMsg{to: from, at: n.now + 5, env: wire, from: target})
+		}
 	}
 }
 
