@@ -67,7 +67,7 @@ type Node struct {
 	// early holds envelopes that arrived before the session id was known.
 	early       []*crypto.Envelope
 	replayEarly bool
-	rejected    map[slot]error // rejections during one Step, or nil
+	rejected    map[slot]error     // rejections during one Step, or nil
 	states      []*crypto.Envelope // state envelopes from peers ahead of us
 
 	rd       Ready
