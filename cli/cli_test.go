@@ -1,0 +1,149 @@
+package cli
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/boardmesh/boardmesh/engine/games"
+)
+
+// run executes boardmesh with args against buffers and returns stdout,
+// stderr and the exit code Execute would use.
+func run(t *testing.T, args ...string) (string, string, int) {
+	t.Helper()
+	io, _, out, errOut := TestIO()
+	root := NewCmdRoot(&Factory{IO: io})
+	root.SetArgs(args)
+	err := root.Execute()
+	if err != nil {
+		errOut.WriteString("boardmesh: " + err.Error() + "\n")
+	}
+	return out.String(), errOut.String(), exitCode(err)
+}
+
+func TestSimSameSeedSameOutput(t *testing.T) {
+	args := []string{"sim", "dragonslair", "--players", "3", "--games", "200", "--seed", "same"}
+	a, _, code := run(t, args...)
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	b, _, _ := run(t, args...)
+	if a != b {
+		t.Fatal("the same seed gave different reports")
+	}
+	c, _, _ := run(t, "sim", "dragonslair", "--players", "3", "--games", "200", "--seed", "other")
+	if a == c {
+		t.Fatal("a different seed gave the same report")
+	}
+	for _, want := range []string{"200 games, 3 players", "win rate", "seat 3", "mean game length", "bust chance after one noise"} {
+		if !strings.Contains(a, want) {
+			t.Errorf("report lacks %q:\n%s", want, a)
+		}
+	}
+}
+
+func TestSimJSON(t *testing.T) {
+	out, _, code := run(t, "sim", "dragonslair", "--games", "50", "--bots", "cautious,random", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	var rep SimReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("--json output does not parse: %v\n%s", err, out)
+	}
+	if rep.Games != 50 || len(rep.Bots) != 2 || len(rep.Seats) != rep.Players {
+		t.Fatalf("report = %+v", rep)
+	}
+	played := 0
+	for _, b := range rep.Bots {
+		played += b.Played
+	}
+	if played != 50*rep.Players {
+		t.Fatalf("bots played %d seat-games, want %d", played, 50*rep.Players)
+	}
+	wins := 0
+	for _, s := range rep.Seats {
+		wins += s.Wins
+		if s.CILow > s.WinRate || s.CIHigh < s.WinRate {
+			t.Errorf("%s: interval %.3f–%.3f does not contain %.3f", s.Name, s.CILow, s.CIHigh, s.WinRate)
+		}
+	}
+	if wins < 50 {
+		t.Fatalf("only %d wins in 50 games", wins)
+	}
+}
+
+func TestEveryGameSimulatesAndHasRules(t *testing.T) {
+	for _, g := range games.All() {
+		out, errOut, code := run(t, "sim", g.Name, "--games", "3")
+		if code != 0 {
+			t.Errorf("sim %s: exit %d: %s", g.Name, code, errOut)
+		}
+		if !strings.Contains(out, g.Title) {
+			t.Errorf("sim %s: report does not name the game", g.Name)
+		}
+		text, errOut, code := run(t, "rules", g.Name)
+		if code != 0 || len(text) < 2000 {
+			t.Errorf("rules %s: exit %d, %d bytes: %s", g.Name, code, len(text), errOut)
+		}
+	}
+}
+
+func TestBadInputGetsOneClearLine(t *testing.T) {
+	cases := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"sim", "chess"}, ExitUsage, "the games are: dragonslair"},
+		{[]string{"rules", "chess"}, ExitUsage, "unknown game \"chess\""},
+		{[]string{"sim", "dragonslair", "--players", "9"}, ExitUsage, "for 2 to 8 players, not 9"},
+		{[]string{"sim", "dragonslair", "--players", "1"}, ExitUsage, "for 2 to 8 players, not 1"},
+		{[]string{"sim", "dragonslair", "--options", "colour=red"}, ExitUsage, "unknown option \"colour\""},
+		{[]string{"sim", "dragonslair", "--options", "edition=deluxe"}, ExitUsage, "want one of full, free"},
+		{[]string{"sim", "dragonslair", "--bots", "genius"}, ExitUsage, "its bots are: "},
+		{[]string{"sim", "dragonslair", "--games", "0"}, ExitUsage, "--games must be at least 1"},
+		{[]string{"sim", "dragonslair", "--players", "many"}, ExitUsage, "invalid argument"},
+		{[]string{"sim"}, ExitUsage, "accepts 1 arg"},
+		{[]string{"frobnicate"}, ExitError, "unknown command"},
+	}
+	for _, c := range cases {
+		out, errOut, code := run(t, c.args...)
+		if code != c.code || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit %d and %q", c.args, code, errOut, c.code, c.want)
+		}
+		if strings.Count(strings.TrimSpace(errOut), "\n") > 0 {
+			t.Errorf("%v: error is more than one line: %q", c.args, errOut)
+		}
+		if out != "" && c.code != 0 {
+			t.Errorf("%v: printed to stdout on error: %q", c.args, out)
+		}
+	}
+}
+
+func TestGamesJSONListsEveryGame(t *testing.T) {
+	out, _, code := run(t, "games", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	var list []gameInfo
+	if err := json.Unmarshal([]byte(out), &list); err != nil {
+		t.Fatal(err)
+	}
+	if len(list) != len(games.All()) || list[0].Name != "dragonslair" {
+		t.Fatalf("games --json = %+v", list)
+	}
+}
+
+func TestHelpReads(t *testing.T) {
+	out, _, code := run(t, "--help")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	for _, want := range []string{"boardmesh play", "rules", "sim"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("help lacks %q", want)
+		}
+	}
+}

@@ -1,0 +1,117 @@
+package games
+
+import (
+	"encoding/hex"
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/boardmesh/boardmesh/engine"
+)
+
+func TestRegistryIsComplete(t *testing.T) {
+	all := All()
+	if len(all) == 0 {
+		t.Fatal("no games registered")
+	}
+	seen := map[string]bool{}
+	for _, g := range all {
+		if g.Name == "" || g.Title == "" || g.Version == "" {
+			t.Errorf("game %+v lacks a name, title or version", g.Name)
+		}
+		if seen[g.Name] {
+			t.Errorf("game %s registered twice", g.Name)
+		}
+		seen[g.Name] = true
+		if len(g.Bots) < 2 {
+			t.Errorf("%s has %d bot kinds; every game has at least random and one strategy bot", g.Name, len(g.Bots))
+		}
+		if _, err := g.Bot("random"); err != nil {
+			t.Errorf("%s: %v", g.Name, err)
+		}
+		if g.DefaultPlayers < g.MinPlayers || g.DefaultPlayers > g.MaxPlayers {
+			t.Errorf("%s: default player count %d outside %d..%d", g.Name, g.DefaultPlayers, g.MinPlayers, g.MaxPlayers)
+		}
+		for n := g.MinPlayers; n <= g.MaxPlayers; n++ {
+			if _, err := g.Setup(n, nil); err != nil {
+				t.Errorf("%s with %d players and default options: %v", g.Name, n, err)
+			}
+		}
+		if _, err := g.Setup(g.MaxPlayers+1, nil); err == nil {
+			t.Errorf("%s accepted %d players", g.Name, g.MaxPlayers+1)
+		}
+	}
+	if Default().Name != "dragonslair" {
+		t.Errorf("default game is %s, want dragonslair", Default().Name)
+	}
+}
+
+func TestLookupUnknownListsGames(t *testing.T) {
+	_, err := Lookup("chess")
+	if err == nil || !strings.Contains(err.Error(), "chess") || !strings.Contains(err.Error(), All()[0].Name) {
+		t.Fatalf("Lookup(chess) = %v", err)
+	}
+}
+
+// TestHashesAgreeAcrossArchitectures plays one seeded game of every game
+// natively and in a GOARCH=386 build of the same code, and compares the final
+// state hashes. A 32-bit int, an unordered map walk or a float in the rules
+// would make them differ and split a table of mixed machines.
+func TestHashesAgreeAcrossArchitectures(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: builds the engine for GOARCH=386 (run without -short)")
+	}
+	if runtime.GOARCH == "386" {
+		t.Skip("already running as 386; the amd64 side runs this test")
+	}
+	native := finalHashes(t)
+	cmd := exec.Command("go", "test", "-count=1", "-v", "-run", "TestPrintFinalHashes", ".")
+	cmd.Env = append(os.Environ(), "GOARCH=386", "BOARDMESH_PRINT_HASHES=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("GOARCH=386 run failed: %v\n%s", err, out)
+	}
+	for name, h := range native {
+		if !strings.Contains(string(out), name+" "+h) {
+			t.Errorf("%s: native final hash %s not reproduced by the 386 build:\n%s", name, h, out)
+		}
+	}
+}
+
+// TestPrintFinalHashes is the 386 half of the test above: it prints the
+// hashes for the parent process to compare.
+func TestPrintFinalHashes(t *testing.T) {
+	if os.Getenv("BOARDMESH_PRINT_HASHES") == "" {
+		t.Skip("helper of TestHashesAgreeAcrossArchitectures")
+	}
+	for name, h := range finalHashes(t) {
+		t.Logf("%s %s", name, h)
+	}
+}
+
+func finalHashes(t *testing.T) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	for _, g := range All() {
+		for n := g.MinPlayers; n <= g.MaxPlayers; n++ {
+			s, err := g.Setup(n, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			bots := make([]engine.Bot, n)
+			for i := range bots {
+				bots[i] = g.Bots[i%len(g.Bots)].New()
+			}
+			seed := []byte("arch/" + g.Name)
+			if _, err := engine.PlayOut(s, bots, engine.SeededChance{Seed: seed}, engine.NewRand(seed), 1_000_000, false, nil); err != nil {
+				t.Fatalf("%s, %d players: %v", g.Name, n, err)
+			}
+			h := engine.Hash(s)
+			out[fmt.Sprintf("%s/%dp", g.Name, n)] = hex.EncodeToString(h[:])
+		}
+	}
+	return out
+}
