@@ -12,6 +12,7 @@ import (
 	"github.com/libp2p/go-libp2p"
 	p2pcrypto "github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/host"
+	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
 	quic "github.com/libp2p/go-libp2p/p2p/transport/quic"
 	"github.com/libp2p/go-libp2p/p2p/transport/tcp"
@@ -71,6 +72,7 @@ func NewHost(cfg HostConfig) (host.Host, error) {
 		libp2p.DisableMetrics(),
 		libp2p.Ping(false),
 		libp2p.WithDialTimeout(10 * time.Second),
+		libp2p.DialRanker(preferTCP),
 	}
 	if !cfg.NoQUIC {
 		opts = append(opts, libp2p.Transport(quic.NewTransport))
@@ -148,4 +150,23 @@ func Connect(ctx context.Context, h host.Host, addr string) (peer.AddrInfo, erro
 		return *info, fmt.Errorf("cannot reach %s: %w", addr, err)
 	}
 	return *info, nil
+}
+
+// preferTCP dials TCP addresses at once and QUIC ones 300 ms later, so on
+// a LAN or loopback the connection is TCP and QUIC is the fallback. The
+// reason is crashes: when a peer's process dies, its kernel resets its TCP
+// connections and the others notice at once, whereas a QUIC connection to
+// a dead peer lingers until its idle timeout while gossipsub keeps writing
+// into it, and a restarted peer (same peer ID, `resume`) would be cut off
+// from the table until then.
+func preferTCP(addrs []ma.Multiaddr) []network.AddrDelay {
+	out := make([]network.AddrDelay, 0, len(addrs))
+	for _, a := range addrs {
+		d := time.Duration(0)
+		if _, err := a.ValueForProtocol(ma.P_TCP); err != nil {
+			d = 300 * time.Millisecond
+		}
+		out = append(out, network.AddrDelay{Addr: a, Delay: d})
+	}
+	return out
 }

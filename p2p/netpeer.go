@@ -39,6 +39,8 @@ type NetConfig struct {
 	Bot     engine.Bot
 	BotName string
 	BotRand *engine.Rand
+	// BotDelay paces the bot.
+	BotDelay time.Duration
 	// StartWhen makes the host start the game once that many have joined.
 	StartWhen int
 	OnUpdate  func(Update)
@@ -309,7 +311,7 @@ func (p *NetPeer) openNode(entries, sent []*crypto.Envelope, wait ...peer.ID) er
 	p.Node = node
 	p.Runner, err = NewRunner(RunnerConfig{
 		Host: p.Host, PubSub: p.PubSub, Node: node, Lobby: p.Lobby, Log: p.Log,
-		Bot: p.cfg.Bot, BotRand: p.cfg.BotRand, StartWhen: p.cfg.StartWhen, Peers: wait,
+		Bot: p.cfg.Bot, BotRand: p.cfg.BotRand, BotDelay: p.cfg.BotDelay, StartWhen: p.cfg.StartWhen, Peers: wait,
 		OnUpdate: p.onUpdate,
 	})
 	return err

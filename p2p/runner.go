@@ -171,11 +171,14 @@ func (r *Runner) Run(ctx context.Context) error {
 	r.wg.Add(1)
 	go r.read(ctx)
 	if len(r.cfg.Peers) > 0 {
-		wctx, wcancel := context.WithTimeout(ctx, 30*time.Second)
-		err := r.topic.WaitPeers(wctx, r.cfg.Peers)
+		// Until every known peer is on the topic our first messages could
+		// miss them. Past the wait, go on anyway: lockstep re-sends what is
+		// not committed and asks for gaps, so a late peer still catches up.
+		wctx, wcancel := context.WithTimeout(ctx, 15*time.Second)
+		r.topic.WaitPeers(wctx, r.cfg.Peers)
 		wcancel()
-		if err != nil {
-			return err
+		if ctx.Err() != nil {
+			return ctx.Err()
 		}
 	}
 	tick := time.NewTicker(r.cfg.TickEvery)
