@@ -52,64 +52,108 @@ func (s *State) reveal(i, n int) (wait bool) {
 	return false
 }
 
-func (s *State) drawNow(i, n int, r *engine.Rand) {
-	p := &s.p[i]
-	pool := -1
-	for k := 0; k < n; k++ {
-		c := takeTop(p, r, &pool)
-		if c < 0 {
-			return
-		}
-		p.hand[c]++
-	}
-}
+func (s *State) drawNow(i, n int, r *engine.Rand)   { s.take(i, n, r, false) }
+func (s *State) revealNow(i, n int, r *engine.Rand) { s.take(i, n, r, true) }
 
-func (s *State) revealNow(i, n int, r *engine.Rand) {
+// take moves the top n cards of seat i's deck to hand (or aside): first
+// the known top, then cards of the pool, reshuffling the discard pile into
+// the pool only when the deck is empty; it stops early if seat i runs out
+// of cards. r may be nil only when needsChance said no.
+//
+// Every card taken from the pool is equally likely. The picks of one step
+// are planned first (pool sizes are known in advance: the discard pile
+// does not change during a draw) and drawn as the digits of one uniform
+// number in mixed radix, which costs one random word for a whole hand.
+func (s *State) take(i, n int, r *engine.Rand, toAside bool) {
 	p := &s.p[i]
-	pool := -1
+	var buf [64]uint64
+	picks := buf[:0]
+	top, pool, disc := len(p.top), p.pool.total(), p.disc.total()
 	for k := 0; k < n; k++ {
-		c := takeTop(p, r, &pool)
-		if c < 0 {
-			return
+		if top > 0 {
+			top--
+			continue
 		}
-		s.aside = append(s.aside, int8(c))
-	}
-}
-
-// takeTop removes the top card of p's deck and returns it, reshuffling the
-// discard pile into the pool only when the deck is empty; -1 if p has no
-// cards to take. r may be nil only when needsChance said no. *pool caches
-// the pool's size across the draws of one step (-1: not counted yet).
-func takeTop(p *player, r *engine.Rand, pool *int) int {
-	if k := len(p.top); k > 0 {
-		c := int(p.top[k-1])
-		p.top = p.top[:k-1]
-		return c
-	}
-	if *pool < 0 {
-		*pool = p.pool.total()
-	}
-	total := *pool
-	if total == 0 {
-		total = p.disc.total()
-		if total == 0 {
-			return -1
+		if pool == 0 {
+			if disc == 0 {
+				break
+			}
+			pool, disc = disc, 0
 		}
-		p.pool, p.disc = p.disc, counts{}
+		picks = append(picks, uint64(pool))
+		pool--
 	}
-	*pool = total - 1
-	if r == nil {
-		panic("dominion: an unknown card drawn without a chance step")
+	if len(picks) > 0 {
+		if r == nil {
+			panic("dominion: an unknown card drawn without a chance step")
+		}
+		mixedRadix(r, picks)
 	}
-	x := r.Intn(total)
-	for c := range p.pool {
-		if x < int(p.pool[c]) {
+	pool = -1
+	for k := 0; k < n; k++ {
+		c := -1
+		if m := len(p.top); m > 0 {
+			c = int(p.top[m-1])
+			p.top = p.top[:m-1]
+		} else {
+			if pool < 0 {
+				pool = p.pool.total()
+			}
+			if pool == 0 {
+				if p.disc.total() == 0 {
+					return
+				}
+				p.pool, p.disc = p.disc, counts{}
+				pool = p.pool.total()
+			}
+			c = nth(&p.pool, int(picks[0]))
+			picks = picks[1:]
 			p.pool[c]--
+			pool--
+		}
+		if toAside {
+			s.aside = append(s.aside, int8(c))
+		} else {
+			p.hand[c]++
+		}
+	}
+}
+
+// nth returns the card at index x of the multiset z in card order.
+func nth(z *counts, x int) int {
+	for c, v := range z {
+		if x < int(v) {
 			return c
 		}
-		x -= int(p.pool[c])
+		x -= int(v)
 	}
 	panic("dominion: pool count out of step")
+}
+
+// mixedRadix replaces each size v[k] by a uniform index below it, all
+// independent: it draws one uniform number below the product of a run of
+// sizes (as many as fit in 62 bits) and takes its mixed-radix digits.
+// Only Uint64 is used, so the result is the same on 32-bit platforms.
+func mixedRadix(r *engine.Rand, v []uint64) {
+	for i := 0; i < len(v); {
+		prod, j := uint64(1), i
+		for j < len(v) && prod <= (1<<62)/v[j] {
+			prod *= v[j]
+			j++
+		}
+		x := uint64(0)
+		if prod > 1 {
+			// Rejection keeps every value equally likely, as Rand.Intn does.
+			limit := ^uint64(0) - ^uint64(0)%prod
+			for x = r.Uint64(); x >= limit; x = r.Uint64() {
+			}
+			x %= prod
+		}
+		for k := i; k < j; k++ {
+			v[k], x = x%v[k], x/v[k]
+		}
+		i = j
+	}
 }
 
 // gain moves one card c from the Supply to seat i; the caller has checked
