@@ -122,3 +122,24 @@ func replayOf(m *machine) *Replay {
 	}
 	return r
 }
+
+// ReplayAt verifies log up to the state after seq steps and returns the
+// replay at that point (Final is that state) and the number of entries it
+// took. If the log ends earlier, it returns the replay at its end.
+func ReplayAt(log []*crypto.Envelope, games func(string) (*engine.Game, error), seq uint64) (*Replay, int, error) {
+	m := newMachine(games)
+	m.checkSigs, m.record = true, true
+	m.scratch = make([]byte, 0, 1024)
+	for i, env := range log {
+		if m.phase >= PhasePlaying && m.seq >= seq {
+			return replayOf(m), i, nil
+		}
+		if env == nil {
+			return replayOf(m), i, &VerifyError{Index: i, Err: fmt.Errorf("%w: missing entry", ErrMalformed)}
+		}
+		if err := m.feed(env); err != nil {
+			return replayOf(m), i, &VerifyError{Index: i, Entry: env, Err: err}
+		}
+	}
+	return replayOf(m), len(log), nil
+}

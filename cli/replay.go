@@ -1,0 +1,268 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/boardmesh/boardmesh/crypto"
+	"github.com/boardmesh/boardmesh/engine"
+	"github.com/boardmesh/boardmesh/engine/games"
+	"github.com/boardmesh/boardmesh/lockstep"
+	"github.com/spf13/cobra"
+)
+
+// ReplayOptions are the inputs of `boardmesh replay`.
+type ReplayOptions struct {
+	IO    *IOStreams
+	Games func(string) (*engine.Game, error)
+	// ReadFile reads the log file; tests replace it.
+	ReadFile func(string) ([]byte, error)
+	File     string
+	JSON     bool
+	At       int64 // -1: the whole game
+}
+
+func newCmdReplay(f *Factory, runF func(*ReplayOptions) error) *cobra.Command {
+	opts := &ReplayOptions{IO: f.IO, Games: games.Lookup, ReadFile: os.ReadFile, At: -1}
+	cmd := &cobra.Command{
+		Use:   "replay FILE",
+		Short: "Verify a session log and print the game turn by turn",
+		Long: `Verify a session log on its own and print the game turn by turn.
+
+Every entry is re-checked: each signature, each join against the roster, each
+reveal against its hash chain, each beacon, each action's pre-state hash and
+its legality in the rules engine, each checkpoint and each drop vote. The
+first entry that fails is named with the reason. A log that ends with an
+equivocation proof names the cheater.
+
+With --at SEQ, print the state after SEQ steps instead (the state the action
+with seq SEQ was played in). The file format is described in docs/protocol.md.`,
+		Example: `  boardmesh replay ~/.boardmesh/sessions/3f2a….log
+  boardmesh replay --json game.log | jq '.steps[] | select(.kind == "action")'
+  boardmesh replay --at 120 game.log`,
+		Args: usageArgs(cobra.ExactArgs(1)),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.File = args[0]
+			if opts.At < -1 {
+				return &UsageError{Err: fmt.Errorf("--at %d: want a step number, 0 or more", opts.At)}
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return replayRun(opts)
+		},
+	}
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print JSON instead of text")
+	cmd.Flags().Int64Var(&opts.At, "at", -1, "print the state after this many steps")
+	return cmd
+}
+
+func replayRun(opts *ReplayOptions) error {
+	data, err := opts.ReadFile(opts.File)
+	if err != nil {
+		return err
+	}
+	lf, err := lockstep.ParseLog(data)
+	if err != nil {
+		var le *lockstep.LogError
+		if errors.As(err, &le) && le.Record < 0 {
+			return fmt.Errorf("%s: %w", opts.File, le.Err)
+		}
+		if errors.Is(err, lockstep.ErrTruncated) {
+			return fmt.Errorf("%s is truncated: %w (the %d entries before it are intact)", opts.File, err, len(lf.Entries))
+		}
+		return fmt.Errorf("%s is corrupted: %w", opts.File, err)
+	}
+	if len(lf.Entries) == 0 {
+		return fmt.Errorf("%s holds no log entries", opts.File)
+	}
+	if opts.At >= 0 {
+		return replayAt(opts, lf.Entries)
+	}
+	r, verr := lockstep.Verify(lf.Entries, opts.Games)
+	if opts.JSON {
+		if err := printReplayJSON(opts, r, lf.Entries, verr); err != nil {
+			return err
+		}
+	} else {
+		printReplayText(opts, r, lf.Entries, verr)
+	}
+	return replayExit(r, verr)
+}
+
+// replayExit maps the outcome to the command's error: a log that fails
+// verification or proves cheating is the cheating exit code.
+func replayExit(r *lockstep.Replay, verr error) error {
+	if verr != nil {
+		return &ExitCodeError{Code: ExitCheating, Err: fmt.Errorf("the log does not verify: %w", verr)}
+	}
+	if r.Cheater != "" {
+		return &ExitCodeError{Code: ExitCheating, Err: fmt.Errorf("the log ends with proof that %s equivocated", memberName(r, r.Cheater))}
+	}
+	return nil
+}
+
+func memberName(r *lockstep.Replay, id any) string {
+	for _, m := range r.Members {
+		if m.ID == id {
+			if m.Name != "" {
+				return m.Name
+			}
+		}
+	}
+	return fmt.Sprint(id)
+}
+
+func seatName(r *lockstep.Replay, seat int) string {
+	if seat < 0 || seat >= len(r.Seats) {
+		return "chance"
+	}
+	m := r.Members[r.Seats[seat]]
+	name := m.Name
+	if name == "" {
+		name = m.ID.String()
+	}
+	return fmt.Sprintf("seat %d (%s)", seat, name)
+}
+
+func printReplayText(opts *ReplayOptions, r *lockstep.Replay, log []*crypto.Envelope, verr error) {
+	w := opts.IO.Out
+	if r != nil && r.Game != nil {
+		fmt.Fprintf(w, "%s (%s), options %s\n", r.Game.Title, r.Game.Version, r.Options)
+		fmt.Fprintf(w, "session %s, %d entries\n", r.Session, len(log))
+		for seat := range r.Seats {
+			fmt.Fprintf(w, "  %s  %s\n", seatName(r, seat), r.Members[r.Seats[seat]].ID)
+		}
+		for s, st := range r.Steps {
+			what := st.What
+			switch st.Kind {
+			case "bot":
+				what += " (played by the bot of a dropped seat)"
+			}
+			who := seatName(r, st.Seat)
+			if st.Kind == "drop" {
+				who = "table"
+			}
+			fmt.Fprintf(w, "%5d  %-24s %s\n", s, who, what)
+		}
+	}
+	if verr != nil {
+		fmt.Fprintf(w, "verification FAILED at %v\n", verr)
+		return
+	}
+	switch {
+	case r.Cheater != "":
+		fmt.Fprintf(w, "stopped: %s signed two different envelopes for one slot (proof in the last entry)\n", memberName(r, r.Cheater))
+	case r.Result != nil:
+		parts := make([]string, len(r.Result.Scores))
+		for i, s := range r.Result.Scores {
+			parts[i] = fmt.Sprintf("%s %d", seatName(r, i), s)
+		}
+		win := make([]string, len(r.Result.Winners))
+		for i, s := range r.Result.Winners {
+			win[i] = seatName(r, s)
+		}
+		fmt.Fprintf(w, "game over: %s\nscores: %s\nwinner: %s\n", r.Result.Reason, strings.Join(parts, ", "), strings.Join(win, ", "))
+	default:
+		fmt.Fprintf(w, "the log ends before the game does (%s)\n", r.Phase)
+	}
+	fmt.Fprintf(w, "verified: %d entries; every signature, reveal, beacon, action and checkpoint checks\n", len(log))
+}
+
+type replayJSON struct {
+	Game     string             `json:"game,omitempty"`
+	Version  string             `json:"version,omitempty"`
+	Options  string             `json:"options,omitempty"`
+	Session  string             `json:"session,omitempty"`
+	Entries  int                `json:"entries"`
+	Verified bool               `json:"verified"`
+	Error    string             `json:"error,omitempty"`
+	Seats    []replaySeatJSON   `json:"seats"`
+	Steps    []replayStepJSON   `json:"steps"`
+	Result   *engine.Result     `json:"result,omitempty"`
+	Cheater  string             `json:"cheater,omitempty"`
+	State    []engine.Field     `json:"state,omitempty"`
+	At       *int64             `json:"at,omitempty"`
+	Hash     string             `json:"hash,omitempty"`
+	Extra    map[string]float64 `json:"-"`
+}
+
+type replaySeatJSON struct {
+	Seat    int    `json:"seat"`
+	Name    string `json:"name"`
+	PeerID  string `json:"peer_id"`
+	Dropped bool   `json:"dropped"`
+}
+
+type replayStepJSON struct {
+	Step  int    `json:"step"`
+	Kind  string `json:"kind"`
+	Seat  int    `json:"seat"`
+	Entry int    `json:"entry"`
+	What  string `json:"what"`
+	Hash  string `json:"hash"`
+}
+
+func replayToJSON(r *lockstep.Replay, log []*crypto.Envelope, verr error) replayJSON {
+	out := replayJSON{Entries: len(log), Verified: verr == nil, Seats: []replaySeatJSON{}, Steps: []replayStepJSON{}}
+	if verr != nil {
+		out.Error = verr.Error()
+	}
+	if r == nil || r.Game == nil {
+		return out
+	}
+	out.Game, out.Version, out.Options, out.Session = r.Game.Name, r.Game.Version, r.Options.String(), r.Session.String()
+	for seat, mi := range r.Seats {
+		out.Seats = append(out.Seats, replaySeatJSON{Seat: seat, Name: r.Members[mi].Name, PeerID: r.Members[mi].ID.String(), Dropped: r.Dropped[seat]})
+	}
+	for s, st := range r.Steps {
+		out.Steps = append(out.Steps, replayStepJSON{Step: s, Kind: st.Kind, Seat: st.Seat, Entry: st.Entry, What: st.What, Hash: r.Hashes[s+1].String()})
+	}
+	out.Result = r.Result
+	if r.Cheater != "" {
+		out.Cheater = r.Cheater.String()
+	}
+	return out
+}
+
+func printReplayJSON(opts *ReplayOptions, r *lockstep.Replay, log []*crypto.Envelope, verr error) error {
+	enc := json.NewEncoder(opts.IO.Out)
+	enc.SetIndent("", "  ")
+	return enc.Encode(replayToJSON(r, log, verr))
+}
+
+// replayAt prints the state after opts.At steps.
+func replayAt(opts *ReplayOptions, log []*crypto.Envelope) error {
+	r, used, err := lockstep.ReplayAt(log, opts.Games, uint64(opts.At))
+	if err != nil {
+		return &ExitCodeError{Code: ExitCheating, Err: fmt.Errorf("the log does not verify: %w", err)}
+	}
+	if r.Final == nil {
+		return fmt.Errorf("the log ends before the game starts")
+	}
+	steps := int64(len(r.Steps))
+	if steps < opts.At {
+		return fmt.Errorf("the log has only %d steps; --at %d is beyond its end", steps, opts.At)
+	}
+	hash := r.Hashes[steps]
+	if opts.JSON {
+		out := replayToJSON(r, log[:used], nil)
+		out.Entries = used
+		out.At, out.Hash, out.State = &steps, hash.String(), engine.TraceFields(r.Final)
+		enc := json.NewEncoder(opts.IO.Out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	}
+	w := opts.IO.Out
+	fmt.Fprintf(w, "%s: state after %d steps (entries 0–%d verified), hash %s\n", r.Game.Title, steps, used-1, hash)
+	if who := r.Final.ToAct(); who.Kind == engine.ActorSeat {
+		fmt.Fprintf(w, "to act: %s\n", seatName(r, who.Seat))
+	} else {
+		fmt.Fprintf(w, "to act: %s\n", who)
+	}
+	fmt.Fprintln(w, r.Final.View(-1).Render(100, false))
+	return nil
+}

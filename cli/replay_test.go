@@ -1,0 +1,186 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/boardmesh/boardmesh/crypto"
+	"github.com/boardmesh/boardmesh/engine"
+	"github.com/boardmesh/boardmesh/engine/dragonslair"
+	"github.com/boardmesh/boardmesh/engine/games"
+	"github.com/boardmesh/boardmesh/lockstep"
+)
+
+// replayTestLog plays a 3-player Dragon's Lair game between in-process
+// nodes delivering every message at once, and returns the log file bytes.
+func replayTestLog(t *testing.T) ([]byte, []*crypto.Envelope) {
+	t.Helper()
+	var nodes []*lockstep.Node
+	for i := 0; i < 3; i++ {
+		id, err := crypto.GenerateIdentity(bytes.NewReader(bytes.Repeat([]byte{byte(i + 1)}, 32)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, err := lockstep.New(lockstep.Config{Identity: id, Name: fmt.Sprintf("P%d", i), Games: games.Lookup})
+		if err != nil {
+			t.Fatal(err)
+		}
+		nodes = append(nodes, n)
+	}
+	lobby := crypto.Hash{1, 2, 3}
+	if err := nodes[0].Host(lobby, dragonslair.Game, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range nodes[1:] {
+		if err := n.Join(lobby); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bot := engine.RandomBot{}
+	r := engine.NewRand([]byte("replay test"))
+	pump := func() {
+		for again := true; again; {
+			again = false
+			for i, n := range nodes {
+				for n.HasReady() {
+					rd := n.Ready()
+					n.Advance()
+					for _, env := range rd.Messages {
+						for j, m := range nodes {
+							if j != i {
+								_ = m.Step(env)
+								again = true
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	pump()
+	if err := nodes[0].Propose(); err != nil {
+		t.Fatal(err)
+	}
+	for step := 0; step < 100000 && nodes[0].Status().Phase != lockstep.PhaseOver; step++ {
+		pump()
+		for _, n := range nodes {
+			if n.CanAct() {
+				st := n.State()
+				if err := n.Act(bot.Choose(st, st.Legal(nil), r)); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	pump()
+	log := nodes[0].Log()
+	return lockstep.EncodeLog(log), log
+}
+
+func runReplay(t *testing.T, data []byte, args ...string) (string, error) {
+	t.Helper()
+	io, _, out, _ := TestIO()
+	cmd := newCmdReplay(&Factory{IO: io}, func(o *ReplayOptions) error {
+		o.ReadFile = func(string) ([]byte, error) { return data, nil }
+		return replayRun(o)
+	})
+	cmd.SetArgs(args)
+	cmd.SetOut(out)
+	cmd.SetErr(out)
+	err := cmd.Execute()
+	return out.String(), err
+}
+
+func TestReplayValidLog(t *testing.T) {
+	data, log := replayTestLog(t)
+	out, err := runReplay(t, data, "game.log")
+	if err != nil {
+		t.Fatalf("replay: %v\n%s", err, out)
+	}
+	for _, want := range []string{"The Sleeping Dragon's Lair", "seat 0 (", "game over:", fmt.Sprintf("verified: %d entries", len(log))} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	out, err = runReplay(t, data, "--json", "game.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var j struct {
+		Game     string
+		Verified bool
+		Entries  int
+		Steps    []struct{ Kind, What string }
+		Result   *engine.Result
+	}
+	if err := json.Unmarshal([]byte(out), &j); err != nil {
+		t.Fatalf("JSON: %v\n%s", err, out)
+	}
+	if j.Game != "dragonslair" || !j.Verified || j.Entries != len(log) || len(j.Steps) == 0 || j.Result == nil {
+		t.Fatalf("JSON replay incomplete: %+v", j)
+	}
+	out, err = runReplay(t, data, "--at", "10", "game.log")
+	if err != nil || !strings.Contains(out, "state after 10 steps") {
+		t.Fatalf("--at 10: %v\n%s", err, out)
+	}
+	if _, err := runReplay(t, data, "--at", "1000000", "game.log"); err == nil || !strings.Contains(err.Error(), "beyond its end") {
+		t.Fatalf("--at beyond the end: %v", err)
+	}
+}
+
+func TestReplayBadInput(t *testing.T) {
+	data, log := replayTestLog(t)
+	// Where record 5 starts, to aim the damage.
+	off := len(lockstep.LogMagic)
+	for i := 0; i < 5; i++ {
+		off += 4 + 1 + log[i].Size() + 4
+	}
+	corrupt := append([]byte(nil), data...)
+	corrupt[off+20] ^= 1
+	// A forged entry: a re-encoded record with a valid checksum whose
+	// body no longer matches its signature.
+	forged := log[len(log)/2]
+	bad := *forged
+	bad.Body = append([]byte(nil), forged.Body...)
+	bad.Body = append(bad.Body, 0)
+	tampered := lockstep.AppendLogHeader(nil)
+	for _, env := range log {
+		if env == forged {
+			env = &bad
+		}
+		tampered = lockstep.AppendRecord(tampered, lockstep.RecordEntry, env)
+	}
+	cases := []struct {
+		name string
+		data []byte
+		want []string
+	}{
+		{"truncated", data[:len(data)-7], []string{"truncated", fmt.Sprintf("entry %d", len(log)-1)}},
+		{"corrupted", corrupt, []string{"corrupted", "record 5", "entry 5", "checksum"}},
+		{"foreign", []byte("{\"not\": \"a log\"}\n"), []string{"not a boardmesh log file"}},
+		{"empty", nil, []string{"not a boardmesh log file"}},
+		{"header only", lockstep.AppendLogHeader(nil), []string{"no log entries"}},
+		{"forged entry", tampered, []string{fmt.Sprintf("entry %d", len(log)/2), "signature"}},
+	}
+	for _, c := range cases {
+		out, err := runReplay(t, c.data, "game.log")
+		if err == nil {
+			t.Errorf("%s: no error\n%s", c.name, out)
+			continue
+		}
+		msg := err.Error() + "\n" + out
+		for _, w := range c.want {
+			if !strings.Contains(msg, w) {
+				t.Errorf("%s: error lacks %q: %v", c.name, w, msg)
+			}
+		}
+	}
+	var ec *ExitCodeError
+	if _, err := runReplay(t, tampered, "game.log"); !errors.As(err, &ec) || ec.Code != ExitCheating {
+		t.Errorf("a forged log should exit with the cheating code, got %v", err)
+	}
+}
