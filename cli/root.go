@@ -44,7 +44,6 @@ machine, or 'boardmesh rules GAME' to read a game's rules.`,
 		newCmdHost(f, nil),
 		newCmdJoin(f, nil),
 		newCmdResume(f, nil),
-		newCmdBench(f),
 		newCmdReplay(f, nil),
 		// More commands register here, one line each.
 	)
