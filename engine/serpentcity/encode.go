@@ -74,6 +74,7 @@ func (s *State) Encode(e *engine.Encoder) {
 	e.Int("who", s.who)
 	e.Int("drawDeck", s.drawDk)
 	e.Int("lastDraw", s.lastDrw)
+	e.Int("drawSeat", s.drawSeat)
 	e.Int("lastReward", s.lastRew)
 	e.Begin("conflict")
 	e.Int("loc", s.cLoc)
@@ -191,7 +192,7 @@ func Decode(b []byte) (engine.State, error) {
 	s.ipBuys, s.offers = d.Int(), d.Int()
 	s.entered = intsToBools(fixed(d.Ints(T), T, "entered"))
 	s.forcedDone = intsToBools(fixed(d.Ints(T), T, "forcedDone"))
-	s.picks, s.who, s.drawDk, s.lastDrw, s.lastRew = d.Int(), d.Int(), d.Int(), d.Int(), d.Int()
+	s.picks, s.who, s.drawDk, s.lastDrw, s.drawSeat, s.lastRew = d.Int(), d.Int(), d.Int(), d.Int(), d.Int(), d.Int()
 	s.cLoc, s.cAtt, s.cDef, s.cAttCard, s.cDefCard = d.Int(), d.Int(), d.Int(), d.Int(), d.Int()
 	s.cForced = d.Bool()
 	s.lastFight = d.Text(400)
@@ -229,6 +230,9 @@ func (s *State) sane() error {
 	}
 	if !in(int(s.ph), 0, int(phOver)) || !in(s.drawDk, 0, 1) || !in(s.cLoc, 0, T) || !in(s.tGive, 0, nRes-1) || !in(s.tGet, 0, nRes-1) {
 		return fmt.Errorf("phase or index out of range")
+	}
+	if !in(s.drawSeat, 0, n-1) || s.lastDrw >= 0 && (!in(s.lastDrw/100, 0, 1) || !in(s.lastDrw%100, 0, len(s.cfg.decks[s.lastDrw/100])-1)) {
+		return fmt.Errorf("last draw out of range")
 	}
 	if !in(s.cAttCard, -1, len(s.cfg.decks[1])-1) || !in(s.cDefCard, -1, len(s.cfg.decks[1])-1) {
 		return fmt.Errorf("card out of range")

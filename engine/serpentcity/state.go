@@ -147,10 +147,11 @@ type State struct {
 	forcedDone                                                          []bool
 	picks                                                               int // Pact card picks still owed to the current player
 
-	who     int // seat of a pick, draw or Reward Roll
-	drawDk  int // deck of the pending draw
-	lastDrw int // kind of the last card drawn, -1 none (shown to its owner)
-	lastRew int // last Reward Roll face, 0 none
+	who      int // seat of a pick, draw or Reward Roll
+	drawDk   int // deck of the pending draw
+	lastDrw  int // deck*100+kind of the last card drawn, -1 none (shown to its owner)
+	drawSeat int // who drew it
+	lastRew  int // last Reward Roll face, 0 none
 
 	// The conflict being resolved.
 	cLoc, cAtt, cDef, cAttCard, cDefCard int

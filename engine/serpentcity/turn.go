@@ -163,6 +163,7 @@ func (s *State) draw(r *engine.Rand) {
 	s.deck[d][k]--
 	s.pl[s.who].hand[d][k]++
 	s.lastDrw = d*100 + k
+	s.drawSeat = s.who
 }
 
 // aloneLast: p has strictly fewer IP than every other player (Stroke of Luck).

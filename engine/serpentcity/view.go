@@ -69,6 +69,8 @@ type View struct {
 	CapitalSlots int             `json:"capital_slots"`
 	Players      []PlayerView    `json:"players"`
 	LastFight    string          `json:"last_fight,omitempty"`
+	Conflict     string          `json:"conflict,omitempty"`  // the conflict being fought, with the cards played so far
+	LastDraw     string          `json:"last_draw,omitempty"` // the last card drawn: named only to its owner
 	Over         bool            `json:"over"`
 	Winners      []int           `json:"winners,omitempty"`
 	Reason       string          `json:"reason,omitempty"`
@@ -85,6 +87,17 @@ func (s *State) View(seat int) engine.View {
 		v.Round = v.Rounds
 	}
 	v.Asking = s.asking()
+	if s.ph == phAttCard || s.ph == phDefCard {
+		v.Conflict = s.conflictText()
+	}
+	if s.lastDrw >= 0 {
+		d, k := s.lastDrw/100, s.lastDrw%100
+		if seat == s.drawSeat {
+			v.LastDraw = "you drew " + s.cfg.decks[d][k].Name + " (" + deckNames[d] + ")"
+		} else {
+			v.LastDraw = seatName(s.drawSeat) + " drew " + article(deckNames[d]) + " Card"
+		}
+	}
 	v.Road = make([][]int, s.cfg.R)
 	for i := range v.Road {
 		v.Road[i] = make([]int, s.n)
@@ -144,7 +157,7 @@ func (s *State) asking() string {
 	case phPick:
 		return seatName(s.who) + " chooses the deck of a Special Card"
 	case phDraw:
-		return seatName(s.who) + " draws a " + deckNames[s.drawDk] + " Card"
+		return seatName(s.who) + " draws " + article(deckNames[s.drawDk]) + " Card"
 	case phAttCard:
 		return seatName(s.cAtt) + " attacks " + seatName(s.cDef) + " in " + s.locName(s.cLoc) + ": attacker may play a Military Card"
 	case phDefCard:
@@ -280,8 +293,14 @@ func (v *View) Render(width int, color bool) string {
 			line("    your cards: " + strings.Join(cs, "; "))
 		}
 	}
+	if v.LastDraw != "" {
+		line("Last card: " + v.LastDraw)
+	}
 	if v.LastFight != "" {
 		line("Last conflict: " + v.LastFight)
+	}
+	if v.Conflict != "" {
+		line("CONFLICT: " + v.Conflict)
 	}
 	if v.Over {
 		var ws []string
@@ -356,4 +375,31 @@ func paren(s string) string {
 		return ""
 	}
 	return " (" + s + ")"
+}
+
+// conflictText describes the conflict in progress: who, where, the
+// attacker's card (played face up) and the Strength so far.
+func (s *State) conflictText() string {
+	t := seatName(s.cAtt) + " attacks " + seatName(s.cDef) + " in " + s.locName(s.cLoc)
+	if s.cForced {
+		t += " (forced)"
+	}
+	attCard := -1
+	if s.ph == phDefCard {
+		attCard = s.cAttCard
+		if attCard >= 0 {
+			t += "; attacker played " + s.cardName(milDeck, attCard)
+		} else {
+			t += "; attacker played no card"
+		}
+	}
+	a, d := s.strengthWith(attCard, -1)
+	return t + "; Strength so far " + itoa(a) + " : " + itoa(d) + " (the defender wins ties)"
+}
+
+func article(word string) string {
+	if strings.ContainsRune("AEIOU", rune(word[0])) {
+		return "an " + word
+	}
+	return "a " + word
 }

@@ -145,3 +145,26 @@ func TestDecodeRefusesGarbage(t *testing.T) {
 		}
 	}
 }
+
+func TestViewShowsTheConflictAndTheDrawToItsOwner(t *testing.T) {
+	s := newTest(t, 2, 0)
+	place(s, 0, northMarket, 2)
+	place(s, 1, northMarket, 1)
+	s.pl[0].hand[milDeck][milKind(s, kReinforce)] = 1
+	s.pl[0].ipBought = 3
+	s.settle()
+	must(t, s, 0, act(opAttack, northMarket, 1))
+	must(t, s, 0, act(opMil, int32(milKind(s, kReinforce))))
+	out := s.View(1).Render(200, false)
+	if !strings.Contains(out, "attacker played Reinforcements; Strength so far 4 : 1") {
+		t.Fatalf("defender's view:\\n%s", out)
+	}
+	must(t, s, 1, act(opNoCard))
+	chance(t, s, rewardBeacon(t, s, 6))
+	must(t, s, 0, act(opPick, econDeck))
+	chance(t, s, engine.Derive([]byte("d"), "", 0))
+	mine, theirs := s.View(0).Render(200, false), s.View(1).Render(200, false)
+	if !strings.Contains(mine, "you drew ") || !strings.Contains(theirs, "Player 1 drew an Economic Card") {
+		t.Fatalf("draw shown as:\\n%s\\n---\\n%s", mine, theirs)
+	}
+}
