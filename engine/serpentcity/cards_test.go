@@ -59,8 +59,8 @@ func TestTunnelsAndConvoyOnTerritories(t *testing.T) {
 	}
 	s = newTest(t, 2, 0)
 	s.pl[0].start = 5
-	place(s, 0, northMarket, 3)
-	place(s, 0, southMarket, 2)
+	place(s, 0, northMarket, 2)
+	place(s, 0, southMarket, 3)
 	place(s, 1, northMarket, 3)
 	s.pl[0].hand[milDeck][milKind(s, kTunnels)] = 1
 	if w := fight(t, s, 0, 1, northMarket, milKind(s, kTunnels), -1); w != 0 {

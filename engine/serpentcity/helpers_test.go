@@ -88,6 +88,9 @@ func place(s *State, p, t, k int) {
 		}
 		s.pl[p].terr[t]++
 	}
+	if s.occupancy(t) > s.cfg.r.OccupationSlots {
+		panic("test setup puts more pawns on a Territory than it has slots")
+	}
 	s.settle()
 }
 

@@ -359,13 +359,13 @@ func TestDefenceBonusOnlyAtLevelThree(t *testing.T) {
 	if w := fight(t, s, 0, 1, northMarket, -1, -1); w != 0 {
 		t.Fatal("level II gave a defence bonus")
 	}
-	// 4 attackers against 3 defenders (level III, +1): a tie, defender wins.
+	// 2 attackers with Convoy (+2) against 3 defenders (level III, +1):
+	// 4 : 4, a tie the defender wins.
 	s = newTest(t, 2, 0)
-	s.pl[0].start = 5
-	place(s, 0, northMarket, 4)
-	s.pl[1].start = 5
+	place(s, 0, northMarket, 2)
+	s.pl[0].hand[milDeck][milKind(s, kConvoy)] = 1
 	place(s, 1, northMarket, 3)
-	if w := fight(t, s, 0, 1, northMarket, -1, -1); w != 1 {
+	if w := fight(t, s, 0, 1, northMarket, milKind(s, kConvoy), -1); w != 1 {
 		t.Fatal("level III gave no +1")
 	}
 }
@@ -475,15 +475,15 @@ func TestTopUpToTwoPawnsOnStart(t *testing.T) {
 
 func TestTacticalRetreatMovesLostPawnsToFreeStartSlots(t *testing.T) {
 	s := newTest(t, 2, 0)
-	s.pl[0].start = 6
-	place(s, 0, northMarket, 5)
-	s.pl[1].start = 8
-	place(s, 1, northMarket, 3)
-	s.pl[1].start = 2 // two of four START slots free
+	place(s, 0, northMarket, 3)
+	s.pl[1].start = 5
+	place(s, 1, northMarket, 2)
+	s.pl[1].road[7] = 1
+	s.pl[1].start = 3 // one of four START slots free
 	s.pl[1].hand[milDeck][milKind(s, kRetreat)] = 1
 	before := s.active(1)
 	fight(t, s, 0, 1, northMarket, -1, milKind(s, kRetreat))
-	if s.pl[1].start != 4 || s.active(1) != before-1 {
+	if s.pl[1].start != 4 || s.active(1) != before-1 || s.pl[1].terr[northMarket] != 0 {
 		t.Fatalf("after the retreat: START %d, active %d (was %d)", s.pl[1].start, s.active(1), before)
 	}
 }
@@ -491,9 +491,9 @@ func TestTacticalRetreatMovesLostPawnsToFreeStartSlots(t *testing.T) {
 func TestBuildingsPassToWinnerUnlessLoserPlaysSabotage(t *testing.T) {
 	for _, sabotage := range []bool{false, true} {
 		s := newTest(t, 2, 0)
-		place(s, 0, northMarket, 3)
-		place(s, 1, northMarket, 1)
 		s.bld[northMarket] = []int{1, 1}
+		place(s, 0, northMarket, 2)
+		place(s, 1, northMarket, 1)
 		card := -1
 		if sabotage {
 			card = milKind(s, kSabotage)
