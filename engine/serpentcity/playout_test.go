@@ -160,3 +160,35 @@ func TestThousandsOfSeededGamesKeepInvariants(t *testing.T) {
 		}
 	}
 }
+
+// TestPlayoutsWithOtherTables runs the contract harness on a table's own
+// rules file: another board (one Territory without a twin, so Tunnels has
+// nothing to count), a small Capital, tight START slots, and a one-face
+// Reward Roll.
+func TestPlayoutsWithOtherTables(t *testing.T) {
+	r := DefaultRules()
+	r.RoadSpaces = 13
+	r.StartSlots = 3
+	r.CapitalSlots = 2
+	r.OccupationSlots = 3
+	r.Territories = []TerritorySpec{
+		{Name: "Docks", Type: "coin", Road: 0},
+		{Name: "Barracks", Type: "weapon", Road: 3},
+		{Name: "Mint", Type: "coin", Road: 5},
+		{Name: "Well", Type: "diamond", Road: 12},
+	}
+	r.Reward = []RewardSpec{{Card: true}}
+	r.Military[0].Count = 0
+	opt := RulesOption(r)
+	games := 30
+	if testing.Short() {
+		games = 5
+	}
+	enginetest.Playouts(t, Game, enginetest.Config{
+		Games:     games,
+		Players:   []int{2, 4, 6},
+		Invariant: invariant,
+		SyncEvery: 11,
+		Options:   func(int) engine.Options { return engine.Options{opt} },
+	})
+}
