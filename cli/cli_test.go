@@ -2,6 +2,8 @@ package cli
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -145,5 +147,36 @@ func TestHelpReads(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("help lacks %q", want)
 		}
+	}
+}
+
+func TestSimRulesFile(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "tables.json")
+	if err := os.WriteFile(good, []byte(`{"capital_ip": 4, "set_ip": 3}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := run(t, "sim", "serpentcity", "--games", "2", "--rules", good)
+	if code != 0 {
+		t.Fatalf("--rules with a valid table: exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, "rules=<") {
+		t.Errorf("report does not show the rules table was used:\n%s", out)
+	}
+	plain, _, _ := run(t, "sim", "serpentcity", "--games", "2")
+	if plain == out {
+		t.Error("a changed rules table left the report identical")
+	}
+	bad := filepath.Join(dir, "bad.json")
+	if err := os.WriteFile(bad, []byte(`{"capitol_ip": 4}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, errOut, code = run(t, "sim", "serpentcity", "--games", "2", "--rules", bad)
+	if code != ExitUsage || !strings.Contains(errOut, "capitol_ip") {
+		t.Errorf("misspelt table: exit %d, %q", code, errOut)
+	}
+	_, errOut, code = run(t, "sim", "serpentcity", "--rules", filepath.Join(dir, "missing.json"))
+	if code != ExitUsage || !strings.Contains(errOut, "missing.json") {
+		t.Errorf("missing file: exit %d, %q", code, errOut)
 	}
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -24,7 +25,7 @@ type SimOptions struct {
 	Games   int
 	Bots    []string
 	Seed    string
-	Options []string
+	Options gameOptionFlags
 	JSON    bool
 }
 
@@ -57,7 +58,7 @@ The same seed gives the same output, byte for byte.`,
 	cmd.Flags().IntVar(&opts.Games, "games", 1000, "number of games to play")
 	cmd.Flags().StringSliceVar(&opts.Bots, "bots", nil, "bot kinds to seat, comma-separated (default: the game's bots; see 'boardmesh games')")
 	cmd.Flags().StringVar(&opts.Seed, "seed", "boardmesh", "seed of all dice, draws and bot choices")
-	cmd.Flags().StringArrayVar(&opts.Options, "options", nil, "game options as name=value[,name=value] (see 'boardmesh games')")
+	opts.Options.register(cmd.Flags())
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the report as JSON")
 	return cmd
 }
@@ -111,15 +112,14 @@ func simRun(opts *SimOptions) error {
 	if opts.Games < 1 {
 		return usageErrorf("--games must be at least 1, not %d", opts.Games)
 	}
-	given, err := engine.ParseOptions(opts.Options)
+	resolved, err := opts.Options.resolve(g)
 	if err != nil {
-		return &UsageError{Err: err}
+		return err
 	}
 	// Setup once up front so a bad player count or option fails before any work.
-	if _, err := g.Setup(opts.Players, given); err != nil {
+	if _, err := g.Setup(opts.Players, resolved); err != nil {
 		return &UsageError{Err: err}
 	}
-	resolved, _ := engine.ResolveOptions(g.Options, given)
 	names := opts.Bots
 	if len(names) == 0 {
 		for _, b := range g.Bots {
@@ -136,7 +136,7 @@ func simRun(opts *SimOptions) error {
 	for i := range seating {
 		seating[i] = i % len(specs)
 	}
-	rep := &SimReport{Game: g.Name, Version: g.Version, Players: opts.Players, Games: opts.Games, Seed: opts.Seed, Options: resolved.String()}
+	rep := &SimReport{Game: g.Name, Version: g.Version, Players: opts.Players, Games: opts.Games, Seed: opts.Seed, Options: displayOptions(resolved)}
 	for _, i := range seating {
 		rep.Seating = append(rep.Seating, specs[i].Name)
 	}
@@ -305,4 +305,19 @@ func printSimReport(w io.Writer, g *engine.Game, r *SimReport) {
 			fmt.Fprintln(w, line)
 		}
 	}
+}
+
+// displayOptions shows options as name=value, with long values (a rules
+// table read from a file) shortened to their size and hash prefix.
+func displayOptions(opts engine.Options) string {
+	parts := make([]string, len(opts))
+	for i, o := range opts {
+		v := o.Value
+		if len(v) > 40 || strings.ContainsAny(v, "\n,") {
+			sum := sha256.Sum256([]byte(v))
+			v = fmt.Sprintf("<%d bytes, sha256 %x…>", len(v), sum[:4])
+		}
+		parts[i] = o.Name + "=" + v
+	}
+	return strings.Join(parts, ",")
 }
