@@ -153,6 +153,7 @@ func playRun(opts *PlayOptions) error {
 	var view *tableView
 	cfg := p2p.TableConfig{Game: g, Options: gameOpts, Names: names, Bots: botList, Seed: seed, Dir: dir, BotDelay: delay}
 	if !auto {
+		cfg.WantState = true
 		cfg.OnUpdate = func(i int, u p2p.Update) {
 			if i != 0 || view == nil {
 				return

@@ -34,14 +34,14 @@ func connect(t *testing.T, a, b host.Host) {
 
 // testVerify stands in for lockstep's envelope check: "bad" messages carry
 // a bad signature, "other:" ones belong to another session.
-func testVerify(_ peer.ID, data []byte) Verdict {
+func testVerify(_ peer.ID, data []byte) (Verdict, any) {
 	switch {
 	case bytes.HasPrefix(data, []byte("bad")):
-		return Reject
+		return Reject, nil
 	case bytes.HasPrefix(data, []byte("other:")):
-		return Reject
+		return Reject, nil
 	}
-	return Accept
+	return Accept, nil
 }
 
 // TestTopicValidatorStopsForwarding builds a line a—b—c, so everything c

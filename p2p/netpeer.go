@@ -304,7 +304,8 @@ func (p *NetPeer) open(entries, sent []*crypto.Envelope, wait ...peer.ID) error 
 }
 
 func (p *NetPeer) openNode(entries, sent []*crypto.Envelope, wait ...peer.ID) error {
-	node, err := lockstep.New(lockstep.Config{Identity: p.cfg.Identity, Name: p.cfg.Name, Games: p.cfg.Games, Log: entries, Sent: sent})
+	trusted := &Trusted{}
+	node, err := lockstep.New(lockstep.Config{Identity: p.cfg.Identity, Name: p.cfg.Name, Games: p.cfg.Games, Log: entries, Sent: sent, Verifier: trusted.Verify})
 	if err != nil {
 		return fmt.Errorf("replay the session log: %w", err)
 	}
@@ -312,7 +313,7 @@ func (p *NetPeer) openNode(entries, sent []*crypto.Envelope, wait ...peer.ID) er
 	p.Runner, err = NewRunner(RunnerConfig{
 		Host: p.Host, PubSub: p.PubSub, Node: node, Lobby: p.Lobby, Log: p.Log,
 		Bot: p.cfg.Bot, BotRand: p.cfg.BotRand, BotDelay: p.cfg.BotDelay, StartWhen: p.cfg.StartWhen, Peers: wait,
-		OnUpdate: p.onUpdate,
+		OnUpdate: p.onUpdate, Trusted: trusted, WantState: true,
 	})
 	return err
 }

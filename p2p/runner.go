@@ -49,6 +49,15 @@ type RunnerConfig struct {
 	// OnUpdate is called on the runner's goroutine after each batch of
 	// changes. It must not block (hand the Update to another goroutine).
 	OnUpdate func(Update)
+	// Trusted, if set, is the same value whose Verify the node was given
+	// as lockstep.Config.Verifier.
+	Trusted *Trusted
+	// WantState clones the engine state into every Update (for a UI);
+	// otherwise Update.State is set only when the game ends.
+	WantState bool
+	// OnPublish, if set, is called just before each envelope is published
+	// (for latency measurements).
+	OnPublish func(*crypto.Envelope)
 	// StartWhen, for the host, proposes the roster as soon as that many
 	// peers (the host included) have joined; 0 leaves it to Do(Propose).
 	StartWhen int
@@ -73,7 +82,7 @@ type Runner struct {
 	cfg   RunnerConfig
 	topic *Topic
 	ops   chan func(*lockstep.Node)
-	in    chan *crypto.Envelope
+	in    chan inbound
 	// session is the session id once known; the validator reads it.
 	session  atomic.Value // crypto.Hash
 	proposed bool
@@ -92,7 +101,7 @@ func NewRunner(cfg RunnerConfig) (*Runner, error) {
 	r := &Runner{
 		cfg:  cfg,
 		ops:  make(chan func(*lockstep.Node), 64),
-		in:   make(chan *crypto.Envelope, 4096),
+		in:   make(chan inbound, 4096),
 		done: make(chan struct{}),
 	}
 	r.session.Store(crypto.Hash{})
@@ -109,22 +118,42 @@ func NewRunner(cfg RunnerConfig) (*Runner, error) {
 // touches nothing of the node. A malformed envelope or a bad signature is
 // provably bad (Reject). An envelope of another session is Reject once our
 // session id is known; before that the roster (which defines it) may not
-// have arrived yet, so it is accepted and left to lockstep.
-func (r *Runner) verify(_ peer.ID, data []byte) Verdict {
+// have arrived yet, so it is accepted and left to lockstep. Our own
+// publishes pass through here too; we signed them, so they are not
+// checked again. The decoded, verified envelope rides along to read, and
+// lockstep's Verifier (Trusted) skips its signature check.
+func (r *Runner) verify(from peer.ID, data []byte) (Verdict, any) {
 	env, err := crypto.Unmarshal(data)
 	if err != nil {
-		return Reject
+		return Reject, nil
 	}
-	if err := crypto.Verify(env); err != nil {
-		return Reject
+	if from != r.cfg.Host.ID() {
+		if err := crypto.Verify(env); err != nil {
+			return Reject, nil
+		}
 	}
 	if env.Session == r.cfg.Lobby {
-		return Accept
+		return Accept, env
 	}
 	if s := r.session.Load().(crypto.Hash); !s.IsZero() && env.Session != s {
-		return Reject
+		return Reject, nil
 	}
-	return Accept
+	return Accept, env
+}
+
+// Trusted lets the node skip the signature check of the one envelope the
+// runner is stepping right now, when the topic validator has verified it
+// already. Pass its Verify as lockstep.Config.Verifier and the same value
+// as RunnerConfig.Trusted. It is used on the runner's goroutine only.
+type Trusted struct{ env *crypto.Envelope }
+
+// Verify is a lockstep.Config.Verifier: nil for the envelope being stepped
+// after validation, crypto.Verify for anything else.
+func (t *Trusted) Verify(env *crypto.Envelope) error {
+	if t != nil && env == t.env {
+		return nil
+	}
+	return crypto.Verify(env)
 }
 
 // Do runs f on the runner's goroutine with the node, and waits for it.
@@ -186,6 +215,12 @@ func (r *Runner) Run(ctx context.Context) error {
 	n := r.cfg.Node
 	var lingerUntil time.Time
 	var botAt time.Time
+	// botTimer wakes the loop when the bot's pause is over, so its move
+	// does not wait for the next tick (nor land on one, when every runner
+	// of a local table wakes at once).
+	botTimer := time.NewTimer(time.Hour)
+	botTimer.Stop()
+	defer botTimer.Stop()
 	for {
 		if err := r.drain(ctx); err != nil {
 			return err
@@ -211,6 +246,7 @@ func (r *Runner) Run(ctx context.Context) error {
 		} else if r.cfg.Bot != nil && n.CanAct() {
 			if botAt.IsZero() {
 				botAt = time.Now().Add(r.cfg.BotDelay)
+				botTimer.Reset(r.cfg.BotDelay)
 			}
 			if !time.Now().Before(botAt) {
 				botAt = time.Time{}
@@ -224,24 +260,40 @@ func (r *Runner) Run(ctx context.Context) error {
 		case <-ctx.Done():
 			r.cfg.Log.Sync()
 			return ctx.Err()
-		case env := <-r.in:
-			n.Step(env) // a rejection comes back as an event
+		case in := <-r.in:
+			r.step(in) // a rejection comes back as an event
 			// Take whatever else has arrived before handling Ready, so a
 			// burst costs one batch.
 			for more := true; more; {
 				select {
-				case env := <-r.in:
-					n.Step(env)
+				case in := <-r.in:
+					r.step(in)
 				default:
 					more = false
 				}
 			}
 		case op := <-r.ops:
 			op(n)
+		case <-botTimer.C:
 		case now := <-tick.C:
 			n.Tick(now.UnixMilli())
 		}
 	}
+}
+
+// inbound is an envelope for the node; verified says the topic validator
+// checked its signature.
+type inbound struct {
+	env      *crypto.Envelope
+	verified bool
+}
+
+func (r *Runner) step(in inbound) {
+	if in.verified && r.cfg.Trusted != nil {
+		r.cfg.Trusted.env = in.env
+		defer func() { r.cfg.Trusted.env = nil }()
+	}
+	r.cfg.Node.Step(in.env)
 }
 
 // ErrStopped is returned by Run when the session stopped on an
@@ -291,6 +343,9 @@ func (r *Runner) drain(ctx context.Context) error {
 			}
 		}
 		for _, m := range rd.Messages {
+			if r.cfg.OnPublish != nil {
+				r.cfg.OnPublish(m)
+			}
 			if err := r.topic.Publish(ctx, m.Marshal()); err != nil && ctx.Err() == nil {
 				// A local validation failure cannot happen for our own
 				// well-formed envelopes; anything else is transient and
@@ -307,7 +362,7 @@ func (r *Runner) drain(ctx context.Context) error {
 		}
 		if r.cfg.OnUpdate != nil {
 			var s engine.State
-			if st.Phase >= lockstep.PhasePlaying {
+			if st.Phase >= lockstep.PhasePlaying && (r.cfg.WantState || st.Phase >= lockstep.PhaseOver) {
 				s = n.State().Clone()
 			}
 			r.cfg.OnUpdate(Update{Status: st, State: s, Events: rd.Events, Entries: rd.Entries})
@@ -346,7 +401,7 @@ func (r *Runner) fetch(ctx context.Context, q lockstep.GapRequest) {
 				continue
 			}
 			select {
-			case r.in <- env:
+			case r.in <- inbound{env: env}:
 			case <-ctx.Done():
 				return
 			}
@@ -380,12 +435,14 @@ func (r *Runner) read(ctx context.Context) {
 		if err != nil {
 			return
 		}
-		env, err := crypto.Unmarshal(m.Data)
-		if err != nil {
+		in := inbound{}
+		if env, ok := m.Checked.(*crypto.Envelope); ok {
+			in.env, in.verified = env, true
+		} else if in.env, err = crypto.Unmarshal(m.Data); err != nil {
 			continue
 		}
 		select {
-		case r.in <- env:
+		case r.in <- in:
 		case <-ctx.Done():
 			return
 		}

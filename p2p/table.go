@@ -38,6 +38,10 @@ type TableConfig struct {
 	BotDelay time.Duration
 	// OnUpdate, if set, receives every peer's updates (peer index first).
 	OnUpdate func(peer int, u Update)
+	// WantState gives peer 0's updates a clone of the state (for a UI).
+	WantState bool
+	// OnPublish, if set, sees every envelope a peer publishes.
+	OnPublish func(peer int, env *crypto.Envelope)
 	// Keys, if set, are the peers' identities (else fresh ones).
 	Keys []*crypto.Identity
 }
@@ -125,7 +129,8 @@ func NewTable(ctx context.Context, cfg TableConfig) (t *Table, err error) {
 		if p.Log, _, _, err = OpenLog(filepath.Join(dir, fmt.Sprintf("peer%d.log", i))); err != nil {
 			return nil, err
 		}
-		if p.Node, err = lockstep.New(lockstep.Config{Identity: p.Identity, Name: p.Name, Games: singleGame(cfg.Game)}); err != nil {
+		trusted := &Trusted{}
+		if p.Node, err = lockstep.New(lockstep.Config{Identity: p.Identity, Name: p.Name, Games: singleGame(cfg.Game), Verifier: trusted.Verify}); err != nil {
 			return nil, err
 		}
 		var bot engine.Bot
@@ -138,6 +143,7 @@ func NewTable(ctx context.Context, cfg TableConfig) (t *Table, err error) {
 		rc := RunnerConfig{
 			Host: p.Host, PubSub: p.PubSub, Node: p.Node, Lobby: lobby, Log: p.Log,
 			Bot: bot, BotRand: engine.NewRand(seed[:]), BotDelay: cfg.BotDelay, Peers: others,
+			Trusted: trusted, WantState: i == 0 && cfg.WantState,
 			OnUpdate: func(u Update) {
 				pp.record(u)
 				if cfg.OnUpdate != nil {
@@ -147,6 +153,9 @@ func NewTable(ctx context.Context, cfg TableConfig) (t *Table, err error) {
 		}
 		if i == 0 {
 			rc.StartWhen = n
+		}
+		if cfg.OnPublish != nil {
+			rc.OnPublish = func(e *crypto.Envelope) { cfg.OnPublish(pi, e) }
 		}
 		if p.Runner, err = NewRunner(rc); err != nil {
 			return nil, err

@@ -28,8 +28,10 @@ const (
 )
 
 // Verifier checks one message before gossip forwards it. It must be safe
-// for concurrent use: gossipsub validates on several goroutines.
-type Verifier func(from peer.ID, data []byte) Verdict
+// for concurrent use: gossipsub validates on several goroutines. What it
+// returns besides the verdict (the decoded envelope, say) travels with the
+// message to Next, so the reader need not decode or check it again.
+type Verifier func(from peer.ID, data []byte) (Verdict, any)
 
 // NewPubSub starts gossipsub on h for a table of peers.
 //
@@ -103,12 +105,14 @@ func JoinTopic(ps *pubsub.PubSub, self peer.ID, name string, verify Verifier) (*
 		if dup {
 			return pubsub.ValidationIgnore
 		}
-		switch verify(from, m.Data) {
+		verdict, data := verify(from, m.Data)
+		switch verdict {
 		case Reject:
 			return pubsub.ValidationReject
 		case Ignore:
 			return pubsub.ValidationIgnore
 		}
+		m.ValidatorData = data
 		t.mu.Lock()
 		t.seen[sum] = struct{}{}
 		t.mu.Unlock()
@@ -141,6 +145,8 @@ func (t *Topic) Publish(ctx context.Context, data []byte) error {
 type Message struct {
 	From peer.ID // the peer that forwarded it, not necessarily its author
 	Data []byte
+	// Checked is what the Verifier returned with its Accept.
+	Checked any
 }
 
 // Next returns the next validated message that another peer published;
@@ -155,7 +161,7 @@ func (t *Topic) Next(ctx context.Context) (Message, error) {
 		if m.ReceivedFrom == t.self {
 			continue
 		}
-		return Message{From: m.ReceivedFrom, Data: m.Data}, nil
+		return Message{From: m.ReceivedFrom, Data: m.Data, Checked: m.ValidatorData}, nil
 	}
 }
 

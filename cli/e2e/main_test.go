@@ -39,13 +39,13 @@ func TestMain(m *testing.M) {
 
 // proc is one running boardmesh process whose JSON lines the test reads.
 type proc struct {
-	name  string
-	cmd   *exec.Cmd
-	mu    sync.Mutex
-	lines []map[string]any
-	raw   []string
-	done  chan struct{}
-	err   error
+	name   string
+	cmd    *exec.Cmd
+	mu     sync.Mutex
+	lines  []map[string]any
+	raw    []string
+	done   chan struct{}
+	err    error
 	stderr strings.Builder
 }
 

@@ -1,0 +1,120 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/boardmesh/boardmesh/engine/games"
+	"github.com/boardmesh/boardmesh/p2p"
+	"github.com/spf13/cobra"
+)
+
+// newCmdBench is the parent of the benchmark commands.
+func newCmdBench(f *Factory) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "bench <command>",
+		Short: "Measure boardmesh's performance (figures for docs/performance.md)",
+		Args:  usageArgs(cobra.NoArgs),
+	}
+	cmd.AddCommand(newCmdBenchNet(f, nil))
+	return cmd
+}
+
+// BenchNetOptions are the inputs of `boardmesh bench net`.
+type BenchNetOptions struct {
+	IO  *IOStreams
+	Ctx context.Context
+
+	Peers      []int
+	Game       string
+	Broadcasts int
+	Think      time.Duration
+	Seed       string
+	JSON       bool
+}
+
+func newCmdBenchNet(f *Factory, runF func(*BenchNetOptions) error) *cobra.Command {
+	opts := &BenchNetOptions{IO: f.IO}
+	var peers string
+	cmd := &cobra.Command{
+		Use:   "net",
+		Short: "Per-action commit latency against the raw gossipsub floor, on loopback",
+		Long: `For each table size, start that many real libp2p peers on loopback in this
+process, first time raw gossipsub broadcasts between them (publish until every
+other peer has the message: the floor), then play a full bot game and time
+every action from the moment its author publishes it until the last peer has
+committed it (signature, seq, pre-state hash and legality checked, applied,
+logged). Prints p50 and p99 of both and the ratio of the p50s.
+
+Every peer shares this machine's CPUs, so the figures include the other
+peers' signature checks and state hashing; each bot pauses --think before it
+moves so an action is not also queued behind the step before it.`,
+		Example: `  boardmesh bench net --peers 2,4,6,8
+  boardmesh bench net --peers 4 --json`,
+		Args: usageArgs(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			for _, p := range strings.Split(peers, ",") {
+				n, err := strconv.Atoi(strings.TrimSpace(p))
+				if err != nil || n < 2 {
+					return usageErrorf("--peers %q: want table sizes of 2 or more, comma-separated", peers)
+				}
+				opts.Peers = append(opts.Peers, n)
+			}
+			opts.Ctx = cmd.Context()
+			if runF != nil {
+				return runF(opts)
+			}
+			return benchNetRun(opts)
+		},
+	}
+	cmd.Flags().StringVar(&peers, "peers", "2,4,6,8", "table sizes, comma-separated")
+	cmd.Flags().StringVar(&opts.Game, "game", "dragonslair", "game whose bot games are timed")
+	cmd.Flags().IntVar(&opts.Broadcasts, "broadcasts", 300, "raw gossipsub broadcasts per table size")
+	cmd.Flags().DurationVar(&opts.Think, "think", 5*time.Millisecond, "each bot's pause before it moves (0: back to back, which times queueing too)")
+	cmd.Flags().StringVar(&opts.Seed, "seed", "bench", "seed of the bots' choices")
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the results as JSON")
+	return cmd
+}
+
+func benchNetRun(opts *BenchNetOptions) error {
+	ctx := opts.Ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	g, err := games.Lookup(opts.Game)
+	if err != nil {
+		return &UsageError{Err: err}
+	}
+	for _, n := range opts.Peers {
+		if n < g.MinPlayers || n > g.MaxPlayers {
+			return usageErrorf("--peers %d: %s is for %d to %d players", n, g.Title, g.MinPlayers, g.MaxPlayers)
+		}
+	}
+	var results []p2p.NetBench
+	if !opts.JSON {
+		fmt.Fprintf(opts.IO.Out, "%s bot games, libp2p peers on loopback in one process\n", g.Title)
+		fmt.Fprintf(opts.IO.Out, "%5s %8s %11s %11s %11s %11s %10s\n", "peers", "actions", "commit p50", "commit p99", "gossip p50", "gossip p99", "ratio p50")
+	}
+	for _, n := range opts.Peers {
+		r, err := p2p.BenchNet(ctx, g, n, []byte(opts.Seed), opts.Broadcasts, opts.Think)
+		if err != nil {
+			return fmt.Errorf("%d peers: %w", n, err)
+		}
+		results = append(results, r)
+		if !opts.JSON {
+			fmt.Fprintf(opts.IO.Out, "%5d %8d %11s %11s %11s %11s %10.2f\n", r.Peers, r.Actions, ms(r.CommitP50), ms(r.CommitP99), ms(r.GossipP50), ms(r.GossipP99), r.Ratio)
+		}
+	}
+	if opts.JSON {
+		enc := json.NewEncoder(opts.IO.Out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(results)
+	}
+	return nil
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d)/float64(time.Millisecond)) }
