@@ -83,14 +83,44 @@ func replayRun(opts *ReplayOptions) error {
 		return replayAt(opts, lf.Entries)
 	}
 	r, verr := lockstep.Verify(lf.Entries, opts.Games)
+	// State envelopes kept with the log make it a desync bundle: each is
+	// explained against the verified log.
+	var desyncs []*lockstep.DesyncReport
+	if verr == nil {
+		states := append([]*crypto.Envelope(nil), lf.States...)
+		for _, env := range lf.Sent {
+			if env.Kind == crypto.KindState {
+				states = append(states, env)
+			}
+		}
+		for _, env := range states {
+			rep, err := lockstep.ExplainDesync(lf.Entries, opts.Games, env)
+			if err != nil {
+				fmt.Fprintf(opts.IO.ErrOut, "a kept state envelope does not explain anything: %v\n", err)
+				continue
+			}
+			if rep != nil {
+				desyncs = append(desyncs, rep)
+			}
+		}
+	}
 	if opts.JSON {
-		if err := printReplayJSON(opts, r, lf.Entries, verr); err != nil {
+		if err := printReplayJSON(opts, r, lf.Entries, verr, desyncs); err != nil {
 			return err
 		}
 	} else {
 		printReplayText(opts, r, lf.Entries, verr)
+		for _, d := range desyncs {
+			fmt.Fprintf(opts.IO.Out, "%s\n", d)
+		}
 	}
-	return replayExit(r, verr)
+	if err := replayExit(r, verr); err != nil {
+		return err
+	}
+	if len(desyncs) > 0 {
+		return &ExitCodeError{Code: ExitDesync, Err: fmt.Errorf("the log holds a desync report: %s's state differs from the log's after step %d", memberName(r, desyncs[0].Peer), desyncs[0].Entry)}
+	}
+	return nil
 }
 
 // replayExit maps the outcome to the command's error: a log that fails
@@ -173,21 +203,21 @@ func printReplayText(opts *ReplayOptions, r *lockstep.Replay, log []*crypto.Enve
 }
 
 type replayJSON struct {
-	Game     string             `json:"game,omitempty"`
-	Version  string             `json:"version,omitempty"`
-	Options  string             `json:"options,omitempty"`
-	Session  string             `json:"session,omitempty"`
-	Entries  int                `json:"entries"`
-	Verified bool               `json:"verified"`
-	Error    string             `json:"error,omitempty"`
-	Seats    []replaySeatJSON   `json:"seats"`
-	Steps    []replayStepJSON   `json:"steps"`
-	Result   *engine.Result     `json:"result,omitempty"`
-	Cheater  string             `json:"cheater,omitempty"`
-	State    []engine.Field     `json:"state,omitempty"`
-	At       *int64             `json:"at,omitempty"`
-	Hash     string             `json:"hash,omitempty"`
-	Extra    map[string]float64 `json:"-"`
+	Game     string           `json:"game,omitempty"`
+	Version  string           `json:"version,omitempty"`
+	Options  string           `json:"options,omitempty"`
+	Session  string           `json:"session,omitempty"`
+	Entries  int              `json:"entries"`
+	Verified bool             `json:"verified"`
+	Error    string           `json:"error,omitempty"`
+	Seats    []replaySeatJSON `json:"seats"`
+	Steps    []replayStepJSON `json:"steps"`
+	Result   *engine.Result   `json:"result,omitempty"`
+	Cheater  string           `json:"cheater,omitempty"`
+	State    []engine.Field   `json:"state,omitempty"`
+	At       *int64           `json:"at,omitempty"`
+	Hash     string           `json:"hash,omitempty"`
+	Desyncs  []desyncJSON     `json:"desyncs,omitempty"`
 }
 
 type replaySeatJSON struct {
@@ -228,10 +258,26 @@ func replayToJSON(r *lockstep.Replay, log []*crypto.Envelope, verr error) replay
 	return out
 }
 
-func printReplayJSON(opts *ReplayOptions, r *lockstep.Replay, log []*crypto.Envelope, verr error) error {
+func printReplayJSON(opts *ReplayOptions, r *lockstep.Replay, log []*crypto.Envelope, verr error, desyncs []*lockstep.DesyncReport) error {
+	out := replayToJSON(r, log, verr)
+	for _, d := range desyncs {
+		out.Desyncs = append(out.Desyncs, desyncJSON{Peer: d.Peer.String(), Seq: d.Seq, Entry: d.Entry,
+			Author: d.EntryAuthor.String(), What: d.EntryWhat, LogHash: d.Mine.String(), TheirHash: d.Theirs.String(), Diff: d.Diff})
+	}
 	enc := json.NewEncoder(opts.IO.Out)
 	enc.SetIndent("", "  ")
-	return enc.Encode(replayToJSON(r, log, verr))
+	return enc.Encode(out)
+}
+
+type desyncJSON struct {
+	Peer      string             `json:"peer"`
+	Seq       uint64             `json:"seq"`
+	Entry     uint64             `json:"first_divergent_step"`
+	Author    string             `json:"author,omitempty"`
+	What      string             `json:"what"`
+	LogHash   string             `json:"log_hash"`
+	TheirHash string             `json:"their_hash"`
+	Diff      []engine.FieldDiff `json:"diff"`
 }
 
 // replayAt prints the state after opts.At steps.

@@ -184,3 +184,42 @@ func TestReplayBadInput(t *testing.T) {
 		t.Errorf("a forged log should exit with the cheating code, got %v", err)
 	}
 }
+
+// TestReplayDesyncBundle keeps, with a valid log, a state envelope in
+// which a peer claims a different state at step 10: replay explains it
+// from the log alone, naming the step and the differing fields.
+func TestReplayDesyncBundle(t *testing.T) {
+	data, log := replayTestLog(t)
+	r, _, err := lockstep.ReplayAt(log, games.Lookup, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The peer's state: the log's state at step 10 after one more legal
+	// step of its own, as a peer with a bug might hold.
+	other := r.Final.Clone()
+	if other.ToAct().Kind == engine.ActorChance {
+		_ = other.ApplyChance(bytes.Repeat([]byte{9}, 32))
+	} else {
+		legal := other.Legal(nil)
+		_ = other.Apply(other.ToAct().Seat, legal[len(legal)-1])
+	}
+	h := crypto.Hash(engine.Hash(other))
+	e := engine.NewEncoder(nil)
+	e.Uint("from", 9)
+	e.Len("hashes", 2)
+	e.Blob("hash", r.Hashes[9][:])
+	e.Blob("hash", h[:])
+	e.Blob("state", engine.Encode(other))
+	id, _ := crypto.GenerateIdentity(bytes.NewReader(bytes.Repeat([]byte{2}, 32)))
+	env := &crypto.Envelope{Session: r.Session, Seq: 10, Kind: crypto.KindState, StateHash: h, Body: e.Bytes()}
+	crypto.Sign(id, env)
+	bundle := lockstep.AppendRecord(append([]byte(nil), data...), lockstep.RecordState, env)
+	out, err := runReplay(t, bundle, "game.log")
+	var ec *ExitCodeError
+	if !errors.As(err, &ec) || ec.Code != ExitDesync {
+		t.Fatalf("want the desync exit code, got %v\n%s", err, out)
+	}
+	if !strings.Contains(out, "first divergent entry is step 9") || !strings.Contains(out, "mine ") {
+		t.Fatalf("report does not name the step or fields:\n%s", out)
+	}
+}

@@ -2,7 +2,6 @@ package lockstep
 
 import (
 	"errors"
-	"fmt"
 	"strings"
 	"testing"
 
@@ -367,5 +366,15 @@ func TestDesyncReport(t *testing.T) {
 	if int(rep.Entry) != want || rep.EntryAuthor != r.Steps[want].Author {
 		t.Fatalf("report names entry %d by %v, want step %d by %v\n%s", rep.Entry, rep.EntryAuthor, want, r.Steps[want].Author, rep)
 	}
-	fmt.Println(rep)
+	// The honest peer's log file is the desync bundle: replaying it
+	// explains the other peer's state from the log alone.
+	n.drain(0)
+	lf, err := ParseLog(n.peers[0].disk)
+	if err != nil || len(lf.States) == 0 {
+		t.Fatalf("no state record kept on disk: %v", err)
+	}
+	again, err := ExplainDesync(lf.Entries, testGames, lf.States[0])
+	if err != nil || again == nil || again.Entry != rep.Entry || again.EntryAuthor != rep.EntryAuthor || len(again.Diff) == 0 {
+		t.Fatalf("ExplainDesync: %v, %v (live report %s)", again, err, rep)
+	}
 }

@@ -129,6 +129,7 @@ func (n *Node) report(env *crypto.Envelope, mi int, body *stateBody) {
 	} else {
 		r.Diff = []engine.FieldDiff{{Path: "(state)", A: "decodes", B: "does not decode: " + err.Error()}}
 	}
+	n.rd.Keep = append(n.rd.Keep, env)
 	n.reports = append(n.reports, r)
 	n.rd.Events = append(n.rd.Events, Event{Kind: EventDesync, Peer: env.Author, Seat: m.seatOf[mi], Seq: env.Seq,
 		Desync: r, Text: r.String()})
@@ -170,4 +171,62 @@ func (n *Node) recheckStates() {
 		}
 	}
 	n.states = keep
+}
+
+// ExplainDesync rebuilds a desync report from a log alone and a state
+// envelope kept with it (a RecordState of the log file, or this peer's
+// own in a RecordSent): it replays and verifies the log to the envelope's
+// step, finds the first step after which the envelope's hashes differ
+// from the log's, and diffs the envelope's state against the log's. Mine
+// is the log's side. It returns nil if the state agrees with the log.
+func ExplainDesync(log []*crypto.Envelope, games func(string) (*engine.Game, error), env *crypto.Envelope) (*DesyncReport, error) {
+	if env.Kind != crypto.KindState {
+		return nil, fmt.Errorf("%w: a %s envelope explains no desync", ErrBadBody, env.Kind)
+	}
+	if err := crypto.Verify(env); err != nil {
+		return nil, err
+	}
+	body, err := decodeState(env.Body)
+	if err != nil {
+		return nil, err
+	}
+	if body.From > env.Seq || uint64(len(body.Hashes)) != env.Seq-body.From+1 || body.Hashes[len(body.Hashes)-1] != env.StateHash {
+		return nil, fmt.Errorf("%w: state envelope hashes do not add up", ErrBadBody)
+	}
+	r, _, err := ReplayAt(log, games, env.Seq)
+	if err != nil {
+		return nil, err
+	}
+	if env.Session != r.Session {
+		return nil, ErrWrongSession
+	}
+	if r.Final == nil || uint64(len(r.Steps)) != env.Seq {
+		return nil, fmt.Errorf("the log does not reach step %d", env.Seq)
+	}
+	if r.Hashes[env.Seq] == env.StateHash {
+		return nil, nil
+	}
+	rep := &DesyncReport{Peer: env.Author, Seq: env.Seq, Entry: env.Seq, Evidence: env, TheirState: body.State,
+		Mine: r.Hashes[env.Seq], Theirs: env.StateHash, MyState: engine.Encode(r.Final),
+		EntryWhat: fmt.Sprintf("state before step %d", env.Seq)}
+	for i, h := range body.Hashes {
+		s := body.From + uint64(i)
+		if r.Hashes[s] != h {
+			rep.Mine, rep.Theirs = r.Hashes[s], h
+			if s > 0 {
+				st := r.Steps[s-1]
+				rep.Entry, rep.EntryAuthor, rep.EntryWhat = s-1, st.Author, st.Kind
+				if st.What != "" {
+					rep.EntryWhat = st.Kind + ": " + st.What
+				}
+			}
+			break
+		}
+	}
+	if theirs, err := engine.DecodeState(r.Game, body.State); err == nil {
+		rep.Diff = engine.Diff(r.Final, theirs)
+	} else {
+		rep.Diff = []engine.FieldDiff{{Path: "(state)", A: "decodes", B: "does not decode: " + err.Error()}}
+	}
+	return rep, nil
 }

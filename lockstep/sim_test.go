@@ -202,6 +202,9 @@ func (n *simNet) drain(i int) {
 		for _, env := range rd.Entries {
 			p.disk = AppendRecord(p.disk, RecordEntry, env)
 		}
+		for _, env := range rd.Keep {
+			p.disk = AppendRecord(p.disk, RecordState, env)
+		}
 		for _, env := range rd.Messages {
 			out := []*crypto.Envelope{env}
 			if p.hook != nil {

@@ -67,12 +67,17 @@ type Ready struct {
 	Requests []GapRequest
 	// Events tell the player what happened, in order.
 	Events []Event
+	// Keep holds other peers' state envelopes that explain a desync.
+	// Append them to the disk log as RecordState records: with them the
+	// log file is the desync bundle that `boardmesh replay` explains.
+	// (Added after the first API commit; additive.)
+	Keep []*crypto.Envelope
 }
 
 // IsEmpty reports whether rd holds nothing.
 func (rd *Ready) IsEmpty() bool {
 	return len(rd.Persist) == 0 && len(rd.Entries) == 0 && len(rd.Messages) == 0 &&
-		len(rd.Requests) == 0 && len(rd.Events) == 0
+		len(rd.Requests) == 0 && len(rd.Events) == 0 && len(rd.Keep) == 0
 }
 
 // GapRequest asks a peer for what this node is missing: the committed
