@@ -24,7 +24,7 @@
 //		}
 //		for n.HasReady() {
 //			rd := n.Ready()
-//			appendToDisk(rd.Persist, rd.Entries) // BEFORE sending anything
+//			appendToDisk(rd.Persist, rd.Entries, rd.Keep) // BEFORE sending anything
 //			broadcast(rd.Messages)
 //			fetch(rd.Requests)                   // each from its peer over the catch-up stream
 //			show(rd.Events)
