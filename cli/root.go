@@ -44,6 +44,7 @@ machine, or 'boardmesh rules GAME' to read a game's rules.`,
 		newCmdHost(f, nil),
 		newCmdJoin(f, nil),
 		newCmdResume(f, nil),
+		newCmdSpectate(f, nil),
 		newCmdBench(f),
 		newCmdReplay(f, nil),
 		// More commands register here, one line each.

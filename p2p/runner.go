@@ -412,19 +412,45 @@ func (r *Runner) fetch(ctx context.Context, q lockstep.GapRequest) {
 // serveCatchup answers a catch-up stream on the node's goroutine.
 func (r *Runner) serveCatchup(from peer.ID, query []byte) ([][]byte, error) {
 	fromIdx, n := binary.Uvarint(query)
-	if n <= 0 || n != len(query) {
+	committedOnly := false
+	switch {
+	case n > 0 && n == len(query):
+	case n > 0 && n+1 == len(query) && query[n] == queryCommitted:
+		committedOnly = true
+	default:
 		return nil, fmt.Errorf("bad catch-up query from %s", short(from))
 	}
 	var out [][]byte
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	err := r.Do(ctx, func(node *lockstep.Node) error {
+		if committedOnly {
+			log := node.Log()
+			for i := fromIdx; i < uint64(len(log)) && len(out) < maxCommittedAnswer; i++ {
+				out = append(out, log[i].Marshal())
+			}
+			return nil
+		}
 		for _, e := range node.Serve(lockstep.GapRequest{To: from, From: fromIdx}) {
 			out = append(out, e.Marshal())
 		}
 		return nil
 	})
 	return out, err
+}
+
+// A catch-up query is uvarint(From): committed entries from index From on,
+// then every envelope the peer holds that is not committed yet (lockstep's
+// Serve). Followed by the byte queryCommitted it asks for committed entries
+// only, which is what a spectator verifies and shows.
+const (
+	queryCommitted     = 1
+	maxCommittedAnswer = 4096
+)
+
+// CommittedQuery asks for committed entries from index from on.
+func CommittedQuery(from uint64) []byte {
+	return append(binary.AppendUvarint(nil, from), queryCommitted)
 }
 
 // read feeds envelopes from the topic to the node's goroutine.

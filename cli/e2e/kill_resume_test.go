@@ -38,7 +38,8 @@ func logEntries(t *testing.T, home string) ([][]byte, string) {
 // TestThreeProcessesOneKilledAndResumed runs a host and two joins as
 // separate boardmesh processes over loopback, kills one with SIGKILL in
 // the middle of the game, restarts it with `resume`, and checks that all
-// three finish the game with identical logs.
+// three finish the game with identical logs, which a spectator verified
+// entry by entry.
 func TestThreeProcessesOneKilledAndResumed(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
 	defer cancel()
@@ -55,6 +56,8 @@ func TestThreeProcessesOneKilledAndResumed(t *testing.T) {
 	bob := start(t, ctx, "bob", append([]string{"join", addr, "--home", homes[1], "--name", "bob", "--bot", "random"}, common...)...)
 	cy := start(t, ctx, "cy", append([]string{"join", addr, "--home", homes[2], "--name", "cy", "--bot", "bold"}, common...)...)
 	cy.waitEvent(t, "started", 30*time.Second)
+	// A spectator follows the whole game, verifying every entry.
+	spec := start(t, ctx, "spectator", "spectate", addr, "--home", filepath.Join(tmp, "spec"), "--loopback", "--json")
 
 	// Kill cy in the middle of the game: once its log holds 150 entries.
 	deadline := time.Now().Add(60 * time.Second)
@@ -87,7 +90,7 @@ func TestThreeProcessesOneKilledAndResumed(t *testing.T) {
 		t.Fatalf("resume read %v records; the log had %d entries at the kill", resumed["records"], len(before))
 	}
 	sums := map[string]map[string]any{}
-	for _, p := range []*proc{host, bob, cy2} {
+	for _, p := range []*proc{host, bob, cy2, spec} {
 		sums[p.name] = p.waitEvent(t, "summary", 100*time.Second)
 		if err := p.wait(t, 20*time.Second); err != nil {
 			t.Fatalf("%s exited with %v; stderr %s", p.name, err, p.stderr.String())

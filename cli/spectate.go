@@ -1,0 +1,211 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/boardmesh/boardmesh/cli/tui"
+	"github.com/boardmesh/boardmesh/engine"
+	"github.com/boardmesh/boardmesh/engine/games"
+	"github.com/boardmesh/boardmesh/lockstep"
+	"github.com/boardmesh/boardmesh/p2p"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/libp2p/go-libp2p/core/network"
+	"github.com/spf13/cobra"
+)
+
+// SpectateOptions are the inputs of `boardmesh spectate`.
+type SpectateOptions struct {
+	IO  *IOStreams
+	Ctx context.Context
+
+	Target string
+	Wait   time.Duration
+	Net    NetFlags
+}
+
+func newCmdSpectate(f *Factory, runF func(*SpectateOptions) error) *cobra.Command {
+	opts := &SpectateOptions{IO: f.IO}
+	cmd := &cobra.Command{
+		Use:   "spectate CODE|MULTIADDR",
+		Short: "Follow and verify a game without a seat",
+		Long: `Follow a game someone is hosting, without a seat. The spectator fetches the
+committed log from the players over the catch-up stream and re-verifies every
+entry (signatures, roster, beacon reveals, pre-state hashes, legality of every
+move, checkpoints) before it shows the board as a spectator may see it. A peer
+that serves a log that does not verify is reported and the spectator stops.`,
+		Example: `  boardmesh spectate amber-falcon-river
+  boardmesh spectate /ip4/192.168.1.5/tcp/4001/p2p/12D3KooW... --auto`,
+		Args: usageArgs(cobra.ExactArgs(1)),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Target = args[0]
+			opts.Ctx = cmd.Context()
+			if runF != nil {
+				return runF(opts)
+			}
+			return spectateRun(opts)
+		},
+	}
+	addNetFlags(cmd, &opts.Net, false)
+	cmd.Flags().DurationVar(&opts.Wait, "wait", 4*time.Second, "how long to search the LAN for a join code")
+	return cmd
+}
+
+func spectateRun(opts *SpectateOptions) error {
+	ctx := opts.Ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if !p2p.LooksLikeMultiaddr(opts.Target) {
+		if _, err := p2p.ParseJoinCode(opts.Target); err != nil {
+			return &UsageError{Err: err}
+		}
+	}
+	cfg, err := netSetup(opts.IO, &opts.Net)
+	if err != nil {
+		return err
+	}
+	h, err := p2p.NewHost(p2p.HostConfig{Key: cfg.Identity.PrivKey(), LAN: cfg.LAN, Port: cfg.Port, NoQUIC: cfg.NoQUIC})
+	if err != nil {
+		return err
+	}
+	defer h.Close()
+	info, err := p2p.FindLobby(ctx, h, opts.Target, opts.Wait)
+	if err != nil {
+		return err
+	}
+	g, err := games.Lookup(info.Game)
+	if err != nil {
+		return fmt.Errorf("the host plays %q, which this boardmesh does not have", info.Game)
+	}
+	if g.Version != info.Version {
+		return fmt.Errorf("%w: the host plays %s rules %q, this boardmesh has %q", p2p.ErrRulesVersion, g.Title, info.Version, g.Version)
+	}
+	sp := &p2p.Spectator{Host: h, Info: info, Games: games.Lookup}
+	interactive := !opts.Net.Auto && !opts.Net.JSON && opts.IO.InTTY && opts.IO.OutTTY
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	if !interactive {
+		if !opts.Net.JSON {
+			fmt.Fprintf(opts.IO.ErrOut, "Spectating %s's %s; every entry is verified before it is shown.\n", info.Name, g.Title)
+		}
+		rp, err := sp.Run(ctx)
+		return spectateSummary(opts, g, sp, rp, err)
+	}
+	var prog *tea.Program
+	sp.OnReplay = func(rp *lockstep.Replay, entries int) {
+		if prog != nil {
+			prog.Send(tui.SnapshotMsg(spectatorSnapshot(g, h, sp, rp, entries)))
+		}
+	}
+	first := tui.Snapshot{Title: g.Title, Seat: -1, Status: "Fetching the log…"}
+	prog = tea.NewProgram(tui.New(first, true, nil, cancel), tea.WithInput(opts.IO.In), tea.WithOutput(opts.IO.Out), tea.WithAltScreen(), tea.WithContext(ctx))
+	runErr := make(chan error, 1)
+	go func() {
+		_, err := sp.Run(ctx)
+		runErr <- err
+	}()
+	if _, err := prog.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) && !errors.Is(err, context.Canceled) {
+		return fmt.Errorf("terminal UI: %w", err)
+	}
+	cancel()
+	if err := <-runErr; err != nil && !errors.Is(err, context.Canceled) {
+		return err
+	}
+	return nil
+}
+
+func spectatorSnapshot(g *engine.Game, h interface {
+	Network() network.Network
+}, sp *p2p.Spectator, rp *lockstep.Replay, entries int) tui.Snapshot {
+	s := tui.Snapshot{Title: g.Title, Seat: -1, State: rp.Final}
+	name := func(seat int) string {
+		if seat >= 0 && seat < len(rp.Seats) && rp.Seats[seat] < len(rp.Members) {
+			return rp.Members[rp.Seats[seat]].Name
+		}
+		return fmt.Sprintf("seat %d", seat+1)
+	}
+	for _, st := range rp.Steps[max(0, len(rp.Steps)-8):] {
+		if st.Kind == "chance" {
+			s.Log = append(s.Log, "beacon: "+st.What)
+		} else {
+			s.Log = append(s.Log, name(st.Seat)+": "+st.What)
+		}
+	}
+	switch {
+	case rp.Result != nil:
+		s.Over, s.Status = true, "The game is over."
+		s.Result = rp.Result.Reason
+	case rp.Final == nil:
+		s.Status = "In the lobby"
+	case rp.Final.ToAct().Kind == engine.ActorSeat:
+		s.Status = name(rp.Final.ToAct().Seat) + " to move"
+	default:
+		s.Status = "drawing from the beacon"
+	}
+	for mi, m := range rp.Members {
+		seat := -1
+		for si, x := range rp.Seats {
+			if x == mi {
+				seat = si
+			}
+		}
+		conn := "not connected"
+		if h.Network().Connectedness(m.ID) == network.Connected {
+			conn = "connected"
+		}
+		s.Peers = append(s.Peers, tui.PeerInfo{Name: m.Name, Seat: seat, Conn: conn})
+	}
+	s.Sync = fmt.Sprintf("verified all %d log entries: signatures, beacons, state hashes, checkpoints", entries)
+	return s
+}
+
+func spectateSummary(opts *SpectateOptions, g *engine.Game, sp *p2p.Spectator, rp *lockstep.Replay, runErr error) error {
+	rep := &netReporter{}
+	for _, e := range sp.Log() {
+		rep.entries = append(rep.entries, e.Marshal())
+	}
+	s := NetSummary{Event: "summary", Lobby: sp.Info.Lobby, Game: g.Name, Entries: len(rep.entries), LogHash: rep.logHash()}
+	if rp != nil {
+		s.Session = rp.Session.String()
+		s.Steps = uint64(len(rp.Steps))
+		if rp.Result != nil {
+			s.Reason = rp.Result.Reason
+			for seat, sc := range rp.Result.Scores {
+				name := fmt.Sprintf("seat %d", seat+1)
+				if seat < len(rp.Seats) && rp.Seats[seat] < len(rp.Members) {
+					name = rp.Members[rp.Seats[seat]].Name
+				}
+				win := false
+				for _, w := range rp.Result.Winners {
+					win = win || w == seat
+				}
+				s.Seats = append(s.Seats, SummarySeat{Seat: seat + 1, Name: name, Score: sc, Winner: win})
+			}
+		}
+	}
+	if opts.Net.JSON {
+		b, _ := json.Marshal(s)
+		fmt.Fprintln(opts.IO.Out, string(b))
+	} else if s.Reason != "" {
+		fmt.Fprintf(opts.IO.Out, "%s\n", s.Reason)
+		for _, seat := range s.Seats {
+			win := ""
+			if seat.Winner {
+				win = "  winner"
+			}
+			fmt.Fprintf(opts.IO.Out, "  seat %d  %-18s %4d%s\n", seat.Seat, seat.Name, seat.Score, win)
+		}
+		fmt.Fprintf(opts.IO.Out, "Verified all %d log entries, sha256 %s\n", s.Entries, s.LogHash[:16])
+	}
+	if runErr != nil {
+		if errors.Is(runErr, p2p.ErrForgedLog) {
+			return &ExitCodeError{Code: ExitCheating, Err: runErr}
+		}
+		return runErr
+	}
+	return nil
+}
