@@ -347,6 +347,10 @@ func (n *Node) commitRoster() bool {
 		}
 		n.rd.Events = append(n.rd.Events, Event{Kind: EventRoster, Peer: env.Author, Seat: -1,
 			Text: "roster agreed: " + rosterNames(r)})
+		if n.myMember() < 0 {
+			n.rd.Events = append(n.rd.Events, Event{Kind: EventRefused, Peer: env.Author, Seat: -1, Err: ErrNotMember,
+				Text: "the roster does not include this peer (it joined too late); following the game as a spectator"})
+		}
 		n.replayEarly = true
 		return true
 	}
