@@ -1,0 +1,86 @@
+package e2e
+
+import (
+	"context"
+	"net"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestBadInput: each mistake a user can make gets one clear message and a
+// non-zero exit, quickly, with no panic.
+func TestBadInput(t *testing.T) {
+	home := filepath.Join(t.TempDir(), "home")
+	held, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	busy := strconv.Itoa(held.Addr().(*net.TCPAddr).Port)
+	// A port nobody listens on: take one and free it.
+	l, _ := net.Listen("tcp", "127.0.0.1:0")
+	free := strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
+	l.Close()
+	const someID = "12D3KooWCgcjKy8pijgGhMa75gJa64U2RMRGArxXUqxM7N87kfh1"
+
+	cases := []struct {
+		name string
+		args []string
+		code int
+		says string
+	}{
+		{"misspelt join code", []string{"join", "amber-falcon-xylophone"}, 2, "not one of the code words"},
+		{"not a code at all", []string{"join", "hello"}, 2, "three words"},
+		{"code without mDNS", []string{"join", "amber-falcon-river", "--loopback"}, 2, "mDNS"},
+		{"malformed multiaddr", []string{"join", "/ip4/999.0.0.1/tcp/1/p2p/" + someID, "--loopback"}, 1, "not a multiaddr"},
+		{"multiaddr without peer id", []string{"join", "/ip4/127.0.0.1/tcp/" + free, "--loopback"}, 1, "/p2p/"},
+		{"unreachable address", []string{"join", "/ip4/127.0.0.1/tcp/" + free + "/p2p/" + someID, "--loopback"}, 1, "cannot reach"},
+		{"port in use", []string{"host", "dragonslair", "--loopback", "--port", busy, "--start-when", "2"}, 1, "port already in use"},
+		{"unknown game", []string{"host", "chess", "--loopback"}, 2, "unknown game"},
+		{"too many bots", []string{"play", "--bots", "40", "--auto"}, 2, "players"},
+		{"unknown session", []string{"resume", "feedbeef"}, 1, "no session"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			args := c.args
+			if args[0] != "play" {
+				args = append(args, "--home", home)
+			}
+			_, errOut, code := run(t, 30*time.Second, args...)
+			if code != c.code {
+				t.Fatalf("exit %d, want %d; stderr %q", code, c.code, errOut)
+			}
+			if !strings.Contains(errOut, c.says) {
+				t.Fatalf("stderr %q does not say %q", errOut, c.says)
+			}
+			if strings.Contains(errOut, "panic") || strings.Contains(errOut, "goroutine ") {
+				t.Fatalf("a panic: %s", errOut)
+			}
+			if lines := strings.Count(strings.TrimSpace(errOut), "\n"); lines > 2 {
+				t.Fatalf("%d lines of errors for one mistake:\n%s", lines+1, errOut)
+			}
+		})
+	}
+}
+
+// TestJoinStartedGame: a lobby whose game has begun turns a joiner away
+// with a message that says so.
+func TestJoinStartedGame(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	tmp := t.TempDir()
+	common := []string{"--loopback", "--json", "--bot-delay", "30ms"}
+	host := start(t, ctx, "host", append([]string{"host", "dragonslair", "--home", filepath.Join(tmp, "a"), "--bot", "cautious", "--start-when", "2"}, common...)...)
+	addr := host.waitEvent(t, "lobby", 20*time.Second)["addrs"].([]any)[0].(string)
+	bob := start(t, ctx, "bob", append([]string{"join", addr, "--home", filepath.Join(tmp, "b"), "--bot", "random"}, common...)...)
+	bob.waitEvent(t, "started", 30*time.Second)
+	_, errOut, code := run(t, 30*time.Second, "join", addr, "--home", filepath.Join(tmp, "c"), "--loopback", "--bot", "random")
+	if code != 1 || !strings.Contains(errOut, "already started") {
+		t.Fatalf("joining a started game: exit %d, stderr %q", code, errOut)
+	}
+	host.waitEvent(t, "summary", 40*time.Second)
+	bob.waitEvent(t, "summary", 40*time.Second)
+}
