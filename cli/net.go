@@ -193,8 +193,8 @@ func runNetPeer(ctx context.Context, io *IOStreams, nf *NetFlags, peer *p2p.NetP
 			title = g.Title
 		}
 		rep.view = newTableView(title, peer.Host, true)
+		rep.view.canStart = canStart
 		snap := rep.view.snapshot()
-		snap.CanStart = canStart
 		model := tui.New(snap, true, func(a engine.Action) { go peer.Runner.Act(ctx, a) }, func() { quit = true; cancel() })
 		if canStart {
 			model.OnStart(func() {

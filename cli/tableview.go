@@ -30,6 +30,9 @@ type tableView struct {
 	over   bool
 	status lockstep.Status
 	state  engine.State
+	joined []lockstep.Member
+	// canStart: this is the host's view; s starts the game in the lobby.
+	canStart bool
 }
 
 func newTableView(title string, h host.Host, human bool) *tableView {
@@ -67,6 +70,7 @@ func (v *tableView) add(line string) {
 // update folds one runner update in.
 func (v *tableView) update(u p2p.Update) {
 	v.status = u.Status
+	v.joined = u.Joined
 	for _, e := range u.Entries {
 		if e.Kind != crypto.KindAction || v.prev == nil {
 			continue
@@ -136,8 +140,18 @@ func (v *tableView) snapshot() tui.Snapshot {
 		s.Status = "The game stopped."
 	case v.over:
 		s.Status = "The game is over."
+	case st.Phase <= lockstep.PhaseLobby:
+		var names []string
+		for _, m := range v.joined {
+			names = append(names, m.Name)
+		}
+		s.Status = fmt.Sprintf("In the lobby: %d joined (%s)", len(v.joined), strings.Join(names, ", "))
+		if v.canStart {
+			s.CanStart = true
+			s.Status += " — press s to start"
+		}
 	case st.Phase < lockstep.PhasePlaying:
-		s.Status = fmt.Sprintf("In the lobby (%s): %d joined", st.Phase, len(st.Members))
+		s.Status = "Starting: everyone accepts the roster, then the seats are drawn"
 	case st.Actor.Kind == engine.ActorChance:
 		s.Status = fmt.Sprintf("Turn %d: drawing from the beacon", st.Turn+1)
 	case st.Actor.Kind == engine.ActorSeat && st.Actor.Seat == st.MySeat && v.human:
@@ -151,7 +165,7 @@ func (v *tableView) snapshot() tui.Snapshot {
 	if len(st.Waiting) > 0 && !v.over {
 		var ws []string
 		for _, w := range st.Waiting {
-			if w.For >= 2000 {
+			if w.For >= 2000 && w.Peer != v.host.ID() {
 				ws = append(ws, w.String())
 			}
 		}
@@ -173,7 +187,7 @@ func (v *tableView) snapshot() tui.Snapshot {
 			conn = "not connected"
 		}
 		for _, w := range st.Waiting {
-			if w.Peer == m.ID && w.For >= 2000 {
+			if w.Peer == m.ID && w.For >= 2000 && m.ID != v.host.ID() {
 				conn += fmt.Sprintf(", waited %d s", w.For/1000)
 			}
 		}

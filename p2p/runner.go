@@ -73,6 +73,8 @@ type Update struct {
 	State   engine.State
 	Events  []lockstep.Event
 	Entries []*crypto.Envelope
+	// Joined lists who has joined the lobby, while it is open.
+	Joined []lockstep.Member
 }
 
 // Runner drives one lockstep node with real time and I/O. All node calls
@@ -259,6 +261,9 @@ func (r *Runner) Run(ctx context.Context) error {
 		select {
 		case <-ctx.Done():
 			r.cfg.Log.Sync()
+			if !lingerUntil.IsZero() && st.Phase == lockstep.PhaseOver {
+				return nil // the game had ended; we were only lingering
+			}
 			return ctx.Err()
 		case in := <-r.in:
 			r.step(in) // a rejection comes back as an event
@@ -365,7 +370,11 @@ func (r *Runner) drain(ctx context.Context) error {
 			if st.Phase >= lockstep.PhasePlaying && (r.cfg.WantState || st.Phase >= lockstep.PhaseOver) {
 				s = n.State().Clone()
 			}
-			r.cfg.OnUpdate(Update{Status: st, State: s, Events: rd.Events, Entries: rd.Entries})
+			u := Update{Status: st, State: s, Events: rd.Events, Entries: rd.Entries}
+			if st.Phase <= lockstep.PhaseLobby {
+				u.Joined = n.Joined()
+			}
+			r.cfg.OnUpdate(u)
 		}
 		n.Advance()
 	}

@@ -49,6 +49,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case SnapshotMsg:
 		prevTurn := len(m.snap.Legal) > 0
 		m.snap = Snapshot(msg)
+		if !m.snap.CanStart && m.note == startingNote {
+			m.note = ""
+		}
 		if len(m.snap.Legal) == 0 || !prevTurn {
 			m.chosen = false
 		}
@@ -77,7 +80,7 @@ func (m *Model) key(k string) tea.Cmd {
 	case "s":
 		if m.snap.CanStart && m.start != nil {
 			m.start()
-			m.note = "starting…"
+			m.note = startingNote
 		}
 	case "up", "k":
 		if m.cursor > 0 {
@@ -120,6 +123,8 @@ func (m *Model) pick(i int) {
 	}
 }
 
+const startingNote = "starting…"
+
 var (
 	titleStyle  = lipgloss.NewStyle().Bold(true)
 	headStyle   = lipgloss.NewStyle().Bold(true).Underline(true)
@@ -136,6 +141,9 @@ func (m *Model) View() string {
 	w := max(m.width, 40)
 	var b strings.Builder
 	seat := "spectator"
+	if s.CanStart || (s.State == nil && s.Seat < 0) {
+		seat = "lobby"
+	}
 	if s.Seat >= 0 {
 		seat = fmt.Sprintf("seat %d", s.Seat+1)
 	}
