@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/boardmesh/boardmesh/crypto"
 	"github.com/boardmesh/boardmesh/engine"
 	"github.com/boardmesh/boardmesh/engine/dragonslair"
 	"github.com/boardmesh/boardmesh/engine/games"
@@ -66,5 +67,41 @@ func playDL(t *testing.T, g *engine.Game, seed int) {
 	r := n.checkAgree(n.all()...)
 	if r.Result == nil {
 		t.Fatalf("seed %d: replay has no result", seed)
+	}
+}
+
+// TestDragonsLairDropUsesDropper: a peer that stops revealing is dropped by
+// agreement, and since Dragon's Lair implements engine.Dropper the game
+// decides what happens to the seat; the others finish with identical logs.
+func TestDragonsLairDropUsesDropper(t *testing.T) {
+	g := dragonslair.Game
+	n := newSimNet(t, "dl-drop", 4, faults{drop: 30, maxDelay: 40}, games.Lookup, Config{StallAfter: 1500, DropAfter: 5000})
+	n.setBots(g)
+	cheat := 2
+	n.peers[cheat].hook = func(env *crypto.Envelope) []*crypto.Envelope {
+		if env.Kind == crypto.KindReveal && env.Seq >= 5 {
+			return nil
+		}
+		return []*crypto.Envelope{env}
+	}
+	n.lobby(g, nil)
+	honest := []int{0, 1, 3}
+	if !n.run(2000000, n.allOver(honest...)) {
+		for _, i := range honest {
+			t.Logf("%s: %v", n.peers[i].name, n.peers[i].events)
+		}
+		t.Fatalf("honest peers did not finish: %+v", n.peers[0].node.Status())
+	}
+	r := n.checkAgree(honest...)
+	seat := n.peers[cheat].node.mySeat()
+	if !r.Dropped[seat] {
+		t.Fatal("the withholding seat was not dropped")
+	}
+	var dropStep bool
+	for _, s := range r.Steps {
+		dropStep = dropStep || (s.Kind == "drop" && s.Seat == seat)
+	}
+	if !dropStep {
+		t.Fatal("no Dropper step in the replay")
 	}
 }

@@ -44,6 +44,12 @@ type machine struct {
 	round   uint64 // the next beacon round
 	turn    int
 	needCP  bool
+	// roundHash is the state hash when the next beacon round became due.
+	// Reveals carry it rather than the current hash: a drop applied by a
+	// Dropper changes the state while the round stays open, and a reveal,
+	// once signed, can never be signed again for its round.
+	roundHash crypto.Hash
+	roundDue  bool
 	agreed  uint64 // seq of the last checkpoint round that matched
 
 	// group is the partial group being committed (a round of accepts,
@@ -147,7 +153,7 @@ func (m *machine) expect() (x expectation, ok bool) {
 		who := m.st.ToAct()
 		switch who.Kind {
 		case engine.ActorChance:
-			return expectation{kind: crypto.KindReveal, seq: m.round, who: m.activeMembers(), hash: h, what: "a reveal"}, true
+			return expectation{kind: crypto.KindReveal, seq: m.round, who: m.activeMembers(), hash: m.roundHash, what: "a reveal"}, true
 		case engine.ActorSeat:
 			return expectation{kind: crypto.KindAction, seq: m.seq, who: []int{m.seats[who.Seat]}, hash: h, what: "an action"}, true
 		}
@@ -384,6 +390,7 @@ func (m *machine) finishReveals(g []*crypto.Envelope) error {
 	b := crypto.Beacon(m.session, k, m.reveals)
 	m.beacons = append(m.beacons, b)
 	m.round = k + 1
+	m.roundDue = false
 	if k == 0 {
 		return m.drawSeats(b)
 	}
@@ -420,16 +427,25 @@ func (m *machine) drawSeats(b crypto.Hash) error {
 	m.dropper, _ = st.(engine.Dropper)
 	m.turn = st.Turn()
 	m.hashes = append(m.hashes[:0], crypto.Hash(engine.HashWith(m.enc, st)))
+	m.noteRound()
 	m.phase = PhasePlaying
 	m.events = append(m.events, Event{Kind: EventStarted, Seat: -1, Text: "seats drawn; the game begins"})
 	return m.autoplay()
 }
 
 // stepDone records a step and decides whether a checkpoint round is due.
+// noteRound records the state hash when a beacon round becomes due.
+func (m *machine) noteRound() {
+	if !m.roundDue && m.st.ToAct().Kind == engine.ActorChance {
+		m.roundDue, m.roundHash = true, m.hashes[m.seq]
+	}
+}
+
 func (m *machine) stepDone(info stepInfo) error {
 	m.seq++
 	m.steps = append(m.steps, info)
 	m.hashes = append(m.hashes, crypto.Hash(engine.HashWith(m.enc, m.st)))
+	m.noteRound()
 	if t := m.st.Turn(); t != m.turn || m.st.ToAct().Kind == engine.ActorOver {
 		m.turn = t
 		m.needCP = true
@@ -490,6 +506,7 @@ func (m *machine) finishDrop() error {
 		m.seq++
 		m.steps = append(m.steps, stepInfo{Kind: "drop", Seat: seats[0], Entry: len(m.log) - 1, What: "drop " + m.seatNames(seats)})
 		m.hashes = append(m.hashes, crypto.Hash(engine.HashWith(m.enc, m.st)))
+		m.noteRound()
 		m.turn = m.st.Turn()
 		m.needCP = true
 		return nil
