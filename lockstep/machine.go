@@ -50,7 +50,7 @@ type machine struct {
 	// once signed, can never be signed again for its round.
 	roundHash crypto.Hash
 	roundDue  bool
-	agreed  uint64 // seq of the last checkpoint round that matched
+	agreed    uint64 // seq of the last checkpoint round that matched
 
 	// group is the partial group being committed (a round of accepts,
 	// reveals, checkpoints or drop votes); who lists its authors in order.
