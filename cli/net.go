@@ -126,7 +126,17 @@ func (r *netReporter) update(u p2p.Update) {
 	}
 	for _, ev := range u.Events {
 		switch ev.Kind {
-		case lockstep.EventJoined, lockstep.EventRoster, lockstep.EventStarted, lockstep.EventDropped,
+		case lockstep.EventJoined:
+			if r.prog == nil {
+				text := ev.Text
+				for _, m := range u.Joined {
+					if m.ID == ev.Peer && m.Name != "" {
+						text = fmt.Sprintf("%s joined (%d in the lobby)", m.Name, len(u.Joined))
+					}
+				}
+				r.line(ev.Kind.String(), text, nil)
+			}
+		case lockstep.EventRoster, lockstep.EventStarted, lockstep.EventDropped,
 			lockstep.EventWaiting, lockstep.EventResumed, lockstep.EventRefused, lockstep.EventEquivocation:
 			if r.prog == nil {
 				r.line(ev.Kind.String(), ev.Text, nil)

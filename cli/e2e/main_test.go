@@ -51,8 +51,14 @@ type proc struct {
 
 func start(t *testing.T, ctx context.Context, name string, args ...string) *proc {
 	t.Helper()
+	return startProg(t, ctx, name, binary, args...)
+}
+
+// startProg starts prog (boardmesh, or a wrapper such as ip netns exec).
+func startProg(t *testing.T, ctx context.Context, name, prog string, args ...string) *proc {
+	t.Helper()
 	p := &proc{name: name, done: make(chan struct{})}
-	p.cmd = exec.CommandContext(ctx, binary, args...)
+	p.cmd = exec.CommandContext(ctx, prog, args...)
 	p.cmd.Stdin = strings.NewReader("")
 	p.cmd.Stderr = &lockedWriter{w: &p.stderr, mu: &p.mu}
 	out, err := p.cmd.StdoutPipe()
