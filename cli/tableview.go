@@ -132,6 +132,9 @@ func (v *tableView) resultText(r engine.Result) string {
 func (v *tableView) snapshot() tui.Snapshot {
 	st := v.status
 	s := tui.Snapshot{Title: v.title, Seat: st.MySeat, Log: append([]string(nil), v.log...), Sync: v.sync, Desync: v.desync, Over: v.over, Result: v.result}
+	if !v.human {
+		s.Seat = -1 // --watch: nobody here plays, so show what a spectator sees
+	}
 	if v.state != nil {
 		s.State = v.state
 	}
@@ -191,7 +194,7 @@ func (v *tableView) snapshot() tui.Snapshot {
 				conn += fmt.Sprintf(", waited %d s", w.For/1000)
 			}
 		}
-		s.Peers = append(s.Peers, tui.PeerInfo{Name: v.name(m.ID), Seat: seat, Conn: conn, Self: m.ID == v.host.ID(), Bot: v.bots[m.ID]})
+		s.Peers = append(s.Peers, tui.PeerInfo{Name: v.name(m.ID), Seat: seat, Conn: conn, Self: v.human && m.ID == v.host.ID(), Bot: v.bots[m.ID] || !v.human})
 	}
 	return s
 }

@@ -149,7 +149,7 @@ func (m *Model) View() string {
 	}
 	b.WriteString(titleStyle.Render(s.Title) + dimStyle.Render("  ("+seat+")") + "\n")
 	if s.Status != "" {
-		b.WriteString(s.Status + "\n")
+		b.WriteString(truncate(s.Status, w) + "\n")
 	}
 	b.WriteString("\n")
 	if s.State != nil {
@@ -191,7 +191,20 @@ func (m *Model) View() string {
 			}
 			parts[i] = name + " " + dimStyle.Render(p.Conn)
 		}
-		b.WriteString("Peers: " + strings.Join(parts, ", ") + "\n")
+		// Bubble Tea cuts lines at the terminal's width: wrap between peers.
+		line := "Peers:"
+		for i, p := range parts {
+			sep := " "
+			if i > 0 {
+				sep = ", "
+			}
+			if lipgloss.Width(line+sep+p) > w && line != "Peers:" {
+				b.WriteString(line + ",\n")
+				line, sep = "      ", " "
+			}
+			line += sep + p
+		}
+		b.WriteString(line + "\n")
 	}
 	if s.Sync != "" {
 		if s.Desync {

@@ -101,3 +101,23 @@ func TestModelShowsDesync(t *testing.T) {
 		t.Fatalf("desync not shown:\n%s", v)
 	}
 }
+
+func TestModelWrapsPeersToWidth(t *testing.T) {
+	var peers []PeerInfo
+	for i := range 8 {
+		peers = append(peers, PeerInfo{Name: fmt.Sprintf("player-with-a-long-name-%d", i), Seat: i, Conn: "connected"})
+	}
+	m := New(Snapshot{Title: "Count", Seat: 0, State: &countState{}, Peers: peers}, false, nil, nil)
+	m.Update(tea.WindowSizeMsg{Width: 60, Height: 30})
+	v := m.View()
+	for i := range 8 {
+		if !strings.Contains(v, fmt.Sprintf("player-with-a-long-name-%d", i)) {
+			t.Fatalf("peer %d missing:\n%s", i, v)
+		}
+	}
+	for _, line := range strings.Split(v, "\n") {
+		if len([]rune(line)) > 60 {
+			t.Fatalf("line wider than the terminal: %q", line)
+		}
+	}
+}
