@@ -51,8 +51,11 @@ committed it (signature, seq, pre-state hash and legality checked, applied,
 logged). Prints p50 and p99 of both and the ratio of the p50s.
 
 Every peer shares this machine's CPUs, so the figures include the other
-peers' signature checks and state hashing; each bot pauses --think before it
-moves so an action is not also queued behind the step before it.`,
+peers' signature checks and state hashing. Each bot pauses --think before it
+moves, so an action is not also queued behind the step before it, and the
+floor's broadcasts are paced the same way, so both are timed from an idle
+table (a paced message pays for waking the receiving threads; back-to-back
+ones find them awake).`,
 		Example: `  boardmesh bench net --peers 2,4,6,8
   boardmesh bench net --peers 4 --json`,
 		Args: usageArgs(cobra.NoArgs),
@@ -74,7 +77,7 @@ moves so an action is not also queued behind the step before it.`,
 	cmd.Flags().StringVar(&peers, "peers", "2,4,6,8", "table sizes, comma-separated")
 	cmd.Flags().StringVar(&opts.Game, "game", "dragonslair", "game whose bot games are timed")
 	cmd.Flags().IntVar(&opts.Broadcasts, "broadcasts", 300, "raw gossipsub broadcasts per table size")
-	cmd.Flags().DurationVar(&opts.Think, "think", 5*time.Millisecond, "each bot's pause before it moves (0: back to back, which times queueing too)")
+	cmd.Flags().DurationVar(&opts.Think, "think", 20*time.Millisecond, "pause before each bot move and between floor broadcasts (0: back to back, which times queueing too)")
 	cmd.Flags().StringVar(&opts.Seed, "seed", "bench", "seed of the bots' choices")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the results as JSON")
 	return cmd

@@ -87,7 +87,7 @@ func BenchNet(ctx context.Context, g *engine.Game, n int, seed []byte, broadcast
 		return res, err
 	}
 	defer t.Close()
-	floor, err := gossipFloor(ctx, t, broadcasts)
+	floor, err := gossipFloor(ctx, t, broadcasts, think)
 	if err != nil {
 		return res, fmt.Errorf("gossip floor: %w", err)
 	}
@@ -119,9 +119,10 @@ func BenchNet(ctx context.Context, g *engine.Game, n int, seed []byte, broadcast
 }
 
 // gossipFloor publishes count messages of an envelope's size on a topic of
-// their own, from each peer in turn, one at a time, and times each until
-// every other peer has it.
-func gossipFloor(ctx context.Context, t *Table, count int) ([]time.Duration, error) {
+// their own, from each peer in turn, one at a time with pause before each
+// (the bots' think time, so that both figures start from an idle table),
+// and times each until every other peer has it.
+func gossipFloor(ctx context.Context, t *Table, count int, pause time.Duration) ([]time.Duration, error) {
 	name := "boardmesh/bench/" + t.Lobby.String()
 	n := len(t.Peers)
 	topics := make([]*Topic, n)
@@ -162,6 +163,9 @@ func gossipFloor(ctx context.Context, t *Table, count int) ([]time.Duration, err
 	var out []time.Duration
 	msg := make([]byte, 260) // about an action envelope
 	for i := range count {
+		if pause > 0 {
+			time.Sleep(pause)
+		}
 		binary.BigEndian.PutUint64(msg, uint64(i))
 		start := time.Now()
 		if err := topics[i%n].Publish(ctx, msg); err != nil {
