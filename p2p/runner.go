@@ -214,6 +214,9 @@ func (r *Runner) Run(ctx context.Context) error {
 	}
 	tick := time.NewTicker(r.cfg.TickEvery)
 	defer tick.Stop()
+	// lockstep wants a monotonic clock; time.Since uses Go's monotonic
+	// reading, so a wall-clock jump cannot fake or hide a stall.
+	epoch := time.Now()
 	n := r.cfg.Node
 	var lingerUntil time.Time
 	var botAt time.Time
@@ -280,8 +283,8 @@ func (r *Runner) Run(ctx context.Context) error {
 		case op := <-r.ops:
 			op(n)
 		case <-botTimer.C:
-		case now := <-tick.C:
-			n.Tick(now.UnixMilli())
+		case <-tick.C:
+			n.Tick(time.Since(epoch).Milliseconds() + 1)
 		}
 	}
 }
