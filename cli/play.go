@@ -124,8 +124,10 @@ func playRun(opts *PlayOptions) error {
 	botList := make([]engine.Bot, players)
 	for i := range players {
 		spec := specs[i%len(specs)]
-		if i < humans {
+		if i < humans && !auto {
 			names[i] = "you"
+		} else if i < humans {
+			names[i] = "you-" + spec.Name // your seat, played by a bot
 		} else {
 			names[i] = fmt.Sprintf("bot%d-%s", i+1-humans, spec.Name)
 		}
