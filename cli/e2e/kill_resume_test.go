@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -79,7 +80,15 @@ func TestThreeProcessesOneKilledAndResumed(t *testing.T) {
 		t.Fatal(err)
 	}
 	<-cy.done
-	before, _ := logEntries(t, homes[2])
+	before, logPath := logEntries(t, homes[2])
+	// Make the crash tear the last write, as a power cut could: half a
+	// record at the end of the file. resume must cut it and say so.
+	f, err := os.OpenFile(logPath, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write([]byte{0, 0, 1, 0, 1, 1, 2, 3, 4})
+	f.Close()
 	if host.stopped() || bob.stopped() {
 		t.Fatal("the other peers ended while cy was dead; the game cannot end without cy")
 	}
@@ -88,6 +97,9 @@ func TestThreeProcessesOneKilledAndResumed(t *testing.T) {
 	resumed := cy2.waitEvent(t, "resumed", 20*time.Second)
 	if int(resumed["records"].(float64)) < len(before) {
 		t.Fatalf("resume read %v records; the log had %d entries at the kill", resumed["records"], len(before))
+	}
+	if rep, _ := resumed["repair"].(string); !strings.Contains(rep, "torn tail") || !strings.Contains(rep, "cut 9 bytes") {
+		t.Fatalf("resume did not report the torn tail: %v", resumed)
 	}
 	sums := map[string]map[string]any{}
 	for _, p := range []*proc{host, bob, cy2, spec} {
