@@ -22,16 +22,17 @@ import (
 
 // NetFlags are the flags host, join and resume share.
 type NetFlags struct {
-	Home     string
-	Name     string
-	Port     int
-	Loopback bool
-	NoMDNS   bool
-	NoQUIC   bool
-	Bot      string
-	Auto     bool
-	JSON     bool
-	BotDelay time.Duration
+	Home      string
+	Name      string
+	Port      int
+	Loopback  bool
+	NoMDNS    bool
+	NoQUIC    bool
+	Bot       string
+	Auto      bool
+	JSON      bool
+	BotDelay  time.Duration
+	DropAfter time.Duration
 }
 
 func addNetFlags(cmd *cobra.Command, nf *NetFlags, withName bool) {
@@ -45,6 +46,7 @@ func addNetFlags(cmd *cobra.Command, nf *NetFlags, withName bool) {
 	cmd.Flags().BoolVar(&nf.NoQUIC, "no-quic", false, "TCP only")
 	cmd.Flags().StringVar(&nf.Bot, "bot", "", "let a bot of this kind play your seat (see 'boardmesh games')")
 	cmd.Flags().DurationVar(&nf.BotDelay, "bot-delay", 0, "pause before each of the bot's moves")
+	cmd.Flags().DurationVar(&nf.DropAfter, "drop-after", 0, "vote to drop a player who has kept the table waiting this long (0: wait for them forever)")
 	cmd.Flags().BoolVar(&nf.Auto, "auto", false, "no terminal UI: print progress lines and a summary")
 	cmd.Flags().BoolVar(&nf.JSON, "json", false, "machine-readable output: one JSON object per line (implies --auto)")
 }
@@ -72,7 +74,7 @@ func netSetup(io *IOStreams, nf *NetFlags) (p2p.NetConfig, error) {
 	}
 	seed := sha256.Sum256([]byte(time.Now().String() + id.ID().String()))
 	return p2p.NetConfig{Identity: id, Name: name, Home: home, LAN: !nf.Loopback, Port: nf.Port, NoQUIC: nf.NoQUIC,
-		MDNS: !nf.Loopback && !nf.NoMDNS, Games: games.Lookup, BotName: nf.Bot, BotRand: engine.NewRand(seed[:]), BotDelay: nf.BotDelay}, nil
+		MDNS: !nf.Loopback && !nf.NoMDNS, Games: games.Lookup, BotName: nf.Bot, BotRand: engine.NewRand(seed[:]), BotDelay: nf.BotDelay, DropAfter: nf.DropAfter}, nil
 }
 
 func defaultName(id *crypto.Identity) string {

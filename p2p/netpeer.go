@@ -41,6 +41,10 @@ type NetConfig struct {
 	BotRand *engine.Rand
 	// BotDelay paces the bot.
 	BotDelay time.Duration
+	// DropAfter makes this peer vote to drop a seat that has kept the
+	// table waiting that long; the drop happens when every other seated
+	// peer agrees (lockstep). 0 never votes.
+	DropAfter time.Duration
 	// StartWhen makes the host start the game once that many have joined.
 	StartWhen int
 	OnUpdate  func(Update)
@@ -305,7 +309,8 @@ func (p *NetPeer) open(entries, sent []*crypto.Envelope, wait ...peer.ID) error 
 
 func (p *NetPeer) openNode(entries, sent []*crypto.Envelope, wait ...peer.ID) error {
 	trusted := &Trusted{}
-	node, err := lockstep.New(lockstep.Config{Identity: p.cfg.Identity, Name: p.cfg.Name, Games: p.cfg.Games, Log: entries, Sent: sent, Verifier: trusted.Verify})
+	node, err := lockstep.New(lockstep.Config{Identity: p.cfg.Identity, Name: p.cfg.Name, Games: p.cfg.Games, Log: entries, Sent: sent, Verifier: trusted.Verify,
+		DropAfter: p.cfg.DropAfter.Milliseconds()})
 	if err != nil {
 		return fmt.Errorf("replay the session log: %w", err)
 	}
