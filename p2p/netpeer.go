@@ -20,6 +20,7 @@ import (
 	pubsub "github.com/libp2p/go-libp2p-pubsub"
 	"github.com/libp2p/go-libp2p/core/host"
 	"github.com/libp2p/go-libp2p/core/peer"
+	ma "github.com/multiformats/go-multiaddr"
 )
 
 // NetConfig configures one networked peer: `host`, `join` and `resume`.
@@ -201,6 +202,7 @@ func JoinLobby(ctx context.Context, cfg NetConfig, target string, wait time.Dura
 		return nil, info, err
 	}
 	ConnectMembers(ctx, h, info.Members)
+	addDirect(ps, h, info.Members)
 	p := &NetPeer{Host: h, PubSub: ps, Lobby: lobby, cfg: cfg}
 	p.Meta = SessionMeta{Lobby: info.Lobby, Game: info.Game, Version: info.Version, Role: "join", Name: cfg.Name, Bot: cfg.BotName, LAN: cfg.LAN, Members: info.Members, Started: time.Now().UTC()}
 	hostID, _ := peer.Decode(info.Host)
@@ -272,6 +274,7 @@ func ResumeSession(ctx context.Context, cfg NetConfig, dir string, meta SessionM
 		return nil, err
 	}
 	ConnectMembers(ctx, h, meta.Members)
+	addDirect(ps, h, meta.Members)
 	p := &NetPeer{Host: h, PubSub: ps, Lobby: lobby, cfg: cfg, Log: log, Repair: rep, Meta: meta, Dir: dir}
 	var others []peer.ID
 	for _, m := range meta.Members {
@@ -348,11 +351,13 @@ func (p *NetPeer) learnMembers(ids []peer.ID) {
 		if id, err := peer.Decode(m.ID); err == nil && id != p.Host.ID() {
 			if info, err := AskLobby(ctx, p.Host, id); err == nil {
 				ConnectMembers(ctx, p.Host, info.Members)
+				addDirect(p.PubSub, p.Host, info.Members)
 				break
 			}
 		}
 	}
 	members := MemberAddrs(p.Host, ids)
+	addDirect(p.PubSub, p.Host, members)
 	p.metaMu.Lock()
 	p.Meta.Members = members
 	p.metaMu.Unlock()
@@ -433,6 +438,26 @@ func (p *NetPeer) Close() {
 		p.Log.Close()
 	}
 	p.Host.Close()
+}
+
+// addDirect makes the table's members gossipsub direct peers: they always
+// exchange messages whatever the mesh does, and gossipsub redials them
+// every second after a disconnect, which is what brings a table back
+// together after a crash and `resume`.
+func addDirect(ps *pubsub.PubSub, h host.Host, members []MemberAddr) {
+	for _, m := range members {
+		id, err := peer.Decode(m.ID)
+		if err != nil || id == h.ID() {
+			continue
+		}
+		var addrs []ma.Multiaddr
+		for _, a := range m.Addrs {
+			if x, err := ma.NewMultiaddr(a); err == nil {
+				addrs = append(addrs, x)
+			}
+		}
+		ps.AddDirectPeer(peer.AddrInfo{ID: id, Addrs: addrs})
+	}
 }
 
 func parseHash(s string, h *crypto.Hash) error {
