@@ -131,7 +131,7 @@ func (v *tableView) resultText(r engine.Result) string {
 // snapshot is the UI's picture of the table now.
 func (v *tableView) snapshot() tui.Snapshot {
 	st := v.status
-	s := tui.Snapshot{Title: v.title, Seat: st.MySeat, Log: append([]string(nil), v.log...), Sync: v.sync, Desync: v.desync, Over: v.over, Result: v.result}
+	s := tui.Snapshot{Title: v.title, Seat: st.MySeat, Step: st.Seq, Log: append([]string(nil), v.log...), Sync: v.sync, Desync: v.desync, Over: v.over, Result: v.result}
 	if !v.human {
 		s.Seat = -1 // --watch: nobody here plays, so show what a spectator sees
 	}

@@ -19,7 +19,7 @@ func TestDominionScriptedSession(t *testing.T) {
 		t.Fatal(err)
 	}
 	chance := engine.SeededChance{Seed: []byte("tui-dominion")}
-	var chanceN uint64
+	var chanceN, applied uint64
 	bot := dominion.Game.Bots[0].New()
 	botRand := engine.NewRand([]byte("bot"))
 	// advance plays chance steps and the bot until our seat must choose.
@@ -32,6 +32,7 @@ func TestDominionScriptedSession(t *testing.T) {
 					t.Fatal(err)
 				}
 				chanceN++
+				applied++
 			case engine.ActorSeat:
 				if who.Seat == 0 {
 					return
@@ -40,6 +41,7 @@ func TestDominionScriptedSession(t *testing.T) {
 				if err := st.Apply(who.Seat, bot.Choose(st, legal, botRand)); err != nil {
 					t.Fatal(err)
 				}
+				applied++
 			default:
 				t.Fatal("the game ended within three turns")
 			}
@@ -47,7 +49,7 @@ func TestDominionScriptedSession(t *testing.T) {
 	}
 	var m *Model
 	snapshot := func() Snapshot {
-		return Snapshot{Title: dominion.Game.Title, Seat: 0, State: st.Clone(), Legal: st.Legal(nil), Status: "your turn"}
+		return Snapshot{Title: dominion.Game.Title, Seat: 0, State: st.Clone(), Legal: st.Legal(nil), Step: applied, Status: "your turn"}
 	}
 	sent := 0
 	choose := func(a engine.Action) {
@@ -55,6 +57,7 @@ func TestDominionScriptedSession(t *testing.T) {
 		if err := st.Apply(0, a); err != nil {
 			t.Fatalf("the UI sent %v: %v", a, err)
 		}
+		applied++
 	}
 	// press picks the line of the action menu that starts with label, the
 	// way a player would: its number key, or arrows and enter past 9.
@@ -83,12 +86,9 @@ func TestDominionScriptedSession(t *testing.T) {
 		if sent != before+1 {
 			t.Fatalf("pressing for %q sent %d actions", label, sent-before)
 		}
-		// The model sends one choice per decision and re-arms only on a
-		// snapshot without moves (Model.chosen). The p2p runner sends no
-		// such snapshot between two moves of one seat, so in `boardmesh
-		// play dominion` the keys stop working after the first move of a
-		// turn; this test supplies the snapshot the model waits for.
-		m.Update(SnapshotMsg(Snapshot{Title: dominion.Game.Title, Seat: 0, State: st.Clone(), Status: "committing"}))
+		// The next decision is the same seat's again: the snapshot of the
+		// new step must re-arm the menu, as the runner's snapshots do.
+		m.Update(SnapshotMsg(snapshot()))
 		return true
 	}
 	advance()

@@ -48,11 +48,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.width, m.height = msg.Width, msg.Height
 	case SnapshotMsg:
 		prevTurn := len(m.snap.Legal) > 0
+		newStep := msg.Step != m.snap.Step
 		m.snap = Snapshot(msg)
 		if !m.snap.CanStart && m.note == startingNote {
 			m.note = ""
 		}
-		if len(m.snap.Legal) == 0 || !prevTurn {
+		if len(m.snap.Legal) == 0 || !prevTurn || newStep {
 			m.chosen = false
 		}
 		if len(m.snap.Legal) == 0 {

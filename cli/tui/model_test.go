@@ -121,3 +121,23 @@ func TestModelWrapsPeersToWidth(t *testing.T) {
 		}
 	}
 }
+
+// TestSameSeatChoosesTwiceInARow is the Dominion action phase: the seat
+// that just moved must move again, and the snapshot of the new step must
+// let a second key press through, while a repeat press on the old step must
+// not send the move twice.
+func TestSameSeatChoosesTwiceInARow(t *testing.T) {
+	legal := []engine.Action{{Op: 1}, {Op: 2}}
+	var sent []engine.Action
+	m := New(Snapshot{Seat: 0, Legal: legal, Step: 5}, false, func(a engine.Action) { sent = append(sent, a) }, nil)
+	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("1")})
+	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("1")})
+	if len(sent) != 1 {
+		t.Fatalf("two presses on one decision sent %d moves", len(sent))
+	}
+	m.Update(SnapshotMsg(Snapshot{Seat: 0, Legal: legal, Step: 6}))
+	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("2")})
+	if len(sent) != 2 || sent[1].Op != 2 {
+		t.Fatalf("the second decision of the same seat was not sent: %v", sent)
+	}
+}

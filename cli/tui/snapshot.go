@@ -22,6 +22,10 @@ type Snapshot struct {
 	State engine.State
 	// Legal is non-empty exactly when the local seat must choose.
 	Legal []engine.Action
+	// Step counts the steps applied to State. A snapshot with a new step
+	// is a new decision, even when the same seat chooses again (Dominion's
+	// action phase), so the UI accepts a new choice.
+	Step uint64
 	// Status says whose turn it is, or what the table waits for.
 	Status string
 	// Log holds the latest lines of what happened, oldest first.
