@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/boardmesh/boardmesh/engine"
 	"github.com/boardmesh/boardmesh/engine/games"
 	"github.com/boardmesh/boardmesh/p2p"
 	ma "github.com/multiformats/go-multiaddr"
@@ -19,7 +18,7 @@ type HostOptions struct {
 	Ctx context.Context
 
 	Game      string
-	Options   []string
+	Options   gameOptionFlags
 	StartWhen int
 	Net       NetFlags
 }
@@ -52,7 +51,7 @@ so after a crash or Ctrl-C 'boardmesh resume' rejoins the game.`,
 		},
 	}
 	addNetFlags(cmd, &opts.Net, true)
-	cmd.Flags().StringArrayVar(&opts.Options, "options", nil, "game options as name=value[,name=value] (see 'boardmesh games')")
+	opts.Options.register(cmd.Flags())
 	cmd.Flags().IntVar(&opts.StartWhen, "start-when", 0, "start the game by itself once N players (you included) have joined")
 	return cmd
 }
@@ -75,13 +74,9 @@ func hostRun(opts *HostOptions) error {
 	if err != nil {
 		return &UsageError{Err: err}
 	}
-	given, err := engine.ParseOptions(opts.Options)
+	gameOpts, err := opts.Options.resolve(g)
 	if err != nil {
-		return &UsageError{Err: err}
-	}
-	gameOpts, err := engine.ResolveOptions(g.Options, given)
-	if err != nil {
-		return &UsageError{Err: fmt.Errorf("%s: %w", g.Name, err)}
+		return err
 	}
 	if opts.StartWhen != 0 && (opts.StartWhen < g.MinPlayers || opts.StartWhen > g.MaxPlayers) {
 		return usageErrorf("--start-when %d: %s is for %d to %d players", opts.StartWhen, g.Title, g.MinPlayers, g.MaxPlayers)

@@ -19,7 +19,7 @@ func TestNetCommandsParseFlags(t *testing.T) {
 	if err := cmd.Execute(); err != nil {
 		t.Fatal(err)
 	}
-	if play.Game != "dragonslair" || play.Bots != 2 || !play.Watch || !play.JSON || len(play.Options) != 1 {
+	if play.Game != "dragonslair" || play.Bots != 2 || !play.Watch || !play.JSON || len(play.Options.Items) != 1 {
 		t.Fatalf("play options: %+v", play)
 	}
 	cmd = newCmdPlay(f, func(o *PlayOptions) error { play = o; return nil })

@@ -27,7 +27,7 @@ type PlayOptions struct {
 	Auto     bool
 	JSON     bool
 	Seed     string
-	Options  []string
+	Options  gameOptionFlags
 	Delay    time.Duration
 }
 
@@ -70,7 +70,7 @@ and shows the game as a spectator.`,
 	cmd.Flags().BoolVar(&opts.Auto, "auto", false, "no terminal UI: your seat is a bot too; print a summary at the end")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the summary as JSON (implies --auto)")
 	cmd.Flags().StringVar(&opts.Seed, "seed", "", "seed of the bots' choices (default: random)")
-	cmd.Flags().StringArrayVar(&opts.Options, "options", nil, "game options as name=value[,name=value] (see 'boardmesh games')")
+	opts.Options.register(cmd.Flags())
 	cmd.Flags().DurationVar(&opts.Delay, "delay", 400*time.Millisecond, "pause before each bot move in the terminal UI")
 	return cmd
 }
@@ -87,13 +87,9 @@ func playRun(opts *PlayOptions) error {
 			return &UsageError{Err: err}
 		}
 	}
-	given, err := engine.ParseOptions(opts.Options)
+	gameOpts, err := opts.Options.resolve(g)
 	if err != nil {
-		return &UsageError{Err: err}
-	}
-	gameOpts, err := engine.ResolveOptions(g.Options, given)
-	if err != nil {
-		return &UsageError{Err: fmt.Errorf("%s: %w", g.Name, err)}
+		return err
 	}
 	humans := 1
 	if opts.Watch {
