@@ -20,7 +20,7 @@ func newCmdBench(f *Factory) *cobra.Command {
 		Short: "Measure boardmesh's performance (figures for docs/performance.md)",
 		Args:  usageArgs(cobra.NoArgs),
 	}
-	cmd.AddCommand(newCmdBenchNet(f, nil))
+	cmd.AddCommand(newCmdBenchNet(f, nil), newCmdBenchEngine(f, nil))
 	return cmd
 }
 

@@ -180,3 +180,21 @@ func TestSimRulesFile(t *testing.T) {
 		t.Errorf("missing file: exit %d, %q", code, errOut)
 	}
 }
+
+func TestBenchEngineJSON(t *testing.T) {
+	out, errOut, code := run(t, "bench", "engine", "--game", "dragonslair", "--duration", "50ms", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var res []BenchEngineResult
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if len(res) != 1 || res[0].Games < 1 || res[0].StepsPer < 10 || res[0].StateBytes < 10 || res[0].HashNanos <= 0 {
+		t.Fatalf("bench engine = %+v", res)
+	}
+	_, errOut, code = run(t, "bench", "engine", "--game", "dominion", "--players", "7")
+	if code != ExitUsage || !strings.Contains(errOut, "2 to 6 players") {
+		t.Fatalf("bad player count: exit %d, %q", code, errOut)
+	}
+}
