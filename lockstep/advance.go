@@ -174,28 +174,14 @@ func (n *Node) commitGroup(x expectation) bool {
 	return true
 }
 
-// mayCommitNormally keeps a peer that voted to drop seats at this step
-// from also committing the step with their input: were both to happen on
-// different peers, the logs would split. It may once a peer outside the
-// drop has shown (by an envelope for a later step) that it went on
-// without voting, because then the drop can never complete.
+// mayCommitNormally keeps a peer that voted to drop seats at this log
+// position from committing the position otherwise, even when the missing
+// input arrives late: were both to happen on different peers, the logs
+// would split. Such a peer goes on only by the drop, or once the log of a
+// peer that went on without voting shows it (StepAnswer), which proves
+// the drop can never complete.
 func (n *Node) mayCommitNormally(x expectation) bool {
-	if n.m.phase != PhasePlaying {
-		return true
-	}
-	votes := n.voted[n.m.seq]
-	if len(votes) == 0 {
-		return true
-	}
-	for _, set := range votes {
-		for _, mi := range n.m.dropVoters(set) {
-			id := n.m.members[mi].ID
-			if id != n.id.ID() && n.maxSeen[id] > n.m.seq+1 {
-				return true
-			}
-		}
-	}
-	return false
+	return n.m.phase != PhasePlaying || len(n.voted[uint64(len(n.m.log))]) == 0
 }
 
 // tryDrop commits a complete round of drop votes at the current step.
@@ -205,8 +191,9 @@ func (n *Node) tryDrop() bool {
 		return false
 	}
 	var sets [][]int
+	at := uint64(len(m.log))
 	for s, env := range n.buf {
-		if s.kind != crypto.KindDrop || env.Seq != m.seq {
+		if s.kind != crypto.KindDrop || env.Seq != at {
 			continue
 		}
 		seats, err := decodeSeats(env.Body, len(m.seats))
@@ -235,7 +222,7 @@ func (n *Node) tryDrop() bool {
 		envs := make([]*crypto.Envelope, 0, len(x.who))
 		m.startDrop(seats)
 		for _, mi := range x.who {
-			env, ok := n.buf[slot{kind: crypto.KindDrop, author: m.members[mi].ID, seq: m.seq, extra: body}]
+			env, ok := n.buf[slot{kind: crypto.KindDrop, author: m.members[mi].ID, seq: at, extra: body}]
 			if !ok || m.check(env, x, mi) != nil {
 				break
 			}
@@ -253,9 +240,9 @@ func (n *Node) tryDrop() bool {
 		}
 		n.clearDropVotes()
 		// Our votes at this step are spent: the drop happened.
-		for seq := range n.voted {
-			if seq <= m.seq {
-				delete(n.voted, seq)
+		for at := range n.voted {
+			if at < uint64(len(m.log)) {
+				delete(n.voted, at)
 			}
 		}
 		return true
@@ -266,7 +253,7 @@ func (n *Node) tryDrop() bool {
 // clearDropVotes forgets buffered votes that can no longer complete.
 func (n *Node) clearDropVotes() {
 	for s, env := range n.buf {
-		if s.kind == crypto.KindDrop && env.Seq <= n.m.seq {
+		if s.kind == crypto.KindDrop && env.Seq < uint64(len(n.m.log)) {
 			delete(n.buf, s)
 		}
 	}

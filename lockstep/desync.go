@@ -56,6 +56,11 @@ func (n *Node) stepState(env *crypto.Envelope) error {
 	if env.Author == n.id.ID() {
 		return ErrDuplicate
 	}
+	if n.m.dropped[n.m.seatOf[mi]] {
+		// A dropped peer's state no longer has to agree with ours: it may
+		// have gone on alone before it learnt of the drop.
+		return ErrDropped
+	}
 	body, err := decodeState(env.Body)
 	if err != nil {
 		return n.reject(env, err)

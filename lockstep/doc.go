@@ -19,8 +19,10 @@
 //			n.Act(a)
 //		case now := <-ticker:
 //			n.Tick(now.UnixMilli())
-//		case req := <-catchUpRequests:
-//			reply(n.Serve(req))
+//		case req := <-catchUpRequests:   // a peer asks us over the catch-up stream
+//			reply(n.Answer(req))
+//		case ans := <-catchUpAnswers:    // the answer to one of our Ready.Requests
+//			n.StepAnswer(ans)
 //		}
 //		for n.HasReady() {
 //			rd := n.Ready()

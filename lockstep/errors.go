@@ -41,6 +41,8 @@ var (
 	ErrRefused = errors.New("lockstep: refused")
 	// ErrPhase: an intent that does not fit the current phase.
 	ErrPhase = errors.New("lockstep: not possible now")
+	// ErrFork: a peer's log contradicts ours at an index (StepAnswer).
+	ErrFork = errors.New("lockstep: logs differ")
 	// ErrStopped: the session has stopped (equivocation or desync).
 	ErrStopped = errors.New("lockstep: session stopped")
 )

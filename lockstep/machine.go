@@ -178,6 +178,9 @@ func kindWhat(k crypto.Kind) string {
 }
 
 func (m *machine) groupSeq() uint64 {
+	if m.groupKind == crypto.KindDrop && len(m.group) > 0 {
+		return m.group[0].Seq
+	}
 	if len(m.group) > 0 {
 		return m.group[0].Seq
 	}
@@ -549,10 +552,23 @@ func (m *machine) dropExpectation(seats []int) (expectation, bool) {
 		}
 	}
 	who := m.dropVoters(seats)
-	if len(who) == 0 {
+	active := 0
+	for _, d := range m.dropped {
+		if !d {
+			active++
+		}
+	}
+	// The voters must be a strict majority of the seats still in play:
+	// two sides of a partition can then never drop each other and play on
+	// as two games. (A table of two can therefore not drop; it waits.)
+	if len(who) == 0 || 2*len(who) <= active {
 		return expectation{}, false
 	}
-	return expectation{kind: crypto.KindDrop, seq: m.seq, who: who, hash: m.hashes[m.seq], what: "a drop vote"}, true
+	// A drop vote names the log position where the drop goes, not the
+	// step: one step can be waited on at two positions (its checkpoint
+	// round, then its action or reveals), and a vote cast at one must
+	// never count at the other.
+	return expectation{kind: crypto.KindDrop, seq: uint64(len(m.log)), who: who, hash: m.hashes[m.seq], what: "a drop vote"}, true
 }
 
 // startDrop opens a drop group (check and apply then take the votes).

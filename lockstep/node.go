@@ -74,8 +74,7 @@ type Node struct {
 	progress int64 // time of the last commit
 	resent   int64 // time of the last re-send
 	stalled  bool
-	voted    map[uint64][][]int // seq → seat sets this node voted to drop
-	maxSeen  map[peer.ID]uint64 // highest step seq seen from each member (+1)
+	voted    map[uint64][][]int // log position → seat sets this node voted to drop
 	asked    map[peer.ID]int    // log length when a gap was last requested from a peer
 
 	stopped    bool
@@ -101,7 +100,7 @@ func New(cfg Config) (*Node, error) {
 	}
 	n := &Node{cfg: cfg, id: cfg.Identity, m: newMachine(cfg.Games),
 		buf: map[slot]*crypto.Envelope{}, seen: map[slot]*crypto.Envelope{}, sent: map[slot]*crypto.Envelope{},
-		voted: map[uint64][][]int{}, maxSeen: map[peer.ID]uint64{}, asked: map[peer.ID]int{}, stateSent: map[uint64]bool{}}
+		voted: map[uint64][][]int{}, asked: map[peer.ID]int{}, stateSent: map[uint64]bool{}}
 	n.m.checkSigs = true
 	for i, env := range cfg.Log {
 		if err := n.m.feed(env); err != nil {
@@ -123,6 +122,12 @@ func New(cfg Config) (*Node, error) {
 		}
 		s := slotOf(env)
 		n.sent[s] = env
+		if env.Kind == crypto.KindDrop && env.Seq >= uint64(len(cfg.Log)) {
+			// A vote cast before the crash still binds (mayCommitNormally).
+			if seats, err := decodeSeats(env.Body, maxSeats); err == nil {
+				n.voted[env.Seq] = append(n.voted[env.Seq], seats)
+			}
+		}
 		if env.Kind == crypto.KindJoin {
 			n.lobby = env.Session
 			if j, err := decodeJoin(env.Body); err == nil && j.Game != "" {
@@ -265,13 +270,14 @@ func (n *Node) VoteDrop(seats []int) error {
 	if _, ok := n.m.dropExpectation(seats); !ok || containsInt(seats, n.mySeat()) {
 		return fmt.Errorf("%w: cannot drop seats %v now", ErrPhase, seats)
 	}
-	for _, v := range n.voted[n.m.seq] {
+	at := uint64(len(n.m.log))
+	for _, v := range n.voted[at] {
 		if equalInts(v, seats) {
 			return nil
 		}
 	}
-	n.voted[n.m.seq] = append(n.voted[n.m.seq], seats)
-	n.sign(&crypto.Envelope{Session: n.m.session, Seq: n.m.seq, Kind: crypto.KindDrop,
+	n.voted[at] = append(n.voted[at], seats)
+	n.sign(&crypto.Envelope{Session: n.m.session, Seq: at, Kind: crypto.KindDrop,
 		StateHash: n.m.hashes[n.m.seq], Body: encodeSeats(seats)})
 	n.rd.Events = append(n.rd.Events, Event{Kind: EventDropVote, Seat: -1, Seats: seats, Seq: n.m.seq,
 		Text: "voted to drop " + n.m.seatNames(seats)})
@@ -332,11 +338,7 @@ func (n *Node) Step(env *crypto.Envelope) error {
 	if old, ok := n.seen[slotOf(env)]; ok && crypto.Equal(old, env) {
 		return ErrDuplicate
 	}
-	verify := crypto.Verify
-	if n.cfg.Verifier != nil {
-		verify = n.cfg.Verifier
-	}
-	if err := verify(env); err != nil {
+	if err := n.verify(env); err != nil {
 		return n.reject(env, err)
 	}
 	if n.lobby.IsZero() {
@@ -424,8 +426,12 @@ func (n *Node) admissible(env *crypto.Envelope) error {
 		if env.Seq < n.m.round || (env.Seq == 0 && n.m.phase > PhaseSeats) {
 			return ErrStale
 		}
-	case crypto.KindAction, crypto.KindCheckpoint, crypto.KindDrop:
+	case crypto.KindAction, crypto.KindCheckpoint:
 		if n.m.phase >= PhasePlaying && env.Seq < n.m.seq {
+			return ErrStale
+		}
+	case crypto.KindDrop:
+		if env.Seq < uint64(len(n.m.log)) {
 			return ErrStale
 		}
 	}
@@ -479,10 +485,7 @@ func (n *Node) prune() {
 func (n *Node) noteFuture(env *crypto.Envelope) {
 	var ahead bool
 	switch env.Kind {
-	case crypto.KindAction, crypto.KindCheckpoint, crypto.KindDrop:
-		if env.Seq+1 > n.maxSeen[env.Author] {
-			n.maxSeen[env.Author] = env.Seq + 1
-		}
+	case crypto.KindAction, crypto.KindCheckpoint:
 		ahead = n.m.phase == PhasePlaying && env.Seq > n.m.seq
 	case crypto.KindReveal:
 		ahead = n.m.phase == PhasePlaying && env.Seq > n.m.round
@@ -655,13 +658,118 @@ func (n *Node) Ready() Ready { return n.rd }
 func (n *Node) Advance() { n.rd = Ready{} }
 
 // Serve answers a gap request from another peer: committed entries from
-// req.From on, then every uncommitted envelope this node holds.
+// req.From on, then every uncommitted envelope this node holds. Answer
+// says which are which; prefer it (see StepAnswer).
 func (n *Node) Serve(req GapRequest) []*crypto.Envelope {
-	var out []*crypto.Envelope
+	a := n.Answer(req)
+	return append(a.Entries, a.Pending...)
+}
+
+// GapAnswer is a peer's answer to a GapRequest. (Added after the first
+// API commit; additive.)
+type GapAnswer struct {
+	// Peer is the answering peer. The runner sets or checks it against
+	// the stream's remote peer: StepAnswer trusts what an answer says
+	// about its author's choices only.
+	Peer peer.ID
+	// From is the log index of Entries[0].
+	From uint64
+	// Entries are the answering peer's committed entries from From on.
+	Entries []*crypto.Envelope
+	// Pending are the envelopes it holds that are not committed yet.
+	Pending []*crypto.Envelope
+}
+
+// Answer answers a gap request: what Serve sends, with the committed
+// entries told apart from the rest.
+func (n *Node) Answer(req GapRequest) GapAnswer {
+	a := GapAnswer{Peer: n.id.ID(), From: req.From}
 	if req.From < uint64(len(n.m.log)) {
 		end := min(uint64(len(n.m.log)), req.From+maxServe)
-		out = append(out, n.m.log[req.From:end]...)
+		a.Entries = append(a.Entries, n.m.log[req.From:end]...)
 	}
+	a.Pending = n.pending()
+	return a
+}
+
+// StepAnswer takes another peer's answer to our gap request: every
+// envelope in it is stepped like a received one. Its committed entries
+// also tell us which way the answering peer went at our current log
+// position: if the entry there is not a drop vote, that peer committed the
+// position without voting, so no drop can ever complete there, and a vote
+// we cast there no longer holds us back (see mayCommitNormally). Entries
+// that contradict our log are reported as ErrFork and the answer is not
+// used.
+func (n *Node) StepAnswer(a GapAnswer) error {
+	at := uint64(len(n.m.log))
+	for i, env := range a.Entries {
+		idx := a.From + uint64(i)
+		if idx < at && !crypto.Equal(n.m.log[idx], env) {
+			n.forked(idx, env)
+			return fmt.Errorf("%w: entry %d differs from ours", ErrFork, idx)
+		}
+		if idx == at && env.Kind != crypto.KindDrop && len(n.voted[at]) > 0 && n.m.phase == PhasePlaying && n.wentOn(a.Peer, at) {
+			if err := n.verify(env); err == nil && env.Session == n.m.session {
+				delete(n.voted, at)
+			}
+		}
+	}
+	for _, env := range a.Entries {
+		_ = n.Step(env)
+	}
+	for _, env := range a.Pending {
+		_ = n.Step(env)
+	}
+	n.advance()
+	return nil
+}
+
+// wentOn reports whether an answer from p may show that a drop we voted
+// for at log position at can never complete: p must be a seated peer
+// outside every seat set we voted to drop there (a peer being dropped
+// naturally has its own input), and not us.
+func (n *Node) wentOn(p peer.ID, at uint64) bool {
+	seat := n.m.seatOfPeer(p)
+	if seat < 0 || p == n.id.ID() || n.m.dropped[seat] {
+		return false
+	}
+	for _, set := range n.voted[at] {
+		if containsInt(set, seat) {
+			return false
+		}
+	}
+	return true
+}
+
+// forked handles a peer's log that differs from ours at idx. If there the
+// others dropped our own seat (while we, having every input, went on
+// alone), our log can never rejoin theirs: we stop and say so. Following
+// the game again means fetching the whole log afresh (a new Node with no
+// Config.Log), as a spectator.
+func (n *Node) forked(idx uint64, env *crypto.Envelope) {
+	if n.stopped || env.Kind != crypto.KindDrop || n.m.seatOf == nil || n.verify(env) != nil || env.Session != n.m.session {
+		return
+	}
+	seats, err := decodeSeats(env.Body, len(n.m.seats))
+	if err != nil || !containsInt(seats, n.mySeat()) {
+		return
+	}
+	n.stopped = true
+	n.rd.Events = append(n.rd.Events, Event{Kind: EventDropped, Peer: n.id.ID(), Seat: n.mySeat(), Seats: seats, Seq: idx,
+		Text: fmt.Sprintf("the other players dropped this seat at log entry %d while this peer went on alone; "+
+			"this log can no longer join theirs (fetch the log afresh to watch)", idx)})
+}
+
+// verify checks a signature with the configured verifier.
+func (n *Node) verify(env *crypto.Envelope) error {
+	if n.cfg.Verifier != nil {
+		return n.cfg.Verifier(env)
+	}
+	return crypto.Verify(env)
+}
+
+// pending lists the uncommitted envelopes this node holds, in a fixed order.
+func (n *Node) pending() []*crypto.Envelope {
 	var pending []*crypto.Envelope
 	for _, env := range n.buf {
 		pending = append(pending, env)
@@ -675,7 +783,7 @@ func (n *Node) Serve(req GapRequest) []*crypto.Envelope {
 		}
 		return pending[a].Author < pending[b].Author
 	})
-	return append(out, pending...)
+	return pending
 }
 
 // Log returns the committed entries. The slice must not be modified.

@@ -74,6 +74,14 @@ type simNet struct {
 	served    int
 	verified  map[string]bool
 	seed      string
+	answers   []simAnswer
+}
+
+// simAnswer is a gap answer on its way over a stream.
+type simAnswer struct {
+	to int
+	at int64
+	a  GapAnswer
 }
 
 func newSimNet(t testing.TB, seed string, players int, f faults, games func(string) (*engine.Game, error), cfg Config) *simNet {
@@ -150,6 +158,9 @@ func (n *simNet) step() {
 		for _, m := range n.flight {
 			next = min(next, m.at)
 		}
+		for _, a := range n.answers {
+			next = min(next, a.at)
+		}
 		n.now = max(n.now, next)
 	}
 	due := n.flight[:0:0]
@@ -173,6 +184,18 @@ func (n *simNet) step() {
 		n.delivered++
 		_ = p.node.Step(m.env)
 		n.drain(m.to)
+	}
+	answers := n.answers
+	n.answers = nil
+	for _, a := range answers {
+		if a.at > n.now {
+			n.answers = append(n.answers, a)
+			continue
+		}
+		if p := n.peers[a.to]; !p.down {
+			_ = p.node.StepAnswer(a.a)
+			n.drain(a.to)
+		}
 	}
 	for i, p := range n.peers {
 		if p.down {
@@ -273,16 +296,23 @@ func (n *simNet) serve(from int, req GapRequest) {
 		return
 	}
 	n.served++
-	for _, env := range n.peers[target].node.Serve(req) {
-		out := []*crypto.Envelope{env}
-		if h := n.peers[target].hook; h != nil && env.Author == n.peers[target].id.ID() {
-			out = h(env)
+	a := n.peers[target].node.Answer(req)
+	// The answer travels whole over a reliable stream, decoded afresh.
+	wire := func(envs []*crypto.Envelope) []*crypto.Envelope {
+		var out []*crypto.Envelope
+		for _, env := range envs {
+			outs := []*crypto.Envelope{env}
+			if h := n.peers[target].hook; h != nil && env.Author == n.peers[target].id.ID() {
+				outs = h(env)
+			}
+			for _, e := range outs {
+				w, _ := crypto.Unmarshal(e.Marshal())
+				out = append(out, w)
+			}
 		}
-		for _, e := range out {
-			wire, _ := crypto.Unmarshal(e.Marshal())
-			n.flight = append(n.flight, simMsg{to: from, at: n.now + 5, env: wire, from: target})
-		}
+		return out
 	}
+	n.answers = append(n.answers, simAnswer{to: from, at: n.now + 5, a: GapAnswer{Peer: n.peers[target].id.ID(), From: a.From, Entries: wire(a.Entries), Pending: wire(a.Pending)}})
 }
 
 // crash takes peer i down: it loses everything but its disk.
@@ -377,6 +407,13 @@ func (n *simNet) checkAgree(peers ...int) *Replay {
 	for _, i := range peers[1:] {
 		nd := n.peers[i].node
 		if len(nd.Log()) != len(ref.Log()) {
+			for k := 0; k < len(nd.Log()) && k < len(ref.Log()); k++ {
+				if !bytes.Equal(nd.Log()[k].Marshal(), ref.Log()[k].Marshal()) {
+					a, b := nd.Log()[k], ref.Log()[k]
+					n.t.Logf("first difference at entry %d: %s seq %d by %s vs %s seq %d by %s", k, a.Kind, a.Seq, shortID(a.Author), b.Kind, b.Seq, shortID(b.Author))
+					break
+				}
+			}
 			n.t.Fatalf("%s has %d entries, %s has %d", n.peers[i].name, len(nd.Log()), n.peers[peers[0]].name, len(ref.Log()))
 		}
 		for k := range ref.Log() {
