@@ -42,8 +42,12 @@ over gossipsub, dice from the commit-reveal beacon, state hashes checked
 every turn. GAME defaults to The Sleeping Dragon's Lair.
 
 In a terminal you get the game screen: the board as your seat sees it, your
-legal moves (arrows or j/k and enter, or a number key), what happened, the
-peers, and whether every peer's state hash agrees. q quits.
+legal moves, what happened, the peers, and whether every peer's state hash
+agrees. The screen fits the terminal: title and status stay at the top, your
+moves, the sync line and the keys at the bottom, the board scrolls between.
+
+` + tui.HelpText + `
+The mouse wheel needs the mouse, so to select text hold Shift (most terminals).
 
 With --auto, or when there is no terminal, your seat is played by a bot too,
 the game runs to the end, and a summary is printed. --watch seats only bots
@@ -182,7 +186,7 @@ func playRun(opts *PlayOptions) error {
 	model := tui.New(view.snapshot(), true, func(a engine.Action) {
 		go me.Runner.Act(ctx, a)
 	}, func() { quit = true; cancel() })
-	prog = tea.NewProgram(model, tea.WithInput(opts.IO.In), tea.WithOutput(opts.IO.Out), tea.WithAltScreen(), tea.WithContext(ctx))
+	prog = tea.NewProgram(model, tea.WithInput(opts.IO.In), tea.WithOutput(opts.IO.Out), tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithContext(ctx))
 	runErr := make(chan error, 1)
 	go func() { runErr <- table.Run(ctx) }()
 	if _, err := prog.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) && !errors.Is(err, context.Canceled) {

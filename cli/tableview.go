@@ -60,6 +60,33 @@ func (v *tableView) seatName(seat int) string {
 	return fmt.Sprintf("seat %d", seat+1)
 }
 
+// seatOf is the seat of a peer, -1 for a spectator or before the draw.
+func (v *tableView) seatOf(id peer.ID) int {
+	for si, mi := range v.status.Seats {
+		if mi < len(v.status.Members) && v.status.Members[mi].ID == id {
+			return si
+		}
+	}
+	return -1
+}
+
+// who names a peer for the status and the log: its name and, once seats
+// are drawn, its seat number, the number the boards show.
+func (v *tableView) who(id peer.ID) string {
+	if s := v.seatOf(id); s >= 0 {
+		return fmt.Sprintf("%s (seat %d)", v.name(id), s+1)
+	}
+	return v.name(id)
+}
+
+// whoSeat is who for a seat.
+func (v *tableView) whoSeat(seat int) string {
+	if seat < 0 || seat >= len(v.status.Seats) || v.status.Seats[seat] >= len(v.status.Members) {
+		return fmt.Sprintf("seat %d", seat+1)
+	}
+	return fmt.Sprintf("%s (seat %d)", v.seatName(seat), seat+1)
+}
+
 func (v *tableView) add(line string) {
 	v.log = append(v.log, line)
 	if len(v.log) > 200 {
@@ -79,7 +106,7 @@ func (v *tableView) update(u p2p.Update) {
 		if err != nil {
 			continue
 		}
-		v.add(fmt.Sprintf("%s: %s", v.name(e.Author), v.prev.Describe(a)))
+		v.add(fmt.Sprintf("%s: %s", v.who(e.Author), v.prev.Describe(a)))
 	}
 	for _, ev := range u.Events {
 		switch ev.Kind {
@@ -163,7 +190,7 @@ func (v *tableView) snapshot() tui.Snapshot {
 			s.Legal = v.state.Legal(nil)
 		}
 	case st.Actor.Kind == engine.ActorSeat:
-		s.Status = fmt.Sprintf("Turn %d: %s to move", st.Turn+1, v.seatName(st.Actor.Seat))
+		s.Status = fmt.Sprintf("Turn %d: %s to move", st.Turn+1, v.whoSeat(st.Actor.Seat))
 	}
 	if len(st.Waiting) > 0 && !v.over {
 		var ws []string

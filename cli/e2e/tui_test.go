@@ -62,16 +62,16 @@ func TestTerminalPlayWithKeys(t *testing.T) {
 	firstAction := regexp.MustCompile(`> 1\) (.+?)\s*\n`)
 	for _, k := range []string{"1", "Enter"} {
 		s := x.waitScreen(regexp.MustCompile(`Your move`), 30*time.Second)
-		if !strings.Contains(s, "The Sleeping Dragon's Lair") || !strings.Contains(s, "Peers:") || !strings.Contains(s, "(you)") {
+		if !strings.Contains(s, "The Sleeping Dragon's Lair") || !strings.Contains(s, "Peers:") || !strings.Contains(s, "seat 1 you") && !strings.Contains(s, "seat 2 you") && !strings.Contains(s, "seat 3 you") {
 			t.Fatalf("the game screen lacks the title or the peers:\n%s", s)
 		}
 		m := firstAction.FindStringSubmatch(s)
 		if m == nil {
 			t.Fatalf("no action list on the screen:\n%s", s)
 		}
-		want := "you: " + strings.TrimSuffix(m[1], "…")
+		want := regexp.MustCompile(`you \(seat \d\): ` + regexp.QuoteMeta(strings.TrimSuffix(m[1], "…")))
 		x.run("send-keys", "-t", "bm", k)
-		x.waitScreen(regexp.MustCompile(regexp.QuoteMeta(want)), 15*time.Second)
+		x.waitScreen(want, 15*time.Second)
 	}
 	// The peers agree: the sync line appears once a turn has passed. Our
 	// turn may still be on, so end it: G jumps to the last action (escape

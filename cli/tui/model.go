@@ -2,11 +2,9 @@ package tui
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/boardmesh/boardmesh/engine"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
 )
 
 // Model is the Bubble Tea model of a game screen.
@@ -23,6 +21,15 @@ type Model struct {
 	chosen bool
 	note   string
 	start  func()
+	// group is the open group of a grouped menu ("Play Guild Hall"),
+	// filter the text typed after /, typing whether keys go to it.
+	group  string
+	filter string
+	typing bool
+	// scroll is the first board line shown when the board is taller than
+	// its part of the screen; hideLog hides "What happened" (l).
+	scroll  int
+	hideLog bool
 }
 
 // OnStart sets what the s key does while Snapshot.CanStart is set.
@@ -41,11 +48,18 @@ func New(first Snapshot, color bool, choose func(engine.Action), quit func()) *M
 // Init starts nothing: snapshots arrive from the runner.
 func (m *Model) Init() tea.Cmd { return nil }
 
-// Update handles keys, window size and snapshots.
+// Update handles keys, the mouse wheel, window size and snapshots.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
+	case tea.MouseMsg:
+		switch msg.Button {
+		case tea.MouseButtonWheelUp:
+			m.scrollBy(-3)
+		case tea.MouseButtonWheelDown:
+			m.scrollBy(3)
+		}
 	case SnapshotMsg:
 		prevTurn := len(m.snap.Legal) > 0
 		newStep := msg.Step != m.snap.Step
@@ -56,28 +70,88 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if len(m.snap.Legal) == 0 || !prevTurn || newStep {
 			m.chosen = false
 		}
-		if len(m.snap.Legal) == 0 {
-			m.cursor = 0
-		} else if m.cursor >= len(m.snap.Legal) {
-			m.cursor = len(m.snap.Legal) - 1
+		if len(m.snap.Legal) == 0 || !prevTurn || newStep {
+			// A new decision: a fresh menu.
+			m.cursor, m.group, m.filter, m.typing = 0, "", "", false
+		}
+		if n := len(m.items()); m.cursor >= n {
+			m.cursor = max(0, n-1)
 		}
 		if m.snap.Err != "" {
 			return m, tea.Quit
 		}
 	case tea.KeyMsg:
+		if m.typing {
+			return m, m.typeKey(msg)
+		}
 		return m, m.key(msg.String())
 	}
 	return m, nil
 }
 
+// typeKey edits the filter: letters, digits and spaces add to it,
+// backspace takes away, arrows move, Enter keeps it (and picks the one
+// action left, if only one is), Esc clears it.
+func (m *Model) typeKey(msg tea.KeyMsg) tea.Cmd {
+	switch msg.Type {
+	case tea.KeyCtrlC:
+		return m.key("ctrl+c")
+	case tea.KeyEsc:
+		m.filter, m.typing, m.cursor = "", false, 0
+	case tea.KeyEnter:
+		m.typing = false
+		if items := m.items(); len(items) == 1 {
+			m.activate(items[0])
+		}
+	case tea.KeyBackspace:
+		if r := []rune(m.filter); len(r) > 0 {
+			m.filter = string(r[:len(r)-1])
+			m.cursor = 0
+		}
+	case tea.KeyUp, tea.KeyDown, tea.KeyPgUp, tea.KeyPgDown, tea.KeyHome, tea.KeyEnd:
+		return m.key(msg.String())
+	case tea.KeySpace:
+		m.filter += " "
+	case tea.KeyRunes:
+		m.filter += string(msg.Runes)
+		m.cursor = 0
+	}
+	return nil
+}
+
 func (m *Model) key(k string) tea.Cmd {
-	n := len(m.snap.Legal)
+	items := m.items()
+	n := len(items)
 	switch k {
-	case "q", "ctrl+c", "esc":
+	case "q", "ctrl+c":
 		if m.quit != nil {
 			m.quit()
 		}
 		return tea.Quit
+	case "esc", "backspace", "left", "h":
+		switch {
+		case m.filter != "":
+			m.filter, m.cursor = "", 0
+		case m.group != "":
+			g := m.group
+			m.group = ""
+			m.cursor = 0
+			for i, it := range m.items() {
+				if it.group == g {
+					m.cursor = i
+				}
+			}
+		}
+	case "/":
+		if len(m.snap.Legal) > 0 && !m.snap.Over {
+			m.typing, m.cursor = true, 0
+		}
+	case "l":
+		m.hideLog = !m.hideLog
+	case "pgup", "ctrl+u":
+		m.scrollBy(-max(1, m.layout().boardRows-2))
+	case "pgdown", "ctrl+d":
+		m.scrollBy(max(1, m.layout().boardRows-2))
 	case "s":
 		if m.snap.CanStart && m.start != nil {
 			m.start()
@@ -97,20 +171,35 @@ func (m *Model) key(k string) tea.Cmd {
 		if n > 0 {
 			m.cursor = n - 1
 		}
-	case "enter", " ":
-		m.pick(m.cursor)
+	case "enter", " ", "right":
+		if m.cursor < n {
+			m.activate(items[m.cursor])
+		}
 	default:
 		if len(k) == 1 && k[0] >= '1' && k[0] <= '9' {
 			i := int(k[0] - '1')
 			if i < n {
 				m.cursor = i
-				m.pick(i)
+				m.activate(items[i])
 			} else if n > 0 {
 				m.note = fmt.Sprintf("there is no action %s; choose 1 to %d", k, min(n, 9))
 			}
 		}
 	}
 	return nil
+}
+
+// activate opens a group or sends an action.
+func (m *Model) activate(it item) {
+	if it.idx < 0 {
+		m.group, m.cursor, m.note = it.group, 0, ""
+		return
+	}
+	m.pick(it.idx)
+}
+
+func (m *Model) scrollBy(d int) {
+	m.scroll = max(0, min(m.scroll+d, m.layout().maxScroll))
 }
 
 func (m *Model) pick(i int) {
@@ -122,149 +211,4 @@ func (m *Model) pick(i int) {
 	if m.choose != nil {
 		m.choose(m.snap.Legal[i])
 	}
-}
-
-const startingNote = "starting…"
-
-var (
-	titleStyle  = lipgloss.NewStyle().Bold(true)
-	headStyle   = lipgloss.NewStyle().Bold(true).Underline(true)
-	cursorStyle = lipgloss.NewStyle().Bold(true).Reverse(true)
-	dimStyle    = lipgloss.NewStyle().Faint(true)
-	okStyle     = lipgloss.NewStyle().Foreground(lipgloss.Color("2"))
-	badStyle    = lipgloss.NewStyle().Foreground(lipgloss.Color("1")).Bold(true)
-)
-
-// View draws the screen: title and status, the board as our seat sees it,
-// the actions to choose from, what happened, the peers, and the sync line.
-func (m *Model) View() string {
-	s := m.snap
-	w := max(m.width, 40)
-	var b strings.Builder
-	seat := "spectator"
-	if s.CanStart || (s.State == nil && s.Seat < 0) {
-		seat = "lobby"
-	}
-	if s.Seat >= 0 {
-		seat = fmt.Sprintf("seat %d", s.Seat+1)
-	}
-	b.WriteString(titleStyle.Render(s.Title) + dimStyle.Render("  ("+seat+")") + "\n")
-	if s.Status != "" {
-		b.WriteString(truncate(s.Status, w) + "\n")
-	}
-	b.WriteString("\n")
-	if s.State != nil {
-		b.WriteString(strings.TrimRight(s.State.View(s.Seat).Render(w, m.color), "\n") + "\n\n")
-	}
-	if s.Over {
-		b.WriteString(headStyle.Render("Game over") + "\n" + s.Result + "\n\n")
-	} else if len(s.Legal) > 0 {
-		b.WriteString(headStyle.Render("Your move") + dimStyle.Render("  ↑/↓ or j/k, enter; 1-9 picks directly") + "\n")
-		b.WriteString(m.actions(w))
-		b.WriteString("\n")
-	}
-	if m.note != "" {
-		b.WriteString(badStyle.Render(m.note) + "\n")
-	}
-	if len(s.Log) > 0 {
-		b.WriteString(headStyle.Render("What happened") + "\n")
-		log := s.Log
-		if len(log) > 8 {
-			log = log[len(log)-8:]
-		}
-		for _, l := range log {
-			b.WriteString("  " + truncate(l, w-2) + "\n")
-		}
-		b.WriteString("\n")
-	}
-	if len(s.Peers) > 0 {
-		parts := make([]string, len(s.Peers))
-		for i, p := range s.Peers {
-			name := p.Name
-			if p.Self {
-				name += " (you)"
-			}
-			if p.Bot {
-				name += " [bot]"
-			}
-			if p.Seat >= 0 {
-				name = fmt.Sprintf("%d:%s", p.Seat+1, name)
-			}
-			parts[i] = name + " " + dimStyle.Render(p.Conn)
-		}
-		// Bubble Tea cuts lines at the terminal's width: wrap between peers.
-		line := "Peers:"
-		for i, p := range parts {
-			sep := " "
-			if i > 0 {
-				sep = ", "
-			}
-			if lipgloss.Width(line+sep+p) > w && line != "Peers:" {
-				b.WriteString(line + ",\n")
-				line, sep = "      ", " "
-			}
-			line += sep + p
-		}
-		b.WriteString(line + "\n")
-	}
-	if s.Sync != "" {
-		if s.Desync {
-			b.WriteString(badStyle.Render("DESYNC: "+s.Sync) + "\n")
-		} else {
-			b.WriteString(okStyle.Render("✓ "+s.Sync) + "\n")
-		}
-	}
-	if s.Err != "" {
-		b.WriteString(badStyle.Render("error: "+s.Err) + "\n")
-	}
-	help := "q quits"
-	if s.CanStart {
-		help = "s starts the game, q quits"
-	}
-	b.WriteString(dimStyle.Render(help) + "\n")
-	return b.String()
-}
-
-// actions lists the legal actions, a window of them around the cursor
-// when there are more than fit.
-func (m *Model) actions(w int) string {
-	const window = 12
-	legal := m.snap.Legal
-	lo, hi := 0, len(legal)
-	if len(legal) > window {
-		lo = max(0, m.cursor-window/2)
-		hi = min(len(legal), lo+window)
-		lo = max(0, hi-window)
-	}
-	var b strings.Builder
-	if lo > 0 {
-		b.WriteString(dimStyle.Render(fmt.Sprintf("   … %d more above", lo)) + "\n")
-	}
-	for i := lo; i < hi; i++ {
-		num := "  "
-		if i < 9 {
-			num = fmt.Sprintf("%d)", i+1)
-		}
-		line := truncate(fmt.Sprintf("%s %s", num, m.snap.State.Describe(legal[i])), w-3)
-		if i == m.cursor {
-			b.WriteString("> " + cursorStyle.Render(line) + "\n")
-		} else {
-			b.WriteString("  " + line + "\n")
-		}
-	}
-	if hi < len(legal) {
-		b.WriteString(dimStyle.Render(fmt.Sprintf("   … %d more below", len(legal)-hi)) + "\n")
-	}
-	return b.String()
-}
-
-func truncate(s string, w int) string {
-	if w < 4 || lipgloss.Width(s) <= w {
-		return s
-	}
-	r := []rune(s)
-	for len(r) > 0 && lipgloss.Width(string(r))+1 > w {
-		r = r[:len(r)-1]
-	}
-	return string(r) + "…"
 }

@@ -1,0 +1,313 @@
+package tui
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+)
+
+const startingNote = "starting…"
+
+var (
+	titleStyle  = lipgloss.NewStyle().Bold(true)
+	headStyle   = lipgloss.NewStyle().Bold(true).Underline(true)
+	cursorStyle = lipgloss.NewStyle().Bold(true).Reverse(true)
+	dimStyle    = lipgloss.NewStyle().Faint(true)
+	okStyle     = lipgloss.NewStyle().Foreground(lipgloss.Color("2"))
+	badStyle    = lipgloss.NewStyle().Foreground(lipgloss.Color("1")).Bold(true)
+)
+
+// HelpText explains the keys of the game screen, for `boardmesh play
+// --help` and the like.
+const HelpText = `Keys: ↑/↓ or j/k move in the menu of your moves, Enter picks, 1-9 pick
+directly. A long menu (Infinite City's "Play TILE at (x,y)") is grouped by
+the moves' leading words: pick "Play Post Office …" first, then the square;
+Esc or Backspace goes back. / filters the menu as you type (every word must
+occur: "/guild 0,2"); Enter keeps the filter and picks the move if only one
+is left, Esc clears it. PgUp/PgDn or the mouse wheel scroll a board taller
+than the screen, l hides or shows "What happened", q quits.`
+
+// screen is how the terminal's rows are shared out: the title and status
+// at the top, the menu, sync line and key help at the bottom, the board in
+// between, and the log and peers when there is room.
+type screen struct {
+	top, board, menu, log, peers, bottom []string
+	boardRows, maxScroll                 int
+}
+
+// layout shares the terminal's height between the parts of the screen.
+func (m *Model) layout() screen {
+	s := m.snap
+	w := max(m.width, 40)
+	h := max(m.height, 10)
+	var sc screen
+
+	seat := "spectator"
+	if s.CanStart || (s.State == nil && s.Seat < 0) {
+		seat = "lobby"
+	}
+	if s.Seat >= 0 {
+		seat = fmt.Sprintf("you are seat %d", s.Seat+1)
+	}
+	sc.top = append(sc.top, titleStyle.Render(s.Title)+dimStyle.Render("  ("+seat+")"))
+	if s.Status != "" {
+		sc.top = append(sc.top, titleStyle.Render(s.Status))
+	}
+
+	if m.note != "" {
+		sc.bottom = append(sc.bottom, badStyle.Render(m.note))
+	}
+	if s.Sync != "" {
+		if s.Desync {
+			sc.bottom = append(sc.bottom, badStyle.Render("DESYNC: "+s.Sync))
+		} else {
+			sc.bottom = append(sc.bottom, okStyle.Render("✓ "+s.Sync))
+		}
+	}
+	if s.Err != "" {
+		sc.bottom = append(sc.bottom, badStyle.Render("error: "+s.Err))
+	}
+	sc.bottom = append(sc.bottom, dimStyle.Render(m.help(w)))
+
+	if s.State != nil {
+		sc.board = strings.Split(strings.TrimRight(s.State.View(s.Seat).Render(w, m.color), "\n"), "\n")
+	}
+	avail := h - len(sc.top) - len(sc.bottom)
+
+	// The menu (or the result) gets up to half of what is left.
+	var menuHead []string
+	var items []item
+	switch {
+	case s.Over:
+		menuHead = append([]string{headStyle.Render("Game over")}, strings.Split(s.Result, "\n")...)
+	case len(s.Legal) > 0:
+		menuHead = []string{m.menuHead(w)}
+		items = m.items()
+	}
+	menuRows := 0
+	if len(menuHead) > 0 {
+		want := len(menuHead) + max(len(items), 1)
+		menuRows = min(want, max(4, avail/2))
+		sc.menu = m.menuLines(menuHead, items, menuRows)
+	}
+	rest := avail - len(sc.menu)
+
+	peers := m.peerLines(w)
+	switch {
+	case len(peers) > 0 && rest >= len(peers)+8:
+		sc.peers = peers
+	case len(peers) > 0 && rest >= 9:
+		sc.peers = []string{strings.Join(peers, " ")}
+	}
+	rest -= len(sc.peers)
+
+	if len(s.Log) > 0 && !m.hideLog {
+		want := 1 + min(8, len(s.Log))
+		n := want
+		if len(sc.board)+want > rest {
+			// The board first; the log keeps what the board leaves, or a
+			// quarter when the board does not fit either.
+			n = rest - len(sc.board)
+			if n < 3 {
+				n = min(want, rest/4)
+			}
+		}
+		if n >= 2 {
+			sc.log = append(sc.log, headStyle.Render("What happened")+dimStyle.Render("  (l hides)"))
+			for _, l := range s.Log[len(s.Log)-(n-1):] {
+				sc.log = append(sc.log, "  "+l)
+			}
+		}
+	}
+	rest -= len(sc.log)
+
+	sc.boardRows = max(rest, 0)
+	if len(sc.board) > sc.boardRows {
+		shown := max(sc.boardRows-1, 0)
+		sc.maxScroll = len(sc.board) - shown
+		from := min(m.scroll, sc.maxScroll)
+		b := append([]string(nil), sc.board[from:from+shown]...)
+		if sc.boardRows > 0 {
+			b = append(b, dimStyle.Render(fmt.Sprintf("── board lines %d–%d of %d · PgUp/PgDn or the wheel scroll ──", from+1, from+shown, len(sc.board))))
+		}
+		sc.board = b
+	}
+	return sc
+}
+
+// View draws the screen: title and status, the board as our seat sees it,
+// what happened, the peers, the actions to choose from, the sync line and
+// the keys, never taller than the terminal.
+func (m *Model) View() string {
+	w := max(m.width, 40)
+	h := max(m.height, 10)
+	sc := m.layout()
+	var lines []string
+	spare := h - len(sc.top) - len(sc.board) - len(sc.log) - len(sc.peers) - len(sc.menu) - len(sc.bottom)
+	gap := func() {
+		if spare > 0 {
+			lines = append(lines, "")
+			spare--
+		}
+	}
+	lines = append(lines, sc.top...)
+	gap()
+	if len(sc.board) > 0 {
+		lines = append(lines, sc.board...)
+		gap()
+	}
+	if len(sc.menu) > 0 {
+		lines = append(lines, sc.menu...)
+		gap()
+	}
+	if len(sc.log) > 0 {
+		lines = append(lines, sc.log...)
+		gap()
+	}
+	lines = append(lines, sc.peers...)
+	lines = append(lines, sc.bottom...)
+	for i, l := range lines {
+		lines[i] = ansi.Truncate(l, w, "…")
+	}
+	if len(lines) > h {
+		lines = lines[len(lines)-h:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// help is the key line at the bottom, as much of it as fits.
+func (m *Model) help(w int) string {
+	var parts []string
+	if m.snap.CanStart {
+		parts = append(parts, "s starts the game")
+	}
+	parts = append(parts, "q quit")
+	if len(m.snap.Legal) > 0 {
+		parts = append(parts, "1-9/Enter pick", "/ filter", "Esc back")
+	}
+	parts = append(parts, "PgUp/PgDn board", "l log")
+	line := ""
+	for _, p := range parts {
+		if line != "" && lipgloss.Width(line+" · "+p) > w {
+			break
+		}
+		if line != "" {
+			line += " · "
+		}
+		line += p
+	}
+	return line
+}
+
+func (m *Model) menuHead(w int) string {
+	switch {
+	case m.typing || m.filter != "":
+		cur := ""
+		if m.typing {
+			cur = "▏"
+		}
+		n := len(m.items())
+		return headStyle.Render("Your move") + " filter: " + m.filter + cur +
+			dimStyle.Render(fmt.Sprintf("  %d of %d · Enter keeps · Esc clears", n, len(m.snap.Legal)))
+	case m.group != "":
+		return headStyle.Render("Your move") + " › " + m.group + dimStyle.Render("  · Esc back")
+	}
+	return headStyle.Render("Your move") + dimStyle.Render("  ↑/↓ Enter or 1-9 · / filters")
+}
+
+// menuLines is the head and a window of the items around the cursor, in
+// rows lines.
+func (m *Model) menuLines(head []string, items []item, rows int) []string {
+	out := append([]string(nil), head...)
+	r := rows - len(head)
+	if r < 1 {
+		return out[:max(rows, 1)]
+	}
+	n := len(items)
+	if n == 0 {
+		if m.filter != "" {
+			out = append(out, dimStyle.Render("   no move matches; Backspace or Esc"))
+		}
+		return out
+	}
+	lo, hi := 0, n
+	if n > r {
+		k := max(r-1, 1)
+		switch {
+		case m.cursor < k:
+			lo, hi = 0, k
+		case m.cursor >= n-k:
+			lo, hi = n-k, n
+		default:
+			k = max(r-2, 1)
+			lo = max(0, min(m.cursor-k/2, n-k))
+			hi = lo + k
+		}
+	}
+	if lo > 0 {
+		out = append(out, dimStyle.Render(fmt.Sprintf("   … %d more above", lo)))
+	}
+	for i := lo; i < hi; i++ {
+		num := "  "
+		if i < 9 {
+			num = fmt.Sprintf("%d)", i+1)
+		}
+		line := num + " " + items[i].label
+		if i == m.cursor {
+			out = append(out, "> "+cursorStyle.Render(line))
+		} else {
+			out = append(out, "  "+line)
+		}
+	}
+	if hi < n {
+		out = append(out, dimStyle.Render(fmt.Sprintf("   … %d more below", n-hi)))
+	}
+	return out
+}
+
+// peerLines lists the peers in seat order, wrapped between peers at the
+// terminal's width.
+func (m *Model) peerLines(w int) []string {
+	ps := append([]PeerInfo(nil), m.snap.Peers...)
+	if len(ps) == 0 {
+		return nil
+	}
+	sort.SliceStable(ps, func(i, j int) bool {
+		a, b := ps[i].Seat, ps[j].Seat
+		if a < 0 || b < 0 {
+			return a >= 0 && b < 0
+		}
+		return a < b
+	})
+	parts := make([]string, len(ps))
+	for i, p := range ps {
+		name := p.Name
+		if p.Self && name != "you" {
+			name += " (you)"
+		}
+		if p.Bot {
+			name += " [bot]"
+		}
+		if p.Seat >= 0 {
+			name = fmt.Sprintf("seat %d %s", p.Seat+1, name)
+		}
+		parts[i] = name + " " + dimStyle.Render(p.Conn)
+	}
+	var out []string
+	line := "Peers:"
+	for i, p := range parts {
+		sep := " "
+		if i > 0 {
+			sep = ", "
+		}
+		if lipgloss.Width(line+sep+p) > w && line != "Peers:" {
+			out = append(out, line+",")
+			line, sep = "      ", " "
+		}
+		line += sep + p
+	}
+	return append(out, line)
+}
