@@ -41,6 +41,10 @@ func key(m *Model, k string) {
 		msg = tea.KeyMsg{Type: tea.KeyUp}
 	case "enter":
 		msg = tea.KeyMsg{Type: tea.KeyEnter}
+	case "esc":
+		msg = tea.KeyMsg{Type: tea.KeyEsc}
+	case " ":
+		msg = tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}}
 	default:
 		msg = tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
 	}

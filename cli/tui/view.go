@@ -96,11 +96,9 @@ func (m *Model) layout() screen {
 	rest := avail - len(sc.menu)
 
 	peers := m.peerLines(w)
-	switch {
-	case len(peers) > 0 && rest >= len(peers)+8:
+	// The peers only when the board keeps a dozen lines (or all of its).
+	if len(peers) > 0 && rest >= len(peers)+min(len(sc.board), 12) {
 		sc.peers = peers
-	case len(peers) > 0 && rest >= 9:
-		sc.peers = []string{strings.Join(peers, " ")}
 	}
 	rest -= len(sc.peers)
 
