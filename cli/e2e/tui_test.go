@@ -45,32 +45,60 @@ func (x *tmux) waitScreen(re *regexp.Regexp, timeout time.Duration) string {
 	return ""
 }
 
+// start runs `boardmesh play ARGS` in a tmux window of w×h and returns
+// the file its exit status goes to.
+func startPlay(t *testing.T, w, h int, args string) (*tmux, string) {
+	dir := t.TempDir()
+	exitFile := filepath.Join(dir, "exit")
+	x := &tmux{t: t, socket: fmt.Sprintf("boardmesh-e2e-%d-%s", os.Getpid(), t.Name())}
+	t.Cleanup(func() { exec.Command("tmux", "-L", x.socket, "kill-server").Run() })
+	cmd := fmt.Sprintf("%s play %s; echo EXIT=$? > %s; sleep 60", binary, args, exitFile)
+	x.run("new-session", "-d", "-s", "bm", "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), "env", "BOARDMESH_HOME="+dir, "sh", "-c", cmd)
+	return x, exitFile
+}
+
+// checkFits checks the screen keeps the title on top and the keys at the
+// bottom line of the terminal.
+func checkFits(t *testing.T, s, title string, h int) {
+	t.Helper()
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if !strings.HasPrefix(lines[0], title) || len(lines) != h || !strings.HasPrefix(lines[h-1], "q quit") {
+		t.Fatalf("the screen does not keep the title on top and the keys at the bottom (%d lines):\n%s", len(lines), s)
+	}
+}
+
 // TestTerminalPlayWithKeys starts `boardmesh play` in a real terminal
-// (tmux), makes moves with a number key and with enter, reads the screen
-// to see them happen, and quits with q.
+// (tmux), makes a move with a number key and one through the filter (/,
+// the words, Enter), reads the screen to see them happen, and quits with q.
 func TestTerminalPlayWithKeys(t *testing.T) {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("this test needs tmux")
 	}
-	dir := t.TempDir()
-	exitFile := filepath.Join(dir, "exit")
-	x := &tmux{t: t, socket: fmt.Sprintf("boardmesh-e2e-%d", os.Getpid())}
-	t.Cleanup(func() { exec.Command("tmux", "-L", x.socket, "kill-server").Run() })
-	cmd := fmt.Sprintf("%s play dragonslair --bots 2 --delay 50ms --seed tmux; echo EXIT=$? > %s; sleep 60", binary, exitFile)
-	x.run("new-session", "-d", "-s", "bm", "-x", "100", "-y", "60", "env", "BOARDMESH_HOME="+dir, "sh", "-c", cmd)
+	x, exitFile := startPlay(t, 80, 24, "dragonslair --bots 2 --delay 200ms --seed tmux")
 
 	firstAction := regexp.MustCompile(`> 1\) (.+?)\s*\n`)
-	for _, k := range []string{"1", "Enter"} {
+	for _, keys := range [][]string{{"1"}, {"/", "turn over", "Enter"}} {
 		s := x.waitScreen(regexp.MustCompile(`Your move`), 30*time.Second)
-		if !strings.Contains(s, "The Sleeping Dragon's Lair") || !strings.Contains(s, "Peers:") || !strings.Contains(s, "seat 1 you") && !strings.Contains(s, "seat 2 you") && !strings.Contains(s, "seat 3 you") {
-			t.Fatalf("the game screen lacks the title or the peers:\n%s", s)
+		checkFits(t, s, "The Sleeping Dragon's Lair", 24)
+		if !strings.Contains(s, "state hashes") && !strings.Contains(s, "(you are seat") {
+			t.Fatalf("the game screen lacks the sync line or our seat:\n%s", s)
 		}
 		m := firstAction.FindStringSubmatch(s)
 		if m == nil {
 			t.Fatalf("no action list on the screen:\n%s", s)
 		}
+		if keys[0] == "/" && !strings.HasPrefix(m[1], "Turn over") {
+			keys = []string{"1"} // no card to turn over: take the first move
+		}
 		want := regexp.MustCompile(`you \(seat \d\): ` + regexp.QuoteMeta(strings.TrimSuffix(m[1], "…")))
-		x.run("send-keys", "-t", "bm", k)
+		for _, k := range keys {
+			if k == "turn over" {
+				x.run("send-keys", "-t", "bm", "-l", k)
+				x.waitScreen(regexp.MustCompile(`filter: turn over`), 5*time.Second)
+				continue
+			}
+			x.run("send-keys", "-t", "bm", k)
+		}
 		x.waitScreen(want, 15*time.Second)
 	}
 	// The peers agree: the sync line appears once a turn has passed. Our
@@ -106,4 +134,58 @@ func TestTerminalPlayWithKeys(t *testing.T) {
 	if s := x.screen(); !strings.Contains(s, "You left the game") {
 		t.Fatalf("no goodbye after q:\n%s", s)
 	}
+}
+
+// TestTerminalInfiniteCityMenus plays Infinite City, whose menu offers
+// every tile of the hand on every free square, at 100×30: a tile through
+// the grouped menu (its group by number, then its square by number), then
+// a tile through the filter (/ and the tile's name, Enter, a number).
+func TestTerminalInfiniteCityMenus(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("this test needs tmux")
+	}
+	x, _ := startPlay(t, 100, 30, "infinitecity --bots 1 --delay 200ms --seed tmux-city")
+	group := regexp.MustCompile(`> 1\) (Play .+?) …  \((\d+) choices\)`)
+	first := regexp.MustCompile(`> 1\) (.+?)\s*\n`)
+	yourMove := regexp.MustCompile(`(?m)^Your move`)
+	played := 0
+	deadline := time.Now().Add(90 * time.Second)
+	for played < 2 {
+		if time.Now().After(deadline) {
+			t.Fatalf("played %d tiles through the menus in 90 s; screen:\n%s", played, x.screen())
+		}
+		s := x.waitScreen(yourMove, 30*time.Second)
+		checkFits(t, s, "Infinite City", 30)
+		g := group.FindStringSubmatch(s)
+		if g == nil {
+			// A tile's power asks for a choice: take the first.
+			m := first.FindStringSubmatch(s)
+			if m == nil {
+				t.Fatalf("no menu on the screen:\n%s", s)
+			}
+			x.run("send-keys", "-t", "bm", "1")
+			x.waitScreen(regexp.MustCompile(`you \(seat \d\): `+regexp.QuoteMeta(strings.TrimSuffix(m[1], "…"))), 15*time.Second)
+			continue
+		}
+		tile := g[1]
+		if played == 0 {
+			x.run("send-keys", "-t", "bm", "1")
+			s = x.waitScreen(regexp.MustCompile(`Your move › `+regexp.QuoteMeta(tile)), 5*time.Second)
+		} else {
+			x.run("send-keys", "-t", "bm", "/")
+			x.waitScreen(regexp.MustCompile(`filter: `), 5*time.Second)
+			x.run("send-keys", "-t", "bm", "-l", strings.ToLower(strings.TrimPrefix(tile, "Play ")))
+			x.waitScreen(regexp.MustCompile(`filter: `+regexp.QuoteMeta(strings.ToLower(strings.TrimPrefix(tile, "Play ")))+`.*\d+ of `), 5*time.Second)
+			x.run("send-keys", "-t", "bm", "Enter")
+			s = x.waitScreen(regexp.MustCompile(`filter: .*Enter keeps`), 5*time.Second)
+		}
+		m := regexp.MustCompile(`2\) (` + regexp.QuoteMeta(tile) + ` at \(-?\d+,-?\d+\))`).FindStringSubmatch(s)
+		if m == nil {
+			t.Fatalf("no squares for %s on the screen:\n%s", tile, s)
+		}
+		x.run("send-keys", "-t", "bm", "2")
+		x.waitScreen(regexp.MustCompile(`you \(seat \d\): `+regexp.QuoteMeta(m[1])), 15*time.Second)
+		played++
+	}
+	x.run("send-keys", "-t", "bm", "q")
 }
