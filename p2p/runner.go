@@ -25,6 +25,7 @@ import (
 const (
 	tagEntry = byte(lockstep.RecordEntry)
 	tagSent  = byte(lockstep.RecordSent)
+	tagState = byte(lockstep.RecordState)
 )
 
 // RunnerConfig wires a Runner.
@@ -85,6 +86,8 @@ type Runner struct {
 	topic *Topic
 	ops   chan func(*lockstep.Node)
 	in    chan inbound
+	// answers carries catch-up answers from the fetchers to Run.
+	answers chan lockstep.GapAnswer
 	// session is the session id once known; the validator reads it.
 	session  atomic.Value // crypto.Hash
 	proposed bool
@@ -101,10 +104,11 @@ func NewRunner(cfg RunnerConfig) (*Runner, error) {
 		cfg.Linger = 2 * time.Second
 	}
 	r := &Runner{
-		cfg:  cfg,
-		ops:  make(chan func(*lockstep.Node), 64),
-		in:   make(chan inbound, 4096),
-		done: make(chan struct{}),
+		cfg:     cfg,
+		ops:     make(chan func(*lockstep.Node), 64),
+		in:      make(chan inbound, 4096),
+		answers: make(chan lockstep.GapAnswer, 64),
+		done:    make(chan struct{}),
 	}
 	r.session.Store(crypto.Hash{})
 	t, err := JoinTopic(cfg.PubSub, cfg.Host.ID(), TopicName(cfg.Lobby.String()), r.verify)
@@ -280,6 +284,11 @@ func (r *Runner) Run(ctx context.Context) error {
 					more = false
 				}
 			}
+		case a := <-r.answers:
+			// The node verifies every envelope; an answer that contradicts
+			// our log comes back as ErrFork (and, if it proves the others
+			// dropped us, as an event).
+			_ = n.StepAnswer(a)
 		case op := <-r.ops:
 			op(n)
 		case <-botTimer.C:
@@ -340,6 +349,14 @@ func (r *Runner) drain(ctx context.Context) error {
 				return err
 			}
 		}
+		// Other peers' state envelopes that explain a desync: with them
+		// the log file is the desync bundle that `boardmesh replay` reads.
+		for _, e := range rd.Keep {
+			if err := r.cfg.Log.Append(append([]byte{tagState}, e.Marshal()...)); err != nil {
+				return err
+			}
+			turnEnd = true // a desync stops the game: make the bundle durable
+		}
 		for _, ev := range rd.Events {
 			if ev.Kind == lockstep.EventTurn || ev.Kind == lockstep.EventGameOver || ev.Kind == lockstep.EventStarted {
 				turnEnd = true
@@ -384,8 +401,10 @@ func (r *Runner) drain(ctx context.Context) error {
 	return nil
 }
 
-// fetch asks one peer for a gap on another goroutine and feeds the answer
-// back through the inbound channel; the node verifies every envelope.
+// fetch asks one peer for a gap on another goroutine and hands its answer
+// to Run, which gives it to the node's StepAnswer; the node verifies every
+// envelope. The answer's Peer is the stream's remote peer (libp2p
+// authenticated it), never what the answer says of itself.
 func (r *Runner) fetch(ctx context.Context, q lockstep.GapRequest) {
 	to := q.To
 	h := r.cfg.Host
@@ -399,7 +418,7 @@ func (r *Runner) fetch(ctx context.Context, q lockstep.GapRequest) {
 			return
 		}
 	}
-	query := binary.AppendUvarint(nil, q.From)
+	query := AnswerQuery(q.From)
 	r.wg.Add(1)
 	go func() {
 		defer r.wg.Done()
@@ -407,16 +426,13 @@ func (r *Runner) fetch(ctx context.Context, q lockstep.GapRequest) {
 		if err != nil {
 			return // lockstep asks again after ResendAfter
 		}
-		for _, b := range items {
-			env, err := crypto.Unmarshal(b)
-			if err != nil {
-				continue
-			}
-			select {
-			case r.in <- inbound{env: env}:
-			case <-ctx.Done():
-				return
-			}
+		a, err := DecodeAnswer(to, items)
+		if err != nil {
+			return
+		}
+		select {
+		case r.answers <- a:
+		case <-ctx.Done():
 		}
 	}()
 }
@@ -424,11 +440,11 @@ func (r *Runner) fetch(ctx context.Context, q lockstep.GapRequest) {
 // serveCatchup answers a catch-up stream on the node's goroutine.
 func (r *Runner) serveCatchup(from peer.ID, query []byte) ([][]byte, error) {
 	fromIdx, n := binary.Uvarint(query)
-	committedOnly := false
+	mode := byte(0)
 	switch {
 	case n > 0 && n == len(query):
-	case n > 0 && n+1 == len(query) && query[n] == queryCommitted:
-		committedOnly = true
+	case n > 0 && n+1 == len(query) && (query[n] == queryCommitted || query[n] == queryAnswer):
+		mode = query[n]
 	default:
 		return nil, fmt.Errorf("bad catch-up query from %s", short(from))
 	}
@@ -436,15 +452,18 @@ func (r *Runner) serveCatchup(from peer.ID, query []byte) ([][]byte, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	err := r.Do(ctx, func(node *lockstep.Node) error {
-		if committedOnly {
+		switch mode {
+		case queryCommitted:
 			log := node.Log()
 			for i := fromIdx; i < uint64(len(log)) && len(out) < maxCommittedAnswer; i++ {
 				out = append(out, log[i].Marshal())
 			}
-			return nil
-		}
-		for _, e := range node.Serve(lockstep.GapRequest{To: from, From: fromIdx}) {
-			out = append(out, e.Marshal())
+		case queryAnswer:
+			out = EncodeAnswer(node.Answer(lockstep.GapRequest{To: from, From: fromIdx}))
+		default:
+			for _, e := range node.Serve(lockstep.GapRequest{To: from, From: fromIdx}) {
+				out = append(out, e.Marshal())
+			}
 		}
 		return nil
 	})
@@ -454,11 +473,74 @@ func (r *Runner) serveCatchup(from peer.ID, query []byte) ([][]byte, error) {
 // A catch-up query is uvarint(From): committed entries from index From on,
 // then every envelope the peer holds that is not committed yet (lockstep's
 // Serve). Followed by the byte queryCommitted it asks for committed entries
-// only, which is what a spectator verifies and shows.
+// only, which is what a spectator verifies and shows. Followed by the byte
+// queryAnswer it asks for lockstep's Answer, committed entries told apart
+// from the rest: the first item is uvarint(From) uvarint(len(Entries)),
+// then the entries, then the pending envelopes. That is what a runner
+// asks, so that StepAnswer learns which way the answering peer went at a
+// log position where we voted to drop.
 const (
 	queryCommitted     = 1
+	queryAnswer        = 2
 	maxCommittedAnswer = 4096
 )
+
+// AnswerQuery asks for lockstep's Answer to a gap request from index from.
+func AnswerQuery(from uint64) []byte {
+	return append(binary.AppendUvarint(nil, from), queryAnswer)
+}
+
+// EncodeAnswer is the reply to an AnswerQuery.
+func EncodeAnswer(a lockstep.GapAnswer) [][]byte {
+	hdr := binary.AppendUvarint(binary.AppendUvarint(nil, a.From), uint64(len(a.Entries)))
+	out := make([][]byte, 0, 1+len(a.Entries)+len(a.Pending))
+	out = append(out, hdr)
+	for _, e := range a.Entries {
+		out = append(out, e.Marshal())
+	}
+	for _, e := range a.Pending {
+		out = append(out, e.Marshal())
+	}
+	return out
+}
+
+// DecodeAnswer reads the reply to an AnswerQuery that peer from sent. An
+// envelope that does not parse is skipped (the node would refuse it
+// anyway), unless it is a committed entry: then the positions after it
+// are unknown and the answer keeps only the entries before it.
+func DecodeAnswer(from peer.ID, items [][]byte) (lockstep.GapAnswer, error) {
+	a := lockstep.GapAnswer{Peer: from}
+	if len(items) == 0 {
+		return a, fmt.Errorf("empty catch-up answer from %s", short(from))
+	}
+	hdr := items[0]
+	idx, n := binary.Uvarint(hdr)
+	if n <= 0 {
+		return a, fmt.Errorf("bad catch-up answer header from %s", short(from))
+	}
+	count, m := binary.Uvarint(hdr[n:])
+	if m <= 0 || n+m != len(hdr) || count > uint64(len(items)-1) {
+		return a, fmt.Errorf("bad catch-up answer header from %s", short(from))
+	}
+	a.From = idx
+	entriesOK := true
+	for i, b := range items[1:] {
+		env, err := crypto.Unmarshal(b)
+		if uint64(i) < count {
+			if err != nil {
+				entriesOK = false
+			}
+			if entriesOK {
+				a.Entries = append(a.Entries, env)
+			}
+			continue
+		}
+		if err == nil {
+			a.Pending = append(a.Pending, env)
+		}
+	}
+	return a, nil
+}
 
 // CommittedQuery asks for committed entries from index from on.
 func CommittedQuery(from uint64) []byte {
@@ -504,7 +586,8 @@ func ReadLog(recs [][]byte) (entries, sent []*crypto.Envelope, err error) {
 		case tagSent:
 			sent = append(sent, env)
 		default:
-			// Other record types (desync states) are not protocol input.
+			// Other record types (desync states, tagState) are not
+			// protocol input.
 		}
 	}
 	return entries, sent, nil
