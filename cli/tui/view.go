@@ -151,18 +151,20 @@ func (m *Model) View() string {
 			spare--
 		}
 	}
+	// The top, a gap, the board; what is spare goes above the log, so the
+	// menu, the sync line and the keys sit at the bottom.
 	lines = append(lines, sc.top...)
 	gap()
-	if len(sc.board) > 0 {
-		lines = append(lines, sc.board...)
-		gap()
-	}
-	if len(sc.menu) > 0 {
-		lines = append(lines, sc.menu...)
+	lines = append(lines, sc.board...)
+	for spare > 2 {
 		gap()
 	}
 	if len(sc.log) > 0 {
 		lines = append(lines, sc.log...)
+		gap()
+	}
+	if len(sc.menu) > 0 {
+		lines = append(lines, sc.menu...)
 		gap()
 	}
 	lines = append(lines, sc.peers...)
@@ -292,7 +294,10 @@ func (m *Model) peerLines(w int) []string {
 		if p.Seat >= 0 {
 			name = fmt.Sprintf("seat %d %s", p.Seat+1, name)
 		}
-		parts[i] = name + " " + dimStyle.Render(p.Conn)
+		if p.Conn != "connected" && p.Conn != "here" {
+			name += " " + dimStyle.Render(p.Conn) // only news: waiting, gone
+		}
+		parts[i] = name
 	}
 	var out []string
 	line := "Peers:"

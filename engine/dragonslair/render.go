@@ -69,10 +69,10 @@ func (v *View) Render(width int, color bool) string {
 	for h := 0; h <= nest; h++ {
 		if h > 0 {
 			name := fmt.Sprint(h)
-			if h == nest {
-				name = "8 Nest"
-			}
 			halls.WriteString(fmt.Sprintf("%7s", name))
+			if h == nest {
+				halls.WriteString(" (Nest)")
+			}
 			bonus.WriteString(fmt.Sprintf("%7s", fmt.Sprintf("%+d", hallBonus[h])))
 		}
 		if h == v.Hall && !v.Over {
