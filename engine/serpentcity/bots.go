@@ -4,11 +4,37 @@ import (
 	"github.com/boardmesh/boardmesh/engine"
 )
 
-// StrategyBot plays a plain, readable plan: take free Territories near its
-// road pawns, deepen dominance, build sets, save for the Capital, buy
-// Influence when rich, and fight only when its count of Strength says it
-// wins. It looks at its own cards and the public board only.
+// StrategyBot is the opponent a new player meets: it takes free
+// Territories near its road pawns, deepens dominance, builds sets, saves
+// for the Capital and buys Influence when rich, like BuilderBot, and on
+// top of that it fights. It attacks when its expected Strength wins
+// (its own Military Cards, the defender's dominance bonus, a card the
+// defender may hold, ties to the defender), joins a Territory where two
+// rivals stand when the forced conflict at its turn end is one it wins,
+// pulls pawns back to the Road from a fight it would lose or from land
+// where they add nothing, answers attacks with the card that holds or
+// softens the loss, offers fair trades to other players and the bank when
+// one Resource is missing, and routes a pawn across START for the bonus
+// and the Pact's cards. It looks at its own cards and at what every seat
+// sees (the others' card counts, never their cards). Its scoring is
+// integer only.
 type StrategyBot struct{}
+
+// BuilderBot is the first strategy bot, kept as an opponent: it builds
+// and occupies well, fights only when a Territory's count says it wins,
+// never offers trades, never returns pawns to the Road and never crowds a
+// Territory with two rivals.
+type BuilderBot struct{}
+
+// Choose picks an action for the seat to act.
+func (b *StrategyBot) Choose(es engine.State, legal []engine.Action, r *engine.Rand) engine.Action {
+	return choose(es, legal, true)
+}
+
+// Choose picks an action for the seat to act.
+func (b *BuilderBot) Choose(es engine.State, legal []engine.Action, r *engine.Rand) engine.Action {
+	return choose(es, legal, false)
+}
 
 func has(legal []engine.Action, a engine.Action) bool {
 	for _, l := range legal {
@@ -19,8 +45,9 @@ func has(legal []engine.Action, a engine.Action) bool {
 	return false
 }
 
-// Choose picks an action for the seat to act.
-func (b *StrategyBot) Choose(es engine.State, legal []engine.Action, r *engine.Rand) engine.Action {
+// choose is both bots' policy; smart adds the StrategyBot's fighting,
+// trading and retreating to the BuilderBot's plan.
+func choose(es engine.State, legal []engine.Action, smart bool) engine.Action {
 	s, ok := es.(*State)
 	if !ok {
 		return legal[0]
@@ -34,25 +61,42 @@ func (b *StrategyBot) Choose(es engine.State, legal []engine.Action, r *engine.R
 			a = act(opPick, milDeck)
 		}
 	case phAttCard, phDefCard:
-		a = s.botCard(p, legal)
+		if smart {
+			a = s.smartCard(p, legal)
+		} else {
+			a = s.botCard(p, legal)
+		}
 	case phForced:
-		best := -1
+		best, bestM := -1, 0
 		for _, l := range legal {
 			q := int(l.Args[0])
-			if best < 0 || s.pl[q].terr[s.cLoc] < s.pl[best].terr[s.cLoc] {
-				best = q
+			m := -s.pl[q].terr[s.cLoc]
+			if smart {
+				m, _ = s.attackMargin(p, q, s.cLoc, 0)
+			}
+			if best < 0 || m > bestM {
+				best, bestM = q, m
 			}
 		}
 		a = act(opForced, int32(best))
 	case phOffer:
 		a = act(opCancel)
+		if smart {
+			if give, n, get, _, ok := s.tradeWish(p); ok {
+				a = act(opOffer, int32(give), int32(n), int32(get))
+			}
+		}
 	case phAnswer:
 		a = act(opDecline)
-		if s.pl[p].res[s.tGet] >= 3 && s.pl[p].res[s.tGive] <= 1 {
+		if smart {
+			if s.acceptOffer(p) {
+				a = act(opAccept)
+			}
+		} else if s.pl[p].res[s.tGet] >= 3 && s.pl[p].res[s.tGive] <= 1 {
 			a = act(opAccept)
 		}
 	case phMain:
-		a = s.botMain(p, legal)
+		a = s.botMain(p, legal, smart)
 	}
 	if has(legal, a) {
 		return a
@@ -179,7 +223,7 @@ func addCost(a, b [nRes]int) [nRes]int {
 	return a
 }
 
-func (s *State) botMain(p int, legal []engine.Action) engine.Action {
+func (s *State) botMain(p int, legal []engine.Action, smart bool) engine.Action {
 	pl := &s.pl[p]
 	c := s.cfg
 	roadPawns := pl.start
@@ -197,7 +241,11 @@ func (s *State) botMain(p int, legal []engine.Action) engine.Action {
 		reserve = c.promote
 	}
 	afford := func(cost [nRes]int) bool { return s.canPay(p, addCost(cost, reserve)) }
-	if has(legal, act(opPass)) && roadPawns == 0 && !s.canPay(p, c.promote) && !s.canPay(p, c.building) && !s.canPay(p, c.buyIP) && !s.usefulCard(p, legal) {
+	fight, canFight := engine.Action{}, false
+	if smart {
+		fight, canFight = s.bestAttack(p, legal)
+	}
+	if has(legal, act(opPass)) && !canFight && roadPawns == 0 && !s.canPay(p, c.promote) && !s.canPay(p, c.building) && !s.canPay(p, c.buyIP) && !s.usefulCard(p, legal) {
 		return act(opPass)
 	}
 	// Cards from hand.
@@ -217,6 +265,22 @@ func (s *State) botMain(p int, legal []engine.Action) engine.Action {
 			}
 		default:
 			return l
+		}
+	}
+	if smart {
+		if canFight {
+			return fight
+		}
+		if l, ok := s.retreat(p, legal); ok {
+			return l
+		}
+		if _, _, _, q, ok := s.tradeWish(p); ok && has(legal, act(opTrade, int32(q))) {
+			return act(opTrade, int32(q))
+		}
+		if promotable && s.capitalUsed() < c.r.CapitalSlots {
+			if l, ok := s.bankToward(p, c.promote, legal); ok {
+				return l
+			}
 		}
 	}
 	// Promote from the Territory where we hold the most pawns.
@@ -254,6 +318,9 @@ func (s *State) botMain(p int, legal []engine.Action) engine.Action {
 	}
 	// Fight when the count says we win.
 	for _, l := range legal {
+		if smart {
+			break
+		}
 		if l.Op != opAttack {
 			continue
 		}
@@ -277,7 +344,7 @@ func (s *State) botMain(p int, legal []engine.Action) engine.Action {
 	for _, l := range legal {
 		if l.Op == opEnter {
 			t := int(l.Args[0])
-			if v := s.territoryValue(p, t); v > bestV {
+			if v := s.landValue(p, t, smart); v > bestV {
 				bestT, bestV = t, v
 			}
 		}
@@ -297,7 +364,10 @@ func (s *State) botMain(p int, legal []engine.Action) engine.Action {
 			return act(opBuyCard, int32(d))
 		}
 	}
-	if mv, ok := s.botMove(p, legal); ok {
+	if smart && s.handCount(p, milDeck) == 0 && s.contested(p) && has(legal, act(opBuyCard, milDeck)) && afford(c.cards[milDeck]) {
+		return act(opBuyCard, milDeck)
+	}
+	if mv, ok := s.botMove(p, legal, smart); ok {
 		return mv
 	}
 	// Turn a surplus into what the plan lacks most.
@@ -350,7 +420,7 @@ func (s *State) bestMilBonus(p, loc int) int {
 // botMove steps the road pawn that is nearest a worthwhile Territory it
 // can still reach this turn; failing that, one that can cross START for
 // the bonus; failing that, the pawn nearest START.
-func (s *State) botMove(p int, legal []engine.Action) (engine.Action, bool) {
+func (s *State) botMove(p int, legal []engine.Action, smart bool) (engine.Action, bool) {
 	c := s.cfg
 	R := c.R
 	bestPos, bestD := -2, 1<<30
@@ -363,7 +433,7 @@ func (s *State) botMove(p int, legal []engine.Action) (engine.Action, bool) {
 		}
 		pos := int(l.Args[0])
 		for t := 0; t < c.T; t++ {
-			if s.territoryValue(p, t) < 3 || !canEnter {
+			if s.landValue(p, t, smart) < 3 || !canEnter {
 				continue
 			}
 			d := c.troad[t] - pos
@@ -389,7 +459,15 @@ func (s *State) botMove(p int, legal []engine.Action) (engine.Action, bool) {
 			anyPos, anyD = -1, R+1
 		}
 	}
+	pact := 0
+	for t := 0; t < c.T; t++ {
+		if s.pl[p].terr[t] > 0 && s.shared(t) {
+			pact++
+		}
+	}
 	switch {
+	case smart && pact > 0 && crossPos != -2:
+		return act(opMove, int32(crossPos)), true // the bonus and a card per shared Territory
 	case bestPos != -2:
 		return act(opMove, int32(bestPos)), true
 	case crossPos != -2:

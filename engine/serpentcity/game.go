@@ -35,7 +35,8 @@ var Game = &engine.Game{
 	New:    newGame,
 	Decode: Decode,
 	Bots: []engine.BotSpec{
-		{Name: "strategy", Help: "plans routes to free Territories, builds, fights when it is stronger, saves for the Capital", New: func() engine.Bot { return &StrategyBot{} }},
+		{Name: "strategy", Help: "occupies, builds and saves for the Capital; attacks and forces conflicts when its expected Strength wins, retreats from lost fights, trades with players and the bank", New: func() engine.Bot { return &StrategyBot{} }},
+		{Name: "builder", Help: "the first strategy bot: occupies, builds and saves for the Capital, fights rarely, never offers trades", New: func() engine.Bot { return &BuilderBot{} }},
 		engine.RandomBotSpec,
 	},
 	NewStats: func() engine.Stats { return NewStats() },

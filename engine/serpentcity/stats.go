@@ -2,44 +2,96 @@ package serpentcity
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/boardmesh/boardmesh/engine"
 )
 
-// Stats collects the balance report of `boardmesh sim serpentcity`: win
-// rate by seat with 95% confidence intervals, game length, how games end,
-// and where Influence comes from.
+// Stats collects the Serpent City part of the balance report of
+// `boardmesh sim serpentcity`: game length, how games end, where Influence
+// comes from, conflicts and trades. Win rates by seat and by bot, with
+// their confidence intervals, are printed by `boardmesh sim` itself.
 type Stats struct {
-	games     int
-	players   int
-	seatWins  []int
-	rounds    int
-	turns     int
-	byIP      int
-	conflicts int
-	forced    int
-	srcAll    [nSrc]int
-	srcWin    [nSrc]int
-	passes    int
+	games, rounds, turns, byIP int
+	srcAll, srcWin             [nSrc]int
+	passes                     int
+	// Conflicts.
+	voluntary, forced int
+	attackerWins      int
+	ambush, retreat   int
+	sabotage          int
+	retreatUsed       int // Tactical Retreats played by the loser, which saved pawns
+	sabotageUsed      int // Sabotages played by the loser of a Territory
+	// Trades.
+	offers, accepted, bank int
 }
 
 // NewStats returns an empty collector.
 func NewStats() *Stats { return &Stats{} }
 
-// Observe counts conflicts and passes as they happen.
+// Observe counts conflicts, their cards and outcomes, trades and passes
+// as they happen.
 func (st *Stats) Observe(prev, next engine.State, who engine.Actor, a engine.Action) {
 	if who.Kind != engine.ActorSeat {
 		return
 	}
 	switch a.Op {
 	case opAttack:
-		st.conflicts++
+		st.voluntary++
 	case opForced:
-		st.conflicts++
 		st.forced++
 	case opPass:
 		st.passes++
+	case opOffer:
+		st.offers++
+	case opAccept:
+		st.accepted++
+	case opBank:
+		st.bank++
+	case opMil, opNoCard:
+		st.conflictStep(prev, next, a)
+	}
+}
+
+// conflictStep counts a Military Card choice and, once the defender has
+// chosen, the outcome: the attacker won if it still has pawns there.
+func (st *Stats) conflictStep(prev, next engine.State, a engine.Action) {
+	s, ok := prev.(*State)
+	n, ok2 := next.(*State)
+	if !ok || !ok2 {
+		return
+	}
+	if a.Op == opMil {
+		switch s.cardKey(int(a.Args[0])) {
+		case kAmbush:
+			st.ambush++
+		case kRetreat:
+			st.retreat++
+		case kSabotage:
+			st.sabotage++
+		}
+	}
+	if s.ph != phDefCard {
+		return
+	}
+	attWon := n.pawnsAt(s.cAtt, s.cLoc) > 0
+	if attWon {
+		st.attackerWins++
+	}
+	// The loser's card is the one whose effect applies.
+	loserCard := s.cAttCard
+	if attWon {
+		loserCard = -1
+		if a.Op == opMil && s.cardKey(s.cAttCard) != kAmbush {
+			loserCard = int(a.Args[0])
+		}
+	}
+	switch s.cardKey(loserCard) {
+	case kRetreat:
+		st.retreatUsed++
+	case kSabotage:
+		if s.cLoc < s.cfg.T {
+			st.sabotageUsed++
+		}
 	}
 }
 
@@ -50,13 +102,6 @@ func (st *Stats) Finish(final engine.State) {
 		return
 	}
 	st.games++
-	if s.n > len(st.seatWins) {
-		st.seatWins = append(st.seatWins, make([]int, s.n-len(st.seatWins))...)
-	}
-	st.players = s.n
-	for _, w := range s.winners {
-		st.seatWins[w]++
-	}
 	r := s.round
 	if r > s.rounds {
 		r = s.rounds
@@ -81,20 +126,6 @@ func (st *Stats) Finish(final engine.State) {
 	}
 }
 
-// wilson is the 95% Wilson score interval of k successes in n trials.
-func wilson(k, n int) (lo, hi float64) {
-	if n == 0 {
-		return 0, 1
-	}
-	const z = 1.96
-	p := float64(k) / float64(n)
-	N := float64(n)
-	den := 1 + z*z/N
-	centre := (p + z*z/(2*N)) / den
-	half := z * math.Sqrt(p*(1-p)/N+z*z/(4*N*N)) / den
-	return centre - half, centre + half
-}
-
 // Report returns the balance figures in a fixed order.
 func (st *Stats) Report() []engine.Metric {
 	g := int64(st.games)
@@ -104,36 +135,38 @@ func (st *Stats) Report() []engine.Metric {
 		}
 		return float64(a) / float64(st.games)
 	}
-	var out []engine.Metric
-	for seat, w := range st.seatWins {
-		lo, hi := wilson(w, st.games)
-		out = append(out, engine.Metric{Name: fmt.Sprintf("win rate seat %d", seat+1), Value: div(w), Count: g,
-			Help: fmt.Sprintf("95%% CI %.3f–%.3f (fair share %.3f)", lo, hi, 1/float64(max(st.players, 1)))})
+	ratio := func(a, b int) float64 {
+		if b == 0 {
+			return 0
+		}
+		return float64(a) / float64(b)
 	}
-	out = append(out,
-		engine.Metric{Name: "mean rounds", Value: div(st.rounds), Count: g, Help: "rounds played per game"},
-		engine.Metric{Name: "mean turns", Value: div(st.turns), Count: g, Help: "player turns per game"},
-		engine.Metric{Name: "ended by IP", Value: div(st.byIP), Count: g, Help: "share of games won by reaching the IP target"},
-		engine.Metric{Name: "ended by round limit", Value: div(st.games - st.byIP), Count: g, Help: "share of games decided after the last round"},
-		engine.Metric{Name: "conflicts per game", Value: div(st.conflicts), Count: g},
-		engine.Metric{Name: "forced conflicts per game", Value: div(st.forced), Count: g},
-		engine.Metric{Name: "passes per game", Value: div(st.passes), Count: g},
-	)
+	conflicts := st.voluntary + st.forced
+	out := []engine.Metric{
+		{Name: "mean rounds", Value: div(st.rounds), Count: g, Help: "rounds played per game"},
+		{Name: "mean turns", Value: div(st.turns), Count: g, Help: "player turns per game"},
+		{Name: "ended by IP", Value: div(st.byIP), Count: g, Help: "share of games won by reaching the IP target"},
+		{Name: "ended by round limit", Value: div(st.games - st.byIP), Count: g, Help: "share of games decided after the last round"},
+		{Name: "conflicts per game", Value: div(conflicts), Count: g},
+		{Name: "voluntary conflicts per game", Value: div(st.voluntary), Count: g},
+		{Name: "forced conflicts per game", Value: div(st.forced), Count: g},
+		{Name: "attacker win rate", Value: ratio(st.attackerWins, conflicts), Count: int64(conflicts), Help: "of all conflicts (the defender wins ties)"},
+		{Name: "Ambush plays per game", Value: div(st.ambush), Count: g},
+		{Name: "Tactical Retreat plays per game", Value: div(st.retreat), Count: g, Help: fmt.Sprintf("played; %.2f a game by the loser, saving pawns", div(st.retreatUsed))},
+		{Name: "Sabotage plays per game", Value: div(st.sabotage), Count: g, Help: fmt.Sprintf("played; %.2f a game by the loser of a Territory", div(st.sabotageUsed))},
+		{Name: "trade offers per game", Value: div(st.offers), Count: g, Help: "offers between players"},
+		{Name: "trades per game", Value: div(st.accepted), Count: g, Help: "offers accepted"},
+		{Name: "bank trades per game", Value: div(st.bank), Count: g},
+		{Name: "passes per game", Value: div(st.passes), Count: g},
+	}
 	total, totalW := 0, 0
 	for i := range st.srcAll {
 		total += st.srcAll[i]
 		totalW += st.srcWin[i]
 	}
 	for i, name := range srcNames {
-		share, shareW := 0.0, 0.0
-		if total > 0 {
-			share = float64(st.srcAll[i]) / float64(total)
-		}
-		if totalW > 0 {
-			shareW = float64(st.srcWin[i]) / float64(totalW)
-		}
-		out = append(out, engine.Metric{Name: "IP share " + name, Value: share, Count: int64(total), Help: "of all players' final IP"})
-		out = append(out, engine.Metric{Name: "winner IP share " + name, Value: shareW, Count: int64(totalW), Help: "of the winners' final IP"})
+		out = append(out, engine.Metric{Name: "IP share " + name, Value: ratio(st.srcAll[i], total), Count: int64(total), Help: "of all players' final IP"})
+		out = append(out, engine.Metric{Name: "winner IP share " + name, Value: ratio(st.srcWin[i], totalW), Count: int64(totalW), Help: "of the winners' final IP"})
 	}
 	return out
 }
