@@ -44,6 +44,15 @@ type TableConfig struct {
 	OnPublish func(peer int, env *crypto.Envelope)
 	// Keys, if set, are the peers' identities (else fresh ones).
 	Keys []*crypto.Identity
+	// Inject, if set, gives one peer a buggy copy of the game whose state
+	// goes wrong at a step (InjectDesync), to see desync detection work.
+	Inject *Injection
+}
+
+// Injection names the peer whose engine goes wrong and the step at which.
+type Injection struct {
+	Peer int
+	Seq  uint64
 }
 
 // TablePeer is one peer of a local table.
@@ -130,7 +139,11 @@ func NewTable(ctx context.Context, cfg TableConfig) (t *Table, err error) {
 			return nil, err
 		}
 		trusted := &Trusted{}
-		if p.Node, err = lockstep.New(lockstep.Config{Identity: p.Identity, Name: p.Name, Games: singleGame(cfg.Game), Verifier: trusted.Verify}); err != nil {
+		game := cfg.Game
+		if cfg.Inject != nil && cfg.Inject.Peer == i {
+			game = InjectDesync(cfg.Game, cfg.Inject.Seq)
+		}
+		if p.Node, err = lockstep.New(lockstep.Config{Identity: p.Identity, Name: p.Name, Games: singleGame(game), Verifier: trusted.Verify}); err != nil {
 			return nil, err
 		}
 		var bot engine.Bot
@@ -161,7 +174,11 @@ func NewTable(ctx context.Context, cfg TableConfig) (t *Table, err error) {
 			return nil, err
 		}
 	}
-	if err := t.Peers[0].Node.Host(lobby, cfg.Game, cfg.Options); err != nil {
+	host := cfg.Game
+	if cfg.Inject != nil && cfg.Inject.Peer == 0 {
+		host = InjectDesync(cfg.Game, cfg.Inject.Seq)
+	}
+	if err := t.Peers[0].Node.Host(lobby, host, cfg.Options); err != nil {
 		return nil, err
 	}
 	for _, p := range t.Peers[1:] {
@@ -271,6 +288,21 @@ func (t *Table) Run(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// Desync returns the first desync report of the table, looking at peer 0
+// first, and the peer that made it; nil if no peer reported one. Call it
+// only after Run has returned. The report's state envelope is in that peer's log file, which
+// is the desync bundle.
+func (t *Table) Desync() (*lockstep.DesyncReport, *TablePeer) {
+	for _, p := range t.Peers {
+		// Run has returned, so nothing else touches the node.
+		reps := p.Node.Reports()
+		if len(reps) > 0 {
+			return reps[0], p
+		}
+	}
+	return nil, nil
 }
 
 // Close shuts every host and log.
