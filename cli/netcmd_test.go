@@ -2,6 +2,7 @@ package cli
 
 import (
 	"errors"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -72,14 +73,37 @@ func TestNetCommandsParseFlags(t *testing.T) {
 }
 
 // play --auto without a terminal plays a whole game between real peers and
-// says every peer committed the same log.
+// says every peer committed the same log; the log it names is kept under
+// the home and replays and verifies.
 func TestPlayAutoSummary(t *testing.T) {
 	io, _, out, _ := TestIO()
-	err := playRun(&PlayOptions{IO: io, Bots: 1, Auto: true, Seed: "t"})
+	home := t.TempDir()
+	err := playRun(&PlayOptions{IO: io, Bots: 1, Auto: true, Seed: "t", Home: home, InjectDesync: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s := out.String(); !strings.Contains(s, "All 2 peers committed identical logs") || !strings.Contains(s, "winner") {
+	s := out.String()
+	if !strings.Contains(s, "All 2 peers committed identical logs") || !strings.Contains(s, "winner") {
 		t.Fatalf("summary:\n%s", s)
 	}
+	path := replayPath(t, s)
+	if !strings.HasPrefix(path, filepath.Join(home, "plays")) {
+		t.Fatalf("log %s is not under the home %s", path, home)
+	}
+	rout, rerr, code := run(t, "replay", path)
+	if code != 0 || !strings.Contains(rout, "verified:") || !strings.Contains(rout, "game over") {
+		t.Fatalf("replay %s: exit %d\n%s%s", path, code, rout, rerr)
+	}
+}
+
+// replayPath finds the path in the "boardmesh replay PATH" line of out.
+func replayPath(t *testing.T, out string) string {
+	t.Helper()
+	for _, line := range strings.Split(out, "\n") {
+		if p, ok := strings.CutPrefix(strings.TrimSpace(line), "boardmesh replay "); ok {
+			return p
+		}
+	}
+	t.Fatalf("no 'boardmesh replay PATH' line in:\n%s", out)
+	return ""
 }

@@ -2,9 +2,13 @@ package cli
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"sort"
 	"time"
 
 	"github.com/boardmesh/boardmesh/cli/tui"
@@ -29,10 +33,17 @@ type PlayOptions struct {
 	Seed     string
 	Options  gameOptionFlags
 	Delay    time.Duration
+	Home     string
+	// InjectDesync, 0 or more, makes the last bot's engine go wrong at
+	// that step (a developer's flag); -1 plays honestly.
+	InjectDesync int64
 }
 
+// keepPlays is how many play sessions' logs are kept under the home.
+const keepPlays = 20
+
 func newCmdPlay(f *Factory, runF func(*PlayOptions) error) *cobra.Command {
-	opts := &PlayOptions{IO: f.IO}
+	opts := &PlayOptions{IO: f.IO, InjectDesync: -1}
 	cmd := &cobra.Command{
 		Use:   "play [GAME]",
 		Short: "Play against bots on this machine, each bot a real libp2p peer",
@@ -51,15 +62,32 @@ The mouse wheel needs the mouse, so to select text hold Shift (most terminals).
 
 With --auto, or when there is no terminal, your seat is played by a bot too,
 the game runs to the end, and a summary is printed. --watch seats only bots
-and shows the game as a spectator.`,
+and shows the game as a spectator.
+
+Every peer's session log is kept under the boardmesh home, in
+plays/<time>-<id>/peerN.log (peer0 is your seat); the summary prints the path
+to give to 'boardmesh replay'. The logs of the last ` + fmt.Sprint(keepPlays) + ` play sessions are
+kept, older ones are removed.
+
+For developers, --inject-desync SEQ gives the last bot a buggy copy of the
+rules engine whose state goes wrong at step SEQ (or the first step after it
+where a wrong outcome keeps the game going). The other peers detect the
+desync, the game stops, and boardmesh prints the report (the first divergent
+entry, its author, both state hashes, the differing fields) and the path of
+the desync bundle (an honest peer's log file with the buggy peer's state),
+then exits with code 3. 'boardmesh replay BUNDLE' shows the same report.`,
 		Example: `  boardmesh play
   boardmesh play dragonslair --bots 2
   boardmesh play --watch
-  boardmesh play --auto --json`,
+  boardmesh play --auto --json
+  boardmesh play --auto --inject-desync 10   # see a desync detected and reported`,
 		Args: usageArgs(cobra.MaximumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
 				opts.Game = args[0]
+			}
+			if opts.InjectDesync < -1 {
+				return usageErrorf("--inject-desync %d: want a step number, 0 or more", opts.InjectDesync)
 			}
 			opts.Ctx = cmd.Context()
 			if runF != nil {
@@ -76,6 +104,8 @@ and shows the game as a spectator.`,
 	cmd.Flags().StringVar(&opts.Seed, "seed", "", "seed of the bots' choices (default: random)")
 	opts.Options.register(cmd.Flags())
 	cmd.Flags().DurationVar(&opts.Delay, "delay", 400*time.Millisecond, "pause before each bot move in the terminal UI")
+	cmd.Flags().StringVar(&opts.Home, "home", "", "boardmesh home: where the session logs are kept (default $"+HomeEnv+" or the user config dir)")
+	cmd.Flags().Int64Var(&opts.InjectDesync, "inject-desync", -1, "developers: make the last bot's engine state go wrong at step SEQ, to see desync detection work")
 	return cmd
 }
 
@@ -139,11 +169,14 @@ func playRun(opts *PlayOptions) error {
 	if opts.Seed == "" {
 		seed = []byte(time.Now().String())
 	}
-	dir, err := os.MkdirTemp("", "boardmesh-play-")
+	home, err := resolveHome(opts.Home)
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(dir)
+	dir, err := newPlayDir(home, time.Now())
+	if err != nil {
+		return err
+	}
 
 	var delay time.Duration
 	if !auto {
@@ -154,6 +187,9 @@ func playRun(opts *PlayOptions) error {
 	var prog *tea.Program
 	var view *tableView
 	cfg := p2p.TableConfig{Game: g, Options: gameOpts, Names: names, Bots: botList, Seed: seed, Dir: dir, BotDelay: delay}
+	if opts.InjectDesync >= 0 {
+		cfg.Inject = &p2p.Injection{Peer: players - 1, Seq: uint64(opts.InjectDesync)}
+	}
 	if !auto {
 		cfg.WantState = true
 		cfg.OnUpdate = func(i int, u p2p.Update) {
@@ -197,6 +233,9 @@ func playRun(opts *PlayOptions) error {
 	cancel()
 	err = <-runErr
 	if quit {
+		if rep, _ := table.Desync(); rep != nil {
+			return printSummary(opts.IO, false, g, table, humans, time.Since(start), p2p.ErrStopped)
+		}
 		if r := me.Result(); r != nil {
 			return printSummary(opts.IO, false, g, table, humans, time.Since(start), nil)
 		}
@@ -207,4 +246,44 @@ func playRun(opts *PlayOptions) error {
 		return ctxErr.Err()
 	}
 	return printSummary(opts.IO, false, g, table, humans, time.Since(start), err)
+}
+
+// newPlayDir makes the directory of a new play session's logs under
+// home/plays, named so that names sort by start time, and removes the
+// oldest sessions beyond keepPlays.
+func newPlayDir(home string, now time.Time) (string, error) {
+	root := filepath.Join(home, "plays")
+	if err := os.MkdirAll(root, 0o700); err != nil {
+		return "", fmt.Errorf("keep the play logs: %w", err)
+	}
+	var id [3]byte
+	if _, err := rand.Read(id[:]); err != nil {
+		return "", err
+	}
+	dir := filepath.Join(root, now.UTC().Format("20060102-150405.000")+"-"+hex.EncodeToString(id[:]))
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		return "", fmt.Errorf("keep the play logs: %w", err)
+	}
+	prunePlays(root, keepPlays)
+	return dir, nil
+}
+
+// prunePlays removes all but the newest keep session directories of root.
+// A directory it cannot remove stays; the next play tries again.
+func prunePlays(root string, keep int) {
+	ents, err := os.ReadDir(root)
+	if err != nil {
+		return
+	}
+	var dirs []string
+	for _, e := range ents {
+		if e.IsDir() {
+			dirs = append(dirs, e.Name())
+		}
+	}
+	sort.Strings(dirs)
+	for len(dirs) > keep {
+		os.RemoveAll(filepath.Join(root, dirs[0]))
+		dirs = dirs[1:]
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/boardmesh/boardmesh/engine"
+	"github.com/boardmesh/boardmesh/lockstep"
 	"github.com/boardmesh/boardmesh/p2p"
 )
 
@@ -24,6 +25,12 @@ type PlaySummary struct {
 	StateHash  string        `json:"final_state_hash"`
 	Seconds    float64       `json:"seconds"`
 	Disagreers []string      `json:"disagreeing_peers,omitempty"`
+	// Log is your seat's session log, for `boardmesh replay`.
+	Log string `json:"log"`
+	// Desync is the report of a desync that stopped the game, and Bundle
+	// the log file that holds it (replay explains it from that file).
+	Desync string `json:"desync,omitempty"`
+	Bundle string `json:"desync_bundle,omitempty"`
 }
 
 // SummarySeat is one seat's outcome.
@@ -39,7 +46,8 @@ func summarize(g *engine.Game, t *p2p.Table, elapsed time.Duration) (PlaySummary
 	res := first.Result()
 	st := first.Status()
 	s := PlaySummary{Game: g.Name, Version: g.Version, Peers: len(t.Peers), Steps: st.Seq, Turns: st.Turn,
-		Entries: len(first.Entries()), LogHash: first.LogHash().String(), LogsAgree: true, Seconds: elapsed.Seconds()}
+		Entries: len(first.Entries()), LogHash: first.LogHash().String(), LogsAgree: true, Seconds: elapsed.Seconds(),
+		Log: first.Log.Path()}
 	for _, p := range t.Peers[1:] {
 		if p.LogHash() != first.LogHash() {
 			s.LogsAgree = false
@@ -70,6 +78,21 @@ func summarize(g *engine.Game, t *p2p.Table, elapsed time.Duration) (PlaySummary
 
 func printSummary(io *IOStreams, asJSON bool, g *engine.Game, t *p2p.Table, humans int, elapsed time.Duration, runErr error) error {
 	s, over := summarize(g, t, elapsed)
+	var desync *lockstep.DesyncReport
+	if runErr != nil {
+		// A desync stops the game (ErrStopped), or the player quit after
+		// it did; either way the report is what to show.
+		var by *p2p.TablePeer
+		if desync, by = t.Desync(); desync != nil {
+			by.Log.Sync()
+			s.Desync, s.Bundle = desync.String(), by.Log.Path()
+			for _, p := range t.Peers {
+				if p.Host.ID() == desync.Peer {
+					s.Desync = fmt.Sprintf("%s reports that %s's state diverged:\n%s", by.Name, p.Name, s.Desync)
+				}
+			}
+		}
+	}
 	if asJSON {
 		enc := json.NewEncoder(io.Out)
 		enc.SetIndent("", "  ")
@@ -91,6 +114,12 @@ func printSummary(io *IOStreams, asJSON bool, g *engine.Game, t *p2p.Table, huma
 		} else {
 			fmt.Fprintf(io.Out, "LOGS DIFFER: %v disagree with %s\n", s.Disagreers, t.Peers[0].Name)
 		}
+		fmt.Fprintf(io.Out, "Log: %s\n  boardmesh replay %s\n", s.Log, s.Log)
+	} else if desync != nil {
+		printDesync(io, s.Desync, s.Bundle)
+	}
+	if desync != nil {
+		return &ExitCodeError{Code: ExitDesync, Err: fmt.Errorf("the peers' states diverged; desync bundle %s", s.Bundle)}
 	}
 	if runErr != nil {
 		return runErr
@@ -102,4 +131,12 @@ func printSummary(io *IOStreams, asJSON bool, g *engine.Game, t *p2p.Table, huma
 		return &ExitCodeError{Code: ExitDesync, Err: fmt.Errorf("peers committed different logs")}
 	}
 	return nil
+}
+
+// printDesync prints a desync report and where its bundle is.
+func printDesync(io *IOStreams, report, bundle string) {
+	fmt.Fprintf(io.Out, "DESYNC: the game stopped because the peers' states diverged.\n%s\n", report)
+	if bundle != "" {
+		fmt.Fprintf(io.Out, "Desync bundle (the log with the diverged state): %s\n  boardmesh replay %s\n", bundle, bundle)
+	}
 }
