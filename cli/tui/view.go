@@ -110,7 +110,7 @@ func (m *Model) layout() screen {
 			// quarter when the board does not fit either.
 			n = rest - len(sc.board)
 			if n < 3 {
-				n = min(want, rest/4)
+				n = min(want, max(3, rest/6))
 			}
 		}
 		if n >= 2 {

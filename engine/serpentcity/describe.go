@@ -6,7 +6,7 @@ import (
 	"github.com/boardmesh/boardmesh/engine"
 )
 
-func seatName(p int) string { return "Player " + itoa(p+1) }
+func seatName(p int) string { return "Seat " + itoa(p+1) }
 
 var deckNames = [2]string{"Economic", "Military"}
 

@@ -223,7 +223,13 @@ func (v *View) Render(width int, color bool) string {
 		road := pawnList(counts, false)
 		row := "  " + pad(itoa(i+1), 3) + " " + paint(counts) + strings.Repeat(" ", max(1, 12-len([]rune(road))))
 		if len(byRoad[i]) == 0 {
-			line(strings.TrimRight(row, " "))
+			empty := true
+			for _, c := range counts {
+				empty = empty && c == 0
+			}
+			if !empty { // an empty space between two Territories says nothing
+				line(strings.TrimRight(row, " "))
+			}
 			continue
 		}
 		for k, t := range byRoad[i] {
@@ -255,15 +261,16 @@ func (v *View) Render(width int, color bool) string {
 	line("Capital (" + itoa(used) + "/" + itoa(v.CapitalSlots) + " places, 4 IP a pawn): " + paint(v.Capital))
 	line("")
 	for _, p := range v.Players {
-		name := letter(p.Seat) + " Player " + itoa(p.Seat+1)
+		name := seatName(p.Seat)
 		if p.Seat == v.Seat {
 			name += " (you)"
 		}
+		name += ", pawns " + letter(p.Seat)
 		if p.Left {
 			name += " (left)"
 		}
 		if p.Seat == v.Current && !v.Over {
-			name += " *"
+			name += " <- to play"
 		}
 		src := ""
 		for i, n := range p.Sources {
@@ -305,7 +312,7 @@ func (v *View) Render(width int, color bool) string {
 	if v.Over {
 		var ws []string
 		for _, w := range v.Winners {
-			ws = append(ws, "Player "+itoa(w+1))
+			ws = append(ws, seatName(w))
 		}
 		line("GAME OVER: " + strings.Join(ws, ", ") + " won — " + v.Reason)
 	} else {

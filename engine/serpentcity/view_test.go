@@ -19,7 +19,7 @@ func TestViewShowsBoardAndOnlyOwnCards(t *testing.T) {
 	s.pl[1].hand[econDeck][econKind(s, kArchitect)] = 1
 	s.settle()
 	out := s.View(0).Render(140, false)
-	for _, want := range []string{"North Market", "South Diamond Mine", "North Market (Coin)          A2            A II     A      2", "Capital (1/6", "Ambush", "7 Movement Points", "Player 1 moves and acts"} {
+	for _, want := range []string{"North Market", "South Diamond Mine", "North Market (Coin)          A2            A II     A      2", "Capital (1/6", "Ambush", "7 Movement Points", "Seat 1 moves and acts"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("view lacks %q:\n%s", want, out)
 		}
@@ -164,7 +164,7 @@ func TestViewShowsTheConflictAndTheDrawToItsOwner(t *testing.T) {
 	must(t, s, 0, act(opPick, econDeck))
 	chance(t, s, engine.Derive([]byte("d"), "", 0))
 	mine, theirs := s.View(0).Render(200, false), s.View(1).Render(200, false)
-	if !strings.Contains(mine, "you drew ") || !strings.Contains(theirs, "Player 1 drew an Economic Card") {
+	if !strings.Contains(mine, "you drew ") || !strings.Contains(theirs, "Seat 1 drew an Economic Card") {
 		t.Fatalf("draw shown as:\\n%s\\n---\\n%s", mine, theirs)
 	}
 }
