@@ -89,6 +89,9 @@ func hostRun(opts *HostOptions) error {
 		return err
 	}
 	cfg.StartWhen = opts.StartWhen
+	if opts.Net.InjectDesync >= 0 {
+		g = p2p.InjectDesync(g, uint64(opts.Net.InjectDesync))
+	}
 	peer, err := p2p.HostLobby(cfg, g, gameOpts)
 	if err != nil {
 		return err

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/boardmesh/boardmesh/cli/tui"
@@ -33,6 +32,9 @@ type NetFlags struct {
 	JSON      bool
 	BotDelay  time.Duration
 	DropAfter time.Duration
+	// InjectDesync, 0 or more, makes this peer's engine go wrong at that
+	// step (a developer's flag); -1 plays honestly.
+	InjectDesync int64
 }
 
 func addNetFlags(cmd *cobra.Command, nf *NetFlags, withName bool) {
@@ -49,6 +51,8 @@ func addNetFlags(cmd *cobra.Command, nf *NetFlags, withName bool) {
 	cmd.Flags().DurationVar(&nf.DropAfter, "drop-after", 0, "vote to drop a player who has kept the table waiting this long (0: wait for them forever)")
 	cmd.Flags().BoolVar(&nf.Auto, "auto", false, "no terminal UI: print progress lines and a summary")
 	cmd.Flags().BoolVar(&nf.JSON, "json", false, "machine-readable output: one JSON object per line (implies --auto)")
+	nf.InjectDesync = -1
+	cmd.Flags().Int64Var(&nf.InjectDesync, "inject-desync", -1, "developers: make this peer's engine state go wrong at step SEQ, so the others report a desync (see 'boardmesh play --help')")
 }
 
 // netSetup loads the identity and builds the common peer configuration.
@@ -72,9 +76,27 @@ func netSetup(io *IOStreams, nf *NetFlags) (p2p.NetConfig, error) {
 	if nf.Port < 0 || nf.Port > 65535 {
 		return p2p.NetConfig{}, usageErrorf("--port %d: want 0 to 65535", nf.Port)
 	}
+	if nf.InjectDesync < -1 {
+		return p2p.NetConfig{}, usageErrorf("--inject-desync %d: want a step number, 0 or more", nf.InjectDesync)
+	}
 	seed := sha256.Sum256([]byte(time.Now().String() + id.ID().String()))
 	return p2p.NetConfig{Identity: id, Name: name, Home: home, LAN: !nf.Loopback, Port: nf.Port, NoQUIC: nf.NoQUIC,
-		MDNS: !nf.Loopback && !nf.NoMDNS, Games: games.Lookup, BotName: nf.Bot, BotRand: engine.NewRand(seed[:]), BotDelay: nf.BotDelay, DropAfter: nf.DropAfter}, nil
+		MDNS: !nf.Loopback && !nf.NoMDNS, Games: lookupGames(nf), BotName: nf.Bot, BotRand: engine.NewRand(seed[:]), BotDelay: nf.BotDelay, DropAfter: nf.DropAfter}, nil
+}
+
+// lookupGames is games.Lookup, or with --inject-desync a lookup of games
+// whose states go wrong at that step.
+func lookupGames(nf *NetFlags) func(string) (*engine.Game, error) {
+	if nf.InjectDesync < 0 {
+		return games.Lookup
+	}
+	return func(name string) (*engine.Game, error) {
+		g, err := games.Lookup(name)
+		if err != nil {
+			return nil, err
+		}
+		return p2p.InjectDesync(g, uint64(nf.InjectDesync)), nil
+	}
 }
 
 func defaultName(id *crypto.Identity) string {
@@ -144,12 +166,15 @@ func (r *netReporter) update(u p2p.Update) {
 				r.line(ev.Kind.String(), ev.Text, nil)
 			}
 		case lockstep.EventDesync:
-			r.desync = ev.Text
+			text := ev.Text
 			if ev.Desync != nil {
-				r.desync = ev.Desync.String()
+				text = ev.Desync.String()
+			}
+			if r.desync == "" {
+				r.desync = text // the first report is the one to show
 			}
 			if r.prog == nil {
-				r.line("desync", r.desync, nil)
+				r.line("desync", text, nil)
 			}
 		case lockstep.EventGameOver:
 			if ev.Result != nil {
@@ -189,6 +214,8 @@ type NetSummary struct {
 	Entries int           `json:"log_entries"`
 	LogHash string        `json:"log_hash"`
 	Desync  string        `json:"desync,omitempty"`
+	// Log is this peer's session log; with a desync it is the bundle.
+	Log string `json:"log,omitempty"`
 }
 
 // runNetPeer plays the session: with a terminal UI when a person plays in
@@ -247,6 +274,9 @@ func runNetPeer(ctx context.Context, io *IOStreams, nf *NetFlags, peer *p2p.NetP
 	} else {
 		err = <-runErr
 	}
+	if rep.desync != "" && rep.result == nil {
+		return printNetSummary(io, nf.JSON, peer, rep, p2p.ErrStopped)
+	}
 	if quit && rep.result == nil {
 		fmt.Fprintf(io.ErrOut, "You left the game. Rejoin with: boardmesh resume %s\n", peer.Meta.Lobby[:12])
 		return nil
@@ -262,6 +292,9 @@ func printNetSummary(io *IOStreams, asJSON bool, peer *p2p.NetPeer, rep *netRepo
 	st := rep.status
 	s := NetSummary{Event: "summary", Session: st.Session.String(), Lobby: peer.Meta.Lobby, Game: peer.Meta.Game,
 		Steps: st.Seq, Entries: len(rep.entries), LogHash: rep.logHash(), Desync: rep.desync}
+	if peer.Log != nil {
+		s.Log = peer.Log.Path()
+	}
 	// Entries replayed from disk on resume are part of the log too.
 	if log := peer.Node.Log(); len(log) != len(rep.entries) {
 		rep.entries = rep.entries[:0]
@@ -297,10 +330,19 @@ func printNetSummary(io *IOStreams, asJSON bool, peer *p2p.NetPeer, rep *netRepo
 			fmt.Fprintf(io.Out, "  seat %d  %-18s %4d%s\n", seat.Seat, seat.Name, seat.Score, win)
 		}
 		fmt.Fprintf(io.Out, "Log: %d entries, sha256 %s (compare with the other players')\n", s.Entries, s.LogHash[:16])
+		fmt.Fprintf(io.Out, "  boardmesh replay %s\n", s.Log)
+	} else if rep.desync != "" {
+		printDesync(io, rep.desync, s.Log)
 	}
 	if runErr != nil {
 		if errors.Is(runErr, p2p.ErrStopped) {
-			return &ExitCodeError{Code: ExitDesync, Err: fmt.Errorf("the session stopped: %s", strings.TrimSpace(rep.desync))}
+			if peer.Log != nil {
+				peer.Log.Sync()
+			}
+			if rep.desync != "" {
+				return &ExitCodeError{Code: ExitDesync, Err: fmt.Errorf("the peers' states diverged; desync bundle %s", s.Log)}
+			}
+			return &ExitCodeError{Code: ExitDesync, Err: fmt.Errorf("the session stopped (the events above say why); log %s", s.Log)}
 		}
 		return runErr
 	}

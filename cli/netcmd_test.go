@@ -25,8 +25,13 @@ func TestNetCommandsParseFlags(t *testing.T) {
 	}
 	cmd = newCmdPlay(f, func(o *PlayOptions) error { play = o; return nil })
 	cmd.SetArgs(nil)
-	if err := cmd.Execute(); err != nil || play.Game != "" || play.Bots != -1 {
+	if err := cmd.Execute(); err != nil || play.Game != "" || play.Bots != -1 || play.InjectDesync != -1 {
 		t.Fatalf("play with no arguments: %+v, %v", play, err)
+	}
+	cmd = newCmdPlay(f, func(o *PlayOptions) error { play = o; return nil })
+	cmd.SetArgs([]string{"--inject-desync", "12", "--home", "h"})
+	if err := cmd.Execute(); err != nil || play.InjectDesync != 12 || play.Home != "h" {
+		t.Fatalf("play --inject-desync 12: %+v, %v", play, err)
 	}
 
 	var host *HostOptions
@@ -55,7 +60,7 @@ func TestNetCommandsParseFlags(t *testing.T) {
 	var resume *ResumeOptions
 	cmd = newCmdResume(f, func(o *ResumeOptions) error { resume = o; return nil })
 	cmd.SetArgs([]string{"3fa9", "--bot", "random"})
-	if err := cmd.Execute(); err != nil || resume.Session != "3fa9" || resume.Net.Bot != "random" {
+	if err := cmd.Execute(); err != nil || resume.Session != "3fa9" || resume.Net.Bot != "random" || resume.Net.InjectDesync != -1 {
 		t.Fatalf("resume options: %+v, %v", resume, err)
 	}
 
