@@ -96,8 +96,8 @@ func (m *Model) layout() screen {
 	rest := avail - len(sc.menu)
 
 	peers := m.peerLines(w)
-	// The peers only when the board keeps a dozen lines (or all of its).
-	if len(peers) > 0 && rest >= len(peers)+min(len(sc.board), 12) {
+	// The peers only when the board still fits, or keeps 20 lines.
+	if len(peers) > 0 && (rest-len(peers)-3 >= len(sc.board) || rest >= len(peers)+20) {
 		sc.peers = peers
 	}
 	rest -= len(sc.peers)
