@@ -212,3 +212,46 @@ func TestLongMenuGroupsAndFilters(t *testing.T) {
 		t.Fatalf("2 under the filter sent %v", sent)
 	}
 }
+
+// shortState offers twelve short moves, like Dominion's buy phase.
+type shortState struct{ countState }
+
+func (s *shortState) Describe(a engine.Action) string { return fmt.Sprintf("Buy card %02d", a.Op) }
+func (s *shortState) Legal(dst []engine.Action) []engine.Action {
+	for i := range 12 {
+		dst = append(dst, engine.Action{Op: uint16(i)})
+	}
+	return dst
+}
+
+// TestShortMovesSideBySide: twelve short moves take two columns, numbered
+// down the first; the cursor still walks them in order.
+func TestShortMovesSideBySide(t *testing.T) {
+	s := &shortState{}
+	var sent []engine.Action
+	m := New(Snapshot{Title: "Shop", Seat: 0, State: s, Legal: s.Legal(nil)}, false, func(a engine.Action) { sent = append(sent, a) }, nil)
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	v := m.View()
+	lines := strings.Split(v, "\n")
+	rows := 0
+	for i, l := range lines {
+		if strings.Contains(l, "Buy card") {
+			rows++
+		}
+		if strings.Contains(l, "1) Buy card 00") {
+			if strings.Count(l, "Buy card") < 2 || i+1 >= len(lines) || !strings.Contains(lines[i+1], "2) Buy card 01") {
+				t.Fatalf("the short moves are not side by side, numbered down the columns:\n%s", v)
+			}
+		}
+	}
+	if rows >= 12 || !strings.Contains(v, "1) Buy card 00") {
+		t.Fatalf("twelve short moves take %d lines:\n%s", rows, v)
+	}
+	for range 10 {
+		key(m, "down")
+	}
+	key(m, "enter")
+	if len(sent) != 1 || sent[0].Op != 10 {
+		t.Fatalf("ten downs and Enter sent %v, want the eleventh move", sent)
+	}
+}

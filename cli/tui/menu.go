@@ -108,8 +108,8 @@ func (m *Model) items() []item {
 		}
 		count[k]++
 	}
-	if len(keys) == len(legal) {
-		return flat
+	if len(keys) == len(legal) || len(keys) == 1 {
+		return flat // grouping would not shorten the menu
 	}
 	for _, k := range keys {
 		if count[k] == 1 {

@@ -89,9 +89,10 @@ func (m *Model) layout() screen {
 	}
 	menuRows := 0
 	if len(menuHead) > 0 {
-		want := len(menuHead) + max(len(items), 1)
+		cols := menuColumns(items, w)
+		want := len(menuHead) + max((len(items)+cols-1)/cols, 1)
 		menuRows = min(want, max(4, avail/2))
-		sc.menu = m.menuLines(menuHead, items, menuRows)
+		sc.menu = m.menuLines(menuHead, items, menuRows, w)
 	}
 	rest := avail - len(sc.menu)
 
@@ -220,7 +221,7 @@ func (m *Model) menuHead(w int) string {
 
 // menuLines is the head and a window of the items around the cursor, in
 // rows lines.
-func (m *Model) menuLines(head []string, items []item, rows int) []string {
+func (m *Model) menuLines(head []string, items []item, rows, w int) []string {
 	out := append([]string(nil), head...)
 	r := rows - len(head)
 	if r < 1 {
@@ -230,6 +231,24 @@ func (m *Model) menuLines(head []string, items []item, rows int) []string {
 	if n == 0 {
 		if m.filter != "" {
 			out = append(out, dimStyle.Render("   no move matches; Backspace or Esc"))
+		}
+		return out
+	}
+	if cols := menuColumns(items, w); cols > 1 && (n+cols-1)/cols <= r {
+		// Short moves side by side, numbered down the columns.
+		per := (n + cols - 1) / cols
+		cw := w / cols
+		for row := 0; row < per; row++ {
+			line := ""
+			for c := 0; c < cols; c++ {
+				i := c*per + row
+				if i >= n {
+					break
+				}
+				cell := m.itemLine(items, i)
+				line += cell + strings.Repeat(" ", max(0, cw-lipgloss.Width(cell)))
+			}
+			out = append(out, strings.TrimRight(line, " "))
 		}
 		return out
 	}
@@ -251,21 +270,39 @@ func (m *Model) menuLines(head []string, items []item, rows int) []string {
 		out = append(out, dimStyle.Render(fmt.Sprintf("   … %d more above", lo)))
 	}
 	for i := lo; i < hi; i++ {
-		num := "  "
-		if i < 9 {
-			num = fmt.Sprintf("%d)", i+1)
-		}
-		line := num + " " + items[i].label
-		if i == m.cursor {
-			out = append(out, "> "+cursorStyle.Render(line))
-		} else {
-			out = append(out, "  "+line)
-		}
+		out = append(out, m.itemLine(items, i))
 	}
 	if hi < n {
 		out = append(out, dimStyle.Render(fmt.Sprintf("   … %d more below", n-hi)))
 	}
 	return out
+}
+
+// itemLine is one move of the menu: its number, if it has one, and the
+// cursor.
+func (m *Model) itemLine(items []item, i int) string {
+	num := "  "
+	if i < 9 {
+		num = fmt.Sprintf("%d)", i+1)
+	}
+	line := num + " " + items[i].label
+	if i == m.cursor {
+		return "> " + cursorStyle.Render(line)
+	}
+	return "  " + line
+}
+
+// menuColumns is how many columns the menu takes: more than one only for
+// five moves or more whose lines all fit a column of the width.
+func menuColumns(items []item, w int) int {
+	if len(items) < 5 {
+		return 1
+	}
+	longest := 0
+	for _, it := range items {
+		longest = max(longest, lipgloss.Width(it.label))
+	}
+	return max(1, min(3, w/(longest+8)))
 }
 
 // peerLines lists the peers in seat order, wrapped between peers at the
