@@ -45,3 +45,12 @@ func BenchmarkFourPlayerRandomGames(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "games/s")
 }
+
+// BenchmarkFourPlayerBuilderGames is the same with the older builder bot,
+// to weigh what the strategy bot's fighting and trading cost.
+func BenchmarkFourPlayerBuilderGames(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		playBotGame(b, 4, "builder", i)
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "games/s")
+}

@@ -193,9 +193,11 @@ func (s *State) bestAttack(p int, legal []engine.Action) (engine.Action, bool) {
 // leaders, so an early lead does not snowball.
 const bullyGap = 2
 
-// quietRounds: the bot starts no voluntary conflict before this round, so
-// the players who move first do not pick off the later seats' first pawns.
-const quietRounds = 5
+// quietRounds: the bot starts no voluntary conflict before this round.
+// Earlier raids let the players who move first pick off the later seats'
+// first pawns: with raids from round 5 the first two of five seats won
+// 47% of 800 seeded games (fair: 40%), from round 10 they won 42%.
+const quietRounds = 10
 
 // joinValue rates entering a Territory where two or more rivals stand:
 // it forces a conflict at the end of our turn, in which we choose the
