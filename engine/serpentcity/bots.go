@@ -9,7 +9,8 @@ import (
 // for the Capital and buys Influence when rich, like BuilderBot, and on
 // top of that it fights. It attacks when its expected Strength wins
 // (its own Military Cards, the defender's dominance bonus, a card the
-// defender may hold, ties to the defender), joins a Territory where two
+// defender may hold, ties to the defender) — but not before round 10, nor
+// against a player more than 2 IP behind it —, joins a Territory where two
 // rivals stand when the forced conflict at its turn end is one it wins,
 // pulls pawns back to the Road from a fight it would lose or from land
 // where they add nothing, answers attacks with the card that holds or

@@ -62,3 +62,73 @@ func TestStrategyBotHoldsItsOwnAgainstBuilder(t *testing.T) {
 		t.Fatalf("strategy bots won %d of %d games against builder bots", wins, games)
 	}
 }
+
+// TestBotsUseOnlyWhatTheirSeatSees: at every decision of seeded 4-player
+// games, the strategy and builder bots choose the same action when the
+// other players' hidden hands are swapped for different cards of the same
+// counts (the counts are public, the cards are not).
+func TestBotsUseOnlyWhatTheirSeatSees(t *testing.T) {
+	games := 20
+	if testing.Short() {
+		games = 4
+	}
+	decisions, changed := 0, 0
+	for i := 0; i < games; i++ {
+		es, err := Game.Setup(4, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := es.(*State)
+		bots := []engine.Bot{&StrategyBot{}, &BuilderBot{}, &StrategyBot{}, &BuilderBot{}}
+		seed := []byte(fmt.Sprint("hidden/", i))
+		chance := engine.SeededChance{Seed: seed}
+		r := engine.NewRand(engine.Derive(seed, "bots", 0))
+		var n uint64
+		var legal []engine.Action
+		for step := 0; s.ToAct().Kind != engine.ActorOver; step++ {
+			if step > 200000 {
+				t.Fatal("no end")
+			}
+			who := s.ToAct()
+			if who.Kind == engine.ActorChance {
+				if err := s.ApplyChance(chance.Beacon(n)); err != nil {
+					t.Fatal(err)
+				}
+				n++
+				continue
+			}
+			legal = s.Legal(legal[:0])
+			a := bots[who.Seat].Choose(s, legal, r)
+			other := s.clone()
+			for q := range other.pl {
+				if q == who.Seat {
+					continue
+				}
+				for d := 0; d < 2; d++ {
+					h := other.pl[q].hand[d]
+					held := 0
+					for k := range h {
+						held += h[k]
+						h[k] = 0
+					}
+					// The same number of cards, all of another kind.
+					h[(step+q+d)%len(h)] = held
+					if held > 0 {
+						changed++
+					}
+				}
+			}
+			if b := bots[who.Seat].Choose(other, legal, r); !b.Equal(a) {
+				t.Fatalf("seed %s step %d: seat %d chose %s, but %s once the others' hidden cards changed", seed, step, who.Seat, s.Describe(a), s.Describe(b))
+			}
+			decisions++
+			if err := s.Apply(who.Seat, a); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if changed == 0 {
+		t.Fatal("no other player ever held a card: the test checked nothing")
+	}
+	t.Logf("%d decisions, %d hidden hands changed", decisions, changed)
+}
