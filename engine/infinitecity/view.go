@@ -349,6 +349,15 @@ func (v *View) renderGrid(b *strings.Builder, width int, color bool) bool {
 				cells[x-x0] = v.cellLines(t, spot[[2]int{x, y}], compact, rows)
 			}
 			for r := 0; r < rows; r++ {
+				// A line no square of this row uses (a second line of
+				// a name, the markers) is left out: the grid stays short.
+				used := r == 0
+				for _, c := range cells {
+					used = used || c[r].width() > 0
+				}
+				if !used {
+					continue
+				}
 				lab := ""
 				if r == 0 {
 					lab = strconv.Itoa(y)
