@@ -240,7 +240,7 @@ func runNetPeer(ctx context.Context, io *IOStreams, nf *NetFlags, peer *p2p.NetP
 				go peer.Runner.Do(ctx, func(n *lockstep.Node) error { return n.Propose() })
 			})
 		}
-		rep.prog = tea.NewProgram(model, tea.WithInput(io.In), tea.WithOutput(io.Out), tea.WithAltScreen(), tea.WithContext(ctx))
+		rep.prog = tea.NewProgram(model, tea.WithInput(io.In), tea.WithOutput(io.Out), tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithContext(ctx))
 	} else if canStart {
 		// Without a terminal UI the host starts on a line from stdin.
 		go func() {

@@ -102,7 +102,7 @@ func spectateRun(opts *SpectateOptions) error {
 		}
 	}
 	first := tui.Snapshot{Title: g.Title, Seat: -1, Status: "Fetching the log…"}
-	prog = tea.NewProgram(tui.New(first, true, nil, cancel), tea.WithInput(opts.IO.In), tea.WithOutput(opts.IO.Out), tea.WithAltScreen(), tea.WithContext(ctx))
+	prog = tea.NewProgram(tui.New(first, true, nil, cancel), tea.WithInput(opts.IO.In), tea.WithOutput(opts.IO.Out), tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithContext(ctx))
 	runErr := make(chan error, 1)
 	go func() {
 		_, err := sp.Run(ctx)

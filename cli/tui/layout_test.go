@@ -155,6 +155,15 @@ func TestLongMenuGroupsAndFilters(t *testing.T) {
 	if len(sent) != 0 || !strings.Contains(v, "Your move › Play Bank") || !strings.Contains(v, "3) Play Bank at (2,0)") || strings.Contains(v, "Post Office") {
 		t.Fatalf("2 did not open the group of the Bank (sent %v):\n%s", sent, v)
 	}
+	// / in a group starts the filter with the group's words.
+	key(m, "/")
+	for _, k := range []string{"3", ",", "1"} {
+		key(m, k)
+	}
+	if v := m.View(); !strings.Contains(v, "filter: play bank 3,1") || !strings.Contains(v, "1 of 61") {
+		t.Fatalf("/ in the group of the Bank does not filter within it:\n%s", v)
+	}
+	key(m, "esc")
 	key(m, "esc")
 	if v := m.View(); !strings.Contains(v, "> 2) Play Bank …") {
 		t.Fatalf("Esc did not go back to the groups, on the Bank:\n%s", v)

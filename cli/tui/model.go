@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/boardmesh/boardmesh/engine"
 	tea "github.com/charmbracelet/bubbletea"
@@ -145,6 +146,10 @@ func (m *Model) key(k string) tea.Cmd {
 	case "/":
 		if len(m.snap.Legal) > 0 && !m.snap.Over {
 			m.typing, m.cursor = true, 0
+			if m.group != "" {
+				// In a group, the filter starts with its words: type the square.
+				m.filter = strings.ToLower(m.group) + " "
+			}
 		}
 	case "l":
 		m.hideLog = !m.hideLog

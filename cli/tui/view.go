@@ -26,8 +26,8 @@ const HelpText = `Keys: ↑/↓ or j/k move in the menu of your moves, Enter pic
 directly. A long menu (Infinite City's "Play TILE at (x,y)") is grouped by
 the moves' leading words: pick "Play Post Office …" first, then the square;
 Esc or Backspace goes back. / filters the menu as you type (every word must
-occur: "/guild 0,2"); Enter keeps the filter and picks the move if only one
-is left, Esc clears it. PgUp/PgDn or the mouse wheel scroll a board taller
+occur: "/guild 0,2"; in a group the filter starts with its words); Enter
+keeps the filter and picks the move if only one is left, Esc clears it. PgUp/PgDn or the mouse wheel scroll a board taller
 than the screen, l hides or shows "What happened", q quits.`
 
 // screen is how the terminal's rows are shared out: the title and status
