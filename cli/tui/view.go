@@ -89,10 +89,14 @@ func (m *Model) layout() screen {
 	}
 	menuRows := 0
 	if len(menuHead) > 0 {
-		cols := menuColumns(items, w)
+		// Columns only when one column does not fit.
+		cols := 1
+		if len(menuHead)+len(items) > max(4, avail/2) {
+			cols = menuColumns(items, w)
+		}
 		want := len(menuHead) + max((len(items)+cols-1)/cols, 1)
 		menuRows = min(want, max(4, avail/2))
-		sc.menu = m.menuLines(menuHead, items, menuRows, w)
+		sc.menu = m.menuLines(menuHead, items, menuRows, w, cols)
 	}
 	rest := avail - len(sc.menu)
 
@@ -221,7 +225,7 @@ func (m *Model) menuHead(w int) string {
 
 // menuLines is the head and a window of the items around the cursor, in
 // rows lines.
-func (m *Model) menuLines(head []string, items []item, rows, w int) []string {
+func (m *Model) menuLines(head []string, items []item, rows, w, cols int) []string {
 	out := append([]string(nil), head...)
 	r := rows - len(head)
 	if r < 1 {
@@ -234,7 +238,7 @@ func (m *Model) menuLines(head []string, items []item, rows, w int) []string {
 		}
 		return out
 	}
-	if cols := menuColumns(items, w); cols > 1 && (n+cols-1)/cols <= r {
+	if cols > 1 && (n+cols-1)/cols <= r {
 		// Short moves side by side, numbered down the columns.
 		per := (n + cols - 1) / cols
 		cw := w / cols

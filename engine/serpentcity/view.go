@@ -269,8 +269,9 @@ func (v *View) Render(width int, color bool) string {
 		if p.Left {
 			name += " (left)"
 		}
+		toPlay := ""
 		if p.Seat == v.Current && !v.Over {
-			name += " <- to play"
+			toPlay = "  <- to play"
 		}
 		src := ""
 		for i, n := range p.Sources {
@@ -278,7 +279,7 @@ func (v *View) Render(width int, color bool) string {
 				src += ", " + srcNames[i] + " " + itoa(n)
 			}
 		}
-		line(name + ": " + itoa(p.IP) + " IP" + paren(strings.TrimPrefix(src, ", ")))
+		line(name + ": " + itoa(p.IP) + " IP" + paren(strings.TrimPrefix(src, ", ")) + toPlay)
 		var res []string
 		for r, n := range p.Resources {
 			res = append(res, itoa(n)+" "+resNames[r])
