@@ -220,6 +220,27 @@ func (v *View) Render(width int, color bool) string {
 	if !v.Over && (v.Phase == "action" || v.Phase == "buy") {
 		fmt.Fprintf(&b, "%s phase: %d Action(s), %d Buy(s), $%d\n", strings.ToUpper(v.Phase[:1])+v.Phase[1:], v.Actions, v.Buys, v.Coins)
 	}
+	// What the seat holds and what is in play come first: on a short
+	// screen they are what a player reads.
+	if v.Seat >= 0 && v.Seat < len(v.Players) {
+		me := v.Players[v.Seat]
+		fmt.Fprintf(&b, "%s %s\n", bold("Your hand:"), joinCounts(v.Hand, color))
+		if len(me.KnownTop) > 0 {
+			fmt.Fprintf(&b, "Your deck: %d cards, the top known: %s\n", me.Deck, strings.Join(me.KnownTop, ", "))
+		}
+		// The texts of the Action cards in hand, so the screen alone is
+		// enough to play them.
+		for _, x := range v.Hand {
+			if c := CardByName(x.Card); c >= firstKingdom && isAction(c) {
+				line := fmt.Sprintf("  %s: %s", x.Card, cards[c].text)
+				if r := []rune(line); len(r) > width {
+					line = string(r[:width-1]) + "…"
+				}
+				b.WriteString(paint(color, "2", line) + "\n")
+			}
+		}
+	}
+	fmt.Fprintf(&b, "%s %s\n", bold("In play:  "), joinCounts(v.InPlay, color))
 	b.WriteString("\n" + bold("Supply") + " (cost [cards left])\n")
 	for _, kingdom := range []bool{false, true} {
 		var cells, plain []string
@@ -252,28 +273,10 @@ func (v *View) Render(width int, color bool) string {
 		}
 		b.WriteString("\n")
 	}
-	fmt.Fprintf(&b, "\n%s %s\n", bold("In play:"), joinCounts(v.InPlay, color))
-	fmt.Fprintf(&b, "%s %s\n", bold("Trash:  "), joinCounts(v.Trash, color))
+	b.WriteString("\n")
+	fmt.Fprintf(&b, "%s %s\n", bold("Trash:"), joinCounts(v.Trash, color))
 	if len(v.Aside) > 0 {
 		fmt.Fprintf(&b, "%s %s\n", bold(v.AsideWhat+" by "+seatName(v.AsideOwner)+":"), strings.Join(v.Aside, ", "))
-	}
-	if v.Seat >= 0 && v.Seat < len(v.Players) {
-		me := v.Players[v.Seat]
-		fmt.Fprintf(&b, "\n%s %s\n", bold("Your hand:"), joinCounts(v.Hand, color))
-		if len(me.KnownTop) > 0 {
-			fmt.Fprintf(&b, "Your deck: %d cards, the top known: %s\n", me.Deck, strings.Join(me.KnownTop, ", "))
-		}
-		// The texts of the Action cards in hand, so the screen alone is
-		// enough to play them.
-		for _, x := range v.Hand {
-			if c := CardByName(x.Card); c >= firstKingdom && isAction(c) {
-				line := fmt.Sprintf("  %s: %s", x.Card, cards[c].text)
-				if r := []rune(line); len(r) > width {
-					line = string(r[:width-1]) + "…"
-				}
-				b.WriteString(paint(color, "2", line) + "\n")
-			}
-		}
 	}
 	if v.Over {
 		b.WriteString("\n" + bold("Game over.") + " ")
