@@ -33,6 +33,8 @@ type tableView struct {
 	joined []lockstep.Member
 	// canStart: this is the host's view; s starts the game in the lobby.
 	canStart bool
+	// selfWait: the table's last stall was for our own move.
+	selfWait bool
 }
 
 func newTableView(title string, h host.Host, human bool) *tableView {
@@ -109,6 +111,24 @@ func (v *tableView) update(u p2p.Update) {
 		v.add(fmt.Sprintf("%s: %s", v.who(e.Author), v.prev.Describe(a)))
 	}
 	for _, ev := range u.Events {
+		// Waiting for our own move is what "your move" says already: the
+		// log keeps it, and the resumption after it, out.
+		switch ev.Kind {
+		case lockstep.EventWaiting:
+			self := len(ev.Waiting) > 0
+			for _, w := range ev.Waiting {
+				self = self && w.Peer == v.host.ID()
+			}
+			v.selfWait = self
+			if self {
+				continue
+			}
+		case lockstep.EventResumed:
+			if v.selfWait {
+				v.selfWait = false
+				continue
+			}
+		}
 		switch ev.Kind {
 		case lockstep.EventJoined, lockstep.EventStarted, lockstep.EventDropped, lockstep.EventRefused,
 			lockstep.EventEquivocation, lockstep.EventWaiting, lockstep.EventResumed:
