@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -91,8 +92,11 @@ type Runner struct {
 	// session is the session id once known; the validator reads it.
 	session  atomic.Value // crypto.Hash
 	proposed bool
-	done     chan struct{}
-	wg       sync.WaitGroup
+	// asked counts gap requests without a peer, to spread them over the
+	// topic's peers (one that cannot help is not asked every time).
+	asked int
+	done  chan struct{}
+	wg    sync.WaitGroup
 }
 
 // NewRunner joins the session topic and registers the catch-up handler.
@@ -224,6 +228,7 @@ func (r *Runner) Run(ctx context.Context) error {
 	n := r.cfg.Node
 	var lingerUntil time.Time
 	var botAt time.Time
+	var held heldState
 	// botTimer wakes the loop when the bot's pause is over, so its move
 	// does not wait for the next tick (nor land on one, when every runner
 	// of a local table wakes at once).
@@ -294,7 +299,38 @@ func (r *Runner) Run(ctx context.Context) error {
 		case <-botTimer.C:
 		case <-tick.C:
 			n.Tick(time.Since(epoch).Milliseconds() + 1)
+			r.askIfHeld(ctx, &held)
 		}
+	}
+}
+
+// heldState tracks whether the node is held back: playing, waiting for
+// nobody, yet committing nothing.
+type heldState struct {
+	entries int
+	since   time.Time
+	asked   time.Time
+}
+
+// heldAsk is how long a held node waits before the runner asks a peer.
+const heldAsk = time.Second
+
+// askIfHeld asks a peer for a catch-up answer when the node has committed
+// nothing for heldAsk although it waits for nobody. That happens to a peer
+// that voted to drop a seat at a log position where the others went on:
+// it holds the late input but may not commit it on its own say-so, and
+// lockstep asks for gaps only while it waits for someone. The answer of a
+// peer that went on lets it commit (StepAnswer).
+func (r *Runner) askIfHeld(ctx context.Context, h *heldState) {
+	st := r.cfg.Node.Status()
+	now := time.Now()
+	if st.Phase != lockstep.PhasePlaying || st.Entries != h.entries || len(st.Waiting) > 0 {
+		h.entries, h.since = st.Entries, now
+		return
+	}
+	if now.Sub(h.since) >= heldAsk && now.Sub(h.asked) >= heldAsk {
+		h.asked = now
+		r.fetch(ctx, lockstep.GapRequest{From: uint64(st.Entries)})
 	}
 }
 
@@ -409,14 +445,15 @@ func (r *Runner) fetch(ctx context.Context, q lockstep.GapRequest) {
 	to := q.To
 	h := r.cfg.Host
 	if to == "" || h.Network().Connectedness(to) != network.Connected {
-		to = ""
-		for _, p := range r.topic.Peers() {
-			to = p
-			break
-		}
-		if to == "" {
+		// Ask the topic's peers in turn: an answer helps only from a peer
+		// that went on (StepAnswer), and which one did is not known here.
+		peers := r.topic.Peers()
+		if len(peers) == 0 {
 			return
 		}
+		sort.Slice(peers, func(i, j int) bool { return peers[i] < peers[j] })
+		to = peers[r.asked%len(peers)]
+		r.asked++
 	}
 	query := AnswerQuery(q.From)
 	r.wg.Add(1)

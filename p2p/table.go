@@ -44,6 +44,9 @@ type TableConfig struct {
 	OnPublish func(peer int, env *crypto.Envelope)
 	// Keys, if set, are the peers' identities (else fresh ones).
 	Keys []*crypto.Identity
+	// Tune, if set, adjusts each peer's node configuration before the
+	// node is made (tests: a peer that votes to drop the slow).
+	Tune func(peer int, lc *lockstep.Config)
 	// Inject, if set, gives one peer a buggy copy of the game whose state
 	// goes wrong at a step (InjectDesync), to see desync detection work.
 	Inject *Injection
@@ -143,7 +146,11 @@ func NewTable(ctx context.Context, cfg TableConfig) (t *Table, err error) {
 		if cfg.Inject != nil && cfg.Inject.Peer == i {
 			game = InjectDesync(cfg.Game, cfg.Inject.Seq)
 		}
-		if p.Node, err = lockstep.New(lockstep.Config{Identity: p.Identity, Name: p.Name, Games: singleGame(game), Verifier: trusted.Verify}); err != nil {
+		lc := lockstep.Config{Identity: p.Identity, Name: p.Name, Games: singleGame(game), Verifier: trusted.Verify}
+		if cfg.Tune != nil {
+			cfg.Tune(i, &lc)
+		}
+		if p.Node, err = lockstep.New(lc); err != nil {
 			return nil, err
 		}
 		var bot engine.Bot
