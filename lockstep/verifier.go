@@ -1,0 +1,72 @@
+package lockstep
+
+import (
+	"fmt"
+
+	"github.com/boardmesh/boardmesh/crypto"
+	"github.com/boardmesh/boardmesh/engine"
+)
+
+// Verifier checks a session log entry by entry, as it grows: feeding it
+// the entries of a log one at a time does the same checks, in the same
+// order, as Verify on the whole log, so a spectator that polls a growing
+// log checks each entry once instead of the whole log on every poll.
+// (Added after the first API commit; additive.)
+type Verifier struct {
+	m   *machine
+	n   int
+	err error
+}
+
+// NewVerifier returns a Verifier of an empty log; games resolves the
+// roster's game (games.Lookup).
+func NewVerifier(games func(string) (*engine.Game, error)) *Verifier {
+	m := newMachine(games)
+	m.checkSigs, m.record = true, true
+	m.scratch = make([]byte, 0, 1024)
+	return &Verifier{m: m}
+}
+
+// Feed checks the next entry of the log. It returns a *VerifyError naming
+// the entry if it fails, and from then on returns that error again: a log
+// that failed once cannot become valid by going on.
+func (v *Verifier) Feed(env *crypto.Envelope) error {
+	if v.err != nil {
+		return v.err
+	}
+	i := v.n
+	if env == nil {
+		v.err = &VerifyError{Index: i, Err: fmt.Errorf("%w: missing entry", ErrMalformed)}
+		return v.err
+	}
+	if err := v.m.feed(env); err != nil {
+		v.err = &VerifyError{Index: i, Entry: env, Err: err}
+		return v.err
+	}
+	for _, ev := range v.m.events {
+		if ev.Kind == EventEquivocation {
+			v.m.phase = PhaseStopped
+		}
+	}
+	v.m.events = v.m.events[:0]
+	v.n++
+	return nil
+}
+
+// Len is the number of entries verified so far.
+func (v *Verifier) Len() int { return v.n }
+
+// Replay returns what the entries verified so far show, as Verify would.
+// It is a snapshot: later Feeds do not change it (Final is a clone).
+func (v *Verifier) Replay() *Replay {
+	r := replayOf(v.m)
+	if r.Final != nil {
+		r.Final = r.Final.Clone()
+	}
+	r.Seats = append([]int(nil), r.Seats...)
+	r.Dropped = append([]bool(nil), r.Dropped...)
+	r.Hashes = append([]crypto.Hash(nil), r.Hashes...)
+	r.Beacons = append([]crypto.Hash(nil), r.Beacons...)
+	r.EntrySeq = append([]uint64(nil), r.EntrySeq...)
+	return r
+}
