@@ -15,9 +15,10 @@ import (
 )
 
 // Spectator follows a session without a seat: it fetches the committed
-// log from any member over the catch-up stream and re-verifies all of it
+// log from any member over the catch-up stream and verifies every entry
 // (signatures, roster, beacons, pre-state hashes, legality, checkpoints)
-// with lockstep.Verify before it shows anything. It never publishes, so
+// with a lockstep.Verifier before it shows anything; each entry is checked
+// once, as it arrives, so a poll costs what it brings. It never publishes, so
 // the players' protocol does not know it is there.
 type Spectator struct {
 	Host  host.Host
@@ -48,19 +49,28 @@ func (s *Spectator) Run(ctx context.Context) (*lockstep.Replay, error) {
 	}
 	ConnectMembers(ctx, s.Host, s.Info.Members)
 	var last *lockstep.Replay
+	v := lockstep.NewVerifier(s.Games)
+	for _, env := range s.log {
+		if err := v.Feed(env); err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrForgedLog, err)
+		}
+	}
 	tick := time.NewTicker(every)
 	defer tick.Stop()
 	for {
 		got, err := s.fetch(ctx, members)
 		if err == nil && len(got) > 0 {
-			candidate := append(append([]*crypto.Envelope(nil), s.log...), got...)
-			rp, verr := lockstep.Verify(candidate, s.Games)
-			if verr != nil {
-				return last, fmt.Errorf("%w: %v", ErrForgedLog, verr)
+			// Each entry is verified once, as it arrives: the verifier
+			// carries the replay from one poll to the next.
+			for _, env := range got {
+				if verr := v.Feed(env); verr != nil {
+					return last, fmt.Errorf("%w: %v", ErrForgedLog, verr)
+				}
+				s.log = append(s.log, env)
 			}
-			s.log, last = candidate, rp
+			last = v.Replay()
 			if s.OnReplay != nil {
-				s.OnReplay(rp, len(s.log))
+				s.OnReplay(last, len(s.log))
 			}
 		}
 		if last != nil && (last.Phase == lockstep.PhaseOver || last.Phase == lockstep.PhaseStopped) {
