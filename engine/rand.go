@@ -106,16 +106,14 @@ func (r *Rand) Shuffle(n int, swap func(i, j int)) {
 // Derive returns a 32-byte seed for a sub-stream named label, for callers
 // that need several independent streams from one seed (simulations).
 func Derive(seed []byte, label string, n uint64) []byte {
-	h := sha256.New()
-	h.Write([]byte("boardmesh/derive/v1"))
-	var l [8]byte
-	binary.BigEndian.PutUint64(l[:], uint64(len(seed)))
-	h.Write(l[:])
-	h.Write(seed)
-	binary.BigEndian.PutUint64(l[:], uint64(len(label)))
-	h.Write(l[:])
-	h.Write([]byte(label))
-	binary.BigEndian.PutUint64(l[:], n)
-	h.Write(l[:])
-	return h.Sum(nil)
+	const domain = "boardmesh/derive/v1"
+	in := make([]byte, 0, len(domain)+8+len(seed)+8+len(label)+8)
+	in = append(in, domain...)
+	in = binary.BigEndian.AppendUint64(in, uint64(len(seed)))
+	in = append(in, seed...)
+	in = binary.BigEndian.AppendUint64(in, uint64(len(label)))
+	in = append(in, label...)
+	in = binary.BigEndian.AppendUint64(in, n)
+	sum := sha256.Sum256(in)
+	return sum[:]
 }
