@@ -71,11 +71,12 @@ kept, older ones are removed.
 
 For developers, --inject-desync SEQ gives the last bot a buggy copy of the
 rules engine whose state goes wrong at step SEQ (or the first step after it
-where a wrong outcome keeps the game going). The other peers detect the
-desync, the game stops, and boardmesh prints the report (the first divergent
-entry, its author, both state hashes, the differing fields) and the path of
-the desync bundle (an honest peer's log file with the buggy peer's state),
-then exits with code 3. 'boardmesh replay BUNDLE' shows the same report.`,
+where a wrong outcome keeps the game going; a game that ends first ends
+honestly). The other peers detect the desync, the game stops, and boardmesh
+prints the report (the first divergent entry, its author, both state hashes,
+the differing fields) and the path of the desync bundle (an honest peer's log
+file with the buggy peer's state), then exits with code 3.
+'boardmesh replay BUNDLE' shows the same report.`,
 		Example: `  boardmesh play
   boardmesh play dragonslair --bots 2
   boardmesh play --watch
