@@ -10,4 +10,12 @@
 // ordering and the rules belong to lockstep and crypto. What it adds is the
 // I/O those layers leave out on purpose, with the ordering rules of
 // lockstep's Ready honoured (persist, then send, then apply).
+//
+// Gap answers go back to the node through lockstep's StepAnswer, credited
+// to the stream's remote peer, so a peer that voted to drop a seat where
+// the others went on learns it and goes on too. State envelopes that
+// explain a desync (Ready.Keep) are appended to the log file, which makes
+// that file the desync bundle `boardmesh replay` explains on its own.
+// InjectDesync gives a developer a peer with a buggy engine to see that
+// work.
 package p2p
