@@ -67,8 +67,11 @@ func TestHashesAgreeAcrossArchitectures(t *testing.T) {
 	if runtime.GOARCH == "386" {
 		t.Skip("already running as 386; the amd64 side runs this test")
 	}
-	native := finalHashes(t)
-	cmd := exec.Command("go", "test", "-count=1", "-v", "-run", "TestPrintFinalHashes", ".")
+	native, err := finalHashes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("go", "test", "-count=1", "-v", ".")
 	cmd.Env = append(os.Environ(), "GOARCH=386", "BOARDMESH_PRINT_HASHES=1")
 	out, err := cmd.CombinedOutput()
 	if err != nil {
@@ -81,25 +84,31 @@ func TestHashesAgreeAcrossArchitectures(t *testing.T) {
 	}
 }
 
-// TestPrintFinalHashes is the 386 half of the test above: it prints the
-// hashes for the parent process to compare.
-func TestPrintFinalHashes(t *testing.T) {
-	if os.Getenv("BOARDMESH_PRINT_HASHES") == "" {
-		t.Skip("helper of TestHashesAgreeAcrossArchitectures")
+// TestMain doubles as the 386 half of TestHashesAgreeAcrossArchitectures:
+// run with BOARDMESH_PRINT_HASHES set, it prints the final hashes for the
+// parent process to compare and runs no test.
+func TestMain(m *testing.M) {
+	if os.Getenv("BOARDMESH_PRINT_HASHES") != "" {
+		hashes, err := finalHashes()
+		if err != nil {
+			fmt.Println(err)
+			os.Exit(1)
+		}
+		for name, h := range hashes {
+			fmt.Println(name, h)
+		}
+		os.Exit(0)
 	}
-	for name, h := range finalHashes(t) {
-		t.Logf("%s %s", name, h)
-	}
+	os.Exit(m.Run())
 }
 
-func finalHashes(t *testing.T) map[string]string {
-	t.Helper()
+func finalHashes() (map[string]string, error) {
 	out := map[string]string{}
 	for _, g := range All() {
 		for n := g.MinPlayers; n <= g.MaxPlayers; n++ {
 			s, err := g.Setup(n, nil)
 			if err != nil {
-				t.Fatal(err)
+				return nil, err
 			}
 			bots := make([]engine.Bot, n)
 			for i := range bots {
@@ -107,11 +116,11 @@ func finalHashes(t *testing.T) map[string]string {
 			}
 			seed := []byte("arch/" + g.Name)
 			if _, err := engine.PlayOut(s, bots, engine.SeededChance{Seed: seed}, engine.NewRand(seed), 1_000_000, false, nil); err != nil {
-				t.Fatalf("%s, %d players: %v", g.Name, n, err)
+				return nil, fmt.Errorf("%s, %d players: %w", g.Name, n, err)
 			}
 			h := engine.Hash(s)
 			out[fmt.Sprintf("%s/%dp", g.Name, n)] = hex.EncodeToString(h[:])
 		}
 	}
-	return out
+	return out, nil
 }
