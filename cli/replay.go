@@ -155,7 +155,7 @@ func seatName(r *lockstep.Replay, seat int) string {
 	if name == "" {
 		name = m.ID.String()
 	}
-	return fmt.Sprintf("seat %d (%s)", seat, name)
+	return fmt.Sprintf("seat %d (%s)", seat+1, name)
 }
 
 func printReplayText(opts *ReplayOptions, r *lockstep.Replay, log []*crypto.Envelope, verr error) {

@@ -101,7 +101,7 @@ func TestReplayValidLog(t *testing.T) {
 	if err != nil {
 		t.Fatalf("replay: %v\n%s", err, out)
 	}
-	for _, want := range []string{"The Sleeping Dragon's Lair", "seat 0 (", "game over:", fmt.Sprintf("verified: %d entries", len(log))} {
+	for _, want := range []string{"The Sleeping Dragon's Lair", "seat 1 (", "game over:", fmt.Sprintf("verified: %d entries", len(log))} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
