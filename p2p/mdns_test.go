@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/boardmesh/boardmesh/p2p/netnstest"
 	"github.com/libp2p/go-libp2p/core/peer"
 )
 
@@ -82,67 +83,17 @@ func mdnsJoinHelper(code string) int {
 	return 0
 }
 
-type netns struct {
-	t     *testing.T
-	names []string
-}
-
-func (n *netns) run(args ...string) {
-	n.t.Helper()
-	if out, err := exec.Command("ip", args...).CombinedOutput(); err != nil {
-		n.t.Fatalf("ip %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-}
-
-// newLAN makes namespaces "<p>br" (holding a bridge) and "<p>0", "<p>1",
-// each with a veth into the bridge and the address 10.213.0.(i+1)/24.
-func newLAN(t *testing.T, peers int) *netns {
-	if _, err := exec.LookPath("ip"); err != nil {
-		t.Skip("this test needs the ip command (iproute2) to build network namespaces")
-	}
-	if os.Geteuid() != 0 {
-		t.Skip("this test needs root to build network namespaces")
-	}
-	p := fmt.Sprintf("bm%d", os.Getpid()%100000)
-	n := &netns{t: t}
-	t.Cleanup(func() {
-		for _, name := range n.names {
-			exec.Command("ip", "netns", "del", name).Run()
-		}
-	})
-	br := p + "br"
-	n.run("netns", "add", br)
-	n.names = append(n.names, br)
-	n.run("-n", br, "link", "add", "br0", "type", "bridge")
-	n.run("-n", br, "link", "set", "br0", "up")
-	for i := range peers {
-		ns := fmt.Sprintf("%s%d", p, i)
-		n.run("netns", "add", ns)
-		n.names = append(n.names, ns)
-		n.run("-n", ns, "link", "add", "eth0", "type", "veth", "peer", "name", fmt.Sprintf("v%d", i), "netns", br)
-		n.run("-n", br, "link", "set", fmt.Sprintf("v%d", i), "master", "br0")
-		n.run("-n", br, "link", "set", fmt.Sprintf("v%d", i), "up")
-		n.run("-n", ns, "addr", "add", fmt.Sprintf("10.213.0.%d/24", i+1), "dev", "eth0")
-		n.run("-n", ns, "link", "set", "eth0", "up")
-		n.run("-n", ns, "link", "set", "lo", "up")
-		n.run("-n", ns, "route", "add", "224.0.0.0/4", "dev", "eth0")
-	}
-	return n
-}
-
-func (n *netns) ns(i int) string { return n.names[i+1] }
-
 // TestMDNSFindsLobbyByCode hosts a lobby in one namespace and, from the
 // other, lists lobbies and resolves the host's join code.
 func TestMDNSFindsLobbyByCode(t *testing.T) {
-	lan := newLAN(t, 2)
+	lan := netnstest.New(t, "bm", 213, 2)
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 45*time.Second)
 	defer cancel()
-	hostCmd := exec.CommandContext(ctx, "ip", "netns", "exec", lan.ns(0), self, "-test.run=^$")
+	hostCmd := exec.CommandContext(ctx, "ip", "netns", "exec", lan.NS(0), self, "-test.run=^$")
 	hostCmd.Env = append(os.Environ(), "BOARDMESH_MDNS_ROLE=host")
 	stdin, _ := hostCmd.StdinPipe()
 	stdout, _ := hostCmd.StdoutPipe()
@@ -161,7 +112,7 @@ func TestMDNSFindsLobbyByCode(t *testing.T) {
 		t.Fatalf("host helper printed %q: %v", code, err)
 	}
 
-	joinCmd := exec.CommandContext(ctx, "ip", "netns", "exec", lan.ns(1), self, "-test.run=^$")
+	joinCmd := exec.CommandContext(ctx, "ip", "netns", "exec", lan.NS(1), self, "-test.run=^$")
 	joinCmd.Env = append(os.Environ(), "BOARDMESH_MDNS_ROLE=join", "BOARDMESH_MDNS_CODE="+code)
 	joinCmd.Stderr = os.Stderr
 	out, err := joinCmd.Output()
