@@ -305,17 +305,7 @@ func printNetSummary(io *IOStreams, asJSON bool, peer *p2p.NetPeer, rep *netRepo
 	}
 	if rep.result != nil {
 		s.Reason = rep.result.Reason
-		for seat, sc := range rep.result.Scores {
-			name := fmt.Sprintf("seat %d", seat+1)
-			if seat < len(st.Seats) && st.Seats[seat] < len(st.Members) {
-				name = st.Members[st.Seats[seat]].Name
-			}
-			win := false
-			for _, w := range rep.result.Winners {
-				win = win || w == seat
-			}
-			s.Seats = append(s.Seats, SummarySeat{Seat: seat + 1, Name: name, Score: sc, Winner: win})
-		}
+		s.Seats = summarySeats(*rep.result, st.Members, st.Seats)
 	}
 	if asJSON {
 		b, _ := json.Marshal(s)

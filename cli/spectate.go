@@ -174,17 +174,7 @@ func spectateSummary(opts *SpectateOptions, g *engine.Game, sp *p2p.Spectator, r
 		s.Steps = uint64(len(rp.Steps))
 		if rp.Result != nil {
 			s.Reason = rp.Result.Reason
-			for seat, sc := range rp.Result.Scores {
-				name := fmt.Sprintf("seat %d", seat+1)
-				if seat < len(rp.Seats) && rp.Seats[seat] < len(rp.Members) {
-					name = rp.Members[rp.Seats[seat]].Name
-				}
-				win := false
-				for _, w := range rp.Result.Winners {
-					win = win || w == seat
-				}
-				s.Seats = append(s.Seats, SummarySeat{Seat: seat + 1, Name: name, Score: sc, Winner: win})
-			}
+			s.Seats = summarySeats(*rp.Result, rp.Members, rp.Seats)
 		}
 	}
 	if opts.Net.JSON {

@@ -62,18 +62,26 @@ func summarize(g *engine.Game, t *p2p.Table, elapsed time.Duration) (PlaySummary
 		return s, false
 	}
 	s.Reason = res.Reason
+	s.Seats = summarySeats(*res, st.Members, st.Seats)
+	return s, true
+}
+
+// summarySeats lists each seat's outcome, named by the member who held it
+// (members in roster order; seats[i] is the member index of seat i).
+func summarySeats(res engine.Result, members []lockstep.Member, seats []int) []SummarySeat {
+	var out []SummarySeat
 	for seat, sc := range res.Scores {
 		name := fmt.Sprintf("seat %d", seat+1)
-		if seat < len(st.Seats) && st.Seats[seat] < len(st.Members) {
-			name = st.Members[st.Seats[seat]].Name
+		if seat < len(seats) && seats[seat] < len(members) {
+			name = members[seats[seat]].Name
 		}
 		win := false
 		for _, w := range res.Winners {
 			win = win || w == seat
 		}
-		s.Seats = append(s.Seats, SummarySeat{Seat: seat + 1, Name: name, Score: sc, Winner: win})
+		out = append(out, SummarySeat{Seat: seat + 1, Name: name, Score: sc, Winner: win})
 	}
-	return s, true
+	return out
 }
 
 func printSummary(io *IOStreams, asJSON bool, g *engine.Game, t *p2p.Table, humans int, elapsed time.Duration, runErr error) error {
