@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/boardmesh/boardmesh/cli/tui"
+	"github.com/boardmesh/boardmesh/cli/web"
 	"github.com/boardmesh/boardmesh/crypto"
 	"github.com/boardmesh/boardmesh/engine"
 	"github.com/boardmesh/boardmesh/engine/games"
@@ -32,6 +33,7 @@ type NetFlags struct {
 	JSON      bool
 	BotDelay  time.Duration
 	DropAfter time.Duration
+	Web       bool
 	// InjectDesync, 0 or more, makes this peer's engine go wrong at that
 	// step (a developer's flag); -1 plays honestly.
 	InjectDesync int64
@@ -51,6 +53,7 @@ func addNetFlags(cmd *cobra.Command, nf *NetFlags, withName bool) {
 	cmd.Flags().DurationVar(&nf.DropAfter, "drop-after", 0, "vote to drop a player who has kept the table waiting this long (0: wait for them forever)")
 	cmd.Flags().BoolVar(&nf.Auto, "auto", false, "no terminal UI: print progress lines and a summary")
 	cmd.Flags().BoolVar(&nf.JSON, "json", false, "machine-readable output: one JSON object per line (implies --auto)")
+	cmd.Flags().BoolVar(&nf.Web, "web", false, webFlagHelp)
 	nf.InjectDesync = -1
 	cmd.Flags().Int64Var(&nf.InjectDesync, "inject-desync", -1, "developers: make this peer's engine state go wrong at step SEQ, so the others report a desync (see 'boardmesh play --help')")
 }
@@ -128,6 +131,7 @@ type netReporter struct {
 	desync  string
 	view    *tableView
 	prog    *tea.Program
+	page    *web.Page
 }
 
 func (r *netReporter) line(kind string, text string, extra map[string]any) {
@@ -185,6 +189,9 @@ func (r *netReporter) update(u p2p.Update) {
 	}
 	if r.view != nil {
 		r.view.update(u)
+		if r.page != nil {
+			r.page.Show(r.view.snapshot())
+		}
 		if r.prog != nil {
 			r.prog.Send(tui.SnapshotMsg(r.view.snapshot()))
 		}
@@ -222,10 +229,16 @@ type NetSummary struct {
 // a terminal, else with progress lines; then prints the summary.
 func runNetPeer(ctx context.Context, io *IOStreams, nf *NetFlags, peer *p2p.NetPeer, canStart bool) error {
 	rep := &netReporter{io: io, json: nf.JSON}
-	interactive := !nf.Auto && !nf.JSON && peer.Meta.Bot == "" && io.InTTY && io.OutTTY
+	interactive := !nf.Auto && !nf.JSON && peer.Meta.Bot == "" && io.InTTY && io.OutTTY && !nf.Web
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var quit bool
+	if nf.Web {
+		if err := rep.openWeb(ctx, peer, canStart); err != nil {
+			return err
+		}
+		defer rep.page.Close()
+	}
 	if interactive {
 		title := peer.Meta.Game
 		if g, err := games.Lookup(peer.Meta.Game); err == nil {
@@ -241,7 +254,7 @@ func runNetPeer(ctx context.Context, io *IOStreams, nf *NetFlags, peer *p2p.NetP
 			})
 		}
 		rep.prog = tea.NewProgram(model, tea.WithInput(io.In), tea.WithOutput(io.Out), tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithContext(ctx))
-	} else if canStart {
+	} else if canStart && !nf.Web {
 		// Without a terminal UI the host starts on a line from stdin.
 		go func() {
 			sc := bufio.NewScanner(io.In)

@@ -49,7 +49,7 @@ type Server struct {
 	mu      sync.Mutex
 	frame   []byte // the latest frame message, nil before the first
 	version uint64
-	subs    map[chan struct{}]struct{}
+	subs    map[chan struct{}]*uint64 // each page's wake-up and the version it has
 	pages   int
 	closed  bool
 	done    chan struct{}
@@ -72,7 +72,7 @@ func Start(opts Options) (*Server, error) {
 		token:  base64.RawURLEncoding.EncodeToString(tok[:]),
 		host:   fmt.Sprintf("127.0.0.1:%d", port),
 		origin: fmt.Sprintf("http://127.0.0.1:%d", port),
-		subs:   map[chan struct{}]struct{}{},
+		subs:   map[chan struct{}]*uint64{},
 		done:   make(chan struct{}),
 	}
 	s.srv = &http.Server{
@@ -116,8 +116,15 @@ func (s *Server) Publish(v any) error {
 	return nil
 }
 
-// Close stops the server and closes every page's socket.
+// Close stops the server and closes every page's socket, after giving
+// each page up to a second to get the latest frame (the final score).
 func (s *Server) Close() error {
+	for range 50 {
+		if s.flushed() {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
@@ -133,6 +140,18 @@ func (s *Server) Close() error {
 		s.srv.Close()
 	}
 	return nil
+}
+
+// flushed reports whether every page has the latest frame.
+func (s *Server) flushed() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, sent := range s.subs {
+		if *sent != s.version {
+			return false
+		}
+	}
+	return true
 }
 
 // securityHeaders go on every answer: no framing, no sniffing, no
@@ -214,7 +233,8 @@ func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "503 too many pages open", http.StatusServiceUnavailable)
 		return
 	}
-	s.subs[wake] = struct{}{}
+	var sent uint64
+	s.subs[wake] = &sent
 	s.pages++
 	n := s.pages
 	s.mu.Unlock()
@@ -246,7 +266,6 @@ func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request) {
 	wake <- struct{}{}
 	errs := make(chan string, 4)
 	go s.readActions(ctx, cancel, c, errs)
-	var sent uint64
 	for {
 		select {
 		case <-ctx.Done():
@@ -262,15 +281,17 @@ func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request) {
 			}
 		case <-wake:
 			s.mu.Lock()
-			frame, v := s.frame, s.version
+			frame, v, have := s.frame, s.version, sent
 			s.mu.Unlock()
-			if frame == nil || v == sent {
+			if frame == nil || v == have {
 				continue
 			}
 			if write(ctx, c, frame) != nil {
 				return
 			}
+			s.mu.Lock()
 			sent = v
+			s.mu.Unlock()
 		}
 	}
 }
