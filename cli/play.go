@@ -217,7 +217,7 @@ func playRun(opts *PlayOptions) error {
 	me := table.Peers[0]
 	view = newTableView(g.Title, me.Host, humans == 1)
 	for _, p := range table.Peers[humans:] {
-		view.bots[p.Host.ID()] = true
+		view.bots[p.Host.ID().String()] = true
 	}
 	quit := false
 	model := tui.New(view.snapshot(), true, func(a engine.Action) {
