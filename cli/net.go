@@ -117,6 +117,14 @@ func attachBot(cfg *p2p.NetConfig, g *engine.Game, kind string) error {
 	return nil
 }
 
+// actAndTell plays a for the local seat and, if the node refuses it,
+// tells the UI why, so the menu takes a choice again.
+func actAndTell(ctx context.Context, prog *tea.Program, r *p2p.Runner, a engine.Action) {
+	if err := r.Act(ctx, a); err != nil && ctx.Err() == nil && prog != nil {
+		prog.Send(tui.RefusedMsg(err.Error()))
+	}
+}
+
 // netReporter prints progress lines (or JSON lines) for a peer without a
 // terminal UI. It runs on the runner's goroutine.
 type netReporter struct {
@@ -234,7 +242,7 @@ func runNetPeer(ctx context.Context, io *IOStreams, nf *NetFlags, peer *p2p.NetP
 		rep.view = newTableView(title, peer.Host, true)
 		rep.view.canStart = canStart
 		snap := rep.view.snapshot()
-		model := tui.New(snap, true, func(a engine.Action) { go peer.Runner.Act(ctx, a) }, func() { quit = true; cancel() })
+		model := tui.New(snap, true, func(a engine.Action) { go actAndTell(ctx, rep.prog, peer.Runner, a) }, func() { quit = true; cancel() })
 		if canStart {
 			model.OnStart(func() {
 				go peer.Runner.Do(ctx, func(n *lockstep.Node) error { return n.Propose() })
