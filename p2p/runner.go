@@ -76,6 +76,9 @@ type Update struct {
 	Entries []*crypto.Envelope
 	// Joined lists who has joined the lobby, while it is open.
 	Joined []lockstep.Member
+	// Drops counts what the topic validator has turned away so far (it
+	// never reaches the node, so no event tells of it).
+	Drops Drops
 }
 
 // Runner drives one lockstep node with real time and I/O. All node calls
@@ -95,6 +98,8 @@ type Runner struct {
 	proposed bool
 	// stopWhy is the text of the event that stopped the node.
 	stopWhy string
+	// told is the Drops of the last Update.
+	told Drops
 	// asked counts gap requests without a peer, to spread them over the
 	// topic's peers (one that cannot help is not asked every time).
 	asked int
@@ -279,6 +284,16 @@ func (r *Runner) Run(ctx context.Context) error {
 		case <-tick.C:
 			n.Tick(time.Since(epoch).Milliseconds() + 1)
 			r.askIfHeld(ctx, &held)
+			if d := r.guard.drops(); d != r.told && r.cfg.OnUpdate != nil && !n.HasReady() {
+				// Junk the validator dropped changes nothing in the
+				// node; say so anyway, at most once a tick.
+				r.told = d
+				u := Update{Status: n.Status(), Drops: d}
+				if u.Status.Phase <= lockstep.PhaseLobby {
+					u.Joined = n.Joined()
+				}
+				r.cfg.OnUpdate(u)
+			}
 		}
 	}
 }
@@ -436,7 +451,8 @@ func (r *Runner) drain(ctx context.Context) error {
 			if cur := n.State(); cur != nil && st.Phase >= lockstep.PhasePlaying && (r.cfg.WantState || st.Phase >= lockstep.PhaseOver) {
 				s = cur.Clone()
 			}
-			u := Update{Status: st, State: s, Events: rd.Events, Entries: rd.Entries}
+			r.told = r.guard.drops()
+			u := Update{Status: st, State: s, Events: rd.Events, Entries: rd.Entries, Drops: r.told}
 			if st.Phase <= lockstep.PhaseLobby {
 				u.Joined = n.Joined()
 			}
