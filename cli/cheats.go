@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/boardmesh/boardmesh/crypto"
 	"github.com/boardmesh/boardmesh/lockstep"
 	"github.com/boardmesh/boardmesh/p2p"
-	"github.com/libp2p/go-libp2p/core/peer"
 )
 
 // Cheat is one misbehaviour a node detected, as every front end names it:
@@ -121,7 +121,7 @@ func dropsText(now, before p2p.Drops) string {
 }
 
 // memberAndSeat is a peer's name and its seat counted from 1 (0 if none).
-func memberAndSeat(id peer.ID, st lockstep.Status) (string, int) {
+func memberAndSeat(id crypto.PeerID, st lockstep.Status) (string, int) {
 	for mi, m := range st.Members {
 		if m.ID != id {
 			continue

@@ -124,16 +124,17 @@ func (g *guard) check(from peer.ID, data []byte) (Verdict, any) {
 		return Reject, nil
 	}
 	local := from == g.self
+	author := peer.ID(env.Author)
 	if g.hasRoster() {
-		if !g.isMember(env.Author) {
+		if !g.isMember(author) {
 			// Spectators and strangers do not publish once there is a
 			// roster; nothing they say can change the game.
 			g.outsider.Add(1)
 			return Reject, nil
 		}
-	} else if !local && env.Author != g.self {
+	} else if !local && author != g.self {
 		// A stranger in the lobby: allowed, at a join's pace.
-		if !g.take(env.Author) || (from != env.Author && !g.take(from)) {
+		if !g.take(author) || (from != author && !g.take(from)) {
 			g.throttled.Add(1)
 			return Ignore, nil
 		}

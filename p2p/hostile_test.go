@@ -35,7 +35,11 @@ func newOutsider(t *testing.T, ctx context.Context, target host.Host, lobby cryp
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := NewHost(HostConfig{Key: id.PrivKey(), NoQUIC: true})
+	key, err := HostKey(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := NewHost(HostConfig{Key: key, NoQUIC: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -260,7 +264,7 @@ func TestGuardLimits(t *testing.T) {
 	stranger, _ := crypto.GenerateIdentity(rand.Reader)
 	var lobby crypto.Hash
 	lobby[0] = 1
-	g := newGuard(self.ID(), lobby)
+	g := newGuard(peer.ID(self.ID()), lobby)
 	now := time.Unix(1000, 0)
 	g.now = func() time.Time { return now }
 	env := func(id *crypto.Identity, session crypto.Hash, body []byte) []byte {
@@ -268,21 +272,22 @@ func TestGuardLimits(t *testing.T) {
 		crypto.Sign(id, e)
 		return e.Marshal()
 	}
-	if v, _ := g.check(stranger.ID(), make([]byte, MaxEnvelope+1)); v != Reject {
+	sid, mid := peer.ID(stranger.ID()), peer.ID(member.ID())
+	if v, _ := g.check(sid, make([]byte, MaxEnvelope+1)); v != Reject {
 		t.Fatalf("a message over MaxEnvelope: %v, want Reject", v)
 	}
 	big := env(member, lobby, make([]byte, crypto.MaxBody))
 	if len(big) != MaxEnvelope {
 		t.Fatalf("an envelope with the largest body is %d bytes, MaxEnvelope %d", len(big), MaxEnvelope)
 	}
-	if v, _ := g.check(member.ID(), big); v != Accept {
+	if v, _ := g.check(mid, big); v != Accept {
 		t.Fatalf("the largest legal envelope: %v, want Accept", v)
 	}
 	// A stranger in the lobby: its burst passes, then it is throttled
 	// until its bucket refills.
 	accepted := 0
 	for range 100 {
-		if v, _ := g.check(stranger.ID(), env(stranger, lobby, nil)); v == Accept {
+		if v, _ := g.check(sid, env(stranger, lobby, nil)); v == Accept {
 			accepted++
 		}
 	}
@@ -290,23 +295,23 @@ func TestGuardLimits(t *testing.T) {
 		t.Fatalf("a stranger's burst of 100: %d accepted, want %d", accepted, lobbyBurst)
 	}
 	now = now.Add(time.Second)
-	if v, _ := g.check(stranger.ID(), env(stranger, lobby, nil)); v != Accept {
+	if v, _ := g.check(sid, env(stranger, lobby, nil)); v != Accept {
 		t.Fatalf("after a second's refill: %v, want Accept", v)
 	}
 	// Once there is a roster only its members publish.
-	g.setMembers([]peer.ID{self.ID(), member.ID()})
+	g.setMembers([]peer.ID{peer.ID(self.ID()), mid})
 	var session crypto.Hash
 	session[0] = 2
 	g.setSession(session)
-	if v, _ := g.check(stranger.ID(), env(stranger, session, nil)); v != Reject {
+	if v, _ := g.check(sid, env(stranger, session, nil)); v != Reject {
 		t.Fatalf("a stranger after the roster: %v, want Reject", v)
 	}
-	if v, _ := g.check(stranger.ID(), env(member, session, nil)); v != Accept {
+	if v, _ := g.check(sid, env(member, session, nil)); v != Accept {
 		t.Fatalf("a member's envelope relayed by anyone: %v, want Accept", v)
 	}
 	var other crypto.Hash
 	other[0] = 3
-	if v, _ := g.check(member.ID(), env(member, other, nil)); v != Reject {
+	if v, _ := g.check(mid, env(member, other, nil)); v != Reject {
 		t.Fatalf("another session: %v, want Reject", v)
 	}
 	d := g.drops()
