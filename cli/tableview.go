@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/boardmesh/boardmesh/cli/present"
 	"github.com/boardmesh/boardmesh/cli/tui"
@@ -13,6 +14,7 @@ import (
 	"github.com/boardmesh/boardmesh/p2p"
 	"github.com/libp2p/go-libp2p/core/host"
 	"github.com/libp2p/go-libp2p/core/network"
+	"github.com/libp2p/go-libp2p/core/peer"
 )
 
 // tableView turns one peer's runner updates into the presentation model
@@ -39,7 +41,17 @@ type tableView struct {
 	// selfWait: the table's last stall was for our own move.
 	selfWait bool
 	votes    []present.Vote
+	// drops is the validator's count last shown, at dropsAt: a flood is
+	// summed up every few seconds, not line by line.
+	drops   p2p.Drops
+	dropsAt time.Time
 }
+
+// dropsEvery is how often the junk a flood sends is summed up.
+const dropsEvery = 2 * time.Second
+
+// self is this peer's ID in lockstep's form.
+func (v *tableView) self() crypto.PeerID { return crypto.PeerID(v.host.ID()) }
 
 // defaultDropAfter is how long (ms) a seat may keep the table waiting
 // before the others may vote it out.
@@ -93,7 +105,7 @@ func (v *tableView) update(u p2p.Update) {
 		v.earlier = nil
 	}
 	v.rec.Feed(u.Entries...)
-	self := v.host.ID().String()
+	self := v.self().String()
 	for _, ev := range u.Events {
 		// Waiting for our own move is what "your move" says already: the
 		// log keeps it, and the resumption after it, out.
@@ -117,8 +129,16 @@ func (v *tableView) update(u p2p.Update) {
 		case lockstep.EventDropped:
 			v.votes = nil
 		}
+		if c, ok := cheatOf(ev, u.Status); ok {
+			v.rec.Cheat(present.Cheat{Kind: c.What, Seat: c.Seat, Name: c.Name, Text: c.Text})
+			continue
+		}
 		seat, name := v.seatOfPeer(ev.Peer.String())
 		v.rec.Event(ev, seat, name)
+	}
+	if t := dropsText(u.Drops, v.drops); t != "" && time.Since(v.dropsAt) >= dropsEvery {
+		v.drops, v.dropsAt = u.Drops, time.Now()
+		v.rec.Note(t)
 	}
 	if u.State != nil {
 		v.state = u.State
@@ -135,14 +155,14 @@ func plus1(xs []int) []int {
 
 // table is the presentation model of the table now.
 func (v *tableView) table() present.Table {
-	env := present.Env{Human: v.human, Self: v.host.ID().String(), Joined: v.joined, DropAfter: v.dropAfter, Votes: v.votes,
+	env := present.Env{Human: v.human, Self: v.self().String(), Joined: v.joined, DropAfter: v.dropAfter, Votes: v.votes,
 		Bot: func(id string) bool { return v.bots[id] || !v.human },
 		Conn: func(id string) string {
 			for _, m := range v.status.Members {
 				if m.ID.String() == id {
 					// Seen on the network, or heard from: its moves arrive
 					// (a peer may reach us through another).
-					if v.host.Network().Connectedness(m.ID) == network.Connected {
+					if v.host.Network().Connectedness(peer.ID(m.ID)) == network.Connected {
 						return "connected"
 					}
 					for _, w := range v.status.Waiting {

@@ -216,6 +216,18 @@ func (r *Recorder) Event(ev lockstep.Event, seatOf int, name string) {
 	}
 }
 
+// Cheat records a cheat the runner has put in plain words, with a line in
+// the history.
+func (r *Recorder) Cheat(c Cheat) {
+	r.cheats = append(r.cheats, c)
+	r.add(Entry{Seq: r.seq, Turn: r.turn, Kind: "cheat", Seat: c.Seat, Text: "CHEAT: " + c.Text})
+}
+
+// Note adds a line about the table (what the validator dropped, …).
+func (r *Recorder) Note(text string) {
+	r.add(Entry{Seq: r.seq, Turn: r.turn, Kind: "table", Text: text})
+}
+
 func nameOr(name string, seat int) string {
 	if name != "" {
 		if seat >= 0 {
