@@ -225,14 +225,14 @@ func playRun(opts *PlayOptions) error {
 	me := table.Peers[0]
 	view = newTableView(g.Title, me.Host, humans == 1)
 	for _, p := range table.Peers[humans:] {
-		view.bots[p.Host.ID()] = true
+		view.bots[p.Host.ID().String()] = true
 	}
 	if opts.Web {
 		return playWeb(ctx, opts, g, table, view, humans, start, &page)
 	}
 	quit := false
 	model := tui.New(view.snapshot(), true, func(a engine.Action) {
-		go me.Runner.Act(ctx, a)
+		go actAndTell(ctx, prog, me.Runner, a)
 	}, func() { quit = true; cancel() })
 	prog = tea.NewProgram(model, tea.WithInput(opts.IO.In), tea.WithOutput(opts.IO.Out), tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithContext(ctx))
 	runErr := make(chan error, 1)

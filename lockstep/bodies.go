@@ -5,7 +5,6 @@ import (
 
 	"github.com/boardmesh/boardmesh/crypto"
 	"github.com/boardmesh/boardmesh/engine"
-	"github.com/libp2p/go-libp2p/core/peer"
 )
 
 // Bodies are written with engine's canonical primitives (unsigned LEB128
@@ -131,7 +130,7 @@ func decodeRoster(b []byte) (*rosterBody, error) {
 	r.Options = decodeOptions(d)
 	n := d.Len(maxMembers)
 	for i := 0; i < n && d.Err() == nil; i++ {
-		id := peer.ID(d.Blob(crypto.IDLen))
+		id := crypto.PeerID(d.Blob(crypto.IDLen))
 		m := Member{ID: id, Name: d.Text(maxName), Commitment: decodeHash(d), ChainLen: d.Uint()}
 		if d.Err() == nil {
 			if _, err := crypto.PublicKey(id); err != nil {

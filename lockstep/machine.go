@@ -7,7 +7,6 @@ import (
 
 	"github.com/boardmesh/boardmesh/crypto"
 	"github.com/boardmesh/boardmesh/engine"
-	"github.com/libp2p/go-libp2p/core/peer"
 )
 
 // machine is the deterministic core shared by Node and Verify: it takes
@@ -22,17 +21,22 @@ type machine struct {
 	// checkSigs makes apply verify signatures (Verify); Node verifies on
 	// receipt instead, once per envelope.
 	checkSigs bool
+	// onStep, if set, sees every step with the states before and after it
+	// (Verifier.OnStep); prevSt is the clone of the state before the next
+	// step, kept only while onStep is set.
+	onStep func(prev, next engine.State, info stepInfo)
+	prevSt engine.State
 
 	phase   Phase
 	lobby   crypto.Hash
 	joins   []*joinBody
 	joinEnv []*crypto.Envelope
 	roster  *rosterBody
-	host    peer.ID
+	host    crypto.PeerID
 	session crypto.Hash
 	game    *engine.Game
 	members []*mstate
-	byID    map[peer.ID]int // lookup only; never iterated
+	byID    map[crypto.PeerID]int // lookup only; never iterated
 
 	seats   []int // seat → member
 	seatOf  []int // member → seat
@@ -94,15 +98,16 @@ func (m *mstate) chainEnd() uint64 {
 
 // stepInfo describes one step for reports and replays.
 type stepInfo struct {
-	Kind   string  // "action", "chance", "bot", "drop"
-	Author peer.ID // for actions
+	Kind   string        // "action", "chance", "bot", "drop"
+	Author crypto.PeerID // for actions
 	Seat   int
-	Entry  int    // log index of the entry that completed the step, -1 for a bot's move
-	What   string // the action's description when recording
+	Entry  int           // log index of the entry that completed the step, -1 for a bot's move
+	What   string        // the action's description when recording
+	Action engine.Action // the action of an action or bot step, when observed
 }
 
 func newMachine(games func(string) (*engine.Game, error)) *machine {
-	return &machine{games: games, phase: PhaseLobby, byID: map[peer.ID]int{}, enc: engine.NewEncoder(nil)}
+	return &machine{games: games, phase: PhaseLobby, byID: map[crypto.PeerID]int{}, enc: engine.NewEncoder(nil)}
 }
 
 // expectation is what may come next at a group boundary: a group of kind
@@ -195,13 +200,13 @@ func (m *machine) groupHash() crypto.Hash {
 }
 
 // member returns the member index of an author.
-func (m *machine) member(id peer.ID) (int, bool) {
+func (m *machine) member(id crypto.PeerID) (int, bool) {
 	i, ok := m.byID[id]
 	return i, ok
 }
 
 // seatOfPeer is the seat of a peer, or -1.
-func (m *machine) seatOfPeer(id peer.ID) int {
+func (m *machine) seatOfPeer(id crypto.PeerID) int {
 	if i, ok := m.byID[id]; ok && m.seatOf != nil {
 		return m.seatOf[i]
 	}
@@ -374,7 +379,7 @@ func (m *machine) applyAction(env *crypto.Envelope) error {
 		return fmt.Errorf("%w: %v", ErrIllegal, err)
 	}
 	m.appendLog(env)
-	return m.stepDone(stepInfo{Kind: "action", Author: env.Author, Seat: seat, Entry: len(m.log) - 1, What: what})
+	return m.stepDone(stepInfo{Kind: "action", Author: env.Author, Seat: seat, Entry: len(m.log) - 1, What: what, Action: a})
 }
 
 func (m *machine) appendLog(env *crypto.Envelope) {
@@ -430,6 +435,9 @@ func (m *machine) drawSeats(b crypto.Hash) error {
 	m.dropper, _ = st.(engine.Dropper)
 	m.turn = st.Turn()
 	m.hashes = append(m.hashes[:0], crypto.Hash(engine.HashWith(m.enc, st)))
+	if m.onStep != nil {
+		m.prevSt = st.Clone()
+	}
 	m.noteRound()
 	m.phase = PhasePlaying
 	m.events = append(m.events, Event{Kind: EventStarted, Seat: -1, Text: "seats drawn; the game begins"})
@@ -448,6 +456,7 @@ func (m *machine) stepDone(info stepInfo) error {
 	m.seq++
 	m.steps = append(m.steps, info)
 	m.hashes = append(m.hashes, crypto.Hash(engine.HashWith(m.enc, m.st)))
+	m.observe(info)
 	m.noteRound()
 	if t := m.st.Turn(); t != m.turn || m.st.ToAct().Kind == engine.ActorOver {
 		m.turn = t
@@ -455,6 +464,16 @@ func (m *machine) stepDone(info stepInfo) error {
 		return nil
 	}
 	return m.autoplay()
+}
+
+// observe hands a finished step to onStep with the states around it.
+func (m *machine) observe(info stepInfo) {
+	if m.onStep == nil || m.prevSt == nil {
+		return
+	}
+	next := m.st.Clone()
+	m.onStep(m.prevSt, next, info)
+	m.prevSt = next.Clone()
 }
 
 // autoplay moves for dropped seats of games without a Dropper: every peer
@@ -475,7 +494,7 @@ func (m *machine) autoplay() error {
 		}
 		r := engine.NewRand(engine.Derive(m.session[:], "dropped-seat", m.seq))
 		a := m.bots[who.Seat].Choose(m.st, legal, r)
-		info := stepInfo{Kind: "bot", Seat: who.Seat, Entry: -1}
+		info := stepInfo{Kind: "bot", Seat: who.Seat, Entry: -1, Action: a}
 		if m.record {
 			info.What = m.st.Describe(a)
 		}
@@ -509,6 +528,7 @@ func (m *machine) finishDrop() error {
 		m.seq++
 		m.steps = append(m.steps, stepInfo{Kind: "drop", Seat: seats[0], Entry: len(m.log) - 1, What: "drop " + m.seatNames(seats)})
 		m.hashes = append(m.hashes, crypto.Hash(engine.HashWith(m.enc, m.st)))
+		m.observe(m.steps[len(m.steps)-1])
 		m.noteRound()
 		m.turn = m.st.Turn()
 		m.needCP = true
@@ -748,7 +768,7 @@ func (m *machine) applyRoster(env *crypto.Envelope, r *rosterBody, g *engine.Gam
 // CheckEvidence verifies an equivocation proof on its own: two validly
 // signed, different envelopes of one author for one slot. Anyone can run
 // it, with no other context. It returns the cheating author.
-func CheckEvidence(env *crypto.Envelope) (peer.ID, error) {
+func CheckEvidence(env *crypto.Envelope) (crypto.PeerID, error) {
 	if env.Kind != crypto.KindEvidence {
 		return "", fmt.Errorf("%w: not evidence", ErrBadBody)
 	}
@@ -908,7 +928,7 @@ func (m *machine) feed(env *crypto.Envelope) error {
 	return m.apply(env, x)
 }
 
-func (m *machine) nameOf(id peer.ID) string {
+func (m *machine) nameOf(id crypto.PeerID) string {
 	if mi, ok := m.byID[id]; ok {
 		return m.name(mi)
 	}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"sort"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/boardmesh/boardmesh/crypto"
@@ -77,6 +76,9 @@ type Update struct {
 	Entries []*crypto.Envelope
 	// Joined lists who has joined the lobby, while it is open.
 	Joined []lockstep.Member
+	// Drops counts what the topic validator has turned away so far (it
+	// never reaches the node, so no event tells of it).
+	Drops Drops
 }
 
 // Runner drives one lockstep node with real time and I/O. All node calls
@@ -89,9 +91,15 @@ type Runner struct {
 	in    chan inbound
 	// answers carries catch-up answers from the fetchers to Run.
 	answers chan lockstep.GapAnswer
-	// session is the session id once known; the validator reads it.
-	session  atomic.Value // crypto.Hash
+	// guard is the topic validator's policy; the runner tells it the
+	// session id and the roster.
+	guard    *guard
+	roster   string // the member ids the guard was last given
 	proposed bool
+	// stopWhy is the text of the event that stopped the node.
+	stopWhy string
+	// told is the Drops of the last Update.
+	told Drops
 	// asked counts gap requests without a peer, to spread them over the
 	// topic's peers (one that cannot help is not asked every time).
 	asked int
@@ -114,8 +122,8 @@ func NewRunner(cfg RunnerConfig) (*Runner, error) {
 		answers: make(chan lockstep.GapAnswer, 64),
 		done:    make(chan struct{}),
 	}
-	r.session.Store(crypto.Hash{})
-	t, err := JoinTopic(cfg.PubSub, cfg.Host.ID(), TopicName(cfg.Lobby.String()), r.verify)
+	r.guard = newGuard(cfg.Host.ID(), cfg.Lobby)
+	t, err := JoinTopic(cfg.PubSub, cfg.Host.ID(), TopicName(cfg.Lobby.String()), r.guard.check)
 	if err != nil {
 		return nil, err
 	}
@@ -124,32 +132,8 @@ func NewRunner(cfg RunnerConfig) (*Runner, error) {
 	return r, nil
 }
 
-// verify is the topic validator: it runs on gossipsub's goroutines, so it
-// touches nothing of the node. A malformed envelope or a bad signature is
-// provably bad (Reject). An envelope of another session is Reject once our
-// session id is known; before that the roster (which defines it) may not
-// have arrived yet, so it is accepted and left to lockstep. Our own
-// publishes pass through here too; we signed them, so they are not
-// checked again. The decoded, verified envelope rides along to read, and
-// lockstep's Verifier (Trusted) skips its signature check.
-func (r *Runner) verify(from peer.ID, data []byte) (Verdict, any) {
-	env, err := crypto.Unmarshal(data)
-	if err != nil {
-		return Reject, nil
-	}
-	if from != r.cfg.Host.ID() {
-		if err := crypto.Verify(env); err != nil {
-			return Reject, nil
-		}
-	}
-	if env.Session == r.cfg.Lobby {
-		return Accept, env
-	}
-	if s := r.session.Load().(crypto.Hash); !s.IsZero() && env.Session != s {
-		return Reject, nil
-	}
-	return Accept, env
-}
+// Drops counts what the topic validator has turned away so far.
+func (r *Runner) Drops() Drops { return r.guard.drops() }
 
 // Trusted lets the node skip the signature check of the one envelope the
 // runner is stepping right now, when the topic validator has verified it
@@ -247,7 +231,7 @@ func (r *Runner) Run(ctx context.Context) error {
 			}
 			if time.Now().After(lingerUntil) {
 				if st.Phase == lockstep.PhaseStopped {
-					return ErrStopped
+					return r.stopError(st)
 				}
 				return nil
 			}
@@ -300,6 +284,16 @@ func (r *Runner) Run(ctx context.Context) error {
 		case <-tick.C:
 			n.Tick(time.Since(epoch).Milliseconds() + 1)
 			r.askIfHeld(ctx, &held)
+			if d := r.guard.drops(); d != r.told && r.cfg.OnUpdate != nil && !n.HasReady() {
+				// Junk the validator dropped changes nothing in the
+				// node; say so anyway, at most once a tick.
+				r.told = d
+				u := Update{Status: n.Status(), Drops: d}
+				if u.Status.Phase <= lockstep.PhaseLobby {
+					u.Joined = n.Joined()
+				}
+				r.cfg.OnUpdate(u)
+			}
 		}
 	}
 }
@@ -353,6 +347,23 @@ func (r *Runner) step(in inbound) {
 // equivocation or a desync; the events said why.
 var ErrStopped = errors.New("the session stopped")
 
+// ErrStoppedInLobby is returned by Run (wrapped with the reason, and
+// matching ErrStopped too) when the node stopped before the game began.
+var ErrStoppedInLobby = fmt.Errorf("%w before the game began", ErrStopped)
+
+// stopError says why the node stopped, in the words of the event that
+// stopped it.
+func (r *Runner) stopError(st lockstep.Status) error {
+	why := r.stopWhy
+	if why == "" {
+		why = "no reason was given"
+	}
+	if r.cfg.Node.State() == nil {
+		return fmt.Errorf("%w: %s", ErrStoppedInLobby, why)
+	}
+	return fmt.Errorf("%w: %s", ErrStopped, why)
+}
+
 func (r *Runner) playBot() error {
 	s := r.cfg.Node.State()
 	legal := s.Legal(nil)
@@ -394,11 +405,24 @@ func (r *Runner) drain(ctx context.Context) error {
 			turnEnd = true // a desync stops the game: make the bundle durable
 		}
 		for _, ev := range rd.Events {
-			if ev.Kind == lockstep.EventTurn || ev.Kind == lockstep.EventGameOver || ev.Kind == lockstep.EventStarted {
+			switch ev.Kind {
+			case lockstep.EventTurn, lockstep.EventGameOver, lockstep.EventStarted:
+				turnEnd = true
+			case lockstep.EventEquivocation, lockstep.EventDesync:
+				if r.stopWhy == "" {
+					r.stopWhy = ev.Text
+					if ev.Desync != nil {
+						r.stopWhy = ev.Desync.String()
+					}
+				}
 				turnEnd = true
 			}
 		}
-		if turnEnd || len(rd.Persist) > 0 && len(rd.Entries) == 0 && n.Status().Phase < lockstep.PhasePlaying {
+		// What we signed is on disk before it leaves (Ready.Persist): a
+		// crash after the send must find it, or the restarted peer could
+		// sign a different envelope for the slot and be convicted of an
+		// equivocation it never meant.
+		if turnEnd || len(rd.Persist) > 0 {
 			if err := r.cfg.Log.Sync(); err != nil {
 				return err
 			}
@@ -418,15 +442,17 @@ func (r *Runner) drain(ctx context.Context) error {
 			r.fetch(ctx, q)
 		}
 		st := n.Status()
-		if !st.Session.IsZero() {
-			r.session.Store(st.Session)
-		}
+		r.guard.setSession(st.Session)
+		r.learnRoster(st.Members)
 		if r.cfg.OnUpdate != nil {
 			var s engine.State
-			if st.Phase >= lockstep.PhasePlaying && (r.cfg.WantState || st.Phase >= lockstep.PhaseOver) {
-				s = n.State().Clone()
+			// A node stopped in the lobby (an equivocating joiner) has no
+			// state: Phase alone does not say there is one.
+			if cur := n.State(); cur != nil && st.Phase >= lockstep.PhasePlaying && (r.cfg.WantState || st.Phase >= lockstep.PhaseOver) {
+				s = cur.Clone()
 			}
-			u := Update{Status: st, State: s, Events: rd.Events, Entries: rd.Entries}
+			r.told = r.guard.drops()
+			u := Update{Status: st, State: s, Events: rd.Events, Entries: rd.Entries, Drops: r.told}
 			if st.Phase <= lockstep.PhaseLobby {
 				u.Joined = n.Joined()
 			}
@@ -437,12 +463,37 @@ func (r *Runner) drain(ctx context.Context) error {
 	return nil
 }
 
+// learnRoster tells the guard who the members are, and stops treating
+// anyone else as a gossipsub direct peer (a direct peer is never
+// graylisted, whatever it sends).
+func (r *Runner) learnRoster(members []lockstep.Member) {
+	if len(members) == 0 {
+		return
+	}
+	key := ""
+	ids := make([]peer.ID, 0, len(members))
+	for _, m := range members {
+		ids = append(ids, peer.ID(m.ID))
+		key += string(m.ID)
+	}
+	if key == r.roster {
+		return
+	}
+	r.roster = key
+	r.guard.setMembers(ids)
+	for _, p := range r.topic.Peers() {
+		if !r.guard.isMember(p) {
+			_ = r.cfg.PubSub.RemoveDirectPeer(p)
+		}
+	}
+}
+
 // fetch asks one peer for a gap on another goroutine and hands its answer
 // to Run, which gives it to the node's StepAnswer; the node verifies every
 // envelope. The answer's Peer is the stream's remote peer (libp2p
 // authenticated it), never what the answer says of itself.
 func (r *Runner) fetch(ctx context.Context, q lockstep.GapRequest) {
-	to := q.To
+	to := peer.ID(q.To)
 	h := r.cfg.Host
 	if to == "" || h.Network().Connectedness(to) != network.Connected {
 		// Ask the topic's peers in turn: an answer helps only from a peer
@@ -496,9 +547,9 @@ func (r *Runner) serveCatchup(from peer.ID, query []byte) ([][]byte, error) {
 				out = append(out, log[i].Marshal())
 			}
 		case queryAnswer:
-			out = EncodeAnswer(node.Answer(lockstep.GapRequest{To: from, From: fromIdx}))
+			out = EncodeAnswer(node.Answer(lockstep.GapRequest{To: crypto.PeerID(from), From: fromIdx}))
 		default:
-			for _, e := range node.Serve(lockstep.GapRequest{To: from, From: fromIdx}) {
+			for _, e := range node.Serve(lockstep.GapRequest{To: crypto.PeerID(from), From: fromIdx}) {
 				out = append(out, e.Marshal())
 			}
 		}
@@ -546,7 +597,7 @@ func EncodeAnswer(a lockstep.GapAnswer) [][]byte {
 // anyway), unless it is a committed entry: then the positions after it
 // are unknown and the answer keeps only the entries before it.
 func DecodeAnswer(from peer.ID, items [][]byte) (lockstep.GapAnswer, error) {
-	a := lockstep.GapAnswer{Peer: from}
+	a := lockstep.GapAnswer{Peer: crypto.PeerID(from)}
 	if len(items) == 0 {
 		return a, fmt.Errorf("empty catch-up answer from %s", short(from))
 	}

@@ -90,12 +90,21 @@ func TestModelChoosesWithKeys(t *testing.T) {
 		t.Fatalf("chose %v, want add 3 second", chosen)
 	}
 	key(m, "9")
-	if !strings.Contains(m.View(), "there is no action 9") {
+	if !strings.Contains(m.View(), "no move has the key 9") {
 		t.Fatal("no message for a number without an action")
 	}
 	key(m, "q")
+	if quit || !strings.Contains(m.View(), "Leave the game?") {
+		t.Fatalf("q did not ask before leaving (quit %v):\n%s", quit, m.View())
+	}
+	key(m, "n")
+	if quit || strings.Contains(m.View(), "Leave the game?") {
+		t.Fatal("n did not cancel leaving")
+	}
+	key(m, "q")
+	key(m, "y")
 	if !quit {
-		t.Fatal("q did not quit")
+		t.Fatal("q, y did not quit")
 	}
 }
 
@@ -143,5 +152,29 @@ func TestSameSeatChoosesTwiceInARow(t *testing.T) {
 	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("2")})
 	if len(sent) != 2 || sent[1].Op != 2 {
 		t.Fatalf("the second decision of the same seat was not sent: %v", sent)
+	}
+}
+
+// TestRefusedMoveRearmsTheMenu: a move the node refuses (the runner's Act
+// returned an error) is shown, and the same decision's menu takes a
+// choice again instead of staying dead.
+func TestRefusedMoveRearmsTheMenu(t *testing.T) {
+	s := &countState{total: 4}
+	var chosen []engine.Action
+	snap := Snapshot{Title: "Count", Seat: 0, State: s, Legal: s.Legal(nil), Status: "your turn", Step: 7}
+	m := New(snap, false, func(a engine.Action) { chosen = append(chosen, a) }, nil)
+	key(m, "enter")
+	key(m, "enter")
+	if len(chosen) != 1 {
+		t.Fatalf("two presses before an answer sent %d choices, want 1", len(chosen))
+	}
+	m.Update(RefusedMsg("the session has ended"))
+	if out := m.View(); !strings.Contains(out, "Not played: the session has ended") {
+		t.Fatalf("the refusal is not shown:\n%s", out)
+	}
+	key(m, "down")
+	key(m, "enter")
+	if len(chosen) != 2 || chosen[1].Op != 2 {
+		t.Fatalf("after a refusal the menu sent %v, want a second choice (add 2)", chosen)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/boardmesh/boardmesh/cli/present"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 )
@@ -16,19 +17,24 @@ var (
 	headStyle   = lipgloss.NewStyle().Bold(true).Underline(true)
 	cursorStyle = lipgloss.NewStyle().Bold(true).Reverse(true)
 	dimStyle    = lipgloss.NewStyle().Faint(true)
+	warnStyle   = lipgloss.NewStyle().Foreground(lipgloss.Color("3"))
 	okStyle     = lipgloss.NewStyle().Foreground(lipgloss.Color("2"))
 	badStyle    = lipgloss.NewStyle().Foreground(lipgloss.Color("1")).Bold(true)
 )
 
 // HelpText explains the keys of the game screen, for `boardmesh play
 // --help` and the like.
-const HelpText = `Keys: ↑/↓ or j/k move in the menu of your moves, Enter picks, 1-9 pick
-directly. A long menu (Infinite City's "Play TILE at (x,y)") is grouped by
+const HelpText = `Keys: ↑/↓ or j/k move in the menu of your moves; Enter, Space or → play
+the highlighted move; the key shown before a move (1-9, then letters)
+plays it directly, and keeps its meaning from one move to the next. A long menu (Infinite City's "Play TILE at (x,y)") is grouped by
 the moves' leading words: pick "Play Post Office …" first, then the square;
 Esc or Backspace goes back. / filters the menu as you type (every word must
 occur: "/guild 0,2"; in a group the filter starts with its words); Enter
 keeps the filter and picks the move if only one is left, Esc clears it. PgUp/PgDn or the mouse wheel scroll a board taller
-than the screen, l hides or shows "What happened", q quits.`
+than the screen, l hides or shows "What happened", L opens the whole
+history (scroll it with ↑/↓ and PgUp/PgDn), ? this help. When a player keeps
+the table waiting past the drop delay, d votes to drop them (the others
+confirm with d too). q or Ctrl-C ask before you leave.`
 
 // screen is how the terminal's rows are shared out: the title and status
 // at the top, the menu, sync line and key help at the bottom, the board in
@@ -57,6 +63,34 @@ func (m *Model) layout() screen {
 		sc.top = append(sc.top, titleStyle.Render(s.Status))
 	}
 
+	if t := s.Table; t != nil && !s.Over {
+		for _, st := range t.Stalls {
+			if st.For < 2000 || st.Seat-1 == s.Seat && s.Seat >= 0 {
+				continue
+			}
+			line := fmt.Sprintf("⏳ waiting for %s (%s) %s", st.Name, st.What, clock(st.For))
+			switch {
+			case st.CanDrop:
+				line += " · d votes to drop them"
+			case t.DropAfter > 0 && st.Seat > 0:
+				line += fmt.Sprintf(" · a drop may be proposed after %s", clock(t.DropAfter))
+			}
+			sc.bottom = append(sc.bottom, warnStyle.Render(line))
+		}
+		for _, v := range t.Votes {
+			sc.bottom = append(sc.bottom, warnStyle.Render(fmt.Sprintf("seat %d voted to drop %s (%d of %d votes)", v.Voter, seatList(minus1(v.Seats)), max(v.Have, 1), max(v.Needed, 1))))
+		}
+	}
+	switch m.confirm {
+	case "leave":
+		msg := "Leave the game? y leaves, any other key stays."
+		if s.Seat >= 0 && !s.Over {
+			msg = "Leave the game? The others will wait for you and may vote you out. y leaves, any other key stays."
+		}
+		sc.bottom = append(sc.bottom, badStyle.Render(msg))
+	case "drop":
+		sc.bottom = append(sc.bottom, badStyle.Render("Vote to drop "+seatList(m.dropSeats)+"? y votes, any other key cancels."))
+	}
 	if m.note != "" {
 		sc.bottom = append(sc.bottom, badStyle.Render(m.note))
 	}
@@ -107,8 +141,12 @@ func (m *Model) layout() screen {
 	}
 	rest -= len(sc.peers)
 
-	if len(s.Log) > 0 && !m.hideLog {
-		want := 1 + min(8, len(s.Log))
+	logLines := s.Log
+	if s.History != nil {
+		logLines = m.historyLines(w)
+	}
+	if len(logLines) > 0 && !m.hideLog {
+		want := 1 + min(8, len(logLines))
 		n := want
 		if len(sc.board)+want > rest {
 			// The board first; the log keeps what the board leaves, or a
@@ -119,8 +157,8 @@ func (m *Model) layout() screen {
 			}
 		}
 		if n >= 2 {
-			sc.log = append(sc.log, headStyle.Render("What happened")+dimStyle.Render("  (l hides)"))
-			for _, l := range s.Log[len(s.Log)-(n-1):] {
+			sc.log = append(sc.log, headStyle.Render("What happened")+dimStyle.Render("  (L all of it · l hides)"))
+			for _, l := range logLines[len(logLines)-(n-1):] {
 				sc.log = append(sc.log, "  "+l)
 			}
 		}
@@ -147,6 +185,9 @@ func (m *Model) layout() screen {
 func (m *Model) View() string {
 	w := max(m.width, 40)
 	h := max(m.height, 10)
+	if m.pane != "" {
+		return m.paneView(w, h)
+	}
 	sc := m.layout()
 	var lines []string
 	spare := h - len(sc.top) - len(sc.board) - len(sc.log) - len(sc.peers) - len(sc.menu) - len(sc.bottom)
@@ -189,11 +230,14 @@ func (m *Model) help(w int) string {
 	if m.snap.CanStart {
 		parts = append(parts, "s starts the game")
 	}
-	parts = append(parts, "q quit")
-	if len(m.snap.Legal) > 0 {
-		parts = append(parts, "1-9/Enter pick", "/ filter", "Esc back")
+	if len(m.droppable()) > 0 {
+		parts = append(parts, "d drop")
 	}
-	parts = append(parts, "PgUp/PgDn board", "l log")
+	parts = append(parts, "? help", "q quit")
+	if len(m.snap.Legal) > 0 {
+		parts = append(parts, "key/Enter/Space/→ plays", "/ filter", "Esc back")
+	}
+	parts = append(parts, "L history", "PgUp/PgDn board", "l log")
 	line := ""
 	for _, p := range parts {
 		if line != "" && lipgloss.Width(line+" · "+p) > w {
@@ -220,7 +264,7 @@ func (m *Model) menuHead(w int) string {
 	case m.group != "":
 		return headStyle.Render("Your move") + " › " + m.group + dimStyle.Render("  · Esc back")
 	}
-	return headStyle.Render("Your move") + dimStyle.Render("  ↑/↓ Enter or 1-9 · / filters")
+	return headStyle.Render("Your move") + dimStyle.Render("  ↑/↓ then Enter, Space or →; or the key · / filters")
 }
 
 // menuLines is the head and a window of the items around the cursor, in
@@ -286,8 +330,8 @@ func (m *Model) menuLines(head []string, items []item, rows, w, cols int) []stri
 // cursor.
 func (m *Model) itemLine(items []item, i int) string {
 	num := "  "
-	if i < 9 {
-		num = fmt.Sprintf("%d)", i+1)
+	if items[i].key != "" {
+		num = items[i].key + ")"
 	}
 	line := num + " " + items[i].label
 	if i == m.cursor {
@@ -354,4 +398,115 @@ func (m *Model) peerLines(w int) []string {
 		line += sep + p
 	}
 	return append(out, line)
+}
+
+// seatStyles colour each seat's lines, in the presentation model's order
+// (present.Colors).
+var seatStyles = map[string]lipgloss.Style{
+	"red": lipgloss.NewStyle().Foreground(lipgloss.Color("1")), "blue": lipgloss.NewStyle().Foreground(lipgloss.Color("4")),
+	"green": lipgloss.NewStyle().Foreground(lipgloss.Color("2")), "yellow": lipgloss.NewStyle().Foreground(lipgloss.Color("3")),
+	"magenta": lipgloss.NewStyle().Foreground(lipgloss.Color("5")), "cyan": lipgloss.NewStyle().Foreground(lipgloss.Color("6")),
+	"orange": lipgloss.NewStyle().Foreground(lipgloss.Color("208")), "white": lipgloss.NewStyle().Foreground(lipgloss.Color("7")),
+}
+
+// historyLines is the history as lines, each actor in its seat's colour.
+func (m *Model) historyLines(w int) []string {
+	out := make([]string, 0, len(m.snap.History))
+	for _, e := range m.snap.History {
+		line := e.Text
+		if e.Outcome != "" {
+			line += " — " + e.Outcome
+		}
+		who := e.Who
+		if who != "" {
+			if st, ok := seatStyles[present.SeatColor(e.Seat)]; ok && m.color {
+				who = st.Render(who)
+			}
+			line = who + ": " + line
+		}
+		switch e.Kind {
+		case "table":
+			line = dimStyle.Render(line)
+		case "cheat", "desync":
+			line = badStyle.Render(line)
+		}
+		if e.Turn > 0 {
+			line = dimStyle.Render(fmt.Sprintf("%3d ", e.Turn)) + line
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
+// clock is a wait as m:ss.
+func clock(ms int64) string { return fmt.Sprintf("%d:%02d", ms/60000, ms/1000%60) }
+
+func minus1(xs []int) []int {
+	out := make([]int, len(xs))
+	for i, x := range xs {
+		out[i] = x - 1
+	}
+	return out
+}
+
+// paneView is the full-screen help (?) or history (L), scrolled.
+func (m *Model) paneView(w, h int) string {
+	var head string
+	var body []string
+	switch m.pane {
+	case "help":
+		head = "Help: " + m.snap.Title
+		body = append(body, wrapLines(HelpText, w)...)
+		if m.snap.Rules != "" {
+			body = append(body, "", headStyle.Render("The rules in short"))
+			body = append(body, wrapLines(m.snap.Rules, w)...)
+		}
+		if t := m.snap.Table; t != nil && len(t.Terms) > 0 {
+			body = append(body, "", headStyle.Render("On the table"))
+			for _, term := range t.Terms {
+				body = append(body, wrapLines(term.Name+": "+term.Text, w)...)
+			}
+		}
+	default:
+		head = "History"
+		body = m.historyLines(w)
+		if len(body) == 0 {
+			body = m.snap.Log
+		}
+	}
+	rows := h - 2
+	maxScroll := max(0, len(body)-rows)
+	m.paneScroll = min(m.paneScroll, maxScroll)
+	shown := body[m.paneScroll:min(len(body), m.paneScroll+rows)]
+	lines := []string{titleStyle.Render(head) + dimStyle.Render(fmt.Sprintf("  (lines %d–%d of %d)", m.paneScroll+1, m.paneScroll+len(shown), len(body)))}
+	lines = append(lines, shown...)
+	for len(lines) < h-1 {
+		lines = append(lines, "")
+	}
+	lines = append(lines, dimStyle.Render("↑/↓ PgUp/PgDn scroll · Esc closes"))
+	for i, l := range lines {
+		lines[i] = ansi.Truncate(l, w, "…")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// wrapLines breaks text into lines of at most w columns, keeping its own
+// line breaks.
+func wrapLines(text string, w int) []string {
+	var out []string
+	for _, para := range strings.Split(text, "\n") {
+		line := ""
+		for _, word := range strings.Fields(para) {
+			if line != "" && lipgloss.Width(line+" "+word) > w {
+				out = append(out, line)
+				line = ""
+			}
+			if line != "" {
+				line += " "
+			}
+			line += word
+		}
+		out = append(out, line)
+	}
+	return out
 }

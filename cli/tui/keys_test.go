@@ -1,0 +1,158 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/boardmesh/boardmesh/cli/present"
+	"github.com/boardmesh/boardmesh/engine"
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// labelState offers the moves named in labels, op i for labels[i].
+type labelState struct {
+	countState
+	labels []string
+}
+
+func (s *labelState) Describe(a engine.Action) string { return s.labels[a.Op] }
+func (s *labelState) Legal(dst []engine.Action) []engine.Action {
+	for i := range s.labels {
+		dst = append(dst, engine.Action{Op: uint16(i)})
+	}
+	return dst
+}
+
+func labelSnap(step uint64, labels ...string) Snapshot {
+	s := &labelState{labels: labels}
+	return Snapshot{Title: "Keys", Seat: 0, State: s, Legal: s.Legal(nil), Step: step}
+}
+
+// TestMenuKeysKeepTheirMeaning: the key of "End the turn" stays the same
+// when other moves come and go, and a new move never takes a key that
+// meant something else before while another key is free.
+func TestMenuKeysKeepTheirMeaning(t *testing.T) {
+	var sent []string
+	var m *Model
+	m = New(labelSnap(1, "Trade", "Build", "End the turn"), false, func(a engine.Action) {
+		sent = append(sent, m.snap.State.Describe(a))
+	}, nil)
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	if v := m.View(); !strings.Contains(v, "3) End the turn") {
+		t.Fatalf("first menu:\n%s", v)
+	}
+	m.Update(SnapshotMsg(labelSnap(2, "Offer a trade", "End the turn")))
+	if v := m.View(); !strings.Contains(v, "3) End the turn") || strings.Contains(v, "3) Offer") {
+		t.Fatalf("End the turn lost its key, or another move took it:\n%s", v)
+	}
+	key(m, "3")
+	if len(sent) != 1 || sent[0] != "End the turn" {
+		t.Fatalf("3 sent %v", sent)
+	}
+}
+
+// TestItemsPastNineHaveKeys: a menu of fifteen moves reaches every one by
+// a key.
+func TestItemsPastNineHaveKeys(t *testing.T) {
+	var labels []string
+	for i := range 15 {
+		labels = append(labels, fmt.Sprintf("Buy card %c", 'A'+i))
+	}
+	var sent []engine.Action
+	m := New(labelSnap(1, labels...), false, func(a engine.Action) { sent = append(sent, a) }, nil)
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 40})
+	v := m.View()
+	if !strings.Contains(v, "i) Buy card O") {
+		t.Fatalf("the fifteenth move has no key:\n%s", v)
+	}
+	key(m, "i")
+	if len(sent) != 1 || sent[0].Op != 14 {
+		t.Fatalf("i sent %v", sent)
+	}
+}
+
+// TestFilterMatchesWholeCoordinates: /3,2 finds (3,2), not (-3,2) or (13,2).
+func TestFilterMatchesWholeCoordinates(t *testing.T) {
+	m := New(labelSnap(1, "Play at (-3,2)", "Play at (3,2)", "Play at (13,2)"), false, nil, nil)
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	key(m, "/")
+	for _, r := range "3,2" {
+		key(m, string(r))
+	}
+	v := m.View()
+	if !strings.Contains(v, "1 of 3") || !strings.Contains(v, "(3,2)") || strings.Contains(v, "(-3,2)") || strings.Contains(v, "(13,2)") {
+		t.Fatalf("/3,2 does not find (3,2) alone:\n%s", v)
+	}
+}
+
+// TestDefaultIsNotRisky: the highlight starts on the presentation model's
+// default, not on the risky first move.
+func TestDefaultIsNotRisky(t *testing.T) {
+	snap := labelSnap(1, "End turn without buying", "Buy Silver")
+	snap.Table = &present.Table{Default: "1", Actions: []present.Action{{ID: "0", Risky: true}, {ID: "1"}}}
+	var sent []engine.Action
+	m := New(snap, false, func(a engine.Action) { sent = append(sent, a) }, nil)
+	key(m, "enter")
+	if len(sent) != 1 || sent[0].Op != 1 {
+		t.Fatalf("Enter on the default sent %v, want Buy Silver", sent)
+	}
+}
+
+// TestHelpAndHistoryPanes: ? opens the help with the rules summary, L the
+// whole history, scrolled to its end and back up; Esc closes.
+func TestHelpAndHistoryPanes(t *testing.T) {
+	snap := labelSnap(1, "Roll")
+	snap.Rules = "Race your serpent to the centre."
+	for i := range 60 {
+		snap.History = append(snap.History, present.Entry{Turn: i + 1, Kind: "action", Seat: i%2 + 1, Who: fmt.Sprintf("P%d (seat %d)", i%2+1, i%2+1), Text: fmt.Sprintf("move %d", i)})
+	}
+	m := New(snap, false, nil, nil)
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	if v := m.View(); !strings.Contains(v, "move 59") || strings.Contains(v, "move 40") {
+		t.Fatalf("the compact history is not the newest lines:\n%s", v)
+	}
+	key(m, "?")
+	if v := m.View(); !strings.Contains(v, "Help: Keys") || !strings.Contains(v, "Race your serpent") {
+		t.Fatalf("? does not show the help:\n%s", v)
+	}
+	key(m, "esc")
+	key(m, "L")
+	v := m.View()
+	if !strings.Contains(v, "move 59") || !strings.Contains(v, "of 60") {
+		t.Fatalf("L does not open the history at its end:\n%s", v)
+	}
+	for range 5 {
+		key(m, "pgup")
+	}
+	if v := m.View(); !strings.Contains(v, "move 0") {
+		t.Fatalf("PgUp does not reach the start of the history:\n%s", v)
+	}
+	key(m, "esc")
+	if v := m.View(); strings.Contains(v, "lines 1–") {
+		t.Fatalf("Esc did not close the history:\n%s", v)
+	}
+}
+
+// TestDropVote: a seat that kept the table waiting past the delay shows a
+// timer; d asks, y votes for that seat.
+func TestDropVote(t *testing.T) {
+	snap := labelSnap(1, "Roll")
+	snap.Legal = nil
+	snap.Table = &present.Table{DropAfter: 60000, Stalls: []present.Stall{{Seat: 2, Name: "Bo", What: "an action", For: 75000, CanDrop: true}}}
+	var voted []int
+	m := New(snap, false, nil, nil)
+	m.OnDrop(func(seats []int) { voted = seats })
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	if v := m.View(); !strings.Contains(v, "waiting for Bo (an action) 1:15") || !strings.Contains(v, "d votes to drop") {
+		t.Fatalf("no wait timer with the drop key:\n%s", v)
+	}
+	key(m, "d")
+	if v := m.View(); !strings.Contains(v, "Vote to drop seat 2?") || voted != nil {
+		t.Fatalf("d did not ask first:\n%s", v)
+	}
+	key(m, "y")
+	if len(voted) != 1 || voted[0] != 1 {
+		t.Fatalf("voted %v, want seat 2 (index 1)", voted)
+	}
+}
