@@ -217,7 +217,7 @@ func (r *netReporter) update(u p2p.Update) {
 	if r.view != nil {
 		r.view.update(u)
 		if r.page != nil {
-			r.page.Show(r.view.snapshot())
+			r.page.Show(r.view.table())
 		}
 		if r.prog != nil {
 			r.prog.Send(tui.SnapshotMsg(r.view.snapshot()))

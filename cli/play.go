@@ -204,7 +204,7 @@ func playRun(opts *PlayOptions) error {
 			}
 			view.update(u)
 			if page != nil {
-				page.Show(view.snapshot())
+				page.Show(view.table())
 			}
 			if prog != nil {
 				prog.Send(tui.SnapshotMsg(view.snapshot()))

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/boardmesh/boardmesh/cli/present"
 	"github.com/boardmesh/boardmesh/cli/tui"
 	"github.com/boardmesh/boardmesh/cli/web"
 	"github.com/boardmesh/boardmesh/engine"
@@ -20,8 +21,8 @@ const webFlagHelp = "show your seat in a browser on this machine instead of the 
 // openPage serves a seat's page and tells the player where it is: the URL
 // on stderr (stdout may be JSON lines) and, when a desktop browser is
 // available, the page opened in it.
-func openPage(io *IOStreams, game string, act func(engine.Action), start func()) (*web.Page, error) {
-	page, err := web.NewPage(game, act, start)
+func openPage(io *IOStreams, ctl web.Controls) (*web.Page, error) {
+	page, err := web.NewPage(ctl)
 	if err != nil {
 		return nil, err
 	}
@@ -33,20 +34,30 @@ func openPage(io *IOStreams, game string, act func(engine.Action), start func())
 	return page, nil
 }
 
+// runnerControls are what a page may make a runner do: play the seat
+// (unless a bot plays it), start the game (the host) and vote drops.
+func runnerControls(ctx context.Context, r *p2p.Runner, human, canStart bool) web.Controls {
+	ctl := web.Controls{Drop: func(seats []int) {
+		r.Do(ctx, func(n *lockstep.Node) error { return n.VoteDrop(seats) })
+	}}
+	if human {
+		ctl.Act = func(a engine.Action) { r.Act(ctx, a) }
+	}
+	if canStart {
+		ctl.Start = func() { r.Do(ctx, func(n *lockstep.Node) error { return n.Propose() }) }
+	}
+	return ctl
+}
+
 // playWeb runs `play --web`: the local seat is played from the page, the
 // terminal prints the URL, the events and, at the end, the summary.
 func playWeb(ctx context.Context, opts *PlayOptions, g *engine.Game, table *p2p.Table, view *tableView, humans int, start time.Time, page **web.Page) error {
-	me := table.Peers[0]
-	act := func(a engine.Action) { me.Runner.Act(ctx, a) }
-	if humans == 0 {
-		act = nil
-	}
-	p, err := openPage(opts.IO, g.Name, act, nil)
+	p, err := openPage(opts.IO, runnerControls(ctx, table.Peers[0].Runner, humans == 1, false))
 	if err != nil {
 		return err
 	}
 	defer p.Close()
-	p.Show(view.snapshot())
+	p.Show(view.table())
 	*page = p
 	err = table.Run(ctx)
 	if ctxErr := opts.Ctx; ctxErr != nil && ctxErr.Err() != nil {
@@ -55,9 +66,7 @@ func playWeb(ctx context.Context, opts *PlayOptions, g *engine.Game, table *p2p.
 	return printSummary(opts.IO, false, g, table, humans, time.Since(start), err)
 }
 
-// openWeb gives a host, join or resume peer its page: the seat's moves
-// come from it (unless a bot plays the seat), and the host starts the
-// game from it.
+// openWeb gives a host, join or resume peer its page.
 func (r *netReporter) openWeb(ctx context.Context, peer *p2p.NetPeer, canStart bool) error {
 	title := peer.Meta.Game
 	if g, err := games.Lookup(peer.Meta.Game); err == nil {
@@ -65,34 +74,62 @@ func (r *netReporter) openWeb(ctx context.Context, peer *p2p.NetPeer, canStart b
 	}
 	r.view = newTableView(title, peer.Host, peer.Meta.Bot == "")
 	r.view.canStart = canStart
-	var act func(engine.Action)
-	if peer.Meta.Bot == "" {
-		act = func(a engine.Action) { peer.Runner.Act(ctx, a) }
-	}
-	var start func()
-	if canStart {
-		start = func() { peer.Runner.Do(ctx, func(n *lockstep.Node) error { return n.Propose() }) }
-	}
-	page, err := openPage(r.io, peer.Meta.Game, act, start)
+	page, err := openPage(r.io, runnerControls(ctx, peer.Runner, peer.Meta.Bot == "", canStart))
 	if err != nil {
 		return err
 	}
 	r.page = page
-	page.Show(r.view.snapshot())
+	page.Show(r.view.table())
 	return nil
 }
 
 // spectateWeb follows the game on a page that only watches.
 func spectateWeb(ctx context.Context, opts *SpectateOptions, g *engine.Game, h host.Host, sp *p2p.Spectator) error {
-	page, err := openPage(opts.IO, g.Name, nil, nil)
+	page, err := openPage(opts.IO, web.Controls{})
 	if err != nil {
 		return err
 	}
 	defer page.Close()
-	page.Show(tui.Snapshot{Title: g.Title, Seat: -1, Status: "Fetching the log…"})
+	page.Show(present.Table{Game: g.Name, Title: g.Title, Phase: "lobby", Status: "Fetching the log…"})
 	sp.OnReplay = func(rp *lockstep.Replay, entries int) {
-		page.Show(spectatorSnapshot(g, h, sp, rp, entries))
+		page.Show(spectatorTable(g, spectatorSnapshot(g, h, sp, rp, entries)))
 	}
 	rp, err := sp.Run(ctx)
 	return spectateSummary(opts, g, sp, rp, err)
+}
+
+// spectatorTable is the spectator's snapshot as a presentation model.
+func spectatorTable(g *engine.Game, s tui.Snapshot) present.Table {
+	t := present.Table{Game: g.Name, Title: g.Title, Rules: g.Version, Phase: "playing", Status: s.Status, Step: s.Step,
+		Sync: present.Sync{OK: !s.Desync, Text: s.Sync}}
+	if s.Over {
+		t.Phase = "over"
+	}
+	if s.State != nil {
+		t.View = s.State.View(-1)
+		if a := s.State.ToAct(); a.Kind == engine.ActorSeat {
+			t.ToAct = a.Seat + 1
+		}
+		if s.Over {
+			r := s.State.Result()
+			t.Result = &present.Result{Reason: r.Reason}
+			for _, w := range r.Winners {
+				t.Result.Winners = append(t.Result.Winners, w+1)
+			}
+		}
+	}
+	for _, p := range s.Peers {
+		t.Peers = append(t.Peers, present.Peer{Name: p.Name, Seat: p.Seat + 1, Conn: p.Conn})
+		if p.Seat >= 0 {
+			for len(t.Seats) <= p.Seat {
+				n := len(t.Seats) + 1
+				t.Seats = append(t.Seats, present.Seat{Number: n, Color: present.SeatColor(n)})
+			}
+			t.Seats[p.Seat].Name = p.Name
+		}
+	}
+	for _, l := range s.Log {
+		t.History = append(t.History, present.Entry{Kind: "table", Text: l})
+	}
+	return t
 }

@@ -2,35 +2,48 @@ package web
 
 import (
 	"fmt"
-	"strconv"
-	"strings"
 	"sync"
 
-	"github.com/boardmesh/boardmesh/cli/tui"
+	"github.com/boardmesh/boardmesh/cli/present"
 	"github.com/boardmesh/boardmesh/engine"
 )
 
-// Page is one seat's page: a Server plus the decision open now, so that
-// an id from the page maps to exactly one legal action of that decision.
+// Controls are what a page may make its peer do. A nil field is a thing
+// the page cannot do (a spectator's page only watches).
+type Controls struct {
+	// Act plays an action of the local seat.
+	Act func(engine.Action)
+	// Start starts the game from the lobby (the host).
+	Start func()
+	// Drop votes to drop seats (0-based) that keep the table waiting.
+	Drop func(seats []int)
+}
+
+// Page is one seat's page: a Server plus the decision open now, so that a
+// message from the page maps to exactly one legal action of that
+// decision.
 type Page struct {
 	*Server
-	game  string
-	act   func(engine.Action)
-	start func()
+	ctl Controls
 
 	mu       sync.Mutex
 	step     uint64
-	legal    []engine.Action
+	actions  []present.Action
 	canStart bool
+	canDrop  []int
 	chosen   bool
 }
 
-// NewPage serves game's page. act plays a chosen action (nil: a
-// spectator's page, which only watches); start, if set, starts the game
-// from the lobby (the host).
-func NewPage(game string, act func(engine.Action), start func()) (*Page, error) {
-	p := &Page{game: game, act: act, start: start}
-	srv, err := Start(Options{OnAction: p.choose})
+// Special action ids of the page, beside the model's.
+const (
+	startID = "start"
+	dropID  = "drop"
+)
+
+// NewPage serves a page with the given controls.
+func NewPage(ctl Controls) (*Page, error) {
+	p := &Page{ctl: ctl}
+	srv, err := Start(Options{OnMessage: p.choose})
 	if err != nil {
 		return nil, err
 	}
@@ -38,53 +51,62 @@ func NewPage(game string, act func(engine.Action), start func()) (*Page, error) 
 	return p, nil
 }
 
-// Show publishes the table as s shows it. Ids are "STEP.INDEX", so a
-// click on a page that was behind names a decision that has passed and
-// is refused instead of doing something else.
-func (p *Page) Show(s tui.Snapshot) {
-	ids := make([]string, len(s.Legal))
-	for i := range s.Legal {
-		ids[i] = fmt.Sprintf("%d.%d", s.Step, i)
+// Show publishes the table t.
+func (p *Page) Show(t present.Table) {
+	canStart := p.ctl.Start != nil && t.Phase == "lobby" && t.Lobby != nil && t.Lobby.Host
+	f := frameOf(t, canStart)
+	if p.ctl.Drop == nil {
+		f.CanDrop = nil
 	}
 	p.mu.Lock()
-	if s.Step != p.step || len(s.Legal) == 0 {
+	if t.Step != p.step || len(t.Actions) == 0 {
 		p.chosen = false
 	}
-	p.step, p.legal, p.canStart = s.Step, s.Legal, s.CanStart && p.start != nil
+	p.step, p.actions, p.canStart, p.canDrop = t.Step, t.Actions, canStart, f.CanDrop
 	p.mu.Unlock()
-	p.Publish(FrameOf(p.game, s, ids))
+	p.Publish(f)
 }
 
-// choose maps an id from the page to its action and plays it, once per
-// decision.
-func (p *Page) choose(id string) error {
+// choose does what the page asked, once per decision. A message names the
+// step of the frame it was chosen on, so a click on a page that was
+// behind is refused instead of doing something the player did not see.
+func (p *Page) choose(m Message) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if id == startID {
+	switch m.Action {
+	case startID:
 		if !p.canStart {
 			return fmt.Errorf("the game cannot be started from this page now")
 		}
 		p.canStart = false
-		go p.start()
+		go p.ctl.Start()
+		return nil
+	case dropID:
+		if len(p.canDrop) == 0 {
+			return fmt.Errorf("nobody has kept the table waiting long enough to be dropped")
+		}
+		seats := make([]int, len(p.canDrop))
+		for i, s := range p.canDrop {
+			seats[i] = s - 1
+		}
+		p.canDrop = nil
+		go p.ctl.Drop(seats)
 		return nil
 	}
-	if p.act == nil {
+	if p.ctl.Act == nil {
 		return fmt.Errorf("this page only watches: it cannot act")
 	}
-	st, idx, ok := strings.Cut(id, ".")
-	step, err1 := strconv.ParseUint(st, 10, 64)
-	i, err2 := strconv.Atoi(idx)
-	if !ok || err1 != nil || err2 != nil {
-		return fmt.Errorf("the page sent an unknown action %q", id)
+	if m.Step != p.step {
+		return ErrStale
 	}
-	if step != p.step || i < 0 || i >= len(p.legal) {
+	a, ok := present.Choose(p.actions, m.Action)
+	if !ok {
 		return ErrStale
 	}
 	if p.chosen {
 		return fmt.Errorf("your choice for this move is on its way")
 	}
 	p.chosen = true
-	a := p.legal[i]
-	go p.act(a)
+	go p.ctl.Act(a)
 	return nil
 }

@@ -21,11 +21,9 @@ import (
 
 // Options configure a Server.
 type Options struct {
-	// OnAction is called, on the socket's goroutine, with the id of an
-	// action the page chose. An error is shown on that page.
-	OnAction func(id string) error
-	// OnPage, if set, is called when a page connects (counting from 1).
-	OnPage func(n int)
+	// OnMessage is called, on the socket's goroutine, with what the page
+	// chose. An error is shown on that page.
+	OnMessage func(m Message) error
 }
 
 // Limits of what a page may send or hold open.
@@ -50,7 +48,6 @@ type Server struct {
 	frame   []byte // the latest frame message, nil before the first
 	version uint64
 	subs    map[chan struct{}]*uint64 // each page's wake-up and the version it has
-	pages   int
 	closed  bool
 	done    chan struct{}
 }
@@ -235,8 +232,6 @@ func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request) {
 	}
 	var sent uint64
 	s.subs[wake] = &sent
-	s.pages++
-	n := s.pages
 	s.mu.Unlock()
 	defer func() {
 		s.mu.Lock()
@@ -251,9 +246,6 @@ func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request) {
 	}
 	defer c.CloseNow()
 	c.SetReadLimit(maxMessage)
-	if s.opts.OnPage != nil {
-		s.opts.OnPage(n)
-	}
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
 	go func() {
@@ -302,9 +294,11 @@ func write(ctx context.Context, c *websocket.Conn, b []byte) error {
 	return c.Write(ctx, websocket.MessageText, b)
 }
 
-// message is what a page sends.
-type message struct {
+// Message is what a page sends: the id of the action it chose, and the
+// step of the frame it chose it on.
+type Message struct {
 	Action string `json:"action"`
+	Step   uint64 `json:"step"`
 }
 
 // readActions reads the page's messages and hands action ids to
@@ -317,16 +311,16 @@ func (s *Server) readActions(ctx context.Context, cancel context.CancelFunc, c *
 		if err != nil {
 			return
 		}
-		var m message
+		var m Message
 		if typ != websocket.MessageText || json.Unmarshal(b, &m) != nil || m.Action == "" {
 			report(errs, "the page sent something that is not an action")
 			continue
 		}
-		if s.opts.OnAction == nil {
+		if s.opts.OnMessage == nil {
 			report(errs, "this page only watches: it cannot act")
 			continue
 		}
-		if err := s.opts.OnAction(m.Action); err != nil {
+		if err := s.opts.OnMessage(m); err != nil {
 			report(errs, err.Error())
 		}
 	}

@@ -112,7 +112,7 @@ func dial(ctx context.Context, s *Server, origin string) (*websocket.Conn, *http
 // origin, a missing Origin, another host or a missing token get 403.
 func TestSocketOrigin(t *testing.T) {
 	acted := make(chan string, 1)
-	s := start(t, Options{OnAction: func(id string) error { acted <- id; return nil }})
+	s := start(t, Options{OnMessage: func(m Message) error { acted <- m.Action; return nil }})
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	for _, origin := range []string{"http://evil.example", "null", "http://localhost" + strings.TrimPrefix(s.Origin(), "http://127.0.0.1"), "https://127.0.0.1" + strings.TrimPrefix(s.Origin(), "http://127.0.0.1"), ""} {
@@ -152,9 +152,9 @@ func TestSocketOrigin(t *testing.T) {
 // OnAction comes back to that page.
 func TestFramesAndActions(t *testing.T) {
 	acted := make(chan string, 4)
-	s := start(t, Options{OnAction: func(id string) error {
-		acted <- id
-		if id == "old" {
+	s := start(t, Options{OnMessage: func(m Message) error {
+		acted <- m.Action
+		if m.Action == "old" {
 			return ErrStale
 		}
 		return nil

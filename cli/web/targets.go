@@ -6,7 +6,9 @@ import (
 	"github.com/boardmesh/boardmesh/engine/infinitecity"
 )
 
-// Target says what on the board a click picks an action by. Kinds:
+// Hint says what on the board a click picks an action by, for the games
+// whose engine gives no engine.Target for it (the page uses the engine's
+// Target where there is one). Kinds:
 //   - "spot": an empty square of Infinite City (X, Y), with the tile to lay (Card);
 //   - "tile": a tile on the Infinite City table (X, Y);
 //   - "hand": a card in the hand (Card), to play, pick or put back;
@@ -16,7 +18,7 @@ import (
 //   - "deck": the Dragon's Lair deck, to turn over its next card.
 //
 // Everything else is a button.
-type Target struct {
+type Hint struct {
 	Kind  string `json:"kind"`
 	X     int    `json:"x"`
 	Y     int    `json:"y"`
@@ -35,19 +37,19 @@ const (
 	dlDraw = 1
 )
 
-// targetOf finds where a click picks a; label is its description.
-func targetOf(game string, a engine.Action, label string) *Target {
+// hintOf finds where a click picks a; label is its description.
+func hintOf(game string, a engine.Action, label string) *Hint {
 	switch game {
 	case "infinitecity":
 		switch {
 		case a.Op == infinitecity.OpPlay && len(a.Args) == 3:
 			name := labelBetween(label, "Play ", " from the Library at (", " at (")
-			return &Target{Kind: "spot", X: int(a.Args[1]), Y: int(a.Args[2]), Card: name}
+			return &Hint{Kind: "spot", X: int(a.Args[1]), Y: int(a.Args[2]), Card: name}
 		case a.Op == infinitecity.OpTile && len(a.Args) == 2:
-			return &Target{Kind: "tile", X: int(a.Args[0]), Y: int(a.Args[1])}
+			return &Hint{Kind: "tile", X: int(a.Args[0]), Y: int(a.Args[1])}
 		case a.Op == infinitecity.OpReturn && len(a.Args) == 1:
 			if name := labelBetween(label, "Put ", " back"); name != "" {
-				return &Target{Kind: "hand", Card: name}
+				return &Hint{Kind: "hand", Card: name}
 			}
 		}
 	case "dominion":
@@ -57,13 +59,13 @@ func targetOf(game string, a engine.Action, label string) *Target {
 		name := dominion.CardName(int(a.Args[0]))
 		switch a.Op {
 		case domPlay, domTreasure:
-			return &Target{Kind: "hand", Card: name}
+			return &Hint{Kind: "hand", Card: name}
 		case domBuy:
-			return &Target{Kind: "pile", Card: name}
+			return &Hint{Kind: "pile", Card: name}
 		case domPick:
 			// A pick names a card of the hand (discard, trash, reveal) or
 			// of the supply (gain); the page tries the hand first.
-			return &Target{Kind: "pick", Card: name}
+			return &Hint{Kind: "pick", Card: name}
 		}
 	case "serpentcity":
 		if len(a.Args) != 1 {
@@ -71,13 +73,13 @@ func targetOf(game string, a engine.Action, label string) *Target {
 		}
 		switch a.Op {
 		case scMove:
-			return &Target{Kind: "road", Space: int(a.Args[0])}
+			return &Hint{Kind: "road", Space: int(a.Args[0])}
 		case scEnter, scLeave, scPromote, scBuild:
-			return &Target{Kind: "territory", Space: int(a.Args[0])}
+			return &Hint{Kind: "territory", Space: int(a.Args[0])}
 		}
 	case "dragonslair":
 		if a.Op == dlDraw && len(a.Args) == 0 {
-			return &Target{Kind: "deck"}
+			return &Hint{Kind: "deck"}
 		}
 	}
 	return nil

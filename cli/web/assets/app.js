@@ -13,7 +13,7 @@
     sock.onmessage = function (ev) {
       var m;
       try { m = JSON.parse(ev.data); } catch (e) { return; }
-      if (m.type === "frame") { frame = m.frame; waiting = false; render(); }
+      if (m.type === "frame") { frame = normalize(m.frame); waiting = false; render(); }
       else if (m.type === "error") { waiting = false; toast(m.text); render(); }
     };
     sock.onclose = function () {
@@ -27,11 +27,38 @@
     };
   }
 
+  // normalize adds what the drawings read to the presentation model
+  // (seats there count from 1; the games' views count from 0).
+  function normalize(f) {
+    f.seat = (f.you || 0) - 1;
+    f.board = f.view || null;
+    f.actions = f.actions || [];
+    f.your_turn = f.actions.length > 0;
+    f.over = f.phase === "over";
+    f.sync = f.sync || { ok: false, text: "" };
+    f.desync = !f.sync.ok && !!f.sync.text && f.phase !== "lobby";
+    f.hints = f.hints || {};
+    f.actions.forEach(function (a) { a.where = whereOf(a, f.hints[a.id]); });
+    return f;
+  }
+
+  // whereOf is where on the board a click picks a: the game's own hint,
+  // else the engine's Target (a card: in the hand first; a pile).
+  function whereOf(a, hint) {
+    if (hint) return hint;
+    var t = a.target;
+    if (!t || !t.kind) return null;
+    if (t.kind === "card") return { kind: "pick", card: t.id };
+    if (t.kind === "pile") return { kind: "pile", card: t.id };
+    if (t.kind === "square") return { kind: "tile", x: t.x, y: t.y };
+    return null;
+  }
+
   function send(act) {
     if (!sock || sock.readyState !== 1 || waiting) return;
     waiting = true;
     document.body.classList.add("sent");
-    sock.send(JSON.stringify({ action: act.id }));
+    sock.send(JSON.stringify({ action: act.id, step: frame ? frame.step : 0 }));
   }
 
   function toast(text) {
@@ -51,13 +78,13 @@
       // find returns the action whose target matches, and marks it shown.
       find: function (kind, match) {
         for (var i = 0; i < f.actions.length; i++) {
-          var a = f.actions[i], t = a.target;
+          var a = f.actions[i], t = a.where;
           if (t && t.kind === kind && (!match || match(t))) { return a; }
         }
         return null;
       },
       all: function (kind, match) {
-        return f.actions.filter(function (a) { return a.target && a.target.kind === kind && (!match || match(a.target)); });
+        return f.actions.filter(function (a) { return a.where && a.where.kind === kind && (!match || match(a.where)); });
       },
       use: function (a) { if (a) ctx.shown[a.id] = true; return a; },
     };
@@ -84,15 +111,17 @@
       try { board.appendChild(g.draw(ctx)); }
       catch (e) { board.appendChild(BM.h("pre", { text: "The board could not be drawn: " + e })); console.warn(e); }
     } else {
-      board.appendChild(BM.h("div", { class: "lobby", text: f.status || "Waiting for the game to start" }));
+      board.appendChild(lobby(f));
     }
     renderChoices(f, ctx, g);
     renderSeats(f, ctx, g);
     renderHistory(f);
     renderPeers(f);
     var sync = $("sync");
-    sync.textContent = (f.desync ? "✗ " : f.sync ? "✓ " : "") + (f.sync || "waiting for the first checkpoint");
-    sync.className = f.desync ? "bad" : f.sync ? "good" : "";
+    var cheats = (f.cheats || []).map(function (c) { return "CHEAT: " + c.text; });
+    sync.textContent = cheats.concat([(f.desync ? "✗ " : f.sync.ok ? "✓ " : "") + (f.sync.text || "waiting for the first checkpoint")]).join("\n");
+    sync.className = f.desync || cheats.length ? "bad" : f.sync.ok ? "good" : "";
+    renderTerms(f);
     if (f.over && overShown !== f.step) { overShown = f.step; showOver(f, ctx, g); }
   }
 
@@ -100,10 +129,24 @@
     var btns = $("buttons"), all = $("allbuttons");
     btns.textContent = "";
     all.textContent = "";
-    var prompt = g.prompt ? g.prompt(ctx) : "";
+    var prompt = f.board && g.prompt ? g.prompt(ctx) : "";
     var onBoard = 0;
+    if (f.can_start) {
+      var st = BM.h("button", { type: "button", class: "default", "data-action": "start", text: "Start the game" });
+      st.addEventListener("click", function () { send({ id: "start" }); });
+      btns.appendChild(st);
+    }
+    if (f.can_drop && f.can_drop.length) {
+      var names = f.can_drop.map(function (s) { return BM.seatName(f, s - 1); }).join(" and ");
+      var dr = BM.h("button", { type: "button", class: "risky", "data-action": "drop", text: "Vote to drop " + names });
+      dr.addEventListener("click", function () {
+        if (confirm("Vote to drop " + names + "? The game goes on without them once the others agree.")) send({ id: "drop" });
+      });
+      btns.appendChild(dr);
+    }
     f.actions.forEach(function (a) {
-      var b = BM.h("button", { type: "button", "data-action": a.id, text: a.label });
+      var b = BM.h("button", { type: "button", "data-action": a.id, text: a.label, title: a.text || null,
+        class: (a.id === f.default_action ? "default" : "") + (a.risky ? " risky" : "") });
       b.addEventListener("click", function () { send(a); });
       if (ctx.shown[a.id]) {
         onBoard++;
@@ -117,27 +160,32 @@
     if (f.your_turn && onBoard > 0) prompt = (prompt ? prompt + " — " : "") + "click a highlighted place on the board, or a button";
     else if (f.your_turn && !prompt) prompt = "Your move:";
     $("prompt").textContent = prompt;
-    $("choices").classList.toggle("active", f.actions.length > 0);
+    $("choices").classList.toggle("active", f.actions.length > 0 || !!f.can_start);
     $("all").hidden = f.actions.length < 2;
   }
 
   function renderSeats(f, ctx, g) {
     var box = $("seats");
     box.textContent = "";
-    var rows = g.seats ? g.seats(ctx) : [];
-    var turn = g.turn ? g.turn(f.board || {}) : -1;
+    var rows = f.board && g.seats ? g.seats(ctx) : (f.seats || []).map(function (s) { return { seat: s.number - 1 }; });
+    var turn = f.board && g.turn ? g.turn(f.board) : f.to_act - 1;
     rows.forEach(function (r) {
       var cls = "seat" + (r.seat === turn && !f.over ? " turn" : "") + (r.seat === f.seat ? " me" : "") + (r.left ? " left" : "");
-      var peer = null;
-      (f.peers || []).forEach(function (p) { if (p.seat === r.seat) peer = p; });
+      var peer = null, seat = (f.seats || [])[r.seat] || {}, stall = null;
+      (f.peers || []).forEach(function (p) { if (p.seat === r.seat + 1) peer = p; });
+      (f.stalls || []).forEach(function (s) { if (s.seat === r.seat + 1 && r.seat !== f.seat && s.for_ms >= 2000) stall = s; });
       var name = BM.you(f, r.seat);
       var el = BM.h("div", { class: cls }, [
         BM.h("span", { class: "chip", "data-seat": r.seat }),
         BM.h("div", { class: "who" }, [
-          BM.h("div", { class: "name" }, [BM.h("b", { text: (r.seat + 1) + " " }), name, peer && peer.bot ? BM.h("span", { class: "tag", text: "bot" }) : null,
+          BM.h("div", { class: "name" }, [BM.h("b", { text: (r.seat + 1) + " " }), name, seat.bot ? BM.h("span", { class: "tag", text: "bot" }) : null,
+            seat.dropped ? BM.h("span", { class: "tag", text: "dropped" }) : null,
             r.seat === turn && !f.over ? BM.h("span", { class: "tag now", text: "to move" }) : null]),
           r.detail ? BM.h("div", { class: "detail", text: r.detail }) : null,
-          peer && peer.conn && !peer.self && peer.conn !== "connected" && peer.conn !== "here" ? BM.h("div", { class: "stall", text: peer.conn }) : null,
+          stall ? BM.h("div", { class: "stall", text: "the table waits for " + stall.what + ": " + Math.round(stall.for_ms / 1000) + " s" +
+            (stall.can_drop ? " — you may vote to drop" : f.drop_after_ms ? " (a drop may be proposed after " + Math.round(f.drop_after_ms / 1000) + " s)" : "") }) : null,
+          votes(f, r.seat + 1),
+          peer && peer.conn === "not connected" && !stall ? BM.h("div", { class: "stall", text: "not connected" }) : null,
         ]),
         BM.h("div", { class: "score", title: r.tip || "" }, [BM.h("b", { text: r.score === undefined ? "" : String(r.score) }), BM.h("small", { text: r.unit || "" })]),
       ]);
@@ -146,19 +194,50 @@
     });
   }
 
-  var seatRe = /\(seat (\d+)\)|\bSeat (\d+)\b|\bseat (\d+)\b/;
+  function votes(f, seat) {
+    var vs = (f.drop_votes || []).filter(function (v) { return v.seats.indexOf(seat) >= 0; });
+    if (!vs.length) return null;
+    var v = vs[0];
+    return BM.h("div", { class: "stall", text: "drop vote: " + v.have + " of " + v.needed + " votes" });
+  }
+
+  var seatRe = /\(seat (\d+)\)/;
   function renderHistory(f) {
     var ol = $("history");
     var stick = ol.scrollTop + ol.clientHeight >= ol.scrollHeight - 8;
     ol.textContent = "";
-    (f.history || []).forEach(function (line) {
-      var li = BM.h("li", { text: line });
-      var m = seatRe.exec(line);
-      if (m) li.style.borderLeftColor = BM.seatColor(parseInt(m[1] || m[2] || m[3], 10) - 1);
-      if (/rejected|desync|cheat|equivocat/i.test(line)) li.className = "warn";
+    (f.history || []).forEach(function (e) {
+      var li = BM.h("li", { class: "h-" + e.kind }, [
+        e.who ? BM.h("b", { text: e.who + ": " }) : null, e.text || "",
+        e.outcome ? BM.h("span", { class: "outcome", text: " — " + e.outcome }) : null]);
+      var seat = e.seat;
+      if (!seat) { var m = seatRe.exec(e.text || ""); if (m) seat = parseInt(m[1], 10); }
+      if (seat) li.style.borderLeftColor = BM.seatColor(seat - 1);
+      if (e.kind === "cheat" || e.kind === "desync") li.classList.add("warn");
       ol.appendChild(li);
     });
     if (stick || ol.scrollTop === 0) ol.scrollTop = ol.scrollHeight;
+  }
+
+  function renderTerms(f) {
+    var box = $("terms");
+    box.textContent = "";
+    (f.terms || []).forEach(function (t) {
+      box.appendChild(BM.h("div", { class: "term" }, [BM.h("b", { text: t.name }), BM.h("span", { text: " " + t.text })]));
+    });
+    $("termsbox").hidden = !(f.terms && f.terms.length);
+  }
+
+  function lobby(f) {
+    var l = f.lobby || {};
+    return BM.h("div", { class: "lobby" }, [
+      BM.h("h2", { text: f.phase === "lobby" ? "In the lobby" : f.status || "Starting" }),
+      l.code ? BM.h("p", null, ["Join code: ", BM.h("code", { text: l.code })]) : null,
+      l.join ? BM.h("p", null, ["Others join with: ", BM.h("code", { text: l.join })]) : null,
+      (l.addresses || []).length ? BM.h("p", null, ["Address: ", BM.h("code", { text: l.addresses[0] })]) : null,
+      BM.h("p", { text: (l.joined || []).length ? "Joined: " + l.joined.join(", ") : "" }),
+      BM.h("p", { class: "dim", text: f.status || "" }),
+    ]);
   }
 
   function renderPeers(f) {
@@ -167,10 +246,10 @@
     (f.peers || []).forEach(function (p) {
       var li = BM.h("li", { class: p.conn === "not connected" ? "off" : "" }, [
         BM.h("span", { class: "chip" }),
-        BM.h("span", { text: p.name + (p.seat >= 0 ? " · seat " + (p.seat + 1) : " · watching") + (p.bot ? " · bot" : "") }),
-        BM.h("small", { text: p.self ? "this peer" : p.conn }),
+        BM.h("span", { text: p.name + (p.seat > 0 ? " · seat " + p.seat : " · watching") + (p.bot ? " · bot" : "") }),
+        BM.h("small", { text: (p.self ? "this peer" : p.conn) + (p.waited_ms >= 2000 ? ", waited " + Math.round(p.waited_ms / 1000) + " s" : "") }),
       ]);
-      li.querySelector(".chip").style.background = BM.seatColor(p.seat);
+      li.querySelector(".chip").style.background = BM.seatColor(p.seat - 1);
       ul.appendChild(li);
     });
   }
@@ -178,9 +257,12 @@
   function showOver(f, ctx, g) {
     var t = $("overtable");
     t.textContent = "";
-    var sc = f.scores || { scores: [], winners: [], reason: f.result || "" };
-    $("overreason").textContent = sc.reason || "";
-    var cols = g.breakdown ? g.breakdown(ctx) : null;
+    var winners = ((f.result || {}).winners || []).map(function (w) { return w - 1; });
+    var sc = { scores: [], winners: winners };
+    (f.scores || []).forEach(function (s) { sc.scores[s.seat - 1] = s.total; });
+    for (var i = 0; i < sc.scores.length; i++) if (sc.scores[i] === undefined) sc.scores[i] = "?";
+    $("overreason").textContent = (f.result || {}).reason || "";
+    var cols = partsTable(f) || (g.breakdown ? g.breakdown(ctx) : null);
     var head = BM.h("tr", null, [BM.h("th", { text: "Seat" }), BM.h("th", { text: "Player" })]);
     if (cols) cols.head.forEach(function (h) { head.appendChild(BM.h("th", { text: h })); });
     head.appendChild(BM.h("th", { text: "Score" }));
@@ -199,6 +281,21 @@
     var mine = (sc.winners || []).indexOf(f.seat) >= 0;
     $("overtitle").textContent = f.seat >= 0 ? (mine ? "You won!" : "The game is over") : "The game is over";
     $("over").hidden = false;
+  }
+
+  // partsTable is the score breakdown from the model (the game's Scorer).
+  function partsTable(f) {
+    var head = [], rows = [];
+    (f.scores || []).forEach(function (s) { (s.parts || []).forEach(function (p) { if (head.indexOf(p.label) < 0) head.push(p.label); }); });
+    if (!head.length) return null;
+    (f.scores || []).forEach(function (s) {
+      rows[s.seat - 1] = head.map(function (h) {
+        var v = "";
+        (s.parts || []).forEach(function (p) { if (p.label === h) v = p.points; });
+        return v;
+      });
+    });
+    return { head: head, rows: rows };
   }
 
   $("overclose").addEventListener("click", function () { $("over").hidden = true; });

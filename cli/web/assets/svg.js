@@ -114,9 +114,8 @@ BM.hue = function (name, sat, light) {
 
 // BM.seatName names a seat (0-based) as every screen does: "Ada (seat 2)".
 BM.seatName = function (frame, seat) {
-  var n = null;
-  (frame.peers || []).forEach(function (p) { if (p.seat === seat) n = p.name; });
-  return n ? n : "seat " + (seat + 1);
+  var s = (frame.seats || [])[seat];
+  return s && s.name ? s.name : "seat " + (seat + 1);
 };
 
 // BM.svg starts a drawing of the given size that scales to its box.
