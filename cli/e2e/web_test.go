@@ -187,7 +187,9 @@ func clickOnce(t *testing.T, ctx context.Context, n int, timeout time.Duration) 
 	}
 	switch {
 	case len(c.Board) > 0 && (n%4 != 3 || btn == ""):
-		id, onBoard = c.Board[len(c.Board)-1-(n/4)%len(c.Board)], true
+		// The middle of what the board offers: a city grows compactly, a
+		// hand's cards are played, a road's pawns move on.
+		id, onBoard = c.Board[(len(c.Board)*(n%3+1))/4], true
 	case btn != "":
 		id = btn
 	default:
@@ -298,6 +300,11 @@ func TestBrowserPlaysEveryGame(t *testing.T) {
 			time.Sleep(300 * time.Millisecond) // let the highlight settle
 			screenshot(t, tab, game)
 			con.check(t)
+			// Stop the peer before the tab goes: the page's socket closes
+			// from the server's side, as when a player quits.
+			p.cmd.Process.Kill()
+			<-p.done
+			waitJS(t, tab, `document.body.classList.contains('gone')`, 10*time.Second)
 		})
 	}
 }

@@ -109,7 +109,7 @@
     board.textContent = "";
     if (f.board) {
       try { board.appendChild(g.draw(ctx)); }
-      catch (e) { board.appendChild(BM.h("pre", { text: "The board could not be drawn: " + e })); console.warn(e); }
+      catch (e) { board.appendChild(BM.h("pre", { text: "The board could not be drawn: " + e })); console.error("the board could not be drawn:", e); }
     } else {
       board.appendChild(lobby(f));
     }
@@ -247,7 +247,7 @@
       var li = BM.h("li", { class: p.conn === "not connected" ? "off" : "" }, [
         BM.h("span", { class: "chip" }),
         BM.h("span", { text: p.name + (p.seat > 0 ? " · seat " + p.seat : " · watching") + (p.bot ? " · bot" : "") }),
-        BM.h("small", { text: (p.self ? "this peer" : p.conn) + (p.waited_ms >= 2000 ? ", waited " + Math.round(p.waited_ms / 1000) + " s" : "") }),
+        BM.h("small", { text: (p.self ? "this peer" : p.conn) + (p.waited_ms >= 2000 && !p.self ? ", waited " + Math.round(p.waited_ms / 1000) + " s" : "") }),
       ]);
       li.querySelector(".chip").style.background = BM.seatColor(p.seat - 1);
       ul.appendChild(li);

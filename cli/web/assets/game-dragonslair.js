@@ -27,7 +27,7 @@
       g.appendChild(BM.s("circle", { cx: w / 2, cy: h * 0.62, r: 16, fill: "#e6b422", stroke: "#8a6410", "stroke-width": 2 }));
       g.appendChild(BM.text(w / 2, h * 0.62 + 6, gold[n], { "font-size": 17, "font-weight": "bold", "text-anchor": "middle", fill: "#3a2a00" }));
     } else {
-      g.appendChild(BM.lines(w / 2, h * 0.56, textOf(n), 14, 11, { "font-size": 9, "text-anchor": "middle", fill: "#2a1e10" }, 4));
+      g.appendChild(BM.lines(w / 2, h * 0.5, textOf(n), 15, 10.5, { "font-size": 9, "text-anchor": "middle", fill: "#2a1e10" }, 5));
     }
     g.appendChild(BM.title(n + ": " + textOf(n)));
     return g;

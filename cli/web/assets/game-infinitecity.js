@@ -22,18 +22,20 @@
       for (var i = 1; i < 4; i++) g.appendChild(BM.s("path", { d: "M" + (S * i / 4) + " 6 L" + 6 + " " + (S * i / 4), stroke: "#3c4870", "stroke-width": 3 }));
       g.appendChild(BM.text(S / 2 - 1, S / 2 + 10, "?", { "font-size": S * 0.4, fill: "#8a97c0", "text-anchor": "middle", "font-weight": "bold" }));
     } else {
-      g.appendChild(BM.s("rect", { x: 5, y: 5, width: S - 12, height: S * 0.34, rx: 5, fill: "rgba(255,255,255,.55)" }));
-      g.appendChild(BM.text(S / 2 - 1, 5 + S * 0.26, t.abbr || "", { "font-size": S * 0.24, "text-anchor": "middle", "font-weight": "bold", fill: "#1c2230" }));
-      g.appendChild(BM.lines(S / 2 - 1, S * 0.56, t.name || "", Math.floor(S / 8), S * 0.14, { "font-size": S * 0.13, "text-anchor": "middle", fill: "#1c2230" }, 2));
+      var big = S >= 64;
+      g.appendChild(BM.s("rect", { x: 5, y: 5, width: S - 12, height: S * (big ? 0.34 : 0.42), rx: 5, fill: "rgba(255,255,255,.55)" }));
+      g.appendChild(BM.text(S / 2 - 1, 5 + S * (big ? 0.26 : 0.32), t.abbr || "", { "font-size": S * (big ? 0.24 : 0.3), "text-anchor": "middle", "font-weight": "bold", fill: "#1c2230" }));
+      if (big) g.appendChild(BM.lines(S / 2 - 1, S * 0.56, t.name || "", Math.floor(S / 8), S * 0.14, { "font-size": S * 0.13, "text-anchor": "middle", fill: "#1c2230" }, 2));
+      g.appendChild(BM.title((t.name || "") + (get(t, "protected") ? " (protected)" : "")));
     }
     if (get(t, "protected")) {
-      var sx = S - 18, sy = 10;
-      g.appendChild(BM.s("path", { d: "M" + sx + " " + sy + " l8 3 v6 c0 6 -4 9 -8 11 c-4 -2 -8 -5 -8 -11 v-6 z", fill: "#dfe6f0", stroke: "#334", "stroke-width": 1.2 }, BM.title("protected: its markers cannot be moved or removed")));
+      var k = S / 80, sx = S - 12 * k - 2, sy = S - 26 * k;
+      g.appendChild(BM.s("path", { d: "M" + sx + " " + sy + " l" + 8 * k + " " + 3 * k + " v" + 6 * k + " c0 " + 6 * k + " " + (-4 * k) + " " + 9 * k + " " + (-8 * k) + " " + 11 * k + " c" + (-4 * k) + " " + (-2 * k) + " " + (-8 * k) + " " + (-5 * k) + " " + (-8 * k) + " " + (-11 * k) + " v" + (-6 * k) + " z", fill: "#dfe6f0", stroke: "#334", "stroke-width": 1.2 }, BM.title("protected: its markers cannot be moved or removed")));
     }
     var ms = t.markers || [], n = 0;
     ms.forEach(function (c, seat) {
       for (var i = 0; i < c; i++) {
-        g.appendChild(BM.pawn(12 + n * 15, S - 16, 6.5, seat));
+        g.appendChild(BM.pawn(S * 0.15 + n * S * 0.19, S * 0.8, S * 0.08, seat));
         n++;
       }
     });
@@ -66,7 +68,7 @@
     svg.appendChild(BM.s("rect", { x: 0, y: 0, width: W, height: H, fill: "#25344a" }));
     var plays = ctx.all("spot");
     var names = {};
-    plays.forEach(function (a) { names[a.target.card] = true; });
+    plays.forEach(function (a) { names[a.where.card] = true; });
     var row = (b.peek && b.peek.length ? b.peek : b.hand) || [];
     if (!chosen || !names[chosen]) {
       chosen = null;
@@ -78,8 +80,8 @@
     var minX = Infinity, maxX = -Infinity, minY = Infinity, maxY = -Infinity;
     pts.forEach(function (p) { minX = Math.min(minX, p[0]); maxX = Math.max(maxX, p[0]); minY = Math.min(minY, p[1]); maxY = Math.max(maxY, p[1]); });
     var cols = maxX - minX + 1, rows = maxY - minY + 1;
-    var areaW = W - 40, areaH = 590;
-    var S = Math.min(96, Math.floor(Math.min(areaW / cols, areaH / rows)));
+    var areaW = W - 40, areaH = 600;
+    var S = Math.min(100, Math.floor(Math.min(areaW / cols, areaH / rows)));
     var ox = 20 + (areaW - cols * S) / 2, oy = 16 + (areaH - rows * S) / 2;
     var city = BM.s("g", { class: "city" });
     svg.appendChild(city);
@@ -104,7 +106,7 @@
     // plays are reached by choosing them in the row below.
     plays.forEach(function (a) { ctx.use(a); });
     // hand row
-    var hy = 630, HS = 120;
+    var hy = 648, HS = 116;
     svg.appendChild(BM.s("rect", { x: 10, y: hy - 20, width: W - 20, height: H - hy + 10, rx: 14, fill: "rgba(0,0,0,.28)" }));
     var fromPeek = b.peek && b.peek.length;
     svg.appendChild(BM.text(28, hy, fromPeek ? "THE LIBRARY'S TILES: PICK ONE TO LAY" : ctx.seat >= 0 ? "YOUR HAND" + (plays.length ? " — choose a tile, then a glowing square" : "") : "HANDS ARE HIDDEN FROM SPECTATORS",

@@ -49,7 +49,7 @@
       g.appendChild(BM.s("rect", { x: 3, y: 5, width: w, height: h, rx: 10, fill: "rgba(0,0,0,.3)" }));
       g.appendChild(BM.s("rect", { x: 0, y: 0, width: w, height: h, rx: 10, fill: "#f3ecd6", stroke: resColor[t.resource] || "#999", "stroke-width": 4 }));
       g.appendChild(BM.s("rect", { x: 4, y: 4, width: w - 8, height: 20, rx: 6, fill: resColor[t.resource] || "#999" }));
-      g.appendChild(BM.text(w / 2, 19, t.name, { "font-size": 13, "font-weight": "bold", "text-anchor": "middle", fill: "#1e1e1e" }));
+      g.appendChild(BM.text(w / 2, 19, t.name, { "font-size": t.name.length > 16 ? 11.5 : 13, "font-weight": "bold", "text-anchor": "middle", fill: "#1e1e1e" }));
       g.appendChild(BM.text(8, 40, t.resource + (t.dominance ? " · " + t.dominance : ""), { "font-size": 11, fill: "#333" }));
       (t.buildings || []).forEach(function (o, k) {
         var x = 10 + k * 20, y = 48;
