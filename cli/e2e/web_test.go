@@ -384,3 +384,92 @@ ws.onclose = () => { if (!document.title.startsWith("READ") && document.title !=
 	}
 	con.check(t)
 }
+
+// handOf reads the hand a page shows: the names of its hand's cards.
+const handOf = `[...document.querySelectorAll('#board g.inhand')].map(e => e.getAttribute('data-card')).sort()`
+
+// TestBrowserTwoSeats: two players on one machine, host and join with
+// --web, each with a page in the same browser. Each page shows its own
+// seat, its own hand and the other's hand only as a count; once their
+// hands differ, neither page shows the other's cards.
+func TestBrowserTwoSeats(t *testing.T) {
+	ctx := browser(t)
+	pctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	tmp := t.TempDir()
+	host := start(t, pctx, "ada", "host", "dominion", "--web", "--loopback", "--json", "--start-when", "2", "--home", filepath.Join(tmp, "a"), "--name", "ada")
+	addr := host.waitEvent(t, "lobby", 20*time.Second)["addrs"].([]any)[0].(string)
+	bob := start(t, pctx, "bob", "join", addr, "--web", "--loopback", "--json", "--home", filepath.Join(tmp, "b"), "--name", "bob")
+	urls := []string{host.pageURL(t, 20*time.Second), bob.pageURL(t, 20*time.Second)}
+	if urls[0] == urls[1] {
+		t.Fatal("the two players got the same page")
+	}
+	var tabs []context.Context
+	var cons []*console
+	for _, u := range urls {
+		tab, closeTab := chromedp.NewContext(ctx)
+		defer closeTab()
+		cons = append(cons, watchConsole(tab))
+		if err := chromedp.Do(tab, chromedp.Navigate(u)); err != nil || !waitJS(t, tab, `!!document.querySelector('#board svg')`, 60*time.Second) {
+			t.Fatalf("open %s: %v", u, err)
+		}
+		tabs = append(tabs, tab)
+	}
+	seat := func(tab context.Context) int {
+		n, err := chromedp.Run(tab, chromedp.Evaluate[int](`BM.frame.you`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if a, b := seat(tabs[0]), seat(tabs[1]); a == b || a < 1 || b < 1 {
+		t.Fatalf("the pages show seats %d and %d", a, b)
+	}
+	differ := false
+	for round := 0; round < 40 && !differ; round++ {
+		var hands [2][]string
+		for i, tab := range tabs {
+			h, err := chromedp.Run(tab, chromedp.Evaluate[[]string](handOf))
+			if err != nil {
+				t.Fatal(err)
+			}
+			hands[i] = h
+		}
+		if len(hands[0]) > 0 && len(hands[1]) > 0 && strings.Join(hands[0], ",") != strings.Join(hands[1], ",") {
+			differ = true
+			for i, tab := range tabs {
+				// The page's own model names exactly its hand, and of the
+				// other player a count only.
+				own, err := chromedp.Run(tab, chromedp.Evaluate[[]string](`BM.frame.view.hand.flatMap(c => Array(c.count).fill(c.card)).sort()`))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if strings.Join(own, ",") != strings.Join(hands[i], ",") {
+					t.Errorf("page %d draws the hand %v, its seat holds %v", i+1, hands[i], own)
+				}
+				other, err := chromedp.Run(tab, chromedp.Evaluate[string](`JSON.stringify(BM.frame.view.players.filter(p => p.seat !== BM.frame.view.seat).map(p => p.hand))`))
+				if err != nil || !regexp.MustCompile(`^\[\d+\]$`).MatchString(other) {
+					t.Errorf("page %d knows the other hand as %s (%v), want a count", i+1, other, err)
+				}
+				if strings.Join(hands[1-i], ",") == strings.Join(hands[i], ",") {
+					t.Errorf("page %d shows the other's hand", i+1)
+				}
+			}
+			break
+		}
+		// Whoever is to move clicks once.
+		for i, tab := range tabs {
+			mine, _ := chromedp.Run(tab, chromedp.Evaluate[bool](`document.body.classList.contains('myturn')`))
+			if mine {
+				clickOnce(t, tab, round+i, 30*time.Second)
+			}
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if !differ {
+		t.Fatal("the two hands never differed in 40 rounds of clicks")
+	}
+	for _, c := range cons {
+		c.check(t)
+	}
+}
