@@ -389,7 +389,8 @@ ws.onclose = () => { if (!document.title.startsWith("READ") && document.title !=
 const handOf = `[...document.querySelectorAll('#board g.inhand')].map(e => e.getAttribute('data-card')).sort()`
 
 // TestBrowserTwoSeats: two players on one machine, host and join with
-// --web, each with a page in the same browser. Each page shows its own
+// --web, each with a page in the same browser. The host starts the game
+// from its page once the other has joined. Each page shows its own
 // seat, its own hand and the other's hand only as a count; once their
 // hands differ, neither page shows the other's cards.
 func TestBrowserTwoSeats(t *testing.T) {
@@ -397,7 +398,7 @@ func TestBrowserTwoSeats(t *testing.T) {
 	pctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	tmp := t.TempDir()
-	host := start(t, pctx, "ada", "host", "dominion", "--web", "--loopback", "--json", "--start-when", "2", "--home", filepath.Join(tmp, "a"), "--name", "ada")
+	host := start(t, pctx, "ada", "host", "dominion", "--web", "--loopback", "--json", "--home", filepath.Join(tmp, "a"), "--name", "ada")
 	addr := host.waitEvent(t, "lobby", 20*time.Second)["addrs"].([]any)[0].(string)
 	bob := start(t, pctx, "bob", "join", addr, "--web", "--loopback", "--json", "--home", filepath.Join(tmp, "b"), "--name", "bob")
 	urls := []string{host.pageURL(t, 20*time.Second), bob.pageURL(t, 20*time.Second)}
@@ -410,10 +411,30 @@ func TestBrowserTwoSeats(t *testing.T) {
 		tab, closeTab := chromedp.NewContext(ctx)
 		defer closeTab()
 		cons = append(cons, watchConsole(tab))
-		if err := chromedp.Do(tab, chromedp.Navigate(u)); err != nil || !waitJS(t, tab, `!!document.querySelector('#board svg')`, 60*time.Second) {
+		if err := chromedp.Do(tab, chromedp.Navigate(u)); err != nil || !waitJS(t, tab, `!!window.BM.frame`, 30*time.Second) {
 			t.Fatalf("open %s: %v", u, err)
 		}
 		tabs = append(tabs, tab)
+	}
+	// In the lobby: the host's page lists who joined and offers Start.
+	if !waitJS(t, tabs[0], `!!document.querySelector('#buttons button[data-action="start"]') && BM.frame.lobby && BM.frame.lobby.joined.length >= 2`, 30*time.Second) {
+		t.Fatal("the host's page never offered to start with both players in the lobby")
+	}
+	if n, _ := chromedp.Run(tabs[1], chromedp.Evaluate[int](`document.querySelectorAll('#buttons button[data-action="start"]').length`)); n != 0 {
+		t.Fatal("the joiner's page offers to start the game")
+	}
+	lobby, _ := chromedp.Run(tabs[0], chromedp.Evaluate[string](`document.getElementById('board').innerText`))
+	if !strings.Contains(lobby, "bob") || !strings.Contains(lobby, "ada") {
+		t.Errorf("the host's lobby does not list both players: %q", lobby)
+	}
+	screenshot(t, tabs[0], "lobby")
+	if err := chromedp.Do(tabs[0], chromedp.Click(chromedp.CSS(`#buttons button[data-action="start"]`))); err != nil {
+		t.Fatal(err)
+	}
+	for _, tab := range tabs {
+		if !waitJS(t, tab, `!!document.querySelector('#board svg')`, 60*time.Second) {
+			t.Fatal("the game did not start after the host clicked Start")
+		}
 	}
 	seat := func(tab context.Context) int {
 		n, err := chromedp.Run(tab, chromedp.Evaluate[int](`BM.frame.you`))

@@ -5,7 +5,7 @@
 "use strict";
 (function () {
   var $ = function (id) { return document.getElementById(id); };
-  var frame = null, sock = null, waiting = false, overShown = -1, toastTimer = null;
+  var frame = null, sock = null, waiting = false, overShown = -1, toastTimer = null, dropArmed = false;
 
   function connect() {
     var url = "ws://" + location.host + location.pathname.replace(/[^/]*$/, "") + "ws";
@@ -38,6 +38,8 @@
     f.sync = f.sync || { ok: false, text: "" };
     f.desync = !f.sync.ok && !!f.sync.text && f.phase !== "lobby";
     f.hints = f.hints || {};
+    // The terminal's key hints mean nothing here: the page has buttons.
+    f.status = (f.status || "").replace(/ — press s to start$/, "");
     f.actions.forEach(function (a) { a.where = whereOf(a, f.hints[a.id]); });
     return f;
   }
@@ -102,7 +104,7 @@
     document.title = (f.your_turn ? "▶ " : "") + f.title + " · boardmesh";
     $("title").textContent = f.title;
     $("status").textContent = f.status || "";
-    $("seatno").textContent = f.seat >= 0 ? "you are seat " + (f.seat + 1) : "spectating";
+    $("seatno").textContent = f.seat >= 0 ? "you are seat " + (f.seat + 1) : f.phase === "lobby" || f.phase === "starting" ? "seats not drawn yet" : "spectating";
     if (f.seat >= 0) $("seatno").style.setProperty("--seat", BM.seatColor(f.seat));
     var g = gameOf(f), ctx = context(f);
     var board = $("board");
@@ -119,7 +121,7 @@
     renderPeers(f);
     var sync = $("sync");
     var cheats = (f.cheats || []).map(function (c) { return "CHEAT: " + c.text; });
-    sync.textContent = cheats.concat([(f.desync ? "✗ " : f.sync.ok ? "✓ " : "") + (f.sync.text || "waiting for the first checkpoint")]).join("\n");
+    sync.textContent = cheats.concat([(f.desync ? "✗ " : f.sync.ok ? "✓ " : "") + (f.sync.text || (f.phase === "lobby" ? "" : "waiting for the first checkpoint"))]).join("\n");
     sync.className = f.desync || cheats.length ? "bad" : f.sync.ok ? "good" : "";
     renderTerms(f);
     if (f.over && overShown !== f.step) { overShown = f.step; showOver(f, ctx, g); }
@@ -138,9 +140,11 @@
     }
     if (f.can_drop && f.can_drop.length) {
       var names = f.can_drop.map(function (s) { return BM.seatName(f, s - 1); }).join(" and ");
-      var dr = BM.h("button", { type: "button", class: "risky", "data-action": "drop", text: "Vote to drop " + names });
+      // Two clicks: a vote to drop someone is not taken by accident.
+      var dr = BM.h("button", { type: "button", class: "risky", "data-action": dropArmed ? "drop" : "drop-ask",
+        text: dropArmed ? "Yes, vote to drop " + names : "Vote to drop " + names + "…" });
       dr.addEventListener("click", function () {
-        if (confirm("Vote to drop " + names + "? The game goes on without them once the others agree.")) send({ id: "drop" });
+        if (dropArmed) { dropArmed = false; send({ id: "drop" }); } else { dropArmed = true; render(); }
       });
       btns.appendChild(dr);
     }
@@ -236,7 +240,7 @@
       l.join ? BM.h("p", null, ["Others join with: ", BM.h("code", { text: l.join })]) : null,
       (l.addresses || []).length ? BM.h("p", null, ["Address: ", BM.h("code", { text: l.addresses[0] })]) : null,
       BM.h("p", { text: (l.joined || []).length ? "Joined: " + l.joined.join(", ") : "" }),
-      BM.h("p", { class: "dim", text: f.status || "" }),
+      f.can_start ? BM.h("p", { class: "dim", text: "Start the game once everyone has joined: the seats are drawn by the beacon." }) : null,
     ]);
   }
 
