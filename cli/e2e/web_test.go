@@ -494,3 +494,44 @@ func TestBrowserTwoSeats(t *testing.T) {
 		c.check(t)
 	}
 }
+
+// TestBrowserWatchesToTheEnd: `play --watch --web` seats only bots; the
+// page only watches (no choices), follows the game to its end and shows
+// the final scores with the winner and their breakdown.
+func TestBrowserWatchesToTheEnd(t *testing.T) {
+	ctx := browser(t)
+	pctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	p := start(t, pctx, "watch", "play", "dragonslair", "--web", "--watch", "--bots", "3", "--home", t.TempDir(), "--delay", "40ms", "--seed", "web-watch")
+	url := p.pageURL(t, 30*time.Second)
+	tab, closeTab := chromedp.NewContext(ctx)
+	defer closeTab()
+	con := watchConsole(tab)
+	if err := chromedp.Do(tab, chromedp.Navigate(url)); err != nil {
+		t.Fatal(err)
+	}
+	if !waitJS(t, tab, `!document.getElementById('over').hidden`, 150*time.Second) {
+		st, _ := chromedp.Run(tab, chromedp.Evaluate[string](`document.getElementById('status').innerText`))
+		t.Fatalf("the page never showed the end of the game; status %q", st)
+	}
+	rows, err := chromedp.Run(tab, chromedp.Evaluate[[]string](`[...document.querySelectorAll('#overtable tr')].map(r => r.innerText)`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	winners := 0
+	for _, r := range rows[1:] {
+		if strings.Contains(r, "winner") {
+			winners++
+		}
+	}
+	if len(rows) != 4 || winners == 0 || !strings.Contains(strings.ToLower(rows[0]), "eggs") {
+		t.Errorf("the score table is %q; want a header with the breakdown, 3 seats and a winner", rows)
+	}
+	seat, _ := chromedp.Run(tab, chromedp.Evaluate[string](`document.getElementById('seatno').innerText`))
+	n, _ := chromedp.Run(tab, chromedp.Evaluate[int](`document.querySelectorAll('#buttons button').length`))
+	if seat != "spectating" || n != 0 {
+		t.Errorf("a watcher's page says %q and offers %d buttons", seat, n)
+	}
+	screenshot(t, tab, "dragonslair-over")
+	con.check(t)
+}
