@@ -1,0 +1,117 @@
+package web
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/boardmesh/boardmesh/cli/present"
+	"github.com/boardmesh/boardmesh/engine"
+	"github.com/boardmesh/boardmesh/engine/games"
+)
+
+// tableOf is the model of a fresh game after its chance steps, for seat.
+func tableOf(t *testing.T, game string) (present.Table, engine.State) {
+	t.Helper()
+	g, err := games.Lookup(game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := g.Setup(g.DefaultPlayers, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch := engine.SeededChance{Seed: []byte("page")}
+	for n := uint64(0); s.ToAct().Kind == engine.ActorChance; n++ {
+		s.ApplyChance(ch.Beacon(n))
+	}
+	seat := s.ToAct().Seat
+	return present.Table{Game: g.Name, Title: g.Title, Phase: "playing", You: seat + 1, Step: 7, View: s.View(seat), Actions: present.Actions(s)}, s
+}
+
+// TestPageChoosesOnce: an id from the frame on screen plays its action
+// once; an id of another step, an unknown id or a second click does
+// nothing and says why.
+func TestPageChoosesOnce(t *testing.T) {
+	acts := make(chan engine.Action, 4)
+	p, err := NewPage(Controls{Act: func(a engine.Action) { acts <- a }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	tab, s := tableOf(t, "dominion")
+	p.Show(tab)
+	want := tab.Actions[len(tab.Actions)-1]
+	if err := p.choose(Message{Action: want.ID, Step: 6}); !errors.Is(err, ErrStale) {
+		t.Fatalf("an id of step 6 on step 7: %v, want stale", err)
+	}
+	if err := p.choose(Message{Action: "99.99", Step: 7}); !errors.Is(err, ErrStale) {
+		t.Fatalf("an unknown id: %v, want stale", err)
+	}
+	if err := p.choose(Message{Action: want.ID, Step: 7}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case a := <-acts:
+		if !a.Equal(want.Action) {
+			t.Fatalf("played %s, want %s", s.Describe(a), want.Label)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the action was not played")
+	}
+	if err := p.choose(Message{Action: want.ID, Step: 7}); err == nil || !strings.Contains(err.Error(), "on its way") {
+		t.Fatalf("a second click: %v", err)
+	}
+	if err := p.choose(Message{Action: startID}); err == nil {
+		t.Fatal("a page that may not start the game started it")
+	}
+	if err := p.choose(Message{Action: dropID}); err == nil {
+		t.Fatal("a drop vote with nobody stalled was taken")
+	}
+}
+
+// TestWatcherCannotAct: a spectator's page refuses every action.
+func TestWatcherCannotAct(t *testing.T) {
+	p, err := NewPage(Controls{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	tab, _ := tableOf(t, "dragonslair")
+	p.Show(tab)
+	if err := p.choose(Message{Action: tab.Actions[0].ID, Step: tab.Step}); err == nil {
+		t.Fatal("a watcher's page acted")
+	}
+}
+
+// TestHints: where the engine gives no target, the board still gets one
+// for the moves a player makes on it: Infinite City's squares with the
+// tile to lay, Serpent City's road spaces, the Dragon's Lair's deck.
+func TestHints(t *testing.T) {
+	for _, c := range []struct {
+		game, kind string
+	}{{"infinitecity", "spot"}, {"serpentcity", "road"}, {"dragonslair", "deck"}} {
+		tab, _ := tableOf(t, c.game)
+		f := frameOf(tab, false)
+		found := false
+		for _, a := range tab.Actions {
+			h := f.Hints[a.ID]
+			if h == nil || h.Kind != c.kind {
+				continue
+			}
+			found = true
+			if c.kind == "spot" && (h.Card == "" || !strings.Contains(a.Label, h.Card) || !strings.Contains(a.Label, "(")) {
+				t.Errorf("%s: %q hints %+v", c.game, a.Label, h)
+			}
+		}
+		if !found {
+			t.Errorf("%s: no action is hinted as %s; actions %v", c.game, c.kind, tab.Actions)
+		}
+	}
+	// Dominion's engine names its own targets: no hints needed.
+	tab, _ := tableOf(t, "dominion")
+	if f := frameOf(tab, false); len(f.Hints) != 0 {
+		t.Errorf("dominion got hints %v", f.Hints)
+	}
+}
