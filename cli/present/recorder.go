@@ -162,6 +162,13 @@ func (r *Recorder) mergeOutcome(o string) {
 	e.Outcome += "; " + o
 }
 
+// Narrate tells one step as viewer (0-based, -1 a spectator) may know it:
+// the game's engine.Narrator, or Describe for an action of a game without
+// one.
+func Narrate(prev, next engine.State, who engine.Actor, a engine.Action, viewer int) engine.Narration {
+	return narrate(prev, next, who, a, viewer)
+}
+
 // narrate asks the game, or falls back on Describe for actions.
 func narrate(prev, next engine.State, who engine.Actor, a engine.Action, viewer int) engine.Narration {
 	if n, ok := prev.(engine.Narrator); ok {
