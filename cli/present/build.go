@@ -102,13 +102,32 @@ func Build(r *Recorder, st lockstep.Status, state engine.State, env Env) Table {
 	}
 	// Stalls: who the table waits for, what, how long; a drop may be
 	// proposed for a seated peer that is not us once it waited DropAfter.
+	proposed := map[int]bool{} // seats someone voted to drop
+	for _, v := range st.DropVotes {
+		x := Vote{Seats: plus1(v.Seats), Needed: len(v.Needed), Have: len(v.Voters)}
+		if len(v.Voters) > 0 {
+			x.Voter = v.Voters[0] + 1
+		}
+		for _, vs := range v.Voters {
+			x.Voters = append(x.Voters, vs+1)
+		}
+		t.Votes = append(t.Votes, x)
+		for _, s := range v.Seats {
+			proposed[s] = true
+		}
+	}
+	if len(st.DropVotes) == 0 {
+		t.Votes = append(t.Votes, env.Votes...)
+	}
 	for _, w := range st.Waiting {
 		s := Stall{Seat: w.Seat + 1, Name: w.Name, What: w.What, For: w.For}
 		if s.Name == "" {
 			s.Name = short(w.Peer.String())
 		}
+		possible := w.Seat >= 0 && (st.CanDrop == nil || w.Seat < len(st.CanDrop) && st.CanDrop[w.Seat])
 		s.CanDrop = env.Human && st.Phase == lockstep.PhasePlaying && w.Seat >= 0 && w.Seat != st.MySeat &&
-			w.Peer.String() != env.Self && env.DropAfter > 0 && w.For >= env.DropAfter
+			w.Peer.String() != env.Self && possible && (env.DropAfter > 0 && w.For >= env.DropAfter || proposed[w.Seat])
+		s.Droppable = possible
 		t.Stalls = append(t.Stalls, s)
 	}
 
@@ -181,6 +200,14 @@ func Build(r *Recorder, st lockstep.Status, state engine.State, env Env) Table {
 		}
 	}
 	return t
+}
+
+func plus1(xs []int) []int {
+	out := make([]int, len(xs))
+	for i, x := range xs {
+		out[i] = x + 1
+	}
+	return out
 }
 
 func phaseName(p lockstep.Phase) string {

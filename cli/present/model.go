@@ -163,14 +163,20 @@ type Stall struct {
 	What string `json:"what"` // "an action", "a reveal", "a checkpoint", …
 	For  int64  `json:"for_ms"`
 	// CanDrop is set when the viewer may propose (or confirm) dropping it:
-	// it has waited at least DropAfter, and it is not the viewer.
-	CanDrop bool `json:"can_drop,omitempty"`
+	// it is not the viewer, and it has waited at least DropAfter or another
+	// player has proposed the drop. Droppable is whether a drop could pass
+	// at all: a table of two cannot vote anyone out (the voters must be a
+	// strict majority of the seats in play).
+	CanDrop   bool `json:"can_drop,omitempty"`
+	Droppable bool `json:"droppable"`
 }
 
-// Vote is a drop vote: Voter (a seat) votes to drop Seats.
+// Vote is a pending drop vote: Voters (seats; Voter the first) vote to
+// drop Seats.
 type Vote struct {
-	Voter int   `json:"voter"`
-	Seats []int `json:"seats"`
+	Voter  int   `json:"voter"`
+	Voters []int `json:"voters"`
+	Seats  []int `json:"seats"`
 	// Needed is how many votes the drop needs in all, Have how many it has.
 	Needed int `json:"needed"`
 	Have   int `json:"have"`

@@ -156,3 +156,18 @@ func TestDropVote(t *testing.T) {
 		t.Fatalf("voted %v, want seat 2 (index 1)", voted)
 	}
 }
+
+// TestLobbyScreen: the host's lobby shows the join code, the address, the
+// command for the others and who joined.
+func TestLobbyScreen(t *testing.T) {
+	tb := &present.Table{Phase: "lobby", Lobby: &present.Lobby{Host: true, Code: "apple-river-stone", Addresses: []string{"/ip4/192.168.1.5/tcp/4001/p2p/12D3KooX"},
+		Join: "boardmesh join apple-river-stone", Joined: []string{"ana", "bo"}}}
+	m := New(Snapshot{Title: "Dominion", Seat: -1, Status: "In the lobby: 2 joined", CanStart: true, Table: tb}, false, nil, nil)
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	v := m.View()
+	for _, want := range []string{"Join code: apple-river-stone", "Address:   /ip4/192.168.1.5/tcp/4001", "boardmesh join apple-river-stone", "Joined (2): ana, bo", "s to start", "home of their own"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("the lobby lacks %q:\n%s", want, v)
+		}
+	}
+}

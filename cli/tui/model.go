@@ -298,6 +298,13 @@ func (m *Model) droppable() []int {
 	if m.snap.Table == nil || m.snap.Over {
 		return nil
 	}
+	// Another player's proposal first: d confirms exactly it.
+	me := m.snap.Seat + 1
+	for _, v := range m.snap.Table.Votes {
+		if me > 0 && !hasInt(v.Voters, me) && !hasInt(v.Seats, me) {
+			return minus1(v.Seats)
+		}
+	}
 	var seats []int
 	for _, s := range m.snap.Table.Stalls {
 		if s.CanDrop && s.Seat > 0 {
@@ -358,4 +365,13 @@ func (m *Model) pick(i int) {
 	if m.choose != nil {
 		m.choose(m.snap.Legal[i])
 	}
+}
+
+func hasInt(xs []int, x int) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
 }

@@ -72,13 +72,19 @@ func (m *Model) layout() screen {
 			switch {
 			case st.CanDrop:
 				line += " · d votes to drop them"
+			case st.Seat > 0 && !st.Droppable:
+				line += " · too few players left to vote them out: wait, or leave"
 			case t.DropAfter > 0 && st.Seat > 0:
 				line += fmt.Sprintf(" · a drop may be proposed after %s", clock(t.DropAfter))
 			}
 			sc.bottom = append(sc.bottom, warnStyle.Render(line))
 		}
 		for _, v := range t.Votes {
-			sc.bottom = append(sc.bottom, warnStyle.Render(fmt.Sprintf("seat %d voted to drop %s (%d of %d votes)", v.Voter, seatList(minus1(v.Seats)), max(v.Have, 1), max(v.Needed, 1))))
+			line := fmt.Sprintf("%s voted to drop %s (%d of %d votes)", seatList(minus1(v.Voters)), seatList(minus1(v.Seats)), max(v.Have, 1), max(v.Needed, 1))
+			if me := s.Seat + 1; me > 0 && !hasInt(v.Voters, me) && !hasInt(v.Seats, me) && m.drop != nil {
+				line += " · d confirms"
+			}
+			sc.bottom = append(sc.bottom, warnStyle.Render(line))
 		}
 	}
 	switch m.confirm {
@@ -108,6 +114,8 @@ func (m *Model) layout() screen {
 
 	if s.State != nil {
 		sc.board = strings.Split(strings.TrimRight(s.State.View(s.Seat).Render(w, m.color), "\n"), "\n")
+	} else if t := s.Table; t != nil && t.Lobby != nil {
+		sc.board = lobbyLines(t)
 	}
 	avail := h - len(sc.top) - len(sc.bottom)
 
@@ -507,6 +515,34 @@ func wrapLines(text string, w int) []string {
 			line += word
 		}
 		out = append(out, line)
+	}
+	return out
+}
+
+// lobbyLines is the lobby screen: how the others join, and who has.
+func lobbyLines(t *present.Table) []string {
+	l := t.Lobby
+	var out []string
+	if l.Code != "" {
+		out = append(out, "Join code: "+titleStyle.Render(l.Code))
+	}
+	if len(l.Addresses) > 0 {
+		out = append(out, "Address:   "+l.Addresses[0])
+	}
+	if l.Join != "" {
+		out = append(out, "The others type: "+titleStyle.Render(l.Join))
+	}
+	if l.Host || l.Code != "" || len(l.Addresses) > 0 {
+		out = append(out, dimStyle.Render("Players on this machine: each needs a home of their own (--home DIR)."))
+	}
+	out = append(out, "")
+	if len(l.Joined) == 0 {
+		out = append(out, "Nobody has joined yet.")
+	} else {
+		out = append(out, fmt.Sprintf("Joined (%d): %s", len(l.Joined), strings.Join(l.Joined, ", ")))
+	}
+	if l.Host {
+		out = append(out, "", "Press s to start once everyone has joined.")
 	}
 	return out
 }
