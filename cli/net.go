@@ -38,6 +38,13 @@ type NetFlags struct {
 }
 
 func addNetFlags(cmd *cobra.Command, nf *NetFlags, withName bool) {
+	addPeerFlags(cmd, nf, withName)
+	addSeatFlags(cmd, nf)
+}
+
+// addPeerFlags registers the flags of every networked command, the
+// spectator's too.
+func addPeerFlags(cmd *cobra.Command, nf *NetFlags, withName bool) {
 	cmd.Flags().StringVar(&nf.Home, "home", "", "boardmesh home: identity and session logs (default $"+HomeEnv+" or the user config dir)")
 	if withName {
 		cmd.Flags().StringVar(&nf.Name, "name", "", "your name at the table (default: peer- and the last 4 characters of your peer id)")
@@ -46,12 +53,17 @@ func addNetFlags(cmd *cobra.Command, nf *NetFlags, withName bool) {
 	cmd.Flags().BoolVar(&nf.Loopback, "loopback", false, "listen on 127.0.0.1 only (a table on this machine; no mDNS)")
 	cmd.Flags().BoolVar(&nf.NoMDNS, "no-mdns", false, "do not use mDNS on the LAN")
 	cmd.Flags().BoolVar(&nf.NoQUIC, "no-quic", false, "TCP only")
-	cmd.Flags().StringVar(&nf.Bot, "bot", "", "let a bot of this kind play your seat (see 'boardmesh games')")
-	cmd.Flags().DurationVar(&nf.BotDelay, "bot-delay", 0, "pause before each of the bot's moves")
-	cmd.Flags().DurationVar(&nf.DropAfter, "drop-after", defaultDropAfter, "after this long waiting for a player, you may vote to drop them (d on the game screen; without it this peer votes by itself); 0: wait for them forever")
 	cmd.Flags().BoolVar(&nf.Auto, "auto", false, "no terminal UI: print progress lines and a summary")
 	cmd.Flags().BoolVar(&nf.JSON, "json", false, "machine-readable output: one JSON object per line (implies --auto)")
 	nf.InjectDesync = -1
+}
+
+// addSeatFlags registers the flags of a peer with a seat: who plays it,
+// when to drop an absent player, the developers' desync.
+func addSeatFlags(cmd *cobra.Command, nf *NetFlags) {
+	cmd.Flags().StringVar(&nf.Bot, "bot", "", "let a bot of this kind play your seat (see 'boardmesh games')")
+	cmd.Flags().DurationVar(&nf.BotDelay, "bot-delay", 0, "pause before each of the bot's moves")
+	cmd.Flags().DurationVar(&nf.DropAfter, "drop-after", defaultDropAfter, "after this long waiting for a player, you may vote to drop them (d on the game screen; without it this peer votes by itself); 0: wait for them forever")
 	cmd.Flags().Int64Var(&nf.InjectDesync, "inject-desync", -1, "developers: make this peer's engine state go wrong at step SEQ, so the others report a desync (see 'boardmesh play --help')")
 }
 

@@ -54,12 +54,12 @@ const dropsEvery = 2 * time.Second
 // self is this peer's ID in lockstep's form.
 func (v *tableView) self() crypto.PeerID { return crypto.PeerID(v.host.ID()) }
 
-// defaultDropAfter is how long (ms) a seat may keep the table waiting
-// before the others may vote it out.
-const defaultDropAfter = 60000
+// defaultDropAfter is how long a seat may keep the table waiting before
+// the others may vote it out (--drop-after).
+const defaultDropAfter = 60 * time.Second
 
 func newTableView(title string, h host.Host, human bool) *tableView {
-	return &tableView{title: title, host: h, human: human, bots: map[string]bool{}, rec: present.NewRecorder(games.Lookup), dropAfter: defaultDropAfter}
+	return &tableView{title: title, host: h, human: human, bots: map[string]bool{}, rec: present.NewRecorder(games.Lookup), dropAfter: defaultDropAfter.Milliseconds()}
 }
 
 func (v *tableView) name(mi int) string {
