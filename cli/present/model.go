@@ -51,6 +51,8 @@ type Table struct {
 	// Step counts the steps applied: a new step is a new decision, even for
 	// the same seat.
 	Step uint64 `json:"step"`
+	// Last is the target of the last move, to highlight.
+	Last *engine.Target `json:"last_target,omitempty"`
 }
 
 // Seat is one seat of the game.
@@ -96,6 +98,9 @@ type Entry struct {
 	// bought, scored), both as the viewer may know them.
 	Text    string `json:"text"`
 	Outcome string `json:"outcome,omitempty"`
+	// Target is what the move pointed at (the square of a tile laid, the
+	// pile bought from), for a front end to highlight the last move.
+	Target *engine.Target `json:"target,omitempty"`
 }
 
 // Line is the entry as one line of text: "Ana (seat 2): Buy Militia — …".
@@ -124,6 +129,12 @@ type Action struct {
 	// Action is the engine action itself (not sent to browsers: they send
 	// the ID back).
 	Action engine.Action `json:"-"`
+	// Then, for a combo (several moves as one pick, like a walk of five
+	// spaces), is the moves to send after Action, one at a time, each once
+	// the one before is committed and only while it is still legal. Steps
+	// are their IDs, for a browser.
+	Then  []engine.Action `json:"-"`
+	Steps []string        `json:"steps,omitempty"`
 }
 
 // Score is one seat's score with its breakdown.

@@ -90,7 +90,7 @@ func TestFilterMatchesWholeCoordinates(t *testing.T) {
 // default, not on the risky first move.
 func TestDefaultIsNotRisky(t *testing.T) {
 	snap := labelSnap(1, "End turn without buying", "Buy Silver")
-	snap.Table = &present.Table{Default: "1", Actions: []present.Action{{ID: "0", Risky: true}, {ID: "1"}}}
+	snap.Table = &present.Table{Default: "1", Actions: []present.Action{{ID: "0", Label: "End turn without buying", Risky: true}, {ID: "1", Label: "Buy Silver"}}}
 	var sent []engine.Action
 	m := New(snap, false, func(a engine.Action) { sent = append(sent, a) }, nil)
 	key(m, "enter")
@@ -169,5 +169,34 @@ func TestLobbyScreen(t *testing.T) {
 		if !strings.Contains(v, want) {
 			t.Errorf("the lobby lacks %q:\n%s", want, v)
 		}
+	}
+}
+
+// TestComboSendsItsStepsInTurn: a walk of three spaces is one pick; its
+// steps go out one at a time as each new decision arrives, and it stops
+// when the next step is not legal.
+func TestComboSendsItsStepsInTurn(t *testing.T) {
+	step := func(from int32) engine.Action { return engine.Action{Op: 1, Args: []int32{from}} }
+	snap := func(n uint64, legal ...engine.Action) Snapshot {
+		s := labelSnap(n, "Move from 1", "Walk from 1 to 4")
+		s.Legal = legal
+		acts := []present.Action{{ID: "1.1", Label: "Move from 1", Action: legal[0]}}
+		if len(legal) > 1 {
+			acts = append(acts, present.Action{ID: "1.1+1.2+1.3", Label: "Walk from 1 to 4", Action: legal[1], Then: []engine.Action{step(2), step(3)}})
+		}
+		s.Table = &present.Table{Actions: acts}
+		return s
+	}
+	var sent []engine.Action
+	m := New(snap(1, step(1), step(1)), false, func(a engine.Action) { sent = append(sent, a) }, nil)
+	key(m, "2")
+	m.Update(SnapshotMsg(snap(2, step(2))))
+	m.Update(SnapshotMsg(snap(2, step(2)))) // the same step again: nothing more
+	m.Update(SnapshotMsg(snap(3, step(5))))
+	if len(sent) != 2 || sent[0].Args[0] != 1 || sent[1].Args[0] != 2 {
+		t.Fatalf("sent %v, want the walk's first two steps", sent)
+	}
+	if !strings.Contains(m.View(), "the move stopped here") {
+		t.Fatalf("a walk cut short is not explained:\n%s", m.View())
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/boardmesh/boardmesh/cli/present"
+	"github.com/boardmesh/boardmesh/engine"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 )
@@ -139,6 +140,9 @@ func (m *Model) layout() screen {
 		want := len(menuHead) + max((len(items)+cols-1)/cols, 1)
 		menuRows = min(want, max(4, avail/2))
 		sc.menu = m.menuLines(menuHead, items, menuRows, w, cols)
+		if text := m.highlightedText(items); text != "" {
+			sc.menu = append(sc.menu, dimStyle.Render("   ⓘ "+text))
+		}
 	}
 	rest := avail - len(sc.menu)
 
@@ -174,10 +178,30 @@ func (m *Model) layout() screen {
 	rest -= len(sc.log)
 
 	sc.boardRows = max(rest, 0)
+	if c, ok := m.compactView(); ok && len(sc.board) > sc.boardRows && m.scroll == 0 && sc.boardRows >= 4 {
+		// The essentials in the rows there are; PgDn shows the full board.
+		var mark []engine.Target
+		if s.Table != nil && s.Table.Last != nil {
+			mark = append(mark, *s.Table.Last)
+		}
+		full := len(sc.board)
+		sc.board = strings.Split(strings.TrimRight(c.RenderCompact(w, sc.boardRows-1, m.color, mark), "\n"), "\n")
+		if len(sc.board) > sc.boardRows-1 {
+			sc.board = sc.board[:sc.boardRows-1]
+		}
+		sc.board = append(sc.board, dimStyle.Render(fmt.Sprintf("── the essentials · PgDn: the full board (%d lines) ──", full)))
+		sc.maxScroll = full - max(sc.boardRows-1, 1) + 1
+		return sc
+	}
 	if len(sc.board) > sc.boardRows {
 		shown := max(sc.boardRows-1, 0)
 		sc.maxScroll = len(sc.board) - shown
 		from := min(m.scroll, sc.maxScroll)
+		if _, ok := m.compactView(); ok && sc.boardRows >= 4 {
+			// Scroll 0 is the compact board; 1 the full board's top.
+			from = min(m.scroll-1, len(sc.board)-shown)
+			sc.maxScroll++
+		}
 		b := append([]string(nil), sc.board[from:from+shown]...)
 		if sc.boardRows > 0 {
 			b = append(b, dimStyle.Render(fmt.Sprintf("── board lines %d–%d of %d · PgUp/PgDn or the wheel scroll ──", from+1, from+shown, len(sc.board))))
@@ -477,7 +501,15 @@ func (m *Model) paneView(w, h int) string {
 		}
 	default:
 		head = "History"
-		body = m.historyLines(w)
+		for _, l := range m.historyLines(w) {
+			// Long lines wrap under themselves, so nothing is cut off.
+			for i, part := range wrapLines(l, w-6) {
+				if i > 0 {
+					part = "      " + part
+				}
+				body = append(body, part)
+			}
+		}
 		if len(body) == 0 {
 			body = m.snap.Log
 		}
@@ -545,4 +577,23 @@ func lobbyLines(t *present.Table) []string {
 		out = append(out, "", "Press s to start once everyone has joined.")
 	}
 	return out
+}
+
+// compactView is the view's compact form, if the game draws one.
+func (m *Model) compactView() (engine.Compact, bool) {
+	if m.snap.State == nil {
+		return nil, false
+	}
+	c, ok := m.snap.State.View(m.snap.Seat).(engine.Compact)
+	return c, ok
+}
+
+// highlightedText is the effect text of the highlighted move's card, tile
+// or hero, from the presentation model.
+func (m *Model) highlightedText(items []item) string {
+	t := m.snap.Table
+	if t == nil || m.cursor >= len(items) || items[m.cursor].idx < 0 || items[m.cursor].idx >= len(t.Actions) {
+		return ""
+	}
+	return t.Actions[items[m.cursor].idx].Text
 }

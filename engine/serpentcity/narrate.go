@@ -186,3 +186,68 @@ func (s *State) Terms(seat int) []engine.Term {
 		engine.Term{Name: "Reward Roll", Kind: "rule", Text: "Pass a whole turn, or win a conflict, to roll the Reward die."})
 	return out
 }
+
+// Combos offers every walk of two spaces or more as one pick
+// (engine.Combiner): "Walk a pawn from Road space 3 to space 8 (North
+// Chancery), 5 MP", one step at a time underneath. A walk that crosses
+// START says so (the bonus).
+func (s *State) Combos(legal []engine.Action) []engine.Combo {
+	if s.ph != phMain {
+		return nil
+	}
+	var out []engine.Combo
+	R := s.cfg.R
+	for _, a := range legal {
+		if a.Op != opMove || len(a.Args) != 1 {
+			continue
+		}
+		from := int(a.Args[0])
+		cur := s.Clone().(*State)
+		steps := []engine.Action{}
+		pos, crossed := from, false
+		for {
+			step := engine.Action{Op: opMove, Args: []int32{int32(pos)}}
+			if cur.Apply(s.cur, step) != nil {
+				break
+			}
+			steps = append(steps, step)
+			if pos == R-1 {
+				crossed = true
+			}
+			pos = (pos + 1) % R
+			if pos < 0 {
+				pos = 0
+			}
+			if len(steps) >= 2 {
+				fromName := "START"
+				if from >= 0 {
+					fromName = "Road space " + itoa(from+1)
+				}
+				label := fmt.Sprintf("Walk a pawn from %s to space %d", fromName, pos+1)
+				if t := s.territoryAt(pos); t != "" {
+					label += " (" + t + ")"
+				}
+				label += fmt.Sprintf(", %d MP", len(steps)*s.cfg.r.StepMP)
+				if crossed {
+					label += ", across START"
+				}
+				out = append(out, engine.Combo{Label: label, Steps: append([]engine.Action(nil), steps...)})
+			}
+			if cur.ph != phMain || cur.cur != s.cur {
+				break
+			}
+		}
+	}
+	return out
+}
+
+// territoryAt names the Territories beside Road space pos (0-based).
+func (s *State) territoryAt(pos int) string {
+	var names []string
+	for t := range s.cfg.r.Territories {
+		if s.cfg.troad[t] == pos {
+			names = append(names, s.cfg.r.Territories[t].Name)
+		}
+	}
+	return strings.Join(names, ", ")
+}
