@@ -15,6 +15,7 @@ import (
 	"github.com/boardmesh/boardmesh/cli/web"
 	"github.com/boardmesh/boardmesh/engine"
 	"github.com/boardmesh/boardmesh/engine/games"
+	"github.com/boardmesh/boardmesh/lockstep"
 	"github.com/boardmesh/boardmesh/p2p"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/spf13/cobra"
@@ -234,6 +235,9 @@ func playRun(opts *PlayOptions) error {
 	model := tui.New(view.snapshot(), true, func(a engine.Action) {
 		go actAndTell(ctx, prog, me.Runner, a)
 	}, func() { quit = true; cancel() })
+	model.OnDrop(func(seats []int) {
+		go me.Runner.Do(ctx, func(n *lockstep.Node) error { return n.VoteDrop(seats) })
+	})
 	prog = tea.NewProgram(model, tea.WithInput(opts.IO.In), tea.WithOutput(opts.IO.Out), tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithContext(ctx))
 	runErr := make(chan error, 1)
 	go func() { runErr <- table.Run(ctx) }()

@@ -8,6 +8,7 @@ import (
 	"github.com/boardmesh/boardmesh/cli/present"
 	"github.com/boardmesh/boardmesh/cli/tui"
 	"github.com/boardmesh/boardmesh/crypto"
+	"github.com/boardmesh/boardmesh/docs/rules"
 	"github.com/boardmesh/boardmesh/engine"
 	"github.com/boardmesh/boardmesh/engine/games"
 	"github.com/boardmesh/boardmesh/lockstep"
@@ -53,12 +54,12 @@ const dropsEvery = 2 * time.Second
 // self is this peer's ID in lockstep's form.
 func (v *tableView) self() crypto.PeerID { return crypto.PeerID(v.host.ID()) }
 
-// defaultDropAfter is how long (ms) a seat may keep the table waiting
-// before the others may vote it out.
-const defaultDropAfter = 60000
+// defaultDropAfter is how long a seat may keep the table waiting before
+// the others may vote it out (--drop-after).
+const defaultDropAfter = 60 * time.Second
 
 func newTableView(title string, h host.Host, human bool) *tableView {
-	return &tableView{title: title, host: h, human: human, bots: map[string]bool{}, rec: present.NewRecorder(games.Lookup), dropAfter: defaultDropAfter}
+	return &tableView{title: title, host: h, human: human, bots: map[string]bool{}, rec: present.NewRecorder(games.Lookup), dropAfter: defaultDropAfter.Milliseconds()}
 }
 
 func (v *tableView) name(mi int) string {
@@ -208,6 +209,7 @@ func snapshotOf(t present.Table, state engine.State, canStart bool) tui.Snapshot
 	if t.Result != nil {
 		s.Result = resultText(t)
 	}
+	s.Rules = rules.Summary(t.Game)
 	for _, p := range t.Peers {
 		conn := p.Conn
 		if p.Waited >= 2000 && !p.Self {
@@ -238,4 +240,45 @@ func resultText(t present.Table) string {
 		}
 	}
 	return b.String()
+}
+
+// lobbyOf is what the lobby screen shows of a networked peer: the join
+// code (when mDNS can find it), the address to dial, and the command to
+// give the others. Every player on one machine needs a home of their own.
+func lobbyOf(peer *p2p.NetPeer, nf *NetFlags) *present.Lobby {
+	l := &present.Lobby{}
+	for _, a := range p2p.Addrs(peer.Host) {
+		l.Addresses = append(l.Addresses, a.String())
+	}
+	l.Addresses = preferLAN(l.Addresses)
+	if !nf.Loopback && !nf.NoMDNS {
+		l.Code = p2p.JoinCode(peer.Host.ID())
+		l.Join = "boardmesh join " + l.Code
+	} else if len(l.Addresses) > 0 {
+		l.Join = "boardmesh join --loopback --home DIR " + l.Addresses[0]
+	}
+	return l
+}
+
+// resumeCommand is the command that rejoins the session, as it must be
+// typed: with the --home in use (and --loopback for a loopback table).
+func resumeCommand(nf *NetFlags, lobby string) string {
+	cmd := "boardmesh resume"
+	if nf.Home != "" {
+		cmd += " --home " + shellQuote(nf.Home)
+	}
+	if nf.Loopback {
+		cmd += " --loopback"
+	}
+	return cmd + " " + lobby
+}
+
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-~+=:,", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -88,3 +88,28 @@ type Term struct {
 type Glossary interface {
 	Terms(seat int) []Term
 }
+
+// Compact is implemented by views that can draw their essentials in a
+// given number of lines: the terminal UI uses it when the full board does
+// not fit (80x24). mark lists things to highlight, such as the target of
+// the last move (the tile just laid).
+type Compact interface {
+	RenderCompact(width, height int, color bool, mark []Target) string
+}
+
+// Combo is a run of moves a front end may offer as one pick ("Move a pawn
+// from space 3 to space 8"). Steps[0] is legal now and each later step is
+// legal after the ones before it, in the state the combo was made for; a
+// front end sends them one at a time, each once the one before is
+// committed, and stops when the next is no longer legal (another effect
+// intervened).
+type Combo struct {
+	Label string
+	Steps []Action
+}
+
+// Combiner is implemented by states that offer combos of their legal
+// moves (Serpent City's walks of several spaces).
+type Combiner interface {
+	Combos(legal []Action) []Combo
+}

@@ -258,4 +258,19 @@ type Status struct {
 	Actor   engine.Actor
 	Waiting []Wait
 	Entries int // committed log entries
+	// DropVotes are the votes to drop seats seen at the current log
+	// position that have not passed yet, ordered by their seats; CanDrop
+	// says by seat whether a vote to drop that seat alone could pass now
+	// (the voters would be a strict majority of the seats in play). (Added
+	// for the table UI; additive.)
+	DropVotes []DropVote
+	CanDrop   []bool
+}
+
+// DropVote is a pending vote to drop Seats: the seats that have voted for
+// it and the seats whose votes it needs (all counted from 0).
+type DropVote struct {
+	Seats  []int
+	Voters []int
+	Needed []int
 }

@@ -37,7 +37,7 @@ type Env struct {
 // current engine state (nil before the game) and the runner's env.
 func Build(r *Recorder, st lockstep.Status, state engine.State, env Env) Table {
 	t := Table{Phase: phaseName(st.Phase), Turn: st.Turn + 1, Step: st.Seq, DropAfter: env.DropAfter,
-		History: r.History(), Cheats: r.Cheats(), Sync: r.Sync(), Votes: env.Votes, Lobby: env.Lobby}
+		History: r.History(), Last: r.Last(), Cheats: r.Cheats(), Sync: r.Sync(), Votes: env.Votes, Lobby: env.Lobby}
 	if st.Game != nil {
 		t.Game, t.Title, t.Rules = st.Game.Name, st.Game.Title, st.Game.Version
 	}
@@ -102,13 +102,32 @@ func Build(r *Recorder, st lockstep.Status, state engine.State, env Env) Table {
 	}
 	// Stalls: who the table waits for, what, how long; a drop may be
 	// proposed for a seated peer that is not us once it waited DropAfter.
+	proposed := map[int]bool{} // seats someone voted to drop
+	for _, v := range st.DropVotes {
+		x := Vote{Seats: plus1(v.Seats), Needed: len(v.Needed), Have: len(v.Voters)}
+		if len(v.Voters) > 0 {
+			x.Voter = v.Voters[0] + 1
+		}
+		for _, vs := range v.Voters {
+			x.Voters = append(x.Voters, vs+1)
+		}
+		t.Votes = append(t.Votes, x)
+		for _, s := range v.Seats {
+			proposed[s] = true
+		}
+	}
+	if len(st.DropVotes) == 0 {
+		t.Votes = append(t.Votes, env.Votes...)
+	}
 	for _, w := range st.Waiting {
 		s := Stall{Seat: w.Seat + 1, Name: w.Name, What: w.What, For: w.For}
 		if s.Name == "" {
 			s.Name = short(w.Peer.String())
 		}
+		possible := w.Seat >= 0 && (st.CanDrop == nil || w.Seat < len(st.CanDrop) && st.CanDrop[w.Seat])
 		s.CanDrop = env.Human && st.Phase == lockstep.PhasePlaying && w.Seat >= 0 && w.Seat != st.MySeat &&
-			w.Peer.String() != env.Self && env.DropAfter > 0 && w.For >= env.DropAfter
+			w.Peer.String() != env.Self && possible && (env.DropAfter > 0 && w.For >= env.DropAfter || proposed[w.Seat])
+		s.Droppable = possible
 		t.Stalls = append(t.Stalls, s)
 	}
 
@@ -181,6 +200,14 @@ func Build(r *Recorder, st lockstep.Status, state engine.State, env Env) Table {
 		}
 	}
 	return t
+}
+
+func plus1(xs []int) []int {
+	out := make([]int, len(xs))
+	for i, x := range xs {
+		out[i] = x + 1
+	}
+	return out
 }
 
 func phaseName(p lockstep.Phase) string {
@@ -256,6 +283,25 @@ func Actions(state engine.State) []Action {
 		}
 		out[i] = x
 	}
+	if c, ok := state.(engine.Combiner); ok {
+		for _, combo := range c.Combos(legal) {
+			if len(combo.Steps) < 2 {
+				continue
+			}
+			x := Action{Label: combo.Label, Group: GroupOf(combo.Label), Action: combo.Steps[0], Then: combo.Steps[1:]}
+			var ids []string
+			for _, st := range combo.Steps {
+				ids = append(ids, ActionID(st))
+			}
+			x.ID, x.Steps = strings.Join(ids, "+"), ids
+			if inf != nil {
+				if t := inf.ActionInfo(combo.Steps[len(combo.Steps)-1]).Target; t.Kind != "" {
+					x.Target = &t
+				}
+			}
+			out = append(out, x)
+		}
+	}
 	return out
 }
 
@@ -286,14 +332,25 @@ func ActionID(a engine.Action) string {
 }
 
 // Choose finds the legal move with the given id; ok is false when the id
-// names no legal move (a stale click, a hostile browser).
+// names no legal move (a stale click, a hostile browser). For a combo it
+// returns its first move; ChooseAll returns them all.
 func Choose(actions []Action, id string) (engine.Action, bool) {
+	all, ok := ChooseAll(actions, id)
+	if !ok {
+		return engine.Action{}, false
+	}
+	return all[0], true
+}
+
+// ChooseAll is the moves of the action with the given id: one, or a
+// combo's steps in order.
+func ChooseAll(actions []Action, id string) ([]engine.Action, bool) {
 	for _, a := range actions {
 		if a.ID == id {
-			return a.Action, true
+			return append([]engine.Action{a.Action}, a.Then...), true
 		}
 	}
-	return engine.Action{}, false
+	return nil, false
 }
 
 // GroupOf is the leading words of a move's label, up to the first word

@@ -51,6 +51,8 @@ type Table struct {
 	// Step counts the steps applied: a new step is a new decision, even for
 	// the same seat.
 	Step uint64 `json:"step"`
+	// Last is the target of the last move, to highlight.
+	Last *engine.Target `json:"last_target,omitempty"`
 }
 
 // Seat is one seat of the game.
@@ -96,6 +98,9 @@ type Entry struct {
 	// bought, scored), both as the viewer may know them.
 	Text    string `json:"text"`
 	Outcome string `json:"outcome,omitempty"`
+	// Target is what the move pointed at (the square of a tile laid, the
+	// pile bought from), for a front end to highlight the last move.
+	Target *engine.Target `json:"target,omitempty"`
 }
 
 // Line is the entry as one line of text: "Ana (seat 2): Buy Militia — …".
@@ -124,6 +129,12 @@ type Action struct {
 	// Action is the engine action itself (not sent to browsers: they send
 	// the ID back).
 	Action engine.Action `json:"-"`
+	// Then, for a combo (several moves as one pick, like a walk of five
+	// spaces), is the moves to send after Action, one at a time, each once
+	// the one before is committed and only while it is still legal. Steps
+	// are their IDs, for a browser.
+	Then  []engine.Action `json:"-"`
+	Steps []string        `json:"steps,omitempty"`
 }
 
 // Score is one seat's score with its breakdown.
@@ -163,14 +174,20 @@ type Stall struct {
 	What string `json:"what"` // "an action", "a reveal", "a checkpoint", …
 	For  int64  `json:"for_ms"`
 	// CanDrop is set when the viewer may propose (or confirm) dropping it:
-	// it has waited at least DropAfter, and it is not the viewer.
-	CanDrop bool `json:"can_drop,omitempty"`
+	// it is not the viewer, and it has waited at least DropAfter or another
+	// player has proposed the drop. Droppable is whether a drop could pass
+	// at all: a table of two cannot vote anyone out (the voters must be a
+	// strict majority of the seats in play).
+	CanDrop   bool `json:"can_drop,omitempty"`
+	Droppable bool `json:"droppable"`
 }
 
-// Vote is a drop vote: Voter (a seat) votes to drop Seats.
+// Vote is a pending drop vote: Voters (seats; Voter the first) vote to
+// drop Seats.
 type Vote struct {
-	Voter int   `json:"voter"`
-	Seats []int `json:"seats"`
+	Voter  int   `json:"voter"`
+	Voters []int `json:"voters"`
+	Seats  []int `json:"seats"`
 	// Needed is how many votes the drop needs in all, Have how many it has.
 	Needed int `json:"needed"`
 	Have   int `json:"have"`

@@ -70,6 +70,16 @@ func (r *Recorder) Len() int { return r.ver.Len() }
 // History is the history so far, oldest first. The slice is a copy.
 func (r *Recorder) History() []Entry { return append([]Entry(nil), r.history...) }
 
+// Last is the target of the newest move that had one.
+func (r *Recorder) Last() *engine.Target {
+	for i := len(r.history) - 1; i >= 0; i-- {
+		if r.history[i].Target != nil {
+			return r.history[i].Target
+		}
+	}
+	return nil
+}
+
 // Cheats lists the cheats and rejections reported so far.
 func (r *Recorder) Cheats() []Cheat { return append([]Cheat(nil), r.cheats...) }
 
@@ -122,6 +132,13 @@ func (r *Recorder) step(prev, next engine.State, s lockstep.ReplayStep, a engine
 	}
 	n := narrate(prev, next, who, a, r.viewer)
 	e.Seat, e.Who, e.Text, e.Outcome = s.Seat+1, r.seatName(s.Seat), n.What, n.Outcome
+	if inf, ok := prev.(engine.ActionInformer); ok {
+		if t := inf.ActionInfo(a).Target; t.Kind != "" && t.Kind != engine.TargetButton && t.Kind != engine.TargetCard {
+			// A card in the hand is the mover's secret until played, and
+			// its name is in the line anyway: only public places.
+			e.Target = &t
+		}
+	}
 	if s.Kind == "bot" {
 		e.Who += " [left; played by the bot]"
 	}
@@ -160,6 +177,13 @@ func (r *Recorder) mergeOutcome(o string) {
 		return
 	}
 	e.Outcome += "; " + o
+}
+
+// Narrate tells one step as viewer (0-based, -1 a spectator) may know it:
+// the game's engine.Narrator, or Describe for an action of a game without
+// one.
+func Narrate(prev, next engine.State, who engine.Actor, a engine.Action, viewer int) engine.Narration {
+	return narrate(prev, next, who, a, viewer)
 }
 
 // narrate asks the game, or falls back on Describe for actions.

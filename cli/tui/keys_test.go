@@ -90,7 +90,7 @@ func TestFilterMatchesWholeCoordinates(t *testing.T) {
 // default, not on the risky first move.
 func TestDefaultIsNotRisky(t *testing.T) {
 	snap := labelSnap(1, "End turn without buying", "Buy Silver")
-	snap.Table = &present.Table{Default: "1", Actions: []present.Action{{ID: "0", Risky: true}, {ID: "1"}}}
+	snap.Table = &present.Table{Default: "1", Actions: []present.Action{{ID: "0", Label: "End turn without buying", Risky: true}, {ID: "1", Label: "Buy Silver"}}}
 	var sent []engine.Action
 	m := New(snap, false, func(a engine.Action) { sent = append(sent, a) }, nil)
 	key(m, "enter")
@@ -154,5 +154,49 @@ func TestDropVote(t *testing.T) {
 	key(m, "y")
 	if len(voted) != 1 || voted[0] != 1 {
 		t.Fatalf("voted %v, want seat 2 (index 1)", voted)
+	}
+}
+
+// TestLobbyScreen: the host's lobby shows the join code, the address, the
+// command for the others and who joined.
+func TestLobbyScreen(t *testing.T) {
+	tb := &present.Table{Phase: "lobby", Lobby: &present.Lobby{Host: true, Code: "apple-river-stone", Addresses: []string{"/ip4/192.168.1.5/tcp/4001/p2p/12D3KooX"},
+		Join: "boardmesh join apple-river-stone", Joined: []string{"ana", "bo"}}}
+	m := New(Snapshot{Title: "Dominion", Seat: -1, Status: "In the lobby: 2 joined", CanStart: true, Table: tb}, false, nil, nil)
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	v := m.View()
+	for _, want := range []string{"Join code: apple-river-stone", "Address:   /ip4/192.168.1.5/tcp/4001", "boardmesh join apple-river-stone", "Joined (2): ana, bo", "s to start", "home of their own"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("the lobby lacks %q:\n%s", want, v)
+		}
+	}
+}
+
+// TestComboSendsItsStepsInTurn: a walk of three spaces is one pick; its
+// steps go out one at a time as each new decision arrives, and it stops
+// when the next step is not legal.
+func TestComboSendsItsStepsInTurn(t *testing.T) {
+	step := func(from int32) engine.Action { return engine.Action{Op: 1, Args: []int32{from}} }
+	snap := func(n uint64, legal ...engine.Action) Snapshot {
+		s := labelSnap(n, "Move from 1", "Walk from 1 to 4")
+		s.Legal = legal
+		acts := []present.Action{{ID: "1.1", Label: "Move from 1", Action: legal[0]}}
+		if len(legal) > 1 {
+			acts = append(acts, present.Action{ID: "1.1+1.2+1.3", Label: "Walk from 1 to 4", Action: legal[1], Then: []engine.Action{step(2), step(3)}})
+		}
+		s.Table = &present.Table{Actions: acts}
+		return s
+	}
+	var sent []engine.Action
+	m := New(snap(1, step(1), step(1)), false, func(a engine.Action) { sent = append(sent, a) }, nil)
+	key(m, "2")
+	m.Update(SnapshotMsg(snap(2, step(2))))
+	m.Update(SnapshotMsg(snap(2, step(2)))) // the same step again: nothing more
+	m.Update(SnapshotMsg(snap(3, step(5))))
+	if len(sent) != 2 || sent[0].Args[0] != 1 || sent[1].Args[0] != 2 {
+		t.Fatalf("sent %v, want the walk's first two steps", sent)
+	}
+	if !strings.Contains(m.View(), "the move stopped here") {
+		t.Fatalf("a walk cut short is not explained:\n%s", m.View())
 	}
 }

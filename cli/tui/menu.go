@@ -131,8 +131,13 @@ func (m *Model) rawItems() []item {
 		return out
 	}
 	desc := make([]string, len(legal))
+	t := m.snap.Table
 	for i, a := range legal {
-		desc[i] = m.snap.State.Describe(a)
+		if t != nil && len(t.Actions) == len(legal) {
+			desc[i] = t.Actions[i].Label // a combo's label, not its first step's
+		} else {
+			desc[i] = m.snap.State.Describe(a)
+		}
 	}
 	var out []item
 	if m.filter != "" {

@@ -44,6 +44,9 @@ type Model struct {
 	// drop votes to drop seats (0-based); set by OnDrop.
 	drop      func(seats []int)
 	dropSeats []int
+	// queue holds the rest of a combo picked (a walk of several spaces):
+	// each is sent once the one before is committed, while legal.
+	queue []engine.Action
 }
 
 // OnDrop sets what the d key does when a seat has kept the table waiting
@@ -107,6 +110,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		if m.snap.Err != "" {
 			return m, tea.Quit
+		}
+		if len(m.queue) > 0 && newStep {
+			m.continueCombo()
 		}
 	case tea.KeyMsg:
 		if m.confirm != "" {
@@ -298,6 +304,13 @@ func (m *Model) droppable() []int {
 	if m.snap.Table == nil || m.snap.Over {
 		return nil
 	}
+	// Another player's proposal first: d confirms exactly it.
+	me := m.snap.Seat + 1
+	for _, v := range m.snap.Table.Votes {
+		if me > 0 && !hasInt(v.Voters, me) && !hasInt(v.Seats, me) {
+			return minus1(v.Seats)
+		}
+	}
 	var seats []int
 	for _, s := range m.snap.Table.Stalls {
 		if s.CanDrop && s.Seat > 0 {
@@ -346,6 +359,20 @@ func (m *Model) activate(it item) {
 }
 
 func (m *Model) scrollBy(d int) {
+	if _, ok := m.compactView(); ok {
+		// 0 is the compact board, 1 the top of the full one.
+		switch {
+		case m.scroll == 0 && d > 0:
+			m.scroll = 1
+			return
+		case m.scroll > 1 && m.scroll+d < 1:
+			m.scroll = 1
+			return
+		case m.scroll == 1 && d < 0:
+			m.scroll = 0
+			return
+		}
+	}
 	m.scroll = max(0, min(m.scroll+d, m.layout().maxScroll))
 }
 
@@ -355,7 +382,43 @@ func (m *Model) pick(i int) {
 	}
 	m.chosen = true
 	m.note = ""
+	m.queue = nil
+	if t := m.snap.Table; t != nil && i < len(t.Actions) && len(t.Actions[i].Then) > 0 {
+		m.queue = append([]engine.Action(nil), t.Actions[i].Then...)
+	}
 	if m.choose != nil {
 		m.choose(m.snap.Legal[i])
 	}
+}
+
+// continueCombo sends the next move of a combo on a new decision, if it is
+// still legal; otherwise the combo stops and the player is told.
+func (m *Model) continueCombo() {
+	next := m.queue[0]
+	if len(m.snap.Legal) == 0 {
+		m.queue = nil
+		m.note = "the move stopped: it is no longer your turn"
+		return
+	}
+	for _, a := range m.snap.Legal {
+		if a.Equal(next) {
+			m.queue = m.queue[1:]
+			m.chosen = true
+			if m.choose != nil {
+				m.choose(a)
+			}
+			return
+		}
+	}
+	m.queue = nil
+	m.note = "the move stopped here: its next step is no longer possible"
+}
+
+func hasInt(xs []int, x int) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
 }

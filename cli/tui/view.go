@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/boardmesh/boardmesh/cli/present"
+	"github.com/boardmesh/boardmesh/engine"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 )
@@ -72,13 +73,19 @@ func (m *Model) layout() screen {
 			switch {
 			case st.CanDrop:
 				line += " · d votes to drop them"
+			case st.Seat > 0 && !st.Droppable:
+				line += " · too few players left to vote them out: wait, or leave"
 			case t.DropAfter > 0 && st.Seat > 0:
 				line += fmt.Sprintf(" · a drop may be proposed after %s", clock(t.DropAfter))
 			}
 			sc.bottom = append(sc.bottom, warnStyle.Render(line))
 		}
 		for _, v := range t.Votes {
-			sc.bottom = append(sc.bottom, warnStyle.Render(fmt.Sprintf("seat %d voted to drop %s (%d of %d votes)", v.Voter, seatList(minus1(v.Seats)), max(v.Have, 1), max(v.Needed, 1))))
+			line := fmt.Sprintf("%s voted to drop %s (%d of %d votes)", seatList(minus1(v.Voters)), seatList(minus1(v.Seats)), max(v.Have, 1), max(v.Needed, 1))
+			if me := s.Seat + 1; me > 0 && !hasInt(v.Voters, me) && !hasInt(v.Seats, me) && m.drop != nil {
+				line += " · d confirms"
+			}
+			sc.bottom = append(sc.bottom, warnStyle.Render(line))
 		}
 	}
 	switch m.confirm {
@@ -108,6 +115,8 @@ func (m *Model) layout() screen {
 
 	if s.State != nil {
 		sc.board = strings.Split(strings.TrimRight(s.State.View(s.Seat).Render(w, m.color), "\n"), "\n")
+	} else if t := s.Table; t != nil && t.Lobby != nil {
+		sc.board = lobbyLines(t)
 	}
 	avail := h - len(sc.top) - len(sc.bottom)
 
@@ -131,6 +140,9 @@ func (m *Model) layout() screen {
 		want := len(menuHead) + max((len(items)+cols-1)/cols, 1)
 		menuRows = min(want, max(4, avail/2))
 		sc.menu = m.menuLines(menuHead, items, menuRows, w, cols)
+		if text := m.highlightedText(items); text != "" {
+			sc.menu = append(sc.menu, dimStyle.Render("   ⓘ "+text))
+		}
 	}
 	rest := avail - len(sc.menu)
 
@@ -166,10 +178,30 @@ func (m *Model) layout() screen {
 	rest -= len(sc.log)
 
 	sc.boardRows = max(rest, 0)
+	if c, ok := m.compactView(); ok && len(sc.board) > sc.boardRows && m.scroll == 0 && sc.boardRows >= 4 {
+		// The essentials in the rows there are; PgDn shows the full board.
+		var mark []engine.Target
+		if s.Table != nil && s.Table.Last != nil {
+			mark = append(mark, *s.Table.Last)
+		}
+		full := len(sc.board)
+		sc.board = strings.Split(strings.TrimRight(c.RenderCompact(w, sc.boardRows-1, m.color, mark), "\n"), "\n")
+		if len(sc.board) > sc.boardRows-1 {
+			sc.board = sc.board[:sc.boardRows-1]
+		}
+		sc.board = append(sc.board, dimStyle.Render(fmt.Sprintf("── the essentials · PgDn: the full board (%d lines) ──", full)))
+		sc.maxScroll = full - max(sc.boardRows-1, 1) + 1
+		return sc
+	}
 	if len(sc.board) > sc.boardRows {
 		shown := max(sc.boardRows-1, 0)
 		sc.maxScroll = len(sc.board) - shown
 		from := min(m.scroll, sc.maxScroll)
+		if _, ok := m.compactView(); ok && sc.boardRows >= 4 {
+			// Scroll 0 is the compact board; 1 the full board's top.
+			from = min(m.scroll-1, len(sc.board)-shown)
+			sc.maxScroll++
+		}
 		b := append([]string(nil), sc.board[from:from+shown]...)
 		if sc.boardRows > 0 {
 			b = append(b, dimStyle.Render(fmt.Sprintf("── board lines %d–%d of %d · PgUp/PgDn or the wheel scroll ──", from+1, from+shown, len(sc.board))))
@@ -469,7 +501,15 @@ func (m *Model) paneView(w, h int) string {
 		}
 	default:
 		head = "History"
-		body = m.historyLines(w)
+		for _, l := range m.historyLines(w) {
+			// Long lines wrap under themselves, so nothing is cut off.
+			for i, part := range wrapLines(l, w-6) {
+				if i > 0 {
+					part = "      " + part
+				}
+				body = append(body, part)
+			}
+		}
 		if len(body) == 0 {
 			body = m.snap.Log
 		}
@@ -509,4 +549,51 @@ func wrapLines(text string, w int) []string {
 		out = append(out, line)
 	}
 	return out
+}
+
+// lobbyLines is the lobby screen: how the others join, and who has.
+func lobbyLines(t *present.Table) []string {
+	l := t.Lobby
+	var out []string
+	if l.Code != "" {
+		out = append(out, "Join code: "+titleStyle.Render(l.Code))
+	}
+	if len(l.Addresses) > 0 {
+		out = append(out, "Address:   "+l.Addresses[0])
+	}
+	if l.Join != "" {
+		out = append(out, "The others type: "+titleStyle.Render(l.Join))
+	}
+	if l.Host || l.Code != "" || len(l.Addresses) > 0 {
+		out = append(out, dimStyle.Render("Players on this machine: each needs a home of their own (--home DIR)."))
+	}
+	out = append(out, "")
+	if len(l.Joined) == 0 {
+		out = append(out, "Nobody has joined yet.")
+	} else {
+		out = append(out, fmt.Sprintf("Joined (%d): %s", len(l.Joined), strings.Join(l.Joined, ", ")))
+	}
+	if l.Host {
+		out = append(out, "", "Press s to start once everyone has joined.")
+	}
+	return out
+}
+
+// compactView is the view's compact form, if the game draws one.
+func (m *Model) compactView() (engine.Compact, bool) {
+	if m.snap.State == nil {
+		return nil, false
+	}
+	c, ok := m.snap.State.View(m.snap.Seat).(engine.Compact)
+	return c, ok
+}
+
+// highlightedText is the effect text of the highlighted move's card, tile
+// or hero, from the presentation model.
+func (m *Model) highlightedText(items []item) string {
+	t := m.snap.Table
+	if t == nil || m.cursor >= len(items) || items[m.cursor].idx < 0 || items[m.cursor].idx >= len(t.Actions) {
+		return ""
+	}
+	return t.Actions[items[m.cursor].idx].Text
 }

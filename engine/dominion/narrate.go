@@ -78,15 +78,23 @@ func viewChanges(b, a *View, who engine.Actor, act engine.Action, s *State) []st
 	var out []string
 	// Cards that came into the viewer's hand.
 	if drawn := diffCounts(a.Hand, b.Hand); len(drawn) > 0 {
-		out = append(out, "you got "+strings.Join(drawn, ", "))
+		if a.Seat >= 0 && a.Seat < len(b.Players) && b.Players[a.Seat].Hand == 0 {
+			out = append(out, "your new hand: "+strings.Join(drawn, ", "))
+		} else {
+			out = append(out, "you got "+strings.Join(drawn, ", "))
+		}
 	}
 	// Other seats' hands growing: how many, not which.
 	for i := range a.Players {
 		if i == a.Seat || i >= len(b.Players) {
 			continue
 		}
-		if d := a.Players[i].Hand - b.Players[i].Hand; d > 0 && !(who.Kind == engine.ActorSeat && act.Op == opEndTurn) {
-			out = append(out, fmt.Sprintf("seat %d drew %s", i+1, plural(d, "card")))
+		if d := a.Players[i].Hand - b.Players[i].Hand; d > 0 {
+			if b.Players[i].Hand == 0 {
+				out = append(out, fmt.Sprintf("seat %d drew a new hand", i+1))
+			} else {
+				out = append(out, fmt.Sprintf("seat %d drew %s", i+1, plural(d, "card")))
+			}
 		}
 	}
 	// Gains: a Supply pile went down.

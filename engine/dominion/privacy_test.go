@@ -149,8 +149,8 @@ func inSupply(v *View, name string) bool {
 	return false
 }
 
-// TestOthersAreToldWhatIsPublic: another seat's Sentry look stays hidden,
-// its trash does not; the drawing seat is told its own cards.
+// TestNarrationOfDraws: the first deal names each seat's own cards to it,
+// and only how many the others drew.
 func TestNarrationOfDraws(t *testing.T) {
 	st, _ := Game.Setup(2, nil)
 	prev := st.Clone()
@@ -159,10 +159,10 @@ func TestNarrationOfDraws(t *testing.T) {
 	}
 	mine := prev.(*State).Narrate(st, engine.ChanceActor(), engine.Action{}, 0)
 	theirs := prev.(*State).Narrate(st, engine.ChanceActor(), engine.Action{}, 1)
-	if !strings.Contains(mine.Outcome, "you got") || !strings.Contains(mine.Outcome, "seat 2 drew 5 cards") {
+	if !strings.Contains(mine.Outcome, "your new hand: ") || !strings.Contains(mine.Outcome, "seat 2 drew a new hand") {
 		t.Fatalf("seat 1 is told %+v about the first deal", mine)
 	}
-	if !strings.Contains(theirs.Outcome, "seat 1 drew 5 cards") || strings.Contains(theirs.Outcome, "seat 2 drew") {
+	if !strings.Contains(theirs.Outcome, "seat 1 drew a new hand") || strings.Contains(theirs.Outcome, "seat 2 drew") || strings.Contains(theirs.Outcome, "Copper") && !strings.Contains(theirs.Outcome, "your new hand") {
 		t.Fatalf("seat 2 is told %+v about the first deal", theirs)
 	}
 }
