@@ -10,8 +10,9 @@ import (
 // JSON, snake_case, seats from 1) and what only the page needs besides.
 type Frame struct {
 	present.Table
-	// Hints say where on the board a click picks an action, by action id,
-	// for actions whose game gives no engine.Target (see Hint).
+	// Hints say where on the board the page's drawing of the game puts an
+	// action, by action id (see Hint); the page falls back to the engine's
+	// Target for cards and piles.
 	Hints map[string]*Hint `json:"hints,omitempty"`
 	// CanStart is set on the host's page in the lobby: it offers "Start".
 	CanStart bool `json:"can_start,omitempty"`
@@ -26,8 +27,8 @@ func frameOf(t present.Table, canStart bool) Frame {
 		f.Actions = []present.Action{}
 	}
 	for _, a := range t.Actions {
-		if a.Target != nil && a.Target.Kind != "" {
-			continue
+		if len(a.Then) > 0 {
+			continue // a combo is a button: its first step is not where it goes
 		}
 		if h := hintOf(t.Game, a.Action, a.Label); h != nil {
 			if f.Hints == nil {

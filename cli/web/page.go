@@ -32,6 +32,9 @@ type Page struct {
 	canStart bool
 	canDrop  []int
 	chosen   bool
+	// queue is the rest of a combo chosen (a walk of several spaces): each
+	// step is played once the one before is committed, while it is legal.
+	queue []engine.Action
 }
 
 // Special action ids of the page, beside the model's.
@@ -59,12 +62,31 @@ func (p *Page) Show(t present.Table) {
 		f.CanDrop = nil
 	}
 	p.mu.Lock()
-	if t.Step != p.step || len(t.Actions) == 0 {
+	newStep := t.Step != p.step
+	if newStep || len(t.Actions) == 0 {
 		p.chosen = false
 	}
 	p.step, p.actions, p.canStart, p.canDrop = t.Step, t.Actions, canStart, f.CanDrop
+	if len(p.queue) > 0 && newStep {
+		p.continueCombo()
+	}
 	p.mu.Unlock()
 	p.Publish(f)
+}
+
+// continueCombo plays the next step of the combo being played if it is
+// legal now, and else drops the rest. It runs with mu held.
+func (p *Page) continueCombo() {
+	next := p.queue[0]
+	p.queue = p.queue[1:]
+	for _, a := range p.actions {
+		if a.Action.Equal(next) {
+			p.chosen = true
+			go p.ctl.Act(next)
+			return
+		}
+	}
+	p.queue = nil
 }
 
 // choose does what the page asked, once per decision. A message names the
@@ -99,14 +121,15 @@ func (p *Page) choose(m Message) error {
 	if m.Step != p.step {
 		return ErrStale
 	}
-	a, ok := present.Choose(p.actions, m.Action)
+	steps, ok := present.ChooseAll(p.actions, m.Action)
 	if !ok {
 		return ErrStale
 	}
-	if p.chosen {
+	if p.chosen || len(p.queue) > 0 {
 		return fmt.Errorf("your choice for this move is on its way")
 	}
 	p.chosen = true
-	go p.ctl.Act(a)
+	p.queue = steps[1:]
+	go p.ctl.Act(steps[0])
 	return nil
 }

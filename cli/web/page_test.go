@@ -85,13 +85,13 @@ func TestWatcherCannotAct(t *testing.T) {
 	}
 }
 
-// TestHints: where the engine gives no target, the board still gets one
-// for the moves a player makes on it: Infinite City's squares with the
-// tile to lay, Serpent City's road spaces, the Dragon's Lair's deck.
+// TestHints: the moves a player makes on the board get a place there:
+// Infinite City's squares with the tile to lay, Serpent City's road
+// spaces, the Dragon's Lair's deck, Dominion's hand.
 func TestHints(t *testing.T) {
 	for _, c := range []struct {
 		game, kind string
-	}{{"infinitecity", "spot"}, {"serpentcity", "road"}, {"dragonslair", "deck"}} {
+	}{{"infinitecity", "spot"}, {"serpentcity", "road"}, {"dragonslair", "deck"}, {"dominion", "hand"}} {
 		tab, _ := tableOf(t, c.game)
 		f := frameOf(tab, false)
 		found := false
@@ -109,9 +109,55 @@ func TestHints(t *testing.T) {
 			t.Errorf("%s: no action is hinted as %s; actions %v", c.game, c.kind, tab.Actions)
 		}
 	}
-	// Dominion's engine names its own targets: no hints needed.
-	tab, _ := tableOf(t, "dominion")
-	if f := frameOf(tab, false); len(f.Hints) != 0 {
-		t.Errorf("dominion got hints %v", f.Hints)
+}
+
+// TestPageCombo: a combo (Serpent City's walk of several spaces) is one
+// click; its steps are played one at a time, each once the one before is
+// committed (a new step on the page).
+func TestPageCombo(t *testing.T) {
+	acts := make(chan engine.Action, 4)
+	p, err := NewPage(Controls{Act: func(a engine.Action) { acts <- a }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	tab, s := tableOf(t, "serpentcity")
+	var combo *present.Action
+	for i, a := range tab.Actions {
+		if len(a.Then) > 0 {
+			combo = &tab.Actions[i]
+			break
+		}
+	}
+	if combo == nil {
+		t.Fatal("serpentcity offers no walk of several spaces on its first turn")
+	}
+	p.Show(tab)
+	if err := p.choose(Message{Action: combo.ID, Step: tab.Step}); err != nil {
+		t.Fatal(err)
+	}
+	want := append([]engine.Action{combo.Action}, combo.Then...)
+	seat := tab.You - 1
+	for i, w := range want {
+		var got engine.Action
+		select {
+		case got = <-acts:
+		case <-time.After(5 * time.Second):
+			t.Fatalf("step %d of %q was not played", i+1, combo.Label)
+		}
+		if !got.Equal(w) {
+			t.Fatalf("step %d: played %s, want %s", i+1, s.Describe(got), s.Describe(w))
+		}
+		if err := s.Apply(seat, got); err != nil {
+			t.Fatal(err)
+		}
+		tab.Step++
+		tab.Actions = present.Actions(s)
+		p.Show(tab)
+	}
+	select {
+	case a := <-acts:
+		t.Fatalf("played %s after the combo ended", s.Describe(a))
+	case <-time.After(100 * time.Millisecond):
 	}
 }

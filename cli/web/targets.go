@@ -6,9 +6,10 @@ import (
 	"github.com/boardmesh/boardmesh/engine/infinitecity"
 )
 
-// Hint says what on the board a click picks an action by, for the games
-// whose engine gives no engine.Target for it (the page uses the engine's
-// Target where there is one). Kinds:
+// Hint says what on the board a click picks an action by, in the terms of
+// the page's drawings (assets/game-*.js): more precise than engine.Target
+// where a drawing needs it (which tile of the hand an Infinite City square
+// takes, which way a Serpent City pawn goes). Kinds:
 //   - "spot": an empty square of Infinite City (X, Y), with the tile to lay (Card);
 //   - "tile": a tile on the Infinite City table (X, Y);
 //   - "hand": a card in the hand (Card), to play, pick or put back;

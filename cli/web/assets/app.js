@@ -52,7 +52,6 @@
     if (!t || !t.kind) return null;
     if (t.kind === "card") return { kind: "pick", card: t.id };
     if (t.kind === "pile") return { kind: "pile", card: t.id };
-    if (t.kind === "square") return { kind: "tile", x: t.x, y: t.y };
     return null;
   }
 
