@@ -27,10 +27,11 @@ func frameOf(t present.Table, canStart bool) Frame {
 		f.Actions = []present.Action{}
 	}
 	for _, a := range t.Actions {
+		h := hintOf(t.Game, a.Action, a.Label)
 		if len(a.Then) > 0 {
-			continue // a combo is a button: its first step is not where it goes
+			h = comboHint(t.Game, a)
 		}
-		if h := hintOf(t.Game, a.Action, a.Label); h != nil {
+		if h != nil {
 			if f.Hints == nil {
 				f.Hints = map[string]*Hint{}
 			}

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"github.com/boardmesh/boardmesh/cli/present"
 	"github.com/boardmesh/boardmesh/engine"
 	"github.com/boardmesh/boardmesh/engine/dominion"
 	"github.com/boardmesh/boardmesh/engine/infinitecity"
@@ -14,7 +15,9 @@ import (
 //   - "tile": a tile on the Infinite City table (X, Y);
 //   - "hand": a card in the hand (Card), to play, pick or put back;
 //   - "pile": a supply pile (Card), to buy or gain;
-//   - "road": a Serpent City road space (Space, 0-based; -1 is START) to move a pawn from;
+//   - "road": a Serpent City road space (Space, 0-based; -1 is START) to move a pawn from, one space on;
+//   - "walk": a Serpent City walk of several spaces from Space to the space after X (X is the
+//     space its last step leaves);
 //   - "territory": a Serpent City territory (Space, its index) to enter, leave, promote from or build on;
 //   - "deck": the Dragon's Lair deck, to turn over its next card.
 //
@@ -84,4 +87,20 @@ func hintOf(game string, a engine.Action, label string) *Hint {
 		}
 	}
 	return nil
+}
+
+// comboHint is where a combo goes on the board: a Serpent City walk is a
+// road move from its first space to the end of its last step. Other
+// combos are buttons.
+func comboHint(game string, a present.Action) *Hint {
+	if game != "serpentcity" {
+		return nil
+	}
+	steps := append([]engine.Action{a.Action}, a.Then...)
+	for _, st := range steps {
+		if st.Op != scMove || len(st.Args) != 1 {
+			return nil
+		}
+	}
+	return &Hint{Kind: "walk", Space: int(steps[0].Args[0]), X: int(steps[len(steps)-1].Args[0])}
 }

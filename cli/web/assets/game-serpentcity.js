@@ -10,6 +10,17 @@
   var res = ["Coin", "Weapon", "Document", "Fuel", "Diamond"];
   var resColor = { Coin: "#e8c14a", Weapon: "#c8574a", Document: "#7fa7d8", Fuel: "#d88a3a", Diamond: "#6fd0d8" };
   var srcNames = ["dominance", "capital", "building sets", "bought", "cards"];
+  var from = null; // the road space (-1: START) whose pawn the player is moving
+
+  // moves lists the pawn moves on the road: from a space to a space, one
+  // space on (a "road" hint) or a walk of several ("walk").
+  function moves(ctx, N) {
+    var dest = function (k) { return k < 0 ? 0 : (k + 1) % N; };
+    var out = [];
+    ctx.all("road").forEach(function (a) { out.push({ from: a.where.space, to: dest(a.where.space), act: a }); });
+    ctx.all("walk").forEach(function (a) { out.push({ from: a.where.space, to: dest(a.where.x), act: a }); });
+    return out;
+  }
 
   function pawns(g, x, y, counts, r) {
     var list = [];
@@ -66,16 +77,36 @@
       var a = ctx.use(ctx.find("territory", function (tg) { return tg.space === ti; }));
       svg.appendChild(BM.clickable(g, a, ctx));
     });
-    // road spaces
+    // road spaces: click a pawn's space to pick it, then where it goes
+    var ms = moves(ctx, N), origins = {};
+    ms.forEach(function (m) { origins[m.from] = true; ctx.use(m.act); });
+    if (from === null || !origins[from]) {
+      from = null;
+      ms.forEach(function (m) { if (from === null || (from === -1 && m.from >= 0)) from = m.from; });
+    }
     var space = function (k, counts, label) {
       var p = pos(k), S = 58;
-      var g = BM.s("g", { class: "space", transform: "translate(" + (p[0] - S / 2) + "," + (p[1] - S / 2) + ")", "data-space": k });
+      var g = BM.s("g", { class: "space" + (k === from && origins[k] ? " sel" : ""), transform: "translate(" + (p[0] - S / 2) + "," + (p[1] - S / 2) + ")", "data-space": k });
       g.appendChild(BM.s("rect", { x: 0, y: 0, width: S, height: S, rx: 10, fill: k < 0 ? "#f0c94a" : "#d9d4c0", stroke: "#333", "stroke-width": 2 }));
-      g.appendChild(BM.text(S / 2, 15, label, { "font-size": k < 0 ? 12 : 12, "font-weight": "bold", "text-anchor": "middle", fill: "#333" }));
+      g.appendChild(BM.text(S / 2, 15, label, { "font-size": 12, "font-weight": "bold", "text-anchor": "middle", fill: "#333" }));
       pawns(g, S / 2, 32, counts, 7);
       g.appendChild(BM.s("rect", { class: "hl", x: -3, y: -3, width: S + 6, height: S + 6, rx: 12, fill: "none", stroke: "none" }));
-      var a = ctx.use(ctx.find("road", function (tg) { return tg.space === k; }));
-      svg.appendChild(BM.clickable(g, a, ctx));
+      var go = null;
+      ms.forEach(function (m) { if (m.from === from && m.to === k && (!go || m.act.where.kind === "road")) go = m.act; });
+      if (go) {
+        g.appendChild(BM.s("circle", { cx: S - 8, cy: S - 8, r: 7, fill: "#ffd166", stroke: "#333" }));
+        svg.appendChild(BM.clickable(g, go, ctx));
+      } else if (origins[k] && k !== from) {
+        g.classList.add("can", "origin");
+        g.setAttribute("tabindex", "0");
+        g.setAttribute("role", "button");
+        g.setAttribute("aria-label", "move a pawn from " + label);
+        g.appendChild(BM.title("move a pawn from " + label));
+        g.addEventListener("click", function () { from = k; BM.rerender(); });
+        svg.appendChild(g);
+      } else {
+        svg.appendChild(g);
+      }
     };
     space(-1, b.start, "START");
     road.forEach(function (c, k) { space(k, c, String(k + 1)); });
@@ -127,7 +158,11 @@
   BM.games.serpentcity = {
     draw: draw,
     turn: function (b) { return b.current; },
-    prompt: function (ctx) { return ctx.board.asking || ""; },
+    prompt: function (ctx) {
+      var a = ctx.board.asking || "";
+      if (from !== null && ctx.frame.your_turn) a += " — moving a pawn from " + (from < 0 ? "START" : "road space " + (from + 1)) + " (click another pawn's space to move that one)";
+      return a;
+    },
     seats: function (ctx) {
       return (ctx.board.players || []).map(function (p) {
         var src = (p.ip_sources || []).map(function (n, k) { return n ? n + " " + srcNames[k] : ""; }).filter(function (x) { return x; }).join(", ");
