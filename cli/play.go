@@ -63,6 +63,10 @@ moves, the sync line and the keys at the bottom, the board scrolls between.
 ` + tui.HelpText + `
 The mouse wheel needs the mouse, so to select text hold Shift (most terminals).
 
+With --web your seat is a page in your browser instead: boardmesh prints its
+address (127.0.0.1 only, with a secret token) and opens it when it can; the
+board is drawn and every move is a click.
+
 With --auto, or when there is no terminal, your seat is played by a bot too,
 the game runs to the end, and a summary is printed. --watch seats only bots
 and shows the game as a spectator.
