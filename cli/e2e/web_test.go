@@ -145,7 +145,8 @@ type choice struct {
 const readChoice = `(() => {
   const b = document.body;
   if (!b.classList.contains('myturn') || b.classList.contains('sent') || b.classList.contains('gone')) return null;
-  const board = [...document.querySelectorAll('#board [data-action]')].map(e => e.getAttribute('data-action'));
+  // A sensible player buys no Curse.
+  const board = [...document.querySelectorAll('#board [data-action]')].filter(e => !/^Buy Curse/.test(e.getAttribute('aria-label'))).map(e => e.getAttribute('data-action'));
   const btns = [...document.querySelectorAll('#buttons button[data-action]')];
   return {step: b.dataset.step || '', board, buttons: btns.map(e => e.getAttribute('data-action')), labels: btns.map(e => e.textContent)};
 })()`

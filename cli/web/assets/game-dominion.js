@@ -152,10 +152,10 @@
     // hand
     var hand = [];
     (b.hand || []).forEach(function (c) { for (var i = 0; i < c.count; i++) hand.push(c.card); });
-    var hy = 560, cw = 132, ch = 190;
-    svg.appendChild(label(24, hy - 14, ctx.seat >= 0 ? "YOUR HAND (" + hand.length + ")" : "HANDS ARE HIDDEN FROM SPECTATORS"));
-    var step = hand.length > 1 ? Math.min(cw + 10, (W - 60 - cw) / (hand.length - 1)) : 0;
-    var x0 = Math.max(24, (W - (step * (hand.length - 1) + cw)) / 2);
+    var hy = 536, cw = 150, ch = 214;
+    var step = hand.length > 1 ? Math.min(cw + 10, (W - 260 - cw) / (hand.length - 1)) : 0;
+    var x0 = Math.max(230, (W - (step * (hand.length - 1) + cw)) / 2);
+    svg.appendChild(label(x0, hy - 22, ctx.seat >= 0 ? "YOUR HAND (" + hand.length + ")" : "HANDS ARE HIDDEN FROM SPECTATORS"));
     hand.forEach(function (n, i) {
       var a = ctx.use(ctx.find("hand", function (t) { return t.card === n; }) || ctx.find("pick", function (t) { return t.card === n; }));
       var g = card(textOf(b, n), x0 + i * step, hy + (a ? -12 : 0), cw, ch);
