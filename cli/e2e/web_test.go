@@ -536,3 +536,36 @@ func TestBrowserWatchesToTheEnd(t *testing.T) {
 	screenshot(t, tab, "dragonslair-over")
 	con.check(t)
 }
+
+// TestBrowserSpectator: `spectate --web` shows a game hosted by others on
+// a page that follows the verified log: the board as a spectator sees it,
+// the players, no choices.
+func TestBrowserSpectator(t *testing.T) {
+	ctx := browser(t)
+	pctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	tmp := t.TempDir()
+	common := []string{"--loopback", "--json", "--bot-delay", "150ms"}
+	host := start(t, pctx, "host", append([]string{"host", "dragonslair", "--home", filepath.Join(tmp, "a"), "--name", "ada", "--bot", "cautious", "--start-when", "2"}, common...)...)
+	addr := host.waitEvent(t, "lobby", 20*time.Second)["addrs"].([]any)[0].(string)
+	bob := start(t, pctx, "bob", append([]string{"join", addr, "--home", filepath.Join(tmp, "b"), "--name", "bob", "--bot", "random"}, common...)...)
+	bob.waitEvent(t, "started", 30*time.Second)
+	spec := start(t, pctx, "spectator", "spectate", addr, "--web", "--home", filepath.Join(tmp, "s"), "--loopback")
+	url := spec.pageURL(t, 30*time.Second)
+	tab, closeTab := chromedp.NewContext(ctx)
+	defer closeTab()
+	con := watchConsole(tab)
+	if err := chromedp.Do(tab, chromedp.Navigate(url)); err != nil || !waitJS(t, tab, `!!document.querySelector('#board svg .hall')`, 60*time.Second) {
+		t.Fatalf("the spectator's page shows no cave: %v", err)
+	}
+	players, _ := chromedp.Run(tab, chromedp.Evaluate[string](`document.getElementById('seats').innerText`))
+	if !strings.Contains(players, "ada") || !strings.Contains(players, "bob") {
+		t.Errorf("the spectator's players are %q", players)
+	}
+	seat, _ := chromedp.Run(tab, chromedp.Evaluate[string](`document.getElementById('seatno').innerText`))
+	n, _ := chromedp.Run(tab, chromedp.Evaluate[int](`document.querySelectorAll('#buttons button, #board [data-action]').length`))
+	if seat != "spectating" || n != 0 {
+		t.Errorf("the spectator's page says %q and offers %d choices", seat, n)
+	}
+	con.check(t)
+}
