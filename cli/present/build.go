@@ -41,6 +41,9 @@ func Build(r *Recorder, st lockstep.Status, state engine.State, env Env) Table {
 	if st.Game != nil {
 		t.Game, t.Title, t.Rules = st.Game.Name, st.Game.Title, st.Game.Version
 	}
+	if n := len(st.Members); n > 0 {
+		t.Sync.Text = strings.Replace(t.Sync.Text, "all peers", fmt.Sprintf("all %d peers", n), 1)
+	}
 	viewer := st.MySeat
 	if !env.Human {
 		viewer = -1

@@ -215,7 +215,9 @@ func (r *Recorder) Event(ev lockstep.Event, seatOf int, name string) {
 		r.sync = Sync{OK: true, Text: fmt.Sprintf("state hashes of all peers agree (turn %d, step %d)", ev.Turn, ev.Seq)}
 	case lockstep.EventGameOver:
 		r.sync = Sync{OK: true, Text: "state hashes of all peers agree on the final state"}
-		t.Text = "game over: " + ev.Text
+		if !strings.HasPrefix(t.Text, "game over") {
+			t.Text = "game over: " + t.Text
+		}
 		r.add(t)
 	case lockstep.EventRejected:
 		c := Cheat{Kind: "rejected", Seat: seatOf + 1, Name: name, Text: ev.Text}

@@ -37,19 +37,29 @@ func (m *Model) withKeys(items []item) []item {
 		}
 		return items
 	}
-	if m.keyOf == nil || len(m.keyOf) > 500 {
-		m.keyOf = map[string]string{}
+	// keyOf is the previous menu's keys: a move that was in it keeps its
+	// key; a new move takes the first key free now that the previous menu
+	// did not use for something else (else any free key).
+	mem := func(it item) string {
+		if it.group != "" {
+			return it.group
+		}
+		// By the move's leading words, so "Turn over the next card (into
+		// hall 3)" keeps the key of "… (into hall 2)".
+		return groupKey(it.label)
 	}
 	used := map[string]bool{}
+	now := map[string]string{}
 	for i := range items {
-		if k, ok := m.keyOf[items[i].label]; ok && !used[k] {
+		if k, ok := m.keyOf[mem(items[i])]; ok && !used[k] {
 			items[i].key = k
 			used[k] = true
+			now[mem(items[i])] = k
 		}
 	}
-	remembered := map[string]bool{}
+	before := map[string]bool{}
 	for _, k := range m.keyOf {
-		remembered[k] = true
+		before[k] = true
 	}
 	for pass := 0; pass < 2; pass++ {
 		for i := range items {
@@ -58,16 +68,19 @@ func (m *Model) withKeys(items []item) []item {
 			}
 			for _, r := range menuKeys {
 				k := string(r)
-				if used[k] || (pass == 0 && remembered[k]) {
+				if used[k] || (pass == 0 && before[k]) {
 					continue
 				}
 				items[i].key = k
 				used[k] = true
-				m.keyOf[items[i].label] = k
+				if _, taken := now[mem(items[i])]; !taken {
+					now[mem(items[i])] = k
+				}
 				break
 			}
 		}
 	}
+	m.keyOf = now
 	rank := func(k string) int {
 		if k == "" {
 			return len(menuKeys)

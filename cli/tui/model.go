@@ -31,8 +31,9 @@ type Model struct {
 	// its part of the screen; hideLog hides "What happened" (l).
 	scroll  int
 	hideLog bool
-	// keyOf remembers the key each menu label got, so a key keeps its
-	// meaning from one decision to the next (menu keys).
+	// keyOf holds the keys of the last top-level menu shown (by the
+	// moves' leading words), so a key keeps its meaning from one decision
+	// to the next (withKeys).
 	keyOf map[string]string
 	// confirm is the question asked before something that cannot be
 	// undone ("leave", "drop"); y answers it, any other key cancels.
@@ -101,8 +102,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.chosen = false
 		}
 		if len(m.snap.Legal) == 0 || !prevTurn || newStep {
-			// A new decision: a fresh menu, on its safe default.
-			m.group, m.filter, m.typing = "", "", false
+			// A new decision: a fresh menu, on its safe default; a filter
+			// being typed stays (the player is typing into the new menu).
+			m.group = ""
+			if !m.typing || len(m.snap.Legal) == 0 {
+				m.filter, m.typing = "", false
+			}
 			m.cursor = m.defaultCursor()
 		}
 		if n := len(m.items()); m.cursor >= n {
