@@ -184,7 +184,7 @@ func VerifyRemask(ctx Context, seat int, h PublicKey, in, out Ciphertext, prf []
 	b := base.Point().Sub(out.c2, in.c2)
 	verifier := dleqPred.Verifier(verifierSuite, map[string]kyber.Point{"A": a, "G": base.Point().Base(), "B": b, "H": h.p})
 	if err := proof.HashVerify(verifierSuite, name, verifier, prf); err != nil {
-		return fmt.Errorf("%w: seat %d's re-masking: %v", ErrInvalidProof, seat+1, err)
+		return proofErr(err, "seat %d's re-masking", seat+1)
 	}
 	return nil
 }

@@ -307,7 +307,7 @@ func (e *Escrow) VerifyAccusation(holder int, b []byte) error {
 	}
 	verifier := dleqPred.Verifier(verifierSuite, map[string]kyber.Point{"A": e.keys[holder].p, "G": base.Point().Base(), "B": k, "H": e.eph[holder]})
 	if err := proof.HashVerify(verifierSuite, name, verifier, b[PointLen:]); err != nil {
-		return fmt.Errorf("%w: seat %d's accusation of seat %d: %v", ErrInvalidProof, holder+1, e.dealer+1, err)
+		return proofErr(err, "seat %d's accusation of seat %d", holder+1, e.dealer+1)
 	}
 	if _, err := e.unseal(holder, k); err == nil {
 		return fmt.Errorf("%w: seat %d accuses seat %d of a bad escrow piece, but the piece is good", ErrInvalidProof, holder+1, e.dealer+1)

@@ -193,6 +193,9 @@ func allPointsInSubgroup(v reflect.Value) bool {
 		if v.Kind() == reflect.Pointer && v.IsNil() {
 			return true
 		}
+		if !v.CanInterface() { // an unexported field: fail closed
+			return false
+		}
 		return inPrimeOrderSubgroup(v.Interface().(kyber.Point))
 	}
 	switch v.Kind() {
@@ -273,4 +276,14 @@ func (t *transcript) count(n int) *transcript {
 func (t *transcript) name() string {
 	h := sha256.Sum256(t.b)
 	return string(h[:])
+}
+
+// proofErr words a failed kyber verification: a proof that did not decode
+// strictly is malformed, one that decoded but does not check is invalid.
+func proofErr(err error, format string, args ...any) error {
+	what := fmt.Sprintf(format, args...)
+	if errors.Is(err, ErrMalformed) {
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	return fmt.Errorf("%w: %s: %v", ErrInvalidProof, what, err)
 }

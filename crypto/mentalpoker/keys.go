@@ -131,7 +131,7 @@ func VerifyKey(ctx Context, seat int, pk PublicKey, prf []byte) error {
 	}
 	verifier := schnorrPred.Verifier(verifierSuite, map[string]kyber.Point{"X": pk.p, "G": base.Point().Base()})
 	if err := proof.HashVerify(verifierSuite, name, verifier, prf); err != nil {
-		return fmt.Errorf("%w: seat %d's key proof: %v", ErrInvalidProof, seat+1, err)
+		return proofErr(err, "seat %d's key proof", seat+1)
 	}
 	return nil
 }

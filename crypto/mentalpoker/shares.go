@@ -86,7 +86,7 @@ func VerifyShare(ctx Context, seat int, pk PublicKey, ct Ciphertext, b []byte) (
 	}
 	verifier := dleqPred.Verifier(verifierSuite, map[string]kyber.Point{"A": pk.p, "G": base.Point().Base(), "B": d, "H": ct.c1})
 	if err := proof.HashVerify(verifierSuite, name, verifier, b[PointLen:]); err != nil {
-		return Share{}, fmt.Errorf("%w: seat %d's decryption share: %v", ErrInvalidProof, seat+1, err)
+		return Share{}, proofErr(err, "seat %d's decryption share", seat+1)
 	}
 	return Share{seat: seat, ct: ct, d: d, raw: append([]byte(nil), b...)}, nil
 }

@@ -133,7 +133,7 @@ func VerifyShuffle(ctx Context, seat int, h PublicKey, in, out Deck, prf []byte)
 	Xbar, Ybar := split(out)
 	verifier := shuffle.Verifier(verifierSuite, vartime(base.Point().Base()), vartime(h.p.Clone()), X, Y, Xbar, Ybar)
 	if err := proof.HashVerify(verifierSuite, name, verifier, prf); err != nil {
-		return fmt.Errorf("%w: seat %d's shuffle: %v", ErrInvalidProof, seat+1, err)
+		return proofErr(err, "seat %d's shuffle", seat+1)
 	}
 	return nil
 }
