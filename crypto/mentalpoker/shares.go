@@ -1,9 +1,9 @@
 package mentalpoker
 
 import (
-	"bytes"
 	"fmt"
 	"io"
+	"sync"
 
 	"go.dedis.ch/kyber/v4"
 	"go.dedis.ch/kyber/v4/proof"
@@ -123,19 +123,26 @@ func collect(ct Ciphertext, shares []Share, nSeats, skip int) (kyber.Point, erro
 	return sum, nil
 }
 
+// cardTable maps the encoding of every card point M_k, k < MaxDeck, to k.
+// It is built once, on the first opening (about 1024 point additions).
+var cardTable = sync.OnceValue(func() map[[PointLen]byte]int {
+	t := make(map[[PointLen]byte]int, MaxDeck)
+	g := base.Point().Base()
+	p := base.Point().Null()
+	for k := 0; k < MaxDeck; k++ {
+		p.Add(p, g)
+		t[[PointLen]byte(pointBytes(p))] = k
+	}
+	return t
+})
+
 // cardOf maps a plaintext point back to its card index among nCards.
 func cardOf(m kyber.Point, nCards int) (int, error) {
 	if nCards < 1 || nCards > MaxDeck {
 		return 0, fmt.Errorf("%w: a deck of %d cards", ErrBadInput, nCards)
 	}
-	want := pointBytes(m)
-	g := base.Point().Base()
-	p := base.Point().Null()
-	for i := 0; i < nCards; i++ {
-		p.Add(p, g)
-		if bytes.Equal(pointBytes(p), want) {
-			return i, nil
-		}
+	if k, ok := cardTable()[[PointLen]byte(pointBytes(m))]; ok && k < nCards {
+		return k, nil
 	}
 	return 0, fmt.Errorf("%w: the ciphertext does not hold a card of this %d-card deck (a substituted card?)", ErrInvalidProof, nCards)
 }

@@ -208,3 +208,20 @@ func TestRemask(t *testing.T) {
 		}
 	}
 }
+
+// TestCardPoints: card k opens as k for every k of the largest deck, and
+// the table refuses points beyond the deck in use.
+func TestCardPoints(t *testing.T) {
+	for k := 0; k < MaxDeck; k++ {
+		got, err := cardOf(cardPoint(k), MaxDeck)
+		if err != nil || got != k {
+			t.Fatalf("card %d opens as %d (%v)", k, got, err)
+		}
+	}
+	if _, err := cardOf(cardPoint(52), 52); !errors.Is(err, ErrInvalidProof) {
+		t.Errorf("card 52 in a 52-card deck: %v", err)
+	}
+	if _, err := cardOf(base.Point().Null(), 52); err == nil {
+		t.Error("the identity opened as a card")
+	}
+}
