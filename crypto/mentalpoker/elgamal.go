@@ -21,6 +21,15 @@ const MaxDeck = 1024
 // C1 is the identity, so the identity is a valid C1 or C2 here.
 type Ciphertext struct{ c1, c2 kyber.Point }
 
+func (c Ciphertext) valid() bool { return c.c1 != nil && c.c2 != nil }
+
+func checkKeyAndCard(h PublicKey, c Ciphertext) error {
+	if h.p == nil || !c.valid() {
+		return fmt.Errorf("%w: missing key or ciphertext", ErrBadInput)
+	}
+	return nil
+}
+
 // Bytes is C1 || C2.
 func (c Ciphertext) Bytes() []byte { return append(pointBytes(c.c1), pointBytes(c.c2)...) }
 
@@ -111,6 +120,9 @@ func Mask(rand io.Reader, h PublicKey, card int) (Ciphertext, error) {
 // the same; the new ciphertext cannot be linked to the old one by anyone
 // who does not know r.
 func Remask(rand io.Reader, h PublicKey, c Ciphertext) (Ciphertext, error) {
+	if err := checkKeyAndCard(h, c); err != nil {
+		return Ciphertext{}, err
+	}
 	s := &stream{r: rand}
 	r := randomScalar(s)
 	if err := s.check(); err != nil {
@@ -144,6 +156,9 @@ func remaskTranscript(ctx Context, seat int, h PublicKey, in, out Ciphertext) (s
 // decryption shares published for the old ciphertext say nothing about
 // the new one (see doc.go, "Peeks and passed cards").
 func RemaskProved(rand io.Reader, ctx Context, seat int, h PublicKey, c Ciphertext) (Ciphertext, []byte, error) {
+	if err := checkKeyAndCard(h, c); err != nil {
+		return Ciphertext{}, nil, err
+	}
 	s := &stream{r: rand}
 	r := randomScalar(s)
 	if err := s.check(); err != nil {
@@ -173,7 +188,7 @@ func VerifyRemask(ctx Context, seat int, h PublicKey, in, out Ciphertext, prf []
 	if len(prf) != RemaskProofLen {
 		return fmt.Errorf("%w: re-masking proof is %d bytes, not %d", ErrMalformed, len(prf), RemaskProofLen)
 	}
-	if h.p == nil || in.c1 == nil || out.c1 == nil {
+	if h.p == nil || !in.valid() || !out.valid() {
 		return fmt.Errorf("%w: missing key or ciphertext", ErrBadInput)
 	}
 	name, err := remaskTranscript(ctx, seat, h, in, out)

@@ -42,7 +42,7 @@ func shareTranscript(ctx Context, seat int, pk PublicKey, ct Ciphertext, d kyber
 // the seat and ctx (kyber's dleq package hashes only the commitments and
 // the points: pitfall 3), so a share cannot be replayed anywhere else.
 func MakeShare(rand io.Reader, ctx Context, seat int, sk *SecretKey, ct Ciphertext) (Share, error) {
-	if ct.c1 == nil || isIdentity(ct.c1) {
+	if !ct.valid() || isIdentity(ct.c1) {
 		return Share{}, fmt.Errorf("%w: the card is not masked; nothing to decrypt", ErrBadInput)
 	}
 	pk := sk.Public()
@@ -70,7 +70,7 @@ func VerifyShare(ctx Context, seat int, pk PublicKey, ct Ciphertext, b []byte) (
 	if len(b) != ShareLen {
 		return Share{}, fmt.Errorf("%w: seat %d's decryption share is %d bytes, not %d", ErrMalformed, seat+1, len(b), ShareLen)
 	}
-	if pk.p == nil || ct.c1 == nil {
+	if pk.p == nil || !ct.valid() {
 		return Share{}, fmt.Errorf("%w: missing key or ciphertext", ErrBadInput)
 	}
 	if isIdentity(ct.c1) {
@@ -94,13 +94,16 @@ func VerifyShare(ctx Context, seat int, pk PublicKey, ct Ciphertext, b []byte) (
 // collect checks that shares holds exactly one share of ct from every seat
 // of an nSeats table except skip (-1 for none), and sums their D.
 func collect(ct Ciphertext, shares []Share, nSeats, skip int) (kyber.Point, error) {
+	if !ct.valid() {
+		return nil, fmt.Errorf("%w: no ciphertext", ErrBadInput)
+	}
 	if nSeats < 2 || nSeats > 255 {
 		return nil, fmt.Errorf("%w: a table of %d seats", ErrBadInput, nSeats)
 	}
 	have := make([]bool, nSeats)
 	sum := base.Point().Null()
 	for _, s := range shares {
-		if s.d == nil {
+		if s.d == nil || !s.ct.valid() {
 			return nil, fmt.Errorf("%w: an empty share", ErrBadInput)
 		}
 		if s.seat < 0 || s.seat >= nSeats || s.seat == skip {

@@ -30,9 +30,14 @@ func shuffleTranscript(ctx Context, seat int, h PublicKey, in, out Deck) (string
 	return t.name(), nil
 }
 
-func checkDeckSize(n int) error {
-	if n < 2 || n > MaxDeck {
+func checkDeck(d Deck) error {
+	if n := len(d); n < 2 || n > MaxDeck {
 		return fmt.Errorf("%w: a shuffled deck has 2 to %d cards, not %d", ErrBadInput, MaxDeck, n)
+	}
+	for i, c := range d {
+		if c.c1 == nil || c.c2 == nil {
+			return fmt.Errorf("%w: card %d of the deck is empty", ErrBadInput, i)
+		}
 	}
 	return nil
 }
@@ -69,7 +74,7 @@ func permutation(s *stream, n int) []int {
 // the output deck (kyber alone seeds it with a fixed name; pitfall 1).
 func Shuffle(rand io.Reader, ctx Context, seat int, h PublicKey, in Deck) (Deck, []byte, error) {
 	n := len(in)
-	if err := checkDeckSize(n); err != nil {
+	if err := checkDeck(in); err != nil {
 		return nil, nil, err
 	}
 	if h.p == nil {
@@ -115,11 +120,14 @@ func Shuffle(rand io.Reader, ctx Context, seat int, h PublicKey, in Deck) (Deck,
 // made by seat in ctx.
 func VerifyShuffle(ctx Context, seat int, h PublicKey, in, out Deck, prf []byte) error {
 	n := len(in)
-	if err := checkDeckSize(n); err != nil {
+	if err := checkDeck(in); err != nil {
 		return err
 	}
 	if len(out) != n {
 		return fmt.Errorf("%w: seat %d's shuffle turned %d cards into %d", ErrInvalidProof, seat+1, n, len(out))
+	}
+	if err := checkDeck(out); err != nil {
+		return err
 	}
 	if len(prf) != ShuffleProofLen(n) {
 		return fmt.Errorf("%w: seat %d's shuffle proof is %d bytes, not %d", ErrMalformed, seat+1, len(prf), ShuffleProofLen(n))

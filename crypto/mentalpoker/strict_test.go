@@ -225,3 +225,30 @@ func TestCardPoints(t *testing.T) {
 		t.Error("the identity opened as a card")
 	}
 }
+
+// TestZeroValuesRefused: zero-valued keys, ciphertexts and shares from a
+// careless caller give ErrBadInput, not a panic.
+func TestZeroValuesRefused(t *testing.T) {
+	rnd := seeded(24)
+	sk, _ := GenerateKey(rnd)
+	h := sk.Public()
+	ct, _ := Mask(rnd, h, 3)
+	ctx := testCtx("x", 1)
+	checks := map[string]error{}
+	_, checks["Remask, no key"] = Remask(rnd, PublicKey{}, ct)
+	_, checks["Remask, no card"] = Remask(rnd, h, Ciphertext{})
+	_, _, checks["RemaskProved, no key"] = RemaskProved(rnd, ctx, 0, PublicKey{}, ct)
+	checks["VerifyRemask, no card"] = VerifyRemask(ctx, 0, h, Ciphertext{}, ct, make([]byte, RemaskProofLen))
+	_, checks["MakeShare, no card"] = MakeShare(rnd, ctx, 0, sk, Ciphertext{})
+	_, checks["VerifyShare, no card"] = VerifyShare(ctx, 0, h, Ciphertext{}, make([]byte, ShareLen))
+	_, checks["OpenPublic, no card"] = OpenPublic(Ciphertext{}, nil, 2, 5)
+	_, checks["OpenPublic, empty shares"] = OpenPublic(ct, []Share{{}, {}}, 2, 5)
+	_, checks["JointKey, empty key"] = JointKey([]PublicKey{h, {}})
+	_, _, checks["Shuffle, empty card"] = Shuffle(rnd, ctx, 0, h, Deck{ct, {}})
+	checks["VerifyShuffle, empty card"] = VerifyShuffle(ctx, 0, h, Deck{ct, ct}, Deck{ct, {}}, make([]byte, ShuffleProofLen(2)))
+	for what, err := range checks {
+		if !errors.Is(err, ErrBadInput) {
+			t.Errorf("%s: %v", what, err)
+		}
+	}
+}
