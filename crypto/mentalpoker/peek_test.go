@@ -13,7 +13,6 @@ func opensWithPosted(ct Ciphertext, posted []Share, nCards int) bool {
 	return err == nil
 }
 
-
 // sharesOf indexes shares by seat.
 func sharesOf(shares []Share) map[int]Share {
 	m := map[int]Share{}
