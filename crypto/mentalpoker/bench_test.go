@@ -51,65 +51,136 @@ func BenchmarkShuffleVerify(b *testing.B) {
 	}
 }
 
-// BenchmarkSetup is the critical path of a table's setup with a 120-card
-// deck, as if every peer had its own core and the network were free: every
-// seat's key and Schnorr proof (each verified once, as every peer verifies
-// in parallel), every escrow made and checked, then the shuffle chain, each
-// seat shuffling after checking the previous seat's proof.
-func BenchmarkSetup(b *testing.B) {
-	const cards = 120
-	for _, peers := range []int{2, 4, 8} {
-		b.Run(fmt.Sprintf("peers=%d", peers), func(b *testing.B) {
-			rnd := seeded(42)
-			for b.Loop() {
-				ctx := testCtx("setup", 1)
-				sks := make([]*SecretKey, peers)
-				pks := make([]PublicKey, peers)
-				for s := range sks {
-					sk, err := GenerateKey(rnd)
-					if err != nil {
-						b.Fatal(err)
-					}
-					prf, err := ProveKey(rnd, ctx, s, sk)
-					if err != nil {
-						b.Fatal(err)
-					}
-					if err := VerifyKey(ctx, s, sk.Public(), prf); err != nil {
-						b.Fatal(err)
-					}
-					sks[s], pks[s] = sk, sk.Public()
-				}
-				joint, err := JointKey(pks)
+// setupTable makes the keys, proofs and escrows of a table of peers, and
+// the shuffle chain of a cards-card deck: everything setup publishes.
+type setupTable struct {
+	ctx      Context
+	sks      []*SecretKey
+	pks      []PublicKey
+	proofs   [][]byte
+	escrows  [][]byte
+	joint    PublicKey
+	decks    []Deck // decks[s] is the input of seat s's shuffle; decks[n] the result
+	shuffles [][]byte
+}
+
+func makeSetup(b *testing.B, peers, cards int, verify bool) *setupTable {
+	rnd := seeded(42)
+	st := &setupTable{ctx: testCtx("setup", 1)}
+	for s := 0; s < peers; s++ {
+		sk, err := GenerateKey(rnd)
+		if err != nil {
+			b.Fatal(err)
+		}
+		prf, err := ProveKey(rnd, st.ctx, s, sk)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if verify {
+			if err := VerifyKey(st.ctx, s, sk.Public(), prf); err != nil {
+				b.Fatal(err)
+			}
+		}
+		st.sks, st.pks, st.proofs = append(st.sks, sk), append(st.pks, sk.Public()), append(st.proofs, prf)
+	}
+	var err error
+	if st.joint, err = JointKey(st.pks); err != nil {
+		b.Fatal(err)
+	}
+	if peers >= 3 {
+		for d := range st.sks {
+			esc, err := MakeEscrow(rnd, st.ctx, d, st.sks[d], st.pks)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if verify {
+				e, err := ParseEscrow(st.ctx, d, st.pks, esc)
 				if err != nil {
 					b.Fatal(err)
 				}
-				if peers >= 3 {
-					for d := range sks {
-						esc, err := MakeEscrow(rnd, ctx, d, sks[d], pks)
-						if err != nil {
-							b.Fatal(err)
-						}
-						e, err := ParseEscrow(ctx, d, pks, esc)
-						if err != nil {
-							b.Fatal(err)
-						}
-						if _, err := e.Open((d+1)%peers, sks[(d+1)%peers]); err != nil {
+				if _, err := e.Open((d+1)%peers, st.sks[(d+1)%peers]); err != nil {
+					b.Fatal(err)
+				}
+			}
+			st.escrows = append(st.escrows, esc)
+		}
+	}
+	deck, _ := OpenDeck(cards)
+	st.decks = append(st.decks, deck)
+	for s := range st.sks {
+		out, prf, err := Shuffle(rnd, st.shuffleCtx(s), s, st.joint, deck)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if verify {
+			if err := VerifyShuffle(st.shuffleCtx(s), s, st.joint, deck, out, prf); err != nil {
+				b.Fatal(err)
+			}
+		}
+		st.decks, st.shuffles = append(st.decks, out), append(st.shuffles, prf)
+		deck = out
+	}
+	return st
+}
+
+func (st *setupTable) shuffleCtx(seat int) Context {
+	c := st.ctx
+	c.Seq = uint64(2 + seat)
+	return c
+}
+
+// BenchmarkSetup measures a table's setup with a 120-card deck, network
+// aside, two ways:
+//
+//   - sequential: the whole table on one core, each seat checking the
+//     previous seat's shuffle before shuffling (every key, escrow and
+//     shuffle made once and checked once): the setup's critical path if
+//     every seat waits for its own check before it shuffles.
+//   - one-peer: what one peer computes when the chain is pipelined (each
+//     seat shuffles what it receives at once and checks the others' proofs
+//     as they come; no card is drawn before every proof checked): check
+//     every key and escrow, open its pieces, make its own shuffle, check the
+//     n-1 others. With one core per peer the table is ready after about this
+//     long (it exceeds the chain of n shuffles at these sizes).
+func BenchmarkSetup(b *testing.B) {
+	const cards = 120
+	for _, peers := range []int{2, 4, 8} {
+		b.Run(fmt.Sprintf("peers=%d/sequential", peers), func(b *testing.B) {
+			for b.Loop() {
+				makeSetup(b, peers, cards, true)
+			}
+		})
+		b.Run(fmt.Sprintf("peers=%d/one-peer", peers), func(b *testing.B) {
+			st := makeSetup(b, peers, cards, false)
+			me := peers - 1
+			rnd := seeded(43)
+			for b.Loop() {
+				for s := range st.pks {
+					if err := VerifyKey(st.ctx, s, st.pks[s], st.proofs[s]); err != nil {
+						b.Fatal(err)
+					}
+				}
+				for d, esc := range st.escrows {
+					e, err := ParseEscrow(st.ctx, d, st.pks, esc)
+					if err != nil {
+						b.Fatal(err)
+					}
+					if d != me {
+						if _, err := e.Open(me, st.sks[me]); err != nil {
 							b.Fatal(err)
 						}
 					}
 				}
-				deck, _ := OpenDeck(cards)
-				for s := range sks {
-					sctx := ctx
-					sctx.Seq = uint64(2 + s)
-					out, prf, err := Shuffle(rnd, sctx, s, joint, deck)
-					if err != nil {
+				for s := range st.sks {
+					if s == me {
+						if _, _, err := Shuffle(rnd, st.shuffleCtx(s), s, st.joint, st.decks[s]); err != nil {
+							b.Fatal(err)
+						}
+						continue
+					}
+					if err := VerifyShuffle(st.shuffleCtx(s), s, st.joint, st.decks[s], st.decks[s+1], st.shuffles[s]); err != nil {
 						b.Fatal(err)
 					}
-					if err := VerifyShuffle(sctx, s, joint, deck, out, prf); err != nil {
-						b.Fatal(err)
-					}
-					deck = out
 				}
 			}
 		})
