@@ -252,3 +252,47 @@ func TestZeroValuesRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestPermutationUniform: the shuffler's Fisher–Yates with rejection
+// sampling gives each of the 24 orders of 4 cards about equally often
+// (60,000 draws, 2,500 expected each, σ ≈ 49; the bound is 6σ).
+func TestPermutationUniform(t *testing.T) {
+	s := &stream{r: seeded(25)}
+	counts := map[[4]int]int{}
+	for i := 0; i < 60000; i++ {
+		counts[[4]int(permutation(s, 4))]++
+	}
+	if len(counts) != 24 {
+		t.Fatalf("%d distinct orders of 4 cards, want 24", len(counts))
+	}
+	for p, c := range counts {
+		if c < 2500-300 || c > 2500+300 {
+			t.Errorf("order %v drawn %d times of 60000", p, c)
+		}
+	}
+}
+
+// TestShuffleChainPermutes: after the chain, opening every card gives each
+// card exactly once, in an order other than the starting one.
+func TestShuffleChainPermutes(t *testing.T) {
+	rnd := seeded(26)
+	tb := newTable(t, 3, rnd)
+	const n = 10
+	deck := tb.shuffled(t, n, rnd)
+	seen := make([]bool, n)
+	moved := false
+	for i, ct := range deck {
+		c, err := OpenPublic(ct, tb.sharesFor(t, testCtx("reveal", uint64(i)), ct, -1, rnd), 3, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if seen[c] {
+			t.Fatalf("card %d appears twice", c)
+		}
+		seen[c] = true
+		moved = moved || c != i
+	}
+	if !moved {
+		t.Error("the shuffle chain left every card in place")
+	}
+}
