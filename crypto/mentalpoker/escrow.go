@@ -65,7 +65,12 @@ func checkTable(keys []PublicKey, seat int) error {
 }
 
 // sealPad derives the 32-byte pad that seals a piece: HKDF-SHA256 of the
-// Diffie–Hellman point, salted with everything the piece belongs to.
+// Diffie–Hellman point, salted with everything the piece belongs to. This
+// is kyber's ecies shape (HKDF of r·X) without its AES-GCM: the piece's
+// integrity is the public commitment S = s·G, which anyone can check, and
+// kyber's ecies.Encrypt draws its randomness from crypto/rand (so no
+// reproducible vectors), binds no context, and gives a third party no way
+// to check an accusation from the Diffie–Hellman point.
 func sealPad(ctx Context, dealer, holder int, holderKey PublicKey, s, r, k kyber.Point) ([]byte, error) {
 	t, err := newTranscript("escrow", ctx, dealer)
 	if err != nil {
