@@ -481,3 +481,27 @@ func TestRevealMismatchAndSubstitutedCard(t *testing.T) {
 }
 
 func contains(err error, s string) bool { return err != nil && strings.Contains(err.Error(), s) }
+
+// TestIdentityInProofsRefused: the identity in place of Γ (the shuffle's
+// first point) or of a Schnorr commitment is refused by the decoder.
+func TestIdentityInProofsRefused(t *testing.T) {
+	rnd := seeded(9)
+	tb := newTable(t, 2, rnd)
+	deck := tb.shuffled(t, 4, rnd)
+	ctx := testCtx("shuffle", 3)
+	out, prf, err := Shuffle(rnd, ctx, 0, tb.joint, deck)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := pointBytes(base.Point().Null())
+	copy(prf, id)
+	if err := VerifyShuffle(ctx, 0, tb.joint, deck, out, prf); !errors.Is(err, ErrMalformed) {
+		t.Errorf("a shuffle proof with Γ = identity: %v", err)
+	}
+	kctx := testCtx("setup", 1)
+	kp, _ := ProveKey(rnd, kctx, 0, tb.sks[0])
+	copy(kp, id)
+	if err := VerifyKey(kctx, 0, tb.pks[0], kp); !errors.Is(err, ErrMalformed) {
+		t.Errorf("a key proof with an identity commitment: %v", err)
+	}
+}

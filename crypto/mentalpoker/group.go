@@ -174,8 +174,8 @@ func (s strictSuite) Read(r io.Reader, objs ...any) error {
 		return fmt.Errorf("%w: non-canonical element in a proof", ErrMalformed)
 	}
 	for _, o := range objs {
-		if !allPointsInSubgroup(reflect.ValueOf(o)) {
-			return fmt.Errorf("%w: proof point outside the prime-order subgroup", ErrMalformed)
+		if !allPointsOK(reflect.ValueOf(o)) {
+			return fmt.Errorf("%w: proof point outside the prime-order subgroup, or the identity", ErrMalformed)
 		}
 	}
 	return nil
@@ -183,9 +183,13 @@ func (s strictSuite) Read(r io.Reader, objs ...any) error {
 
 var pointType = reflect.TypeFor[kyber.Point]()
 
-// allPointsInSubgroup walks a decoded proof message (kyber's messages are
-// structs of points, scalars and slices of them) and checks every point.
-func allPointsInSubgroup(v reflect.Value) bool {
+// allPointsOK walks a decoded proof message (kyber's messages are structs
+// of points, scalars and slices of them) and checks every point: in the
+// prime-order subgroup and not the identity. An honest prover's proof
+// points are random multiples of G or of statement points, so the identity
+// occurs with probability about n/2^252; refusing it closes degenerate
+// cases such as a shuffle proof with Γ = γ·G for γ = 0.
+func allPointsOK(v reflect.Value) bool {
 	if !v.IsValid() {
 		return true
 	}
@@ -196,23 +200,24 @@ func allPointsInSubgroup(v reflect.Value) bool {
 		if !v.CanInterface() { // an unexported field: fail closed
 			return false
 		}
-		return inPrimeOrderSubgroup(v.Interface().(kyber.Point))
+		p := v.Interface().(kyber.Point)
+		return inPrimeOrderSubgroup(p) && !isIdentity(p)
 	}
 	switch v.Kind() {
 	case reflect.Interface, reflect.Pointer:
 		if v.IsNil() {
 			return true
 		}
-		return allPointsInSubgroup(v.Elem())
+		return allPointsOK(v.Elem())
 	case reflect.Struct:
 		for i := 0; i < v.NumField(); i++ {
-			if !allPointsInSubgroup(v.Field(i)) {
+			if !allPointsOK(v.Field(i)) {
 				return false
 			}
 		}
 	case reflect.Slice, reflect.Array:
 		for i := 0; i < v.Len(); i++ {
-			if !allPointsInSubgroup(v.Index(i)) {
+			if !allPointsOK(v.Index(i)) {
 				return false
 			}
 		}
