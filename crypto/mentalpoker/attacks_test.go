@@ -252,8 +252,8 @@ func TestShuffleOutputsBound(t *testing.T) {
 	}
 	name, _ := shuffleTranscript(ctx, 1, tb.joint, in, out)
 	forged := forge(t, name, prf, tb.joint, in, ace)
-	if err := VerifyShuffle(ctx, 1, tb.joint, in, forged, prf); !errors.Is(err, ErrInvalidProof) {
-		t.Fatalf("a stacked deck fitted to our proof: %v", err)
+	if err := VerifyShuffle(ctx, 1, tb.joint, in, forged, prf); !errors.Is(err, ErrInvalidProof) || !contains(err, "seat 2's shuffle") {
+		t.Fatalf("a stacked deck fitted to our proof (the error must name seat 2): %v", err)
 	}
 
 	// The honest proof verifies only where it was made.

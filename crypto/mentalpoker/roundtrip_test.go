@@ -149,6 +149,15 @@ func TestFourPlayerRoundTrip(t *testing.T) {
 	if err != nil || card != hands[3] {
 		t.Fatalf("the rebuilt key opens seat 4's card as %d (%v), want %d", card, err, hands[3])
 	}
+	// The table goes on: anyone can now post seat 4's share for a draw.
+	laterDraw := testCtx("draw", 400)
+	s4, err := MakeShare(rnd, laterDraw, 3, rebuilt, deck[20])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := VerifyShare(laterDraw, 3, tb.pks[3], deck[20], s4.Bytes()); err != nil {
+		t.Fatalf("a share made with the rebuilt key: %v", err)
+	}
 	if _, err := escrows[3].Recover(pieces[:2]); err == nil {
 		t.Fatal("two of three pieces rebuilt the key")
 	}
