@@ -100,7 +100,7 @@ func Shuffle(rand io.Reader, ctx Context, seat int, h PublicKey, in Deck) (Deck,
 		return nil, nil, err
 	}
 	// G is passed as nil: kyber then multiplies by the base point with its
-	// precomputed table, several times faster than a generic G.
+	// precomputed table, about three times faster than a generic G.
 	suite := proverSuite(s)
 	ps := new(shuffle.PairShuffle).Init(suite, n)
 	prover := func(pc proof.ProverContext) error {
