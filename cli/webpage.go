@@ -41,7 +41,12 @@ func runnerControls(ctx context.Context, r *p2p.Runner, human, canStart bool) we
 		r.Do(ctx, func(n *lockstep.Node) error { return n.VoteDrop(seats) })
 	}}
 	if human {
-		ctl.Act = func(a engine.Action) { r.Act(ctx, a) }
+		ctl.Act = func(a engine.Action) error {
+			if err := r.Act(ctx, a); err != nil && ctx.Err() == nil {
+				return err
+			}
+			return nil
+		}
 	}
 	if canStart {
 		ctl.Start = func() { r.Do(ctx, func(n *lockstep.Node) error { return n.Propose() }) }

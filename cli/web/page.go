@@ -11,8 +11,9 @@ import (
 // Controls are what a page may make its peer do. A nil field is a thing
 // the page cannot do (a spectator's page only watches).
 type Controls struct {
-	// Act plays an action of the local seat.
-	Act func(engine.Action)
+	// Act plays an action of the local seat; an error (the table refused
+	// it) is shown on the page, which may then choose again.
+	Act func(engine.Action) error
 	// Start starts the game from the lobby (the host).
 	Start func()
 	// Drop votes to drop seats (0-based) that keep the table waiting.
@@ -58,6 +59,11 @@ func NewPage(ctl Controls) (*Page, error) {
 func (p *Page) Show(t present.Table) {
 	canStart := p.ctl.Start != nil && t.Phase == "lobby" && t.Lobby != nil && t.Lobby.Host
 	f := frameOf(t, canStart)
+	defer func() {
+		if err := p.Publish(f); err != nil {
+			p.Tell("this page cannot show the table now: " + err.Error())
+		}
+	}()
 	if p.ctl.Drop == nil {
 		f.CanDrop = nil
 	}
@@ -71,7 +77,6 @@ func (p *Page) Show(t present.Table) {
 		p.continueCombo()
 	}
 	p.mu.Unlock()
-	p.Publish(f)
 }
 
 // continueCombo plays the next step of the combo being played if it is
@@ -82,7 +87,7 @@ func (p *Page) continueCombo() {
 	for _, a := range p.actions {
 		if a.Action.Equal(next) {
 			p.chosen = true
-			go p.ctl.Act(next)
+			go p.act(next)
 			return
 		}
 	}
@@ -130,6 +135,17 @@ func (p *Page) choose(m Message) error {
 	}
 	p.chosen = true
 	p.queue = steps[1:]
-	go p.ctl.Act(steps[0])
+	go p.act(steps[0])
 	return nil
+}
+
+// act plays a; if the table refuses it, the page is told why and may
+// choose again.
+func (p *Page) act(a engine.Action) {
+	if err := p.ctl.Act(a); err != nil {
+		p.mu.Lock()
+		p.chosen, p.queue = false, nil
+		p.mu.Unlock()
+		p.Tell("your move was refused: " + err.Error())
+	}
 }

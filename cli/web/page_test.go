@@ -1,7 +1,9 @@
 package web
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -9,6 +11,7 @@ import (
 	"github.com/boardmesh/boardmesh/cli/present"
 	"github.com/boardmesh/boardmesh/engine"
 	"github.com/boardmesh/boardmesh/engine/games"
+	"github.com/coder/websocket"
 )
 
 // tableOf is the model of a fresh game after its chance steps, for seat.
@@ -35,7 +38,7 @@ func tableOf(t *testing.T, game string) (present.Table, engine.State) {
 // nothing and says why.
 func TestPageChoosesOnce(t *testing.T) {
 	acts := make(chan engine.Action, 4)
-	p, err := NewPage(Controls{Act: func(a engine.Action) { acts <- a }})
+	p, err := NewPage(Controls{Act: func(a engine.Action) error { acts <- a; return nil }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +119,7 @@ func TestHints(t *testing.T) {
 // committed (a new step on the page).
 func TestPageCombo(t *testing.T) {
 	acts := make(chan engine.Action, 4)
-	p, err := NewPage(Controls{Act: func(a engine.Action) { acts <- a }})
+	p, err := NewPage(Controls{Act: func(a engine.Action) error { acts <- a; return nil }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,5 +162,35 @@ func TestPageCombo(t *testing.T) {
 	case a := <-acts:
 		t.Fatalf("played %s after the combo ended", s.Describe(a))
 	case <-time.After(100 * time.Millisecond):
+	}
+}
+
+// TestPageRefusedMove: a move the table refuses is reported on the page,
+// and the player may choose again.
+func TestPageRefusedMove(t *testing.T) {
+	tries := make(chan engine.Action, 4)
+	p, err := NewPage(Controls{Act: func(a engine.Action) error { tries <- a; return errors.New("not your turn") }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	tab, _ := tableOf(t, "dragonslair")
+	p.Show(tab)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c, _, err := dial(ctx, p.Server, p.Origin())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.CloseNow()
+	c.Read(ctx) // the frame
+	msg := fmt.Sprintf(`{"action":%q,"step":%d}`, tab.Actions[0].ID, tab.Step)
+	for try := 1; try <= 2; try++ {
+		c.Write(ctx, websocket.MessageText, []byte(msg))
+		<-tries
+		_, b, err := c.Read(ctx)
+		if err != nil || !strings.Contains(string(b), "your move was refused: not your turn") {
+			t.Fatalf("try %d: the page was told %s (%v)", try, b, err)
+		}
 	}
 }

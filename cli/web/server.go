@@ -47,7 +47,7 @@ type Server struct {
 	mu      sync.Mutex
 	frame   []byte // the latest frame message, nil before the first
 	version uint64
-	subs    map[chan struct{}]*uint64 // each page's wake-up and the version it has
+	subs    map[chan struct{}]*sub // each page's wake-up, and what it has
 	closed  bool
 	done    chan struct{}
 }
@@ -69,7 +69,7 @@ func Start(opts Options) (*Server, error) {
 		token:  base64.RawURLEncoding.EncodeToString(tok[:]),
 		host:   fmt.Sprintf("127.0.0.1:%d", port),
 		origin: fmt.Sprintf("http://127.0.0.1:%d", port),
-		subs:   map[chan struct{}]*uint64{},
+		subs:   map[chan struct{}]*sub{},
 		done:   make(chan struct{}),
 	}
 	s.srv = &http.Server{
@@ -113,6 +113,22 @@ func (s *Server) Publish(v any) error {
 	return nil
 }
 
+// sub is one page's socket: the frame version it has and its queue of
+// complaints to show.
+type sub struct {
+	sent uint64
+	errs chan string
+}
+
+// Tell shows text as an error on every page (a move the table refused).
+func (s *Server) Tell(text string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, sb := range s.subs {
+		report(sb.errs, text)
+	}
+}
+
 // Close stops the server and closes every page's socket, after giving
 // each page up to a second to get the latest frame (the final score).
 func (s *Server) Close() error {
@@ -143,8 +159,8 @@ func (s *Server) Close() error {
 func (s *Server) flushed() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, sent := range s.subs {
-		if *sent != s.version {
+	for _, sb := range s.subs {
+		if sb.sent != s.version {
 			return false
 		}
 	}
@@ -230,8 +246,8 @@ func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "503 too many pages open", http.StatusServiceUnavailable)
 		return
 	}
-	var sent uint64
-	s.subs[wake] = &sent
+	sb := &sub{errs: make(chan string, 4)}
+	s.subs[wake] = sb
 	s.mu.Unlock()
 	defer func() {
 		s.mu.Lock()
@@ -256,7 +272,7 @@ func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request) {
 		cancel()
 	}()
 	wake <- struct{}{}
-	errs := make(chan string, 4)
+	errs := sb.errs
 	go s.readActions(ctx, cancel, c, errs)
 	for {
 		select {
@@ -273,7 +289,7 @@ func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request) {
 			}
 		case <-wake:
 			s.mu.Lock()
-			frame, v, have := s.frame, s.version, sent
+			frame, v, have := s.frame, s.version, sb.sent
 			s.mu.Unlock()
 			if frame == nil || v == have {
 				continue
@@ -282,7 +298,7 @@ func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 			s.mu.Lock()
-			sent = v
+			sb.sent = v
 			s.mu.Unlock()
 		}
 	}
