@@ -289,7 +289,7 @@ func runNetPeer(ctx context.Context, io *IOStreams, nf *NetFlags, peer *p2p.NetP
 	defer cancel()
 	var quit bool
 	if nf.Web {
-		if err := rep.openWeb(ctx, peer, canStart); err != nil {
+		if err := rep.openWeb(ctx, peer, canStart, nf.DropAfter); err != nil {
 			return err
 		}
 		defer rep.page.Close()

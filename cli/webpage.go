@@ -71,14 +71,16 @@ func playWeb(ctx context.Context, opts *PlayOptions, g *engine.Game, table *p2p.
 	return printSummary(opts.IO, false, g, table, humans, time.Since(start), err)
 }
 
-// openWeb gives a host, join or resume peer its page.
-func (r *netReporter) openWeb(ctx context.Context, peer *p2p.NetPeer, canStart bool) error {
+// openWeb gives a host, join or resume peer its page; a drop may be
+// proposed from it once a seat has kept the table waiting dropAfter.
+func (r *netReporter) openWeb(ctx context.Context, peer *p2p.NetPeer, canStart bool, dropAfter time.Duration) error {
 	title := peer.Meta.Game
 	if g, err := games.Lookup(peer.Meta.Game); err == nil {
 		title = g.Title
 	}
 	r.view = newTableView(title, peer.Host, peer.Meta.Bot == "")
 	r.view.canStart = canStart
+	r.view.dropAfter = dropAfter.Milliseconds()
 	page, err := openPage(r.io, runnerControls(ctx, peer.Runner, peer.Meta.Bot == "", canStart))
 	if err != nil {
 		return err

@@ -569,3 +569,63 @@ func TestBrowserSpectator(t *testing.T) {
 	}
 	con.check(t)
 }
+
+// TestBrowserDropsAbsentPlayer: of three players one vanishes (SIGKILL);
+// the page shows how long the table has waited for them and, after
+// --drop-after, offers the vote to drop them; two clicks vote (with the
+// third player's, a majority), and the game goes on without them.
+func TestBrowserDropsAbsentPlayer(t *testing.T) {
+	ctx := browser(t)
+	pctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	tmp := t.TempDir()
+	host := start(t, pctx, "ada", "host", "dominion", "--web", "--loopback", "--json", "--start-when", "3", "--drop-after", "2s", "--home", filepath.Join(tmp, "a"), "--name", "ada")
+	addr := host.waitEvent(t, "lobby", 20*time.Second)["addrs"].([]any)[0].(string)
+	bob := start(t, pctx, "bob", "join", addr, "--loopback", "--json", "--bot", "random", "--home", filepath.Join(tmp, "b"), "--name", "bob")
+	start(t, pctx, "cy", "join", addr, "--loopback", "--json", "--bot", "random", "--drop-after", "2s", "--home", filepath.Join(tmp, "c"), "--name", "cy")
+	bob.waitEvent(t, "started", 30*time.Second)
+	if err := bob.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	<-bob.done
+	url := host.pageURL(t, 20*time.Second)
+	tab, closeTab := chromedp.NewContext(ctx)
+	defer closeTab()
+	con := watchConsole(tab)
+	if err := chromedp.Do(tab, chromedp.Navigate(url)); err != nil || !waitJS(t, tab, `!!document.querySelector('#board svg')`, 30*time.Second) {
+		t.Fatalf("open %s: %v", url, err)
+	}
+	// Play our turns until the table waits for bob and offers the drop.
+	deadline := time.Now().Add(60 * time.Second)
+	for n := 0; ; n++ {
+		if ok, _ := chromedp.Run(tab, chromedp.Evaluate[bool](`!!document.querySelector('#buttons button[data-action="drop-ask"]')`)); ok {
+			break
+		}
+		if time.Now().After(deadline) {
+			st, _ := chromedp.Run(tab, chromedp.Evaluate[string](`document.getElementById('status').innerText + ' | ' + document.getElementById('seats').innerText`))
+			t.Fatalf("the page never offered to drop bob; it shows %q", st)
+		}
+		if mine, _ := chromedp.Run(tab, chromedp.Evaluate[bool](`document.body.classList.contains('myturn') && !document.querySelector('[data-action="drop-ask"]')`)); mine {
+			clickOnce(t, tab, n, 10*time.Second)
+			continue
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	stall, _ := chromedp.Run(tab, chromedp.Evaluate[string](`document.getElementById('seats').innerText`))
+	if !regexp.MustCompile(`the table waits for .*: \d+ s`).MatchString(stall) {
+		t.Errorf("the players show no wait timer for bob: %q", stall)
+	}
+	for _, sel := range []string{`#buttons button[data-action="drop-ask"]`, `#buttons button[data-action="drop"]`} {
+		if err := chromedp.Do(tab, chromedp.Click(chromedp.CSS(sel))); err != nil {
+			t.Fatalf("click %s: %v", sel, err)
+		}
+	}
+	if !waitJS(t, tab, `BM.frame.seats.some(s => s.name === 'bob' && s.dropped)`, 30*time.Second) {
+		h, _ := chromedp.Run(tab, chromedp.Evaluate[string](`document.getElementById('history').innerText`))
+		t.Fatalf("bob was not dropped after the vote; history:\n%s", h)
+	}
+	if !waitJS(t, tab, `document.body.classList.contains('myturn')`, 30*time.Second) {
+		t.Fatal("the game did not go on after the drop")
+	}
+	con.check(t)
+}
