@@ -3,13 +3,21 @@
 // resume) starts a Server on 127.0.0.1, prints its URL and opens it.
 //
 // The page (assets/, embedded, plain JavaScript, no network at run time)
-// draws the game as SVG and turns every legal action into a click. The
-// protocol is one WebSocket: the server pushes a frame (the table as JSON:
-// seats, status, history, peers, sync line, the legal actions with ids,
-// and the seat's engine view as "board") after every change, and the page
-// sends back {"action": ID}. The server only carries frames and action ids;
-// what a frame holds and what an id does is decided by the caller (package
-// cli), so every front end shows the same table.
+// draws the game as SVG (one game-*.js per game, from the engine's view)
+// and turns every legal action into a click. The protocol is one
+// WebSocket:
+//   - the server pushes {"type": "frame", "frame": F} after every change,
+//     where F is the presentation model of the table (cli/present.Table:
+//     seats, status, history, actions with ids, scores, peers, stalls,
+//     votes, sync, cheats, lobby, the engine's view) plus Hints, which say
+//     where on each game's drawing an action is clicked;
+//   - the page sends {"action": ID, "step": S}: an action id of the frame
+//     of step S, or "start" (the host's lobby) or "drop" (a drop vote);
+//   - the server answers what it refuses with {"type": "error", "text": T}.
+//
+// Server is the transport and its checks; Page maps what a page sends to
+// the seat's moves (Controls), once per decision, and plays a combo's
+// steps in turn, as the terminal UI does.
 //
 // Safe by construction, because any web page the user visits runs in the
 // same browser and can reach 127.0.0.1:
