@@ -5,7 +5,7 @@
 "use strict";
 (function () {
   var $ = function (id) { return document.getElementById(id); };
-  var frame = null, sock = null, waiting = false, overShown = -1, toastTimer = null, dropArmed = false;
+  var frame = null, sock = null, waiting = false, overShown = -1, toastTimer = null, dropArmed = false, drawn = "", sendTimer = null;
 
   function connect() {
     var url = "ws://" + location.host + location.pathname.replace(/[^/]*$/, "") + "ws";
@@ -13,8 +13,12 @@
     sock.onmessage = function (ev) {
       var m;
       try { m = JSON.parse(ev.data); } catch (e) { return; }
-      if (m.type === "frame") { frame = normalize(m.frame); waiting = false; render(); }
-      else if (m.type === "error") { waiting = false; toast(m.text); render(); }
+      if (m.type === "frame") {
+        var f = normalize(m.frame);
+        if (!frame || f.step !== frame.step || f.actions.length === 0) waiting = false;
+        frame = f;
+        render(false);
+      } else if (m.type === "error") { waiting = false; toast(m.text); render(true); }
     };
     sock.onclose = function () {
       document.body.classList.add("gone");
@@ -59,6 +63,10 @@
     if (!sock || sock.readyState !== 1 || waiting) return;
     waiting = true;
     document.body.classList.add("sent");
+    clearTimeout(sendTimer);
+    // Should no answer come (a lost message), the page takes a choice
+    // again after a while; the peer still plays each decision once.
+    sendTimer = setTimeout(function () { waiting = false; document.body.classList.remove("sent"); }, 8000);
     sock.send(JSON.stringify({ action: act.id, step: frame ? frame.step : 0 }));
   }
 
@@ -92,10 +100,13 @@
     return ctx;
   }
 
-  function render() {
+  // render draws the frame. The board and the choices are drawn anew only
+  // when what they show changed (or force): frames also come for a
+  // ticking wait timer, and a click must not fall between two drawings.
+  function render(force) {
     var f = frame;
     if (!f) return;
-    document.body.classList.remove("sent");
+    document.body.classList.toggle("sent", waiting);
     document.body.setAttribute("data-step", String(f.step));
     BM.frame = f;
     document.body.classList.toggle("myturn", f.your_turn);
@@ -106,15 +117,19 @@
     $("seatno").textContent = f.seat >= 0 ? "you are seat " + (f.seat + 1) : f.phase === "lobby" || f.phase === "starting" ? "seats not drawn yet" : "spectating";
     if (f.seat >= 0) $("seatno").style.setProperty("--seat", BM.seatColor(f.seat));
     var g = gameOf(f), ctx = context(f);
-    var board = $("board");
-    board.textContent = "";
-    if (f.board) {
-      try { board.appendChild(g.draw(ctx)); }
-      catch (e) { board.appendChild(BM.h("pre", { text: "The board could not be drawn: " + e })); console.error("the board could not be drawn:", e); }
-    } else {
-      board.appendChild(lobby(f));
+    var key = JSON.stringify([f.step, f.view, f.actions.map(function (a) { return a.id; }), f.hints, f.can_start, f.can_drop, dropArmed, f.phase, f.seats, f.lobby, f.phase === "lobby" ? f.status : ""]);
+    if (force || key !== drawn) {
+      drawn = key;
+      var board = $("board");
+      board.textContent = "";
+      if (f.board) {
+        try { board.appendChild(g.draw(ctx)); }
+        catch (e) { board.appendChild(BM.h("pre", { text: "The board could not be drawn: " + e })); console.error("the board could not be drawn:", e); }
+      } else {
+        board.appendChild(lobby(f));
+      }
+      renderChoices(f, ctx, g);
     }
-    renderChoices(f, ctx, g);
     renderSeats(f, ctx, g);
     renderHistory(f);
     renderPeers(f);
@@ -143,7 +158,7 @@
       var dr = BM.h("button", { type: "button", class: "risky", "data-action": dropArmed ? "drop" : "drop-ask",
         text: dropArmed ? "Yes, vote to drop " + names : "Vote to drop " + names + "…" });
       dr.addEventListener("click", function () {
-        if (dropArmed) { dropArmed = false; send({ id: "drop" }); } else { dropArmed = true; render(); }
+        if (dropArmed) { dropArmed = false; send({ id: "drop" }); } else { dropArmed = true; render(true); }
       });
       btns.appendChild(dr);
     }
@@ -309,6 +324,6 @@
     draw: function (ctx) { return BM.h("pre", { class: "json", text: JSON.stringify(ctx.board, null, 1) }); },
   };
 
-  BM.rerender = render;
+  BM.rerender = function () { render(true); };
   connect();
 })();
