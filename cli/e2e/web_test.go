@@ -50,6 +50,10 @@ func browser(t *testing.T) context.Context {
 		chromedp.Flag("disable-sync", true), chromedp.Flag("disable-dev-shm-usage", true),
 		chromedp.Flag("disable-default-apps", true), chromedp.Flag("disable-extensions", true),
 		chromedp.Flag("host-resolver-rules", "MAP rebind.test 127.0.0.1"),
+		// Each page gets a tab of its own; a tab in the background must
+		// run as one in front does.
+		chromedp.Flag("disable-background-timer-throttling", true), chromedp.Flag("disable-backgrounding-occluded-windows", true),
+		chromedp.Flag("disable-renderer-backgrounding", true),
 	}
 	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
 	t.Cleanup(cancel)
@@ -255,7 +259,7 @@ func TestBrowserPlaysEveryGame(t *testing.T) {
 			defer closeTab()
 			con := watchConsole(tab)
 			if err := chromedp.Do(tab, chromedp.Navigate(url)); err != nil || !waitJS(t, tab, `!!document.querySelector('#board svg')`, 30*time.Second) {
-				board, _ := chromedp.Run(tab, chromedp.Evaluate[string](`document.getElementById('board').innerText + ' | ' + document.getElementById('status').innerText`))
+				board, _ := chromedp.Run(tab, chromedp.Evaluate[string](`document.getElementById('board').innerText + ' | ' + document.getElementById('status').innerText + ' | socket ' + (BM.sock ? BM.sock.readyState : 'none') + ' | toast ' + document.getElementById('toast').innerText`))
 				con.check(t)
 				t.Fatalf("open %s: %v; the page shows %q", url, err, board)
 			}

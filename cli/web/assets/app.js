@@ -10,6 +10,7 @@
   function connect() {
     var url = "ws://" + location.host + location.pathname.replace(/[^/]*$/, "") + "ws";
     sock = new WebSocket(url);
+    BM.sock = sock;
     sock.onmessage = function (ev) {
       var m;
       try { m = JSON.parse(ev.data); } catch (e) { return; }
