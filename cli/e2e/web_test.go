@@ -20,6 +20,14 @@ import (
 
 var updateScreenshots = flag.Bool("update-screenshots", false, "write the browser tests' screenshots into docs/img")
 
+// init keeps the boardmesh processes the tests start from opening pages in
+// the desktop's browser (xdg-open needs a display): the tests drive their
+// own headless Chromium.
+func init() {
+	os.Unsetenv("DISPLAY")
+	os.Unsetenv("WAYLAND_DISPLAY")
+}
+
 // chromium finds Debian's chromium. CI installs it (.ci/run), so there a
 // missing browser fails the test; elsewhere the test says what to install.
 func chromium(t *testing.T) string {
