@@ -271,7 +271,12 @@ func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request) {
 		}
 		cancel()
 	}()
-	wake <- struct{}{}
+	// The first frame goes out at once; a Publish since the registration
+	// may have left a wake-up already, so this one must not block.
+	select {
+	case wake <- struct{}{}:
+	default:
+	}
 	errs := sb.errs
 	go s.readActions(ctx, cancel, c, errs)
 	for {

@@ -241,3 +241,38 @@ func TestSocketsBounded(t *testing.T) {
 		t.Fatalf("one too many: %v", err)
 	}
 }
+
+// TestFirstFrameWhilePublishing: a page that connects while frames are
+// being published (a ticking timer) gets one at once. (A wake-up left by
+// a Publish between the socket's registration and its first send once
+// blocked the socket for good.)
+func TestFirstFrameWhilePublishing(t *testing.T) {
+	s := start(t, Options{})
+	s.Publish(0)
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		for i := 1; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+				s.Publish(i)
+			}
+		}
+	}()
+	for n := range 30 {
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+		c, _, err := dial(ctx, s, s.Origin())
+		if err != nil {
+			cancel()
+			t.Fatal(err)
+		}
+		if _, _, err := c.Read(ctx); err != nil {
+			cancel()
+			t.Fatalf("connection %d got no frame: %v", n+1, err)
+		}
+		c.CloseNow()
+		cancel()
+	}
+}
