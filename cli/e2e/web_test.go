@@ -228,7 +228,8 @@ func clickOnce(t *testing.T, ctx context.Context, n int, timeout time.Duration) 
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	t.Fatalf("clicking %s did not move the game on (step %s)", sel, c.Step)
+	why, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`'step ' + BM.frame.step + ', busy ' + !!BM.frame.busy + ', status ' + BM.frame.status + ', toast ' + document.getElementById('toast').innerText + ', body ' + document.body.className`))
+	t.Fatalf("clicking %s did not move the game on (step %s): %s", sel, c.Step, why)
 	return false, false
 }
 

@@ -18,6 +18,9 @@ type Frame struct {
 	CanStart bool `json:"can_start,omitempty"`
 	// CanDrop lists the seats (from 1) this page may vote to drop now.
 	CanDrop []int `json:"can_drop,omitempty"`
+	// Busy is set while a choice of this decision is on its way (a combo's
+	// next step included): the page takes no other.
+	Busy bool `json:"busy,omitempty"`
 }
 
 // frameOf is the frame of table t.

@@ -76,6 +76,7 @@ func (p *Page) Show(t present.Table) {
 	if len(p.queue) > 0 && newStep {
 		p.continueCombo()
 	}
+	f.Busy = p.chosen && len(t.Actions) > 0
 	p.mu.Unlock()
 }
 

@@ -17,6 +17,7 @@
       if (m.type === "frame") {
         var f = normalize(m.frame);
         if (!frame || f.step !== frame.step || f.actions.length === 0) waiting = false;
+        if (f.busy) waiting = true; // a combo's next step is on its way
         frame = f;
         render(false);
       } else if (m.type === "error") { waiting = false; toast(m.text); render(true); }
@@ -38,7 +39,7 @@
     f.seat = (f.you || 0) - 1;
     f.board = f.view || null;
     f.actions = f.actions || [];
-    f.your_turn = f.actions.length > 0;
+    f.your_turn = f.actions.length > 0 && !f.busy;
     f.over = f.phase === "over";
     f.sync = f.sync || { ok: false, text: "" };
     f.desync = !f.sync.ok && !!f.sync.text && f.phase !== "lobby";
