@@ -264,6 +264,18 @@ func (b *stateBody) encode() []byte {
 	return e.Bytes()
 }
 
+// fits checks a state body against its envelope: one hash for every step
+// from From to the envelope's Seq, both included, the last one being the
+// envelope's state hash. It is written so that nothing can wrap around
+// 2^64 (a Seq of 2^64-1 with no hashes once made seq-from+1 zero).
+func (b *stateBody) fits(env *crypto.Envelope) error {
+	if len(b.Hashes) == 0 || b.From > env.Seq || uint64(len(b.Hashes)-1) != env.Seq-b.From ||
+		b.Hashes[len(b.Hashes)-1] != env.StateHash {
+		return fmt.Errorf("%w: state envelope of step %d: its hashes from step %d do not add up to it", ErrBadBody, env.Seq, b.From)
+	}
+	return nil
+}
+
 func decodeState(b []byte) (*stateBody, error) {
 	d := engine.NewDecoder(b)
 	s := &stateBody{From: d.Uint()}

@@ -701,7 +701,13 @@ func (n *Node) Answer(req GapRequest) GapAnswer {
 // used.
 func (n *Node) StepAnswer(a GapAnswer) error {
 	at := uint64(len(n.m.log))
-	for i, env := range a.Entries {
+	// a.From comes from the peer: entries are placed in our log only when
+	// they start within it, so that From+i can never wrap around.
+	placed := a.Entries
+	if a.From > at {
+		placed = nil
+	}
+	for i, env := range placed {
 		idx := a.From + uint64(i)
 		if idx < at && !crypto.Equal(n.m.log[idx], env) {
 			n.forked(idx, env)
