@@ -92,6 +92,9 @@ func (n *Node) reveal(r uint64) (crypto.Hash, bool) {
 	for i := len(n.chains) - 1; i >= 0; i-- {
 		c := n.chains[i]
 		if r >= c.start {
+			if r-c.start >= uint64(c.chain.Len()) {
+				return crypto.Hash{}, false
+			}
 			return c.chain.Reveal(int(r-c.start) + 1)
 		}
 	}

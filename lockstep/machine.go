@@ -7,7 +7,6 @@ import (
 
 	"github.com/boardmesh/boardmesh/crypto"
 	"github.com/boardmesh/boardmesh/engine"
-	"github.com/libp2p/go-libp2p/core/peer"
 )
 
 // machine is the deterministic core shared by Node and Verify: it takes
@@ -28,11 +27,11 @@ type machine struct {
 	joins   []*joinBody
 	joinEnv []*crypto.Envelope
 	roster  *rosterBody
-	host    peer.ID
+	host    crypto.PeerID
 	session crypto.Hash
 	game    *engine.Game
 	members []*mstate
-	byID    map[peer.ID]int // lookup only; never iterated
+	byID    map[crypto.PeerID]int // lookup only; never iterated
 
 	seats   []int // seat → member
 	seatOf  []int // member → seat
@@ -94,15 +93,15 @@ func (m *mstate) chainEnd() uint64 {
 
 // stepInfo describes one step for reports and replays.
 type stepInfo struct {
-	Kind   string  // "action", "chance", "bot", "drop"
-	Author peer.ID // for actions
+	Kind   string        // "action", "chance", "bot", "drop"
+	Author crypto.PeerID // for actions
 	Seat   int
 	Entry  int    // log index of the entry that completed the step, -1 for a bot's move
 	What   string // the action's description when recording
 }
 
 func newMachine(games func(string) (*engine.Game, error)) *machine {
-	return &machine{games: games, phase: PhaseLobby, byID: map[peer.ID]int{}, enc: engine.NewEncoder(nil)}
+	return &machine{games: games, phase: PhaseLobby, byID: map[crypto.PeerID]int{}, enc: engine.NewEncoder(nil)}
 }
 
 // expectation is what may come next at a group boundary: a group of kind
@@ -195,13 +194,13 @@ func (m *machine) groupHash() crypto.Hash {
 }
 
 // member returns the member index of an author.
-func (m *machine) member(id peer.ID) (int, bool) {
+func (m *machine) member(id crypto.PeerID) (int, bool) {
 	i, ok := m.byID[id]
 	return i, ok
 }
 
 // seatOfPeer is the seat of a peer, or -1.
-func (m *machine) seatOfPeer(id peer.ID) int {
+func (m *machine) seatOfPeer(id crypto.PeerID) int {
 	if i, ok := m.byID[id]; ok && m.seatOf != nil {
 		return m.seatOf[i]
 	}
@@ -748,7 +747,7 @@ func (m *machine) applyRoster(env *crypto.Envelope, r *rosterBody, g *engine.Gam
 // CheckEvidence verifies an equivocation proof on its own: two validly
 // signed, different envelopes of one author for one slot. Anyone can run
 // it, with no other context. It returns the cheating author.
-func CheckEvidence(env *crypto.Envelope) (peer.ID, error) {
+func CheckEvidence(env *crypto.Envelope) (crypto.PeerID, error) {
 	if env.Kind != crypto.KindEvidence {
 		return "", fmt.Errorf("%w: not evidence", ErrBadBody)
 	}
@@ -908,7 +907,7 @@ func (m *machine) feed(env *crypto.Envelope) error {
 	return m.apply(env, x)
 }
 
-func (m *machine) nameOf(id peer.ID) string {
+func (m *machine) nameOf(id crypto.PeerID) string {
 	if mi, ok := m.byID[id]; ok {
 		return m.name(mi)
 	}

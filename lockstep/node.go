@@ -8,7 +8,6 @@ import (
 
 	"github.com/boardmesh/boardmesh/crypto"
 	"github.com/boardmesh/boardmesh/engine"
-	"github.com/libp2p/go-libp2p/core/peer"
 )
 
 // Defaults of Config.
@@ -27,7 +26,7 @@ const (
 // seat sets at one step.
 type slot struct {
 	kind   crypto.Kind
-	author peer.ID
+	author crypto.PeerID
 	seq    uint64
 	extra  string
 }
@@ -74,8 +73,8 @@ type Node struct {
 	progress int64 // time of the last commit
 	resent   int64 // time of the last re-send
 	stalled  bool
-	voted    map[uint64][][]int // log position → seat sets this node voted to drop
-	asked    map[peer.ID]int    // log length when a gap was last requested from a peer
+	voted    map[uint64][][]int    // log position → seat sets this node voted to drop
+	asked    map[crypto.PeerID]int // log length when a gap was last requested from a peer
 
 	stopped    bool
 	stateSent  map[uint64]bool
@@ -100,7 +99,7 @@ func New(cfg Config) (*Node, error) {
 	}
 	n := &Node{cfg: cfg, id: cfg.Identity, m: newMachine(cfg.Games),
 		buf: map[slot]*crypto.Envelope{}, seen: map[slot]*crypto.Envelope{}, sent: map[slot]*crypto.Envelope{},
-		voted: map[uint64][][]int{}, asked: map[peer.ID]int{}, stateSent: map[uint64]bool{}}
+		voted: map[uint64][][]int{}, asked: map[crypto.PeerID]int{}, stateSent: map[uint64]bool{}}
 	n.m.checkSigs = true
 	for i, env := range cfg.Log {
 		if err := n.m.feed(env); err != nil {
@@ -163,7 +162,7 @@ func NewLobbyID(r io.Reader) (crypto.Hash, error) {
 }
 
 // ID is this peer's ID.
-func (n *Node) ID() peer.ID { return n.id.ID() }
+func (n *Node) ID() crypto.PeerID { return n.id.ID() }
 
 // Host opens a lobby for game with opts, and joins it.
 func (n *Node) Host(lobby crypto.Hash, game *engine.Game, opts engine.Options) error {
@@ -671,7 +670,7 @@ type GapAnswer struct {
 	// Peer is the answering peer. The runner sets or checks it against
 	// the stream's remote peer: StepAnswer trusts what an answer says
 	// about its author's choices only.
-	Peer peer.ID
+	Peer crypto.PeerID
 	// From is the log index of Entries[0].
 	From uint64
 	// Entries are the answering peer's committed entries from From on.
@@ -702,7 +701,13 @@ func (n *Node) Answer(req GapRequest) GapAnswer {
 // used.
 func (n *Node) StepAnswer(a GapAnswer) error {
 	at := uint64(len(n.m.log))
-	for i, env := range a.Entries {
+	// a.From comes from the peer: entries are placed in our log only when
+	// they start within it, so that From+i can never wrap around.
+	placed := a.Entries
+	if a.From > at {
+		placed = nil
+	}
+	for i, env := range placed {
 		idx := a.From + uint64(i)
 		if idx < at && !crypto.Equal(n.m.log[idx], env) {
 			n.forked(idx, env)
@@ -728,7 +733,7 @@ func (n *Node) StepAnswer(a GapAnswer) error {
 // for at log position at can never complete: p must be a seated peer
 // outside every seat set we voted to drop there (a peer being dropped
 // naturally has its own input), and not us.
-func (n *Node) wentOn(p peer.ID, at uint64) bool {
+func (n *Node) wentOn(p crypto.PeerID, at uint64) bool {
 	seat := n.m.seatOfPeer(p)
 	if seat < 0 || p == n.id.ID() || n.m.dropped[seat] {
 		return false

@@ -6,7 +6,6 @@ import (
 
 	"github.com/boardmesh/boardmesh/crypto"
 	"github.com/boardmesh/boardmesh/engine"
-	"github.com/libp2p/go-libp2p/core/peer"
 )
 
 // Config configures a Node.
@@ -85,7 +84,7 @@ func (rd *Ready) IsEmpty() bool {
 // steps. Any peer can answer (envelopes are self-authenticating); To is the
 // peer most likely to have them, empty for any.
 type GapRequest struct {
-	To   peer.ID
+	To   crypto.PeerID
 	From uint64
 }
 
@@ -129,8 +128,8 @@ func (k EventKind) String() string {
 type Event struct {
 	Kind     EventKind
 	Text     string
-	Peer     peer.ID // the peer concerned (joiner, rejected author, cheater)
-	Seat     int     // the seat concerned, -1 if none
+	Peer     crypto.PeerID // the peer concerned (joiner, rejected author, cheater)
+	Seat     int           // the seat concerned, -1 if none
 	Turn     int
 	Seq      uint64
 	Seats    []int  // EventDropped, EventDropVote: the seats
@@ -145,7 +144,7 @@ func (e Event) String() string { return e.Kind.String() + ": " + e.Text }
 
 // Wait is one peer the node is waiting for.
 type Wait struct {
-	Peer peer.ID
+	Peer crypto.PeerID
 	Name string
 	Seat int    // -1 in the lobby
 	What string // "an action", "a reveal", "a checkpoint", "an accept", "a chain extension"
@@ -167,7 +166,7 @@ func fmtMillis(ms int64) string {
 // another's. It is built from the canonical states the two exchange.
 type DesyncReport struct {
 	// Peer is the other peer; Seq the step at which the states were compared.
-	Peer peer.ID
+	Peer crypto.PeerID
 	Seq  uint64
 	// Entry is the first step whose resulting state differs (its index
 	// into the step sequence, counted like seq), EntryAuthor who authored it
@@ -175,7 +174,7 @@ type DesyncReport struct {
 	// was. If the states already differed before the first step both peers
 	// still had hashes for, Entry is that step.
 	Entry       uint64
-	EntryAuthor peer.ID
+	EntryAuthor crypto.PeerID
 	EntryWhat   string
 	// Mine and Theirs are the two state hashes after that entry.
 	Mine, Theirs crypto.Hash
@@ -201,7 +200,7 @@ func (r *DesyncReport) String() string {
 	return b.String()
 }
 
-func shortID(id peer.ID) string {
+func shortID(id crypto.PeerID) string {
 	s := id.String()
 	if len(s) > 8 {
 		return s[len(s)-8:]
@@ -234,7 +233,7 @@ func (p Phase) String() string {
 
 // Member is one peer of a roster.
 type Member struct {
-	ID         peer.ID
+	ID         crypto.PeerID
 	Name       string
 	Commitment crypto.Hash
 	ChainLen   uint64
