@@ -1,12 +1,7 @@
-// Package fileio is the one way boardmesh reads a file it did not just
-// write: logs, desync bundles, option and rules files, identity keys and
-// session files. Every read is bounded (a device such as /dev/urandom
-// or a FIFO has no size to check beforehand, so the bound is on the bytes
-// read, not on stat) and can be cancelled with a context, so Ctrl-C stops
-// a read from a pipe that never ends or never starts.
 package fileio
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -58,6 +53,18 @@ var ErrInterrupted = errors.New("interrupted")
 // wrapping ErrInterrupted and ctx.Err(); a read blocked on a pipe is
 // unblocked by closing the file.
 func ReadFile(ctx context.Context, path string, max int64) ([]byte, error) {
+	return ReadFileHead(ctx, path, max, "")
+}
+
+// ErrWrongHead is wrapped by ReadFileHead for a file that does not start
+// with the expected bytes.
+var ErrWrongHead = errors.New("does not start as expected")
+
+// ReadFileHead is ReadFile for a file that must start with head (a magic
+// line): it reads len(head) bytes first and refuses a file that starts
+// otherwise at once with an error wrapping ErrWrongHead, so a wrong file
+// (or a device) costs no time however large it is.
+func ReadFileHead(ctx context.Context, path string, max int64, head string) ([]byte, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -90,8 +97,21 @@ func ReadFile(ctx context.Context, path string, max int64) ([]byte, error) {
 			done <- result{err: &TooLargeError{Path: path, Max: max}}
 			return
 		}
-		b, err := ReadAll(f, path, max)
-		done <- result{b, err}
+		var b []byte
+		if head != "" {
+			b = make([]byte, len(head))
+			n, err := io.ReadFull(f, b)
+			if string(b[:n]) != head {
+				if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
+					done <- result{err: fmt.Errorf("read %s: %w", path, err)}
+					return
+				}
+				done <- result{b: b[:n], err: fmt.Errorf("%s %w", path, ErrWrongHead)}
+				return
+			}
+		}
+		all, err := ReadAll(io.MultiReader(bytes.NewReader(b), f), path, max)
+		done <- result{all, err}
 	}()
 	select {
 	case r := <-done:
