@@ -318,7 +318,7 @@ func (n *Node) commitRoster() bool {
 			delete(n.buf, slotOf(env))
 			_ = n.reject(env, ferr)
 			if errors.Is(ferr, ErrRefused) {
-				n.rd.Events = append(n.rd.Events, Event{Kind: EventRefused, Peer: env.Author, Seat: -1, Err: ferr, Text: ferr.Error()})
+				n.rd.Events = append(n.rd.Events, Event{Kind: EventRefused, Peer: env.Author, Err: ferr, Text: ferr.Error()})
 			}
 			continue
 		}
@@ -335,10 +335,10 @@ func (n *Node) commitRoster() bool {
 				delete(n.buf, s)
 			}
 		}
-		n.rd.Events = append(n.rd.Events, Event{Kind: EventRoster, Peer: env.Author, Seat: -1,
+		n.rd.Events = append(n.rd.Events, Event{Kind: EventRoster, Peer: env.Author,
 			Text: "roster agreed: " + rosterNames(r)})
 		if n.myMember() < 0 {
-			n.rd.Events = append(n.rd.Events, Event{Kind: EventRefused, Peer: env.Author, Seat: -1, Err: ErrNotMember,
+			n.rd.Events = append(n.rd.Events, Event{Kind: EventRefused, Peer: env.Author, Err: ErrNotMember,
 				Text: "the roster does not include this peer (it joined too late); following the game as a spectator"})
 		}
 		n.replayEarly = true

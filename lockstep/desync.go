@@ -141,7 +141,7 @@ func (n *Node) report(env *crypto.Envelope, mi int, body *stateBody) {
 	}
 	n.rd.Keep = append(n.rd.Keep, env)
 	n.reports = append(n.reports, r)
-	n.rd.Events = append(n.rd.Events, Event{Kind: EventDesync, Peer: env.Author, Seat: m.seatOf[mi], Seq: env.Seq,
+	n.rd.Events = append(n.rd.Events, Event{Kind: EventDesync, Peer: env.Author, Seat: m.seatOf[mi] + 1, Seq: env.Seq,
 		Desync: r, Text: r.String()})
 	n.sendState(env.Seq)
 	n.stopped = true

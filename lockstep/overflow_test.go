@@ -75,9 +75,9 @@ func TestAnswerFromOverflow(t *testing.T) {
 	}
 }
 
-// TestStateEnvelopeBeforeSeats: an equivocation in the accept phase
-// stops the session before the seat draw; a state envelope then must not
-// index the seats that do not exist yet.
+// TestStateEnvelopeBeforeSeats: an equivocation (two reveals for round
+// 0) before the seat draw stops the session; a state envelope then must
+// not index the seats that do not exist yet.
 func TestStateEnvelopeBeforeSeats(t *testing.T) {
 	n := newSimNet(t, "state-before-seats", 3, faults{maxDelay: 1}, testGames, Config{})
 	n.lobby(diceGame, nil)
@@ -87,12 +87,12 @@ func TestStateEnvelopeBeforeSeats(t *testing.T) {
 		t.Fatalf("phase %v, want accept", p.Status().Phase)
 	}
 	sess := p.Status().Session
-	for _, body := range []string{"a", "b"} {
-		_ = p.Step(n.signAs(2, &crypto.Envelope{Session: sess, Kind: crypto.KindAccept, Body: []byte(body)}))
+	for _, r := range []crypto.Hash{{1}, {2}} {
+		_ = p.Step(n.signAs(2, &crypto.Envelope{Session: sess, Kind: crypto.KindReveal, Body: encodeHashBody(r)}))
 	}
 	n.drain(0)
 	if p.Status().Phase != PhaseStopped {
-		t.Fatalf("two accepts of one member did not stop the session: %v", p.Status().Phase)
+		t.Fatalf("two reveals of one member for round 0 did not stop the session: %v", p.Status().Phase)
 	}
 	env := stateEnvelope(n, 2, 0, &stateBody{Hashes: []crypto.Hash{{}}}, crypto.Hash{})
 	defer func() {
