@@ -231,12 +231,8 @@ func FindSession(home, prefix string) (string, SessionMeta, error) {
 	}
 	var found []cand
 	for _, f := range dirs {
-		b, err := os.ReadFile(f)
+		m, err := readSessionMeta(f)
 		if err != nil {
-			continue
-		}
-		var m SessionMeta
-		if json.Unmarshal(b, &m) != nil {
 			continue
 		}
 		if strings.HasPrefix(m.Lobby, strings.ToLower(prefix)) {
@@ -263,15 +259,13 @@ func ResumeSession(ctx context.Context, cfg NetConfig, dir string, meta SessionM
 	if err := parseHash(meta.Lobby, &lobby); err != nil {
 		return nil, fmt.Errorf("session %s: %w", dir, err)
 	}
-	log, recs, rep, err := OpenLog(filepath.Join(dir, "log"))
+	log, lf, rep, err := OpenLog(filepath.Join(dir, "log"))
 	if err != nil {
 		return nil, err
 	}
-	entries, sent, err := ReadLog(recs)
-	if err != nil {
-		log.Close()
-		return nil, err
-	}
+	// Resume from the good prefix; every own envelope anywhere in the
+	// file still binds, so the node never signs a second one for a slot.
+	entries, sent := lf.Entries, lf.SentBy(cfg.Identity)
 	h, ps, err := newNetHost(cfg)
 	if err != nil {
 		log.Close()
