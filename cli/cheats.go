@@ -114,6 +114,7 @@ func dropsText(now, before p2p.Drops) string {
 	add(now.TooLarge, before.TooLarge, "too large")
 	add(now.WrongSession, before.WrongSession, "for another session")
 	add(now.Throttled, before.Throttled, "over a stranger's rate in the lobby (a flood)")
+	add(now.CatchupRefused, before.CatchupRefused, "catch-up requests over a peer's limit")
 	if len(parts) == 0 {
 		return ""
 	}

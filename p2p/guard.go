@@ -39,11 +39,14 @@ type Drops struct {
 	WrongSession int64
 	Outsider     int64 // author not in the roster
 	Throttled    int64 // a stranger over its lobby rate
+	// CatchupRefused counts catch-up streams refused over a peer's
+	// concurrency or rate limit (not topic messages).
+	CatchupRefused int64
 }
 
 // Total is the sum of all drops.
 func (d Drops) Total() int64 {
-	return d.TooLarge + d.Malformed + d.BadSignature + d.WrongSession + d.Outsider + d.Throttled
+	return d.TooLarge + d.Malformed + d.BadSignature + d.WrongSession + d.Outsider + d.Throttled + d.CatchupRefused
 }
 
 // guard is the admission policy of a session topic, shared by the

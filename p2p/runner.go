@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/boardmesh/boardmesh/crypto"
@@ -100,6 +101,10 @@ type Runner struct {
 	stopWhy string
 	// told is the Drops of the last Update.
 	told Drops
+	// fetching counts catch-up fetches under way (at most maxFetching).
+	fetching atomic.Int32
+	// serveRefused counts catch-up streams refused over a limit.
+	serveRefused func() int64
 	// asked counts gap requests without a peer, to spread them over the
 	// topic's peers (one that cannot help is not asked every time).
 	asked int
@@ -128,12 +133,16 @@ func NewRunner(cfg RunnerConfig) (*Runner, error) {
 		return nil, err
 	}
 	r.topic = t
-	ServeCatchup(cfg.Host, r.serveCatchup)
+	r.serveRefused = ServeCatchup(cfg.Host, r.serveCatchup)
 	return r, nil
 }
 
 // Drops counts what the topic validator has turned away so far.
-func (r *Runner) Drops() Drops { return r.guard.drops() }
+func (r *Runner) Drops() Drops {
+	d := r.guard.drops()
+	d.CatchupRefused = r.serveRefused()
+	return d
+}
 
 // Trusted lets the node skip the signature check of the one envelope the
 // runner is stepping right now, when the topic validator has verified it
@@ -284,7 +293,7 @@ func (r *Runner) Run(ctx context.Context) error {
 		case <-tick.C:
 			n.Tick(time.Since(epoch).Milliseconds() + 1)
 			r.askIfHeld(ctx, &held)
-			if d := r.guard.drops(); d != r.told && r.cfg.OnUpdate != nil && !n.HasReady() {
+			if d := r.Drops(); d != r.told && r.cfg.OnUpdate != nil && !n.HasReady() {
 				// Junk the validator dropped changes nothing in the
 				// node; say so anyway, at most once a tick.
 				r.told = d
@@ -297,6 +306,9 @@ func (r *Runner) Run(ctx context.Context) error {
 		}
 	}
 }
+
+// maxFetching bounds the catch-up fetches a runner has under way.
+const maxFetching = 4
 
 // heldState tracks whether the node is held back: playing, waiting for
 // nobody, yet committing nothing.
@@ -451,7 +463,7 @@ func (r *Runner) drain(ctx context.Context) error {
 			if cur := n.State(); cur != nil && st.Phase >= lockstep.PhasePlaying && (r.cfg.WantState || st.Phase >= lockstep.PhaseOver) {
 				s = cur.Clone()
 			}
-			r.told = r.guard.drops()
+			r.told = r.Drops()
 			u := Update{Status: st, State: s, Events: rd.Events, Entries: rd.Entries, Drops: r.told}
 			if st.Phase <= lockstep.PhaseLobby {
 				u.Joined = n.Joined()
@@ -507,9 +519,14 @@ func (r *Runner) fetch(ctx context.Context, q lockstep.GapRequest) {
 		r.asked++
 	}
 	query := AnswerQuery(q.From)
+	if r.fetching.Load() >= maxFetching {
+		return // lockstep asks again after ResendAfter
+	}
+	r.fetching.Add(1)
 	r.wg.Add(1)
 	go func() {
 		defer r.wg.Done()
+		defer r.fetching.Add(-1)
 		items, err := Fetch(ctx, h, to, query)
 		if err != nil {
 			return // lockstep asks again after ResendAfter
@@ -578,18 +595,33 @@ func AnswerQuery(from uint64) []byte {
 	return append(binary.AppendUvarint(nil, from), queryAnswer)
 }
 
-// EncodeAnswer is the reply to an AnswerQuery.
+// EncodeAnswer is the reply to an AnswerQuery, cut to the catch-up
+// stream's limits: the header counts the entries actually sent, and
+// pending envelopes come only while there is room.
 func EncodeAnswer(a lockstep.GapAnswer) [][]byte {
-	hdr := binary.AppendUvarint(binary.AppendUvarint(nil, a.From), uint64(len(a.Entries)))
-	out := make([][]byte, 0, 1+len(a.Entries)+len(a.Pending))
-	out = append(out, hdr)
+	items, budget := 1, maxCatchupAnswer
+	var entries, pending [][]byte
 	for _, e := range a.Entries {
-		out = append(out, e.Marshal())
+		b := e.Marshal()
+		if items >= maxCatchupItems || len(b) > budget {
+			break
+		}
+		entries, items, budget = append(entries, b), items+1, budget-len(b)
 	}
-	for _, e := range a.Pending {
-		out = append(out, e.Marshal())
+	if len(entries) == len(a.Entries) {
+		for _, e := range a.Pending {
+			b := e.Marshal()
+			if items >= maxCatchupItems || len(b) > budget {
+				break
+			}
+			pending, items, budget = append(pending, b), items+1, budget-len(b)
+		}
 	}
-	return out
+	hdr := binary.AppendUvarint(binary.AppendUvarint(nil, a.From), uint64(len(entries)))
+	out := make([][]byte, 0, items)
+	out = append(out, hdr)
+	out = append(out, entries...)
+	return append(out, pending...)
 }
 
 // DecodeAnswer reads the reply to an AnswerQuery that peer from sent. An
