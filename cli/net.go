@@ -164,7 +164,7 @@ func (r *netReporter) update(u p2p.Update) {
 	for _, ev := range u.Events {
 		if c, ok := cheatOf(ev, u.Status); ok {
 			r.cheats = append(r.cheats, c)
-			if c.What == "equivocation" && r.cheat == "" {
+			if c.kind == lockstep.CheatEquivocation && r.cheat == "" {
 				r.cheat = c.Text
 			}
 			if r.prog == nil {
@@ -377,7 +377,7 @@ func printNetSummary(io *IOStreams, asJSON bool, peer *p2p.NetPeer, rep *netRepo
 				return fmt.Errorf("%s; nothing was played, start a new lobby", plainErr(runErr))
 			}
 			for _, c := range rep.cheats {
-				if c.What == "wrong-checkpoint" {
+				if c.kind == lockstep.CheatWrongCheckpoint {
 					return &ExitCodeError{Code: ExitDesync, Err: fmt.Errorf("the game stopped: %s; log %s", c.Text, s.Log)}
 				}
 			}
