@@ -56,6 +56,11 @@ type RunnerConfig struct {
 	// Peers lists the session's other peers as far as known in advance;
 	// the runner waits until they are all on the topic before stepping.
 	Peers []peer.ID
+	// Admit, for a host, challenges a joiner (Challenge). A join counts
+	// (reaches the node, so Joined, --start-when and the roster see it)
+	// only once its author has answered; until then the latest join of
+	// each author is held back. Nil admits every join.
+	Admit func(ctx context.Context, p peer.ID) error
 }
 
 // Update is what changed in one batch, for UIs and summaries.
@@ -67,6 +72,9 @@ type Update struct {
 	Entries []*crypto.Envelope
 	// Joined lists who has joined the lobby, while it is open.
 	Joined []lockstep.Member
+	// Notes are the runner's own news for the player (a joiner that
+	// failed the host's challenge), in plain words.
+	Notes []string
 	// Drops counts what the topic validator has turned away so far (it
 	// never reaches the node, so no event tells of it).
 	Drops Drops
@@ -95,6 +103,12 @@ type Runner struct {
 	fetching atomic.Int32
 	// serveRefused counts catch-up streams refused over a limit.
 	serveRefused func() int64
+	// admits tracks the challenge of each joiner (Admit), admitted the
+	// challenges' results; notes waits for the next Update.
+	admits   map[crypto.PeerID]*admission
+	admitted chan admitResult
+	notes    []string
+	ctx      context.Context
 	// asked counts gap requests without a peer, to spread them over the
 	// topic's peers (one that cannot help is not asked every time).
 	asked int
@@ -111,11 +125,13 @@ func NewRunner(cfg RunnerConfig) (*Runner, error) {
 		cfg.Linger = 2 * time.Second
 	}
 	r := &Runner{
-		cfg:     cfg,
-		ops:     make(chan func(*lockstep.Node), 64),
-		in:      make(chan inbound, 4096),
-		answers: make(chan lockstep.GapAnswer, 64),
-		done:    make(chan struct{}),
+		cfg:      cfg,
+		ops:      make(chan func(*lockstep.Node), 64),
+		in:       make(chan inbound, 4096),
+		answers:  make(chan lockstep.GapAnswer, 64),
+		admits:   map[crypto.PeerID]*admission{},
+		admitted: make(chan admitResult, 8),
+		done:     make(chan struct{}),
 	}
 	r.guard = newGuard(cfg.Host.ID(), cfg.Lobby)
 	t, err := JoinTopic(cfg.PubSub, cfg.Host.ID(), TopicName(cfg.Lobby.String()), r.guard.check)
@@ -190,6 +206,7 @@ func (r *Runner) Run(ctx context.Context) error {
 	defer r.wg.Wait()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	r.ctx = ctx
 	r.wg.Add(1)
 	go r.read(ctx)
 	if len(r.cfg.Peers) > 0 {
@@ -272,6 +289,16 @@ func (r *Runner) Run(ctx context.Context) error {
 					more = false
 				}
 			}
+		case res := <-r.admitted:
+			r.admittedResult(res)
+			if len(r.notes) > 0 && !n.HasReady() && r.cfg.OnUpdate != nil {
+				u := Update{Status: n.Status(), Drops: r.Drops(), Notes: r.notes}
+				if u.Status.Phase <= lockstep.PhaseLobby {
+					u.Joined = n.Joined()
+				}
+				r.notes = nil
+				r.cfg.OnUpdate(u)
+			}
 		case a := <-r.answers:
 			// The node verifies every envelope; an answer that contradicts
 			// our log comes back as ErrFork (and, if it proves the others
@@ -337,7 +364,93 @@ type inbound struct {
 	verified bool
 }
 
+// admission is where a joiner's challenge stands.
+type admission struct {
+	state int // admitPending, admitOK or admitFailed
+	at    time.Time
+	join  *inbound // the latest join held back meanwhile
+}
+
+const (
+	admitPending = iota + 1
+	admitOK
+	admitFailed
+	// maxAdmits bounds the joiners tracked; admitRetry is how soon a
+	// joiner that failed is challenged again when it re-sends its join.
+	maxAdmits  = 64
+	admitRetry = 3 * time.Second
+)
+
+type admitResult struct {
+	who crypto.PeerID
+	err error
+}
+
+// held says whether in is a join to hold back until its author has
+// answered the host's challenge, and starts the challenge if need be.
+func (r *Runner) held(in inbound) bool {
+	env := in.env
+	if r.cfg.Admit == nil || env.Kind != crypto.KindJoin || env.Session != r.cfg.Lobby || peer.ID(env.Author) == r.cfg.Host.ID() {
+		return false
+	}
+	a := r.admits[env.Author]
+	if a == nil {
+		if len(r.admits) >= maxAdmits {
+			return true // too many strangers at once: ignored
+		}
+		a = &admission{}
+		r.admits[env.Author] = a
+	}
+	switch a.state {
+	case admitOK:
+		return false
+	case admitFailed:
+		if time.Since(a.at) < admitRetry {
+			return true
+		}
+	case admitPending:
+		a.join = &in
+		return true
+	}
+	a.state, a.at, a.join = admitPending, time.Now(), &in
+	who := env.Author
+	r.wg.Add(1)
+	go func() {
+		defer r.wg.Done()
+		err := r.cfg.Admit(r.ctx, peer.ID(who))
+		select {
+		case r.admitted <- admitResult{who, err}:
+		case <-r.ctx.Done():
+		}
+	}()
+	return true
+}
+
+// admittedResult records a challenge's outcome; an admitted joiner's held
+// join reaches the node now.
+func (r *Runner) admittedResult(res admitResult) {
+	a := r.admits[res.who]
+	if a == nil {
+		return
+	}
+	a.at = time.Now()
+	if res.err != nil {
+		a.state, a.join = admitFailed, nil
+		r.notes = append(r.notes, fmt.Sprintf("A peer (…%s) sent a join but %s in time; it does not count until it answers.", short(peer.ID(res.who)), ErrNotAdmitted))
+		return
+	}
+	a.state = admitOK
+	if a.join != nil {
+		in := *a.join
+		a.join = nil
+		r.step(in)
+	}
+}
+
 func (r *Runner) step(in inbound) {
+	if r.held(in) {
+		return
+	}
 	if in.verified && r.cfg.Trusted != nil {
 		r.cfg.Trusted.env = in.env
 		defer func() { r.cfg.Trusted.env = nil }()
@@ -453,7 +566,8 @@ func (r *Runner) drain(ctx context.Context) error {
 				s = cur.Clone()
 			}
 			r.told = r.Drops()
-			u := Update{Status: st, State: s, Events: rd.Events, Entries: rd.Entries, Drops: r.told}
+			u := Update{Status: st, State: s, Events: rd.Events, Entries: rd.Entries, Drops: r.told, Notes: r.notes}
+			r.notes = nil
 			if st.Phase <= lockstep.PhaseLobby {
 				u.Joined = n.Joined()
 			}
