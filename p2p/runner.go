@@ -61,6 +61,10 @@ type RunnerConfig struct {
 	// only once its author has answered; until then the latest join of
 	// each author is held back. Nil admits every join.
 	Admit func(ctx context.Context, p peer.ID) error
+	// CatchUpFirst (resume) keeps the bot and Act from playing until a
+	// peer's catch-up answer has brought nothing this peer lacks: a
+	// restarted peer must not act on a state the table has left behind.
+	CatchUpFirst bool
 }
 
 // Update is what changed in one batch, for UIs and summaries.
@@ -109,6 +113,9 @@ type Runner struct {
 	admitted chan admitResult
 	notes    []string
 	ctx      context.Context
+	// caughtUp ends CatchUpFirst; catchAsked is when we last asked.
+	caughtUp   bool
+	catchAsked time.Time
 	// asked counts gap requests without a peer, to spread them over the
 	// topic's peers (one that cannot help is not asked every time).
 	asked int
@@ -190,7 +197,42 @@ var ErrRunnerDone = errors.New("the session has ended")
 
 // Act plays a for this peer's seat.
 func (r *Runner) Act(ctx context.Context, a engine.Action) error {
-	return r.Do(ctx, func(n *lockstep.Node) error { return n.Act(a) })
+	return r.Do(ctx, func(n *lockstep.Node) error {
+		if r.catchingUp() {
+			return ErrCatchingUp
+		}
+		return n.Act(a)
+	})
+}
+
+// ErrCatchingUp is Act's answer while a resumed peer is still fetching
+// what the table did while it was away.
+var ErrCatchingUp = errors.New("still catching up with the table; try again in a moment")
+
+// catchingUp says whether this peer may not act yet (CatchUpFirst).
+func (r *Runner) catchingUp() bool { return r.cfg.CatchUpFirst && !r.caughtUp }
+
+// catchUp asks a peer for what we lack, at most once a second, while
+// catchingUp.
+func (r *Runner) catchUp(ctx context.Context) {
+	if !r.catchingUp() || time.Since(r.catchAsked) < time.Second {
+		return
+	}
+	r.catchAsked = time.Now()
+	r.fetch(ctx, lockstep.GapRequest{From: uint64(len(r.cfg.Node.Log()))})
+}
+
+// noteAnswer ends catching up once a peer's answer holds no entry beyond
+// our log, after StepAnswer took what it had.
+func (r *Runner) noteAnswer(a lockstep.GapAnswer, err error) {
+	if !r.catchingUp() || err != nil {
+		return
+	}
+	have := uint64(len(r.cfg.Node.Log()))
+	if a.From+uint64(len(a.Entries)) <= have {
+		r.caughtUp = true
+		r.notes = append(r.notes, fmt.Sprintf("Caught up with the table (%d log entries); playing on.", have))
+	}
 }
 
 // Host is the libp2p host of the runner.
@@ -257,7 +299,7 @@ func (r *Runner) Run(ctx context.Context) error {
 				return fmt.Errorf("start the game: %w", err)
 			}
 			continue
-		} else if r.cfg.Bot != nil && n.CanAct() {
+		} else if r.cfg.Bot != nil && n.CanAct() && !r.catchingUp() {
 			if botAt.IsZero() {
 				botAt = time.Now().Add(r.cfg.BotDelay)
 				botTimer.Reset(r.cfg.BotDelay)
@@ -303,18 +345,20 @@ func (r *Runner) Run(ctx context.Context) error {
 			// The node verifies every envelope; an answer that contradicts
 			// our log comes back as ErrFork (and, if it proves the others
 			// dropped us, as an event).
-			_ = n.StepAnswer(a)
+			r.noteAnswer(a, n.StepAnswer(a))
 		case op := <-r.ops:
 			op(n)
 		case <-botTimer.C:
 		case <-tick.C:
 			n.Tick(time.Since(epoch).Milliseconds() + 1)
 			r.askIfHeld(ctx, &held)
-			if d := r.Drops(); d != r.told && r.cfg.OnUpdate != nil && !n.HasReady() {
+			r.catchUp(ctx)
+			if d := r.Drops(); (d != r.told || len(r.notes) > 0) && r.cfg.OnUpdate != nil && !n.HasReady() {
 				// Junk the validator dropped changes nothing in the
 				// node; say so anyway, at most once a tick.
 				r.told = d
-				u := Update{Status: n.Status(), Drops: d}
+				u := Update{Status: n.Status(), Drops: d, Notes: r.notes}
+				r.notes = nil
 				if u.Status.Phase <= lockstep.PhaseLobby {
 					u.Joined = n.Joined()
 				}
