@@ -691,19 +691,14 @@ func (r *Runner) fetch(ctx context.Context, q lockstep.GapRequest) {
 
 // serveCatchup answers a catch-up stream on the node's goroutine.
 func (r *Runner) serveCatchup(from peer.ID, query []byte) ([][]byte, error) {
-	fromIdx, n := binary.Uvarint(query)
-	mode := byte(0)
-	switch {
-	case n > 0 && n == len(query):
-	case n > 0 && n+1 == len(query) && (query[n] == queryCommitted || query[n] == queryAnswer):
-		mode = query[n]
-	default:
-		return nil, fmt.Errorf("bad catch-up query from %s", short(from))
+	fromIdx, mode, err := ParseQuery(query)
+	if err != nil {
+		return nil, fmt.Errorf("catch-up query from %s: %w", short(from), err)
 	}
 	var out [][]byte
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	err := r.Do(ctx, func(node *lockstep.Node) error {
+	err = r.Do(ctx, func(node *lockstep.Node) error {
 		switch mode {
 		case queryCommitted:
 			log := node.Log()
@@ -807,6 +802,27 @@ func DecodeAnswer(from peer.ID, items [][]byte) (lockstep.GapAnswer, error) {
 		}
 	}
 	return a, nil
+}
+
+// ErrBadQuery is a catch-up query that is not uvarint(from) with an
+// optional mode byte.
+var ErrBadQuery = errors.New("bad catch-up query")
+
+// ParseQuery reads a catch-up query: uvarint(from) in its shortest form,
+// then nothing (mode 0: committed entries from index from on and every
+// pending envelope), queryCommitted or queryAnswer.
+func ParseQuery(q []byte) (from uint64, mode byte, err error) {
+	var n int
+	from, n = binary.Uvarint(q)
+	switch {
+	case n <= 0 || len(binary.AppendUvarint(nil, from)) != n:
+		return 0, 0, ErrBadQuery
+	case n == len(q):
+		return from, 0, nil
+	case n+1 == len(q) && (q[n] == queryCommitted || q[n] == queryAnswer):
+		return from, q[n], nil
+	}
+	return 0, 0, ErrBadQuery
 }
 
 // CommittedQuery asks for committed entries from index from on.
