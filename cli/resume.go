@@ -108,12 +108,18 @@ func resumeRun(opts *ResumeOptions) error {
 				m["torn"] = map[string]any{"offset": rp.Torn.Offset, "cut": rp.Torn.Length}
 			}
 		}
+		if peer.PortNote != "" {
+			m["port_note"] = peer.PortNote
+		}
 		b, _ := json.Marshal(m)
 		fmt.Fprintln(opts.IO.Out, string(b))
 	} else {
 		fmt.Fprintln(opts.IO.ErrOut, msg)
 		if peer.Repair != nil {
 			fmt.Fprintln(opts.IO.ErrOut, peer.Repair.String())
+		}
+		if peer.PortNote != "" {
+			fmt.Fprintln(opts.IO.ErrOut, peer.PortNote)
 		}
 	}
 	return runNetPeer(ctx, opts.IO, &opts.Net, peer, false)

@@ -48,6 +48,17 @@ type Verifier func(from peer.ID, data []byte) (Verdict, any)
 //     identical envelopes are then one message, which is what we want.
 //   - Larger queues than the defaults, so a burst at a turn's end is not
 //     dropped; lockstep's catch-up still covers what gets lost.
+//   - Messages up to the largest legal envelope (MaxEnvelope), not
+//     gossipsub's 1 MiB default: anything bigger is junk.
+//   - Validation throttled (validateThrottle at once, across topics):
+//     beyond that gossipsub drops messages instead of piling up
+//     goroutines; lockstep's catch-up recovers an honest one.
+//   - Peer scoring (scoreThresholds, topicScore): every envelope the
+//     validator rejects counts against the peer that sent it; a few of
+//     them and the peer is no longer gossiped to, then graylisted (its
+//     messages are dropped unread) and pruned from the mesh. Members are
+//     direct peers, which gossipsub never graylists, and an honest member
+//     never forwards what our validator rejects (theirs is the same).
 func NewPubSub(ctx context.Context, h host.Host, direct []peer.AddrInfo) (*pubsub.PubSub, error) {
 	params := pubsub.DefaultGossipSubParams()
 	// A short heartbeat grafts new subscribers sooner; the game waits for
@@ -67,12 +78,48 @@ func NewPubSub(ctx context.Context, h host.Host, direct []peer.AddrInfo) (*pubsu
 		}),
 		pubsub.WithPeerOutboundQueueSize(1024),
 		pubsub.WithValidateQueueSize(1024),
-		pubsub.WithMaxMessageSize(1<<20),
+		pubsub.WithMaxMessageSize(maxPubSubMessage),
+		pubsub.WithValidateThrottle(validateThrottle),
+		pubsub.WithPeerScore(&pubsub.PeerScoreParams{
+			SkipAtomicValidation: true,
+			Topics:               map[string]*pubsub.TopicScoreParams{},
+			AppSpecificScore:     func(peer.ID) float64 { return 0 },
+			DecayInterval:        time.Second,
+			DecayToZero:          0.01,
+			RetainScore:          10 * time.Minute,
+		}, scoreThresholds),
 	)
 	if err != nil {
 		return nil, fmt.Errorf("start gossipsub: %w", err)
 	}
 	return ps, nil
+}
+
+// validateThrottle bounds the validations running at once.
+const validateThrottle = 256
+
+// scoreThresholds: a peer whose score is below GossipThreshold gets no
+// gossip from us, below PublishThreshold none of our publishes, below
+// GraylistThreshold its messages are dropped unread. With topicScore one
+// rejected envelope scores -10, three -90: a junk sender is graylisted
+// after a handful and forgiven slowly (the counter decays by a tenth a
+// second).
+var scoreThresholds = &pubsub.PeerScoreThresholds{
+	SkipAtomicValidation: true,
+	GossipThreshold:      -10,
+	PublishThreshold:     -50,
+	GraylistThreshold:    -80,
+}
+
+// topicScore are the score parameters of a session topic: only P4,
+// invalid messages. Time in mesh and delivery counts do not fit a table
+// of eight where every peer is a direct peer.
+var topicScore = &pubsub.TopicScoreParams{
+	SkipAtomicValidation:           true,
+	TopicWeight:                    1,
+	TimeInMeshQuantum:              time.Second, // unused (weight 0) but a divisor
+	InvalidMessageDeliveriesWeight: -10,
+	InvalidMessageDeliveriesDecay:  0.9,
 }
 
 // Topic is one session's gossipsub topic with its validator and
@@ -84,9 +131,17 @@ type Topic struct {
 	topic *pubsub.Topic
 	sub   *pubsub.Subscription
 
-	mu   sync.Mutex
-	seen map[[32]byte]struct{}
+	mu sync.Mutex
+	// seen and old are two generations of the hashes of accepted
+	// messages: when seen holds maxSeen, it becomes old and a new one
+	// starts, so a member flooding unique envelopes cannot grow it
+	// without bound. A duplicate older than both generations is stepped
+	// again, which lockstep de-duplicates by slot.
+	seen, old map[[32]byte]struct{}
 }
+
+// maxSeen bounds one generation of Topic's duplicate filter.
+const maxSeen = 1 << 16
 
 // TopicName is the topic of a session.
 func TopicName(session string) string { return "boardmesh/session/" + session }
@@ -96,11 +151,14 @@ func TopicName(session string) string { return "boardmesh/session/" + session }
 // session (gossipsub forgets what it has seen after two minutes; a long
 // game must not deliver a stale envelope twice).
 func JoinTopic(ps *pubsub.PubSub, self peer.ID, name string, verify Verifier) (*Topic, error) {
-	t := &Topic{ps: ps, name: name, self: self, seen: make(map[[32]byte]struct{})}
+	t := &Topic{ps: ps, name: name, self: self, seen: make(map[[32]byte]struct{}), old: map[[32]byte]struct{}{}}
 	val := func(_ context.Context, from peer.ID, m *pubsub.Message) pubsub.ValidationResult {
 		sum := sha256.Sum256(m.Data)
 		t.mu.Lock()
 		_, dup := t.seen[sum]
+		if !dup {
+			_, dup = t.old[sum]
+		}
 		t.mu.Unlock()
 		if dup {
 			return pubsub.ValidationIgnore
@@ -114,17 +172,25 @@ func JoinTopic(ps *pubsub.PubSub, self peer.ID, name string, verify Verifier) (*
 		}
 		m.ValidatorData = data
 		t.mu.Lock()
+		if len(t.seen) >= maxSeen {
+			t.old, t.seen = t.seen, make(map[[32]byte]struct{})
+		}
 		t.seen[sum] = struct{}{}
 		t.mu.Unlock()
 		return pubsub.ValidationAccept
 	}
-	if err := ps.RegisterTopicValidator(name, val); err != nil {
+	if err := ps.RegisterTopicValidator(name, val, pubsub.WithValidatorTimeout(5*time.Second), pubsub.WithValidatorConcurrency(validateThrottle)); err != nil {
 		return nil, fmt.Errorf("register validator for %s: %w", name, err)
 	}
 	topic, err := ps.Join(name)
 	if err != nil {
 		ps.UnregisterTopicValidator(name)
 		return nil, fmt.Errorf("join topic %s: %w", name, err)
+	}
+	if err := topic.SetScoreParams(topicScore); err != nil {
+		topic.Close()
+		ps.UnregisterTopicValidator(name)
+		return nil, fmt.Errorf("score parameters for %s: %w", name, err)
 	}
 	sub, err := topic.Subscribe(pubsub.WithBufferSize(4096))
 	if err != nil {
