@@ -106,7 +106,11 @@ func listLobbies(ctx context.Context, opts *JoinOptions, cfg p2p.NetConfig) erro
 		return usageErrorf("listing lobbies needs mDNS on the LAN; drop --loopback/--no-mdns, or give a multiaddr")
 	}
 	cfg.Port = 0
-	h, err := p2p.NewHost(p2p.HostConfig{Key: cfg.Identity.PrivKey(), LAN: true, NoQUIC: cfg.NoQUIC})
+	key, err := p2p.HostKey(cfg.Identity)
+	if err != nil {
+		return err
+	}
+	h, err := p2p.NewHost(p2p.HostConfig{Key: key, LAN: true, NoQUIC: cfg.NoQUIC})
 	if err != nil {
 		return err
 	}

@@ -65,7 +65,7 @@ func netSetup(io *IOStreams, nf *NetFlags) (p2p.NetConfig, error) {
 	if err != nil {
 		return p2p.NetConfig{}, err
 	}
-	id, err := crypto.NewIdentity(ident.Key)
+	id, err := p2p.SigningIdentity(ident.Key)
 	if err != nil {
 		return p2p.NetConfig{}, err
 	}

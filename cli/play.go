@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/boardmesh/boardmesh/cli/tui"
+	"github.com/boardmesh/boardmesh/crypto"
 	"github.com/boardmesh/boardmesh/engine"
 	"github.com/boardmesh/boardmesh/engine/games"
 	"github.com/boardmesh/boardmesh/p2p"
@@ -217,7 +218,7 @@ func playRun(opts *PlayOptions) error {
 	me := table.Peers[0]
 	view = newTableView(g.Title, me.Host, humans == 1)
 	for _, p := range table.Peers[humans:] {
-		view.bots[p.Host.ID()] = true
+		view.bots[crypto.PeerID(p.Host.ID())] = true
 	}
 	quit := false
 	model := tui.New(view.snapshot(), true, func(a engine.Action) {

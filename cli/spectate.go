@@ -14,6 +14,7 @@ import (
 	"github.com/boardmesh/boardmesh/p2p"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/libp2p/go-libp2p/core/network"
+	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/spf13/cobra"
 )
 
@@ -68,7 +69,11 @@ func spectateRun(opts *SpectateOptions) error {
 	if err != nil {
 		return err
 	}
-	h, err := p2p.NewHost(p2p.HostConfig{Key: cfg.Identity.PrivKey(), LAN: cfg.LAN, Port: cfg.Port, NoQUIC: cfg.NoQUIC})
+	key, err := p2p.HostKey(cfg.Identity)
+	if err != nil {
+		return err
+	}
+	h, err := p2p.NewHost(p2p.HostConfig{Key: key, LAN: cfg.LAN, Port: cfg.Port, NoQUIC: cfg.NoQUIC})
 	if err != nil {
 		return err
 	}
@@ -154,7 +159,7 @@ func spectatorSnapshot(g *engine.Game, h interface {
 			}
 		}
 		conn := "not connected"
-		if h.Network().Connectedness(m.ID) == network.Connected {
+		if h.Network().Connectedness(peer.ID(m.ID)) == network.Connected {
 			conn = "connected"
 		}
 		s.Peers = append(s.Peers, tui.PeerInfo{Name: m.Name, Seat: seat, Conn: conn})

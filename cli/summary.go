@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/boardmesh/boardmesh/crypto"
 	"github.com/boardmesh/boardmesh/engine"
 	"github.com/boardmesh/boardmesh/lockstep"
 	"github.com/boardmesh/boardmesh/p2p"
@@ -95,7 +96,7 @@ func printSummary(io *IOStreams, asJSON bool, g *engine.Game, t *p2p.Table, huma
 			by.Log.Sync()
 			s.Desync, s.Bundle = desync.String(), by.Log.Path()
 			for _, p := range t.Peers {
-				if p.Host.ID() == desync.Peer {
+				if crypto.PeerID(p.Host.ID()) == desync.Peer {
 					s.Desync = fmt.Sprintf("%s reports that %s's state diverged:\n%s", by.Name, p.Name, s.Desync)
 				}
 			}

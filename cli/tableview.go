@@ -21,7 +21,7 @@ type tableView struct {
 	title  string
 	host   host.Host
 	human  bool // the local seat is played by a person
-	bots   map[peer.ID]bool
+	bots   map[crypto.PeerID]bool
 	prev   engine.State
 	log    []string
 	sync   string
@@ -38,10 +38,13 @@ type tableView struct {
 }
 
 func newTableView(title string, h host.Host, human bool) *tableView {
-	return &tableView{title: title, host: h, human: human, bots: map[peer.ID]bool{}}
+	return &tableView{title: title, host: h, human: human, bots: map[crypto.PeerID]bool{}}
 }
 
-func (v *tableView) name(id peer.ID) string {
+// self is this peer's ID in lockstep's form.
+func (v *tableView) self() crypto.PeerID { return crypto.PeerID(v.host.ID()) }
+
+func (v *tableView) name(id crypto.PeerID) string {
 	for _, m := range v.status.Members {
 		if m.ID == id && m.Name != "" {
 			return m.Name
@@ -63,7 +66,7 @@ func (v *tableView) seatName(seat int) string {
 }
 
 // seatOf is the seat of a peer, -1 for a spectator or before the draw.
-func (v *tableView) seatOf(id peer.ID) int {
+func (v *tableView) seatOf(id crypto.PeerID) int {
 	for si, mi := range v.status.Seats {
 		if mi < len(v.status.Members) && v.status.Members[mi].ID == id {
 			return si
@@ -74,7 +77,7 @@ func (v *tableView) seatOf(id peer.ID) int {
 
 // who names a peer for the status and the log: its name and, once seats
 // are drawn, its seat number, the number the boards show.
-func (v *tableView) who(id peer.ID) string {
+func (v *tableView) who(id crypto.PeerID) string {
 	if s := v.seatOf(id); s >= 0 {
 		return fmt.Sprintf("%s (seat %d)", v.name(id), s+1)
 	}
@@ -117,7 +120,7 @@ func (v *tableView) update(u p2p.Update) {
 		case lockstep.EventWaiting:
 			self := len(ev.Waiting) > 0
 			for _, w := range ev.Waiting {
-				self = self && w.Peer == v.host.ID()
+				self = self && w.Peer == v.self()
 			}
 			v.selfWait = self
 			if self {
@@ -215,7 +218,7 @@ func (v *tableView) snapshot() tui.Snapshot {
 	if len(st.Waiting) > 0 && !v.over {
 		var ws []string
 		for _, w := range st.Waiting {
-			if w.For >= 2000 && w.Peer != v.host.ID() {
+			if w.For >= 2000 && w.Peer != v.self() {
 				ws = append(ws, w.String())
 			}
 		}
@@ -231,17 +234,17 @@ func (v *tableView) snapshot() tui.Snapshot {
 			}
 		}
 		conn := "connected"
-		if m.ID == v.host.ID() {
+		if m.ID == v.self() {
 			conn = "here"
-		} else if v.host.Network().Connectedness(m.ID) != network.Connected {
+		} else if v.host.Network().Connectedness(peer.ID(m.ID)) != network.Connected {
 			conn = "not connected"
 		}
 		for _, w := range st.Waiting {
-			if w.Peer == m.ID && w.For >= 2000 && m.ID != v.host.ID() {
+			if w.Peer == m.ID && w.For >= 2000 && m.ID != v.self() {
 				conn += fmt.Sprintf(", waited %d s", w.For/1000)
 			}
 		}
-		s.Peers = append(s.Peers, tui.PeerInfo{Name: v.name(m.ID), Seat: seat, Conn: conn, Self: v.human && m.ID == v.host.ID(), Bot: v.bots[m.ID] || !v.human})
+		s.Peers = append(s.Peers, tui.PeerInfo{Name: v.name(m.ID), Seat: seat, Conn: conn, Self: v.human && m.ID == v.self(), Bot: v.bots[m.ID] || !v.human})
 	}
 	return s
 }

@@ -1,5 +1,6 @@
 // Package crypto holds the cryptography of a boardmesh session: peer
-// identities (libp2p ed25519 keys, whose peer ID embeds the public key),
+// identities (ed25519 keys; a PeerID holds the bytes of the libp2p peer ID,
+// which embeds the public key, so this package needs no libp2p code),
 // signed envelopes with a domain tag per kind and the session id under the
 // signature, hash-chain commitments for the randomness beacon, and the
 // beacon derivation itself.

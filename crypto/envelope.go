@@ -5,8 +5,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-
-	"github.com/libp2p/go-libp2p/core/peer"
 )
 
 // Kind is the kind of an envelope. Its name is part of the signed bytes (the
@@ -70,7 +68,7 @@ type Envelope struct {
 	Session   Hash
 	Seq       uint64
 	Kind      Kind
-	Author    peer.ID
+	Author    PeerID
 	StateHash Hash
 	Body      []byte
 	Sig       []byte
@@ -140,7 +138,7 @@ func Unmarshal(b []byte) (*Envelope, error) {
 	if int(b[42]) != IDLen {
 		return bad(fmt.Sprintf("author length %d, want %d", b[42], IDLen))
 	}
-	e.Author = peer.ID(b[43 : 43+IDLen])
+	e.Author = PeerID(b[43 : 43+IDLen])
 	if _, err := PublicKey(e.Author); err != nil {
 		return bad("author is not an ed25519 peer ID")
 	}

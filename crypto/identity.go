@@ -6,8 +6,7 @@ import (
 	"fmt"
 	"io"
 
-	lcrypto "github.com/libp2p/go-libp2p/core/crypto"
-	"github.com/libp2p/go-libp2p/core/peer"
+	"github.com/mr-tron/base58"
 )
 
 // ErrBadAuthor is returned for an author that is not an ed25519 peer ID.
@@ -23,62 +22,90 @@ var idPrefix = [6]byte{0x00, 0x24, 0x08, 0x01, 0x12, 0x20}
 // IDLen is the length in bytes of an ed25519 peer ID.
 const IDLen = len(idPrefix) + ed25519.PublicKeySize
 
-// Identity is a peer's signing key together with its peer ID.
-type Identity struct {
-	priv lcrypto.PrivKey
-	key  ed25519.PrivateKey
-	id   peer.ID
+// PeerID is a peer's identity on the wire: the 38 bytes of an ed25519
+// libp2p peer ID (idPrefix, then the raw public key). It holds exactly the
+// bytes of a libp2p peer.ID, so the p2p layer converts between the two
+// with a plain type conversion, while lockstep and crypto need no libp2p
+// package. The zero value is "no peer".
+type PeerID string
+
+// String is the base58btc text of the ID, the same text libp2p shows for
+// the peer (12D3KooW…). An empty ID prints as the empty string.
+func (p PeerID) String() string { return base58.Encode([]byte(p)) }
+
+// ParsePeerID reads the base58 text of an ed25519 peer ID.
+func ParsePeerID(s string) (PeerID, error) {
+	b, err := base58.Decode(s)
+	if err != nil {
+		return "", fmt.Errorf("%w: %v", ErrBadAuthor, err)
+	}
+	id := PeerID(b)
+	if _, err := PublicKey(id); err != nil {
+		return "", err
+	}
+	return id, nil
 }
 
-// GenerateIdentity makes a new ed25519 identity from the random bytes of r
-// (crypto/rand.Reader in production, a seeded reader in tests).
+// Identity is a peer's ed25519 signing key together with its peer ID.
+type Identity struct {
+	key ed25519.PrivateKey
+	id  PeerID
+}
+
+// GenerateIdentity makes a new ed25519 identity from the first 32 bytes
+// of r, taken as the key's seed (crypto/rand.Reader in production, a
+// seeded reader in tests). The key for a given seed is the one libp2p's
+// GenerateEd25519Key makes from the same reader.
 func GenerateIdentity(r io.Reader) (*Identity, error) {
-	priv, _, err := lcrypto.GenerateEd25519Key(r)
-	if err != nil {
+	seed := make([]byte, ed25519.SeedSize)
+	if _, err := io.ReadFull(r, seed); err != nil {
 		return nil, fmt.Errorf("crypto: generate key: %w", err)
 	}
-	return NewIdentity(priv)
+	return NewIdentity(ed25519.NewKeyFromSeed(seed))
 }
 
-// NewIdentity wraps an existing libp2p private key, which must be ed25519
-// (the host key of the p2p layer, loaded from disk).
-func NewIdentity(priv lcrypto.PrivKey) (*Identity, error) {
-	if priv == nil || priv.Type() != lcrypto.Ed25519 {
-		return nil, errors.New("crypto: identity key must be ed25519")
+// NewIdentity wraps an existing ed25519 private key (64 bytes: seed, then
+// public key, as crypto/ed25519 holds it). The p2p layer converts its
+// libp2p host key to this form and back.
+func NewIdentity(key ed25519.PrivateKey) (*Identity, error) {
+	if len(key) != ed25519.PrivateKeySize {
+		return nil, fmt.Errorf("crypto: ed25519 private key of %d bytes, want %d", len(key), ed25519.PrivateKeySize)
 	}
-	raw, err := priv.Raw()
-	if err != nil || len(raw) != ed25519.PrivateKeySize {
-		return nil, fmt.Errorf("crypto: bad ed25519 key: %v", err)
+	// The public half must be the one the seed gives, or the peer ID would
+	// name a key that does not sign.
+	full := ed25519.NewKeyFromSeed(key.Seed())
+	if string(full) != string(key) {
+		return nil, errors.New("crypto: ed25519 private key whose public half does not match its seed")
 	}
-	id, err := peer.IDFromPrivateKey(priv)
+	id, err := IDFromPublicKey(full.Public().(ed25519.PublicKey))
 	if err != nil {
-		return nil, fmt.Errorf("crypto: peer id: %w", err)
+		return nil, err
 	}
-	if len(id) != IDLen || [6]byte([]byte(id)[:6]) != idPrefix {
-		return nil, ErrBadAuthor
-	}
-	return &Identity{priv: priv, key: ed25519.PrivateKey(raw), id: id}, nil
+	return &Identity{key: full, id: id}, nil
 }
 
 // ID is the peer ID; it embeds the public key.
-func (i *Identity) ID() peer.ID { return i.id }
+func (i *Identity) ID() PeerID { return i.id }
 
-// PrivKey is the libp2p private key, for the p2p host.
-func (i *Identity) PrivKey() lcrypto.PrivKey { return i.priv }
+// PrivateKey is the ed25519 private key (a copy), for the p2p layer to
+// turn into its host key. Nothing else should need it.
+func (i *Identity) PrivateKey() ed25519.PrivateKey {
+	return append(ed25519.PrivateKey(nil), i.key...)
+}
 
 // PublicKey returns the raw 32-byte ed25519 public key inside an ed25519
 // peer ID, without allocating.
-func PublicKey(id peer.ID) (ed25519.PublicKey, error) {
-	if len(id) != IDLen || id[:len(idPrefix)] != peer.ID(idPrefix[:]) {
+func PublicKey(id PeerID) (ed25519.PublicKey, error) {
+	if len(id) != IDLen || id[:len(idPrefix)] != PeerID(idPrefix[:]) {
 		return nil, ErrBadAuthor
 	}
 	return ed25519.PublicKey(id[len(idPrefix):]), nil
 }
 
 // IDFromPublicKey is the peer ID of a raw ed25519 public key.
-func IDFromPublicKey(pub ed25519.PublicKey) (peer.ID, error) {
+func IDFromPublicKey(pub ed25519.PublicKey) (PeerID, error) {
 	if len(pub) != ed25519.PublicKeySize {
 		return "", ErrBadAuthor
 	}
-	return peer.ID(append(idPrefix[:len(idPrefix):len(idPrefix)], pub...)), nil
+	return PeerID(append(idPrefix[:len(idPrefix):len(idPrefix)], pub...)), nil
 }

@@ -154,3 +154,30 @@ func TestChainAndReveals(t *testing.T) {
 		t.Fatal("reveal beyond the chain")
 	}
 }
+
+func TestIdentityKeys(t *testing.T) {
+	id := vectorKey(t)
+	again, err := NewIdentity(id.PrivateKey())
+	if err != nil || again.ID() != id.ID() {
+		t.Fatalf("NewIdentity of the same key: %v", err)
+	}
+	k := id.PrivateKey()
+	k[40] ^= 1 // a public half that is not the seed's
+	if _, err := NewIdentity(k); err == nil {
+		t.Fatal("a key whose public half does not match its seed was accepted")
+	}
+	if _, err := NewIdentity(k[:32]); err == nil {
+		t.Fatal("a 32-byte key was accepted")
+	}
+	if _, err := GenerateIdentity(bytes.NewReader(make([]byte, 31))); err == nil {
+		t.Fatal("an identity from 31 random bytes")
+	}
+	if p, err := ParsePeerID(id.ID().String()); err != nil || p != id.ID() {
+		t.Fatalf("ParsePeerID(String()) = %q, %v", p, err)
+	}
+	for _, s := range []string{"", "0OIl", "12D3KooW"} {
+		if _, err := ParsePeerID(s); err == nil {
+			t.Fatalf("ParsePeerID(%q) accepted", s)
+		}
+	}
+}

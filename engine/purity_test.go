@@ -1,71 +1,154 @@
 package engine
 
 import (
+	"bytes"
+	"encoding/json"
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"io/fs"
+	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 )
 
-// forbidden lists imports that would let the clock, the operating system,
-// the network or a global random source into the deterministic core.
-var forbidden = []string{"time", "os", "os/exec", "net", "math/rand", "math/rand/v2", "crypto/rand", "sync", "unsafe", "syscall"}
+// forbidden lists the standard packages that would let the clock, the
+// operating system, the network, shared memory or a global random source
+// into the deterministic core. A name ending in "/" forbids the whole tree.
+var forbidden = []string{"time", "os", "os/", "net", "net/", "sync", "sync/", "math/rand", "math/rand/v2",
+	"crypto/rand", "unsafe", "syscall", "runtime/cgo", "plugin"}
 
-// TestDeterministicCoreIsPure checks every non-test Go file of engine/ and
-// lockstep/: no forbidden import, no goroutine, and (for engine/) nothing
-// outside the standard library but engine itself.
-func TestDeterministicCoreIsPure(t *testing.T) {
-	for _, root := range []string{".", "../lockstep"} {
-		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				if root != "." && path == root {
-					return filepath.SkipDir // lockstep may not exist yet in a partial checkout
-				}
-				return err
-			}
-			if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-				return nil
-			}
-			// docs/rules embeds files; enginetest is test support that may use testing.
-			checkPureFile(t, path, root == ".")
-			return nil
-		})
-		if err != nil {
+// thirdParty lists the only packages from outside the module and the
+// standard library that the pure core may depend on, however indirectly.
+// Adding one is a decision, not an accident of a new import.
+var thirdParty = map[string]bool{
+	"github.com/mr-tron/base58":        true, // the text form of a peer id (crypto.PeerID.String)
+	"github.com/mr-tron/base58/base58": true,
+}
+
+const module = "github.com/boardmesh/boardmesh/"
+
+// pureRoots are the deterministic core: the engine with its games, and
+// the protocol. (engine/enginetest is test support and may use testing.)
+var pureRoots = []string{"./", "./dominion", "./dragonslair", "./infinitecity", "./serpentcity", "./games", "../lockstep"}
+
+type listedPkg struct {
+	ImportPath string
+	Dir        string
+	Standard   bool
+	Imports    []string
+	GoFiles    []string
+}
+
+// depsOf lists every package the roots need to build, transitively, with
+// go list -deps (test files not included: tests may use the clock).
+func depsOf(t *testing.T, roots []string) []listedPkg {
+	t.Helper()
+	args := append([]string{"list", "-deps", "-json=ImportPath,Dir,Standard,Imports,GoFiles"}, roots...)
+	cmd := exec.Command("go", args...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, stderr.String())
+	}
+	var pkgs []listedPkg
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for dec.More() {
+		var p listedPkg
+		if err := dec.Decode(&p); err != nil {
 			t.Fatal(err)
 		}
+		pkgs = append(pkgs, p)
+	}
+	return pkgs
+}
+
+func isForbidden(p string) bool {
+	for _, bad := range forbidden {
+		if p == bad || strings.HasSuffix(bad, "/") && strings.HasPrefix(p, bad) {
+			return true
+		}
+	}
+	return false
+}
+
+// impurities returns one line per violation in the transitive build of
+// roots: a libp2p package anywhere in it; a third-party package not in
+// thirdParty; a forbidden standard import by any package that is not
+// itself standard (the standard library's own crypto/sha256 may use
+// sync inside, our code and our dependencies may not); a go statement in
+// a package of the module; and, for the engine (engineOnly), any package
+// outside the standard library and engine itself.
+func impurities(t *testing.T, roots []string, engineOnly bool) []string {
+	var bad []string
+	for _, p := range depsOf(t, roots) {
+		if p.Standard {
+			continue
+		}
+		ours := strings.HasPrefix(p.ImportPath, module)
+		if strings.Contains(p.ImportPath, "libp2p") {
+			bad = append(bad, p.ImportPath+" is a libp2p package")
+		} else if !ours && !thirdParty[p.ImportPath] {
+			bad = append(bad, p.ImportPath+" is a third-party package the pure core may not depend on")
+		}
+		if engineOnly && !strings.HasPrefix(p.ImportPath, module+"engine") {
+			bad = append(bad, p.ImportPath+": the engine may depend only on the standard library and itself")
+		}
+		for _, imp := range p.Imports {
+			if isForbidden(imp) {
+				bad = append(bad, p.ImportPath+" imports "+imp)
+			}
+		}
+		if !ours {
+			continue
+		}
+		for _, f := range p.GoFiles {
+			path := filepath.Join(p.Dir, f)
+			fset := token.NewFileSet()
+			file, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+			if err != nil {
+				bad = append(bad, path+": "+err.Error())
+				continue
+			}
+			ast.Inspect(file, func(n ast.Node) bool {
+				if g, ok := n.(*ast.GoStmt); ok {
+					bad = append(bad, "goroutine at "+fset.Position(g.Pos()).String())
+				}
+				return true
+			})
+		}
+	}
+	return bad
+}
+
+// TestDeterministicCoreIsPure checks the whole transitive build of
+// engine/ and lockstep/ (their own files and everything they import):
+// see impurities for the rules.
+func TestDeterministicCoreIsPure(t *testing.T) {
+	for _, v := range impurities(t, pureRoots[:len(pureRoots)-1], true) {
+		t.Errorf("engine: %s", v)
+	}
+	for _, v := range impurities(t, []string{"../lockstep"}, false) {
+		t.Errorf("lockstep: %s", v)
 	}
 }
 
-func checkPureFile(t *testing.T, path string, engineOnly bool) {
-	t.Helper()
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
-	if err != nil {
-		t.Errorf("%s: %v", path, err)
-		return
-	}
-	for _, imp := range f.Imports {
-		p, _ := strconv.Unquote(imp.Path.Value)
-		for _, bad := range forbidden {
-			if p == bad || strings.HasPrefix(p, bad+"/") && bad == "net" {
-				t.Errorf("%s imports %q: the deterministic core may not use it", path, p)
-			}
-		}
-		if engineOnly {
-			firstElem := strings.Split(p, "/")[0]
-			if strings.Contains(firstElem, ".") && !strings.HasPrefix(p, "github.com/boardmesh/boardmesh/engine") {
-				t.Errorf("%s imports %q: engine may import only the standard library and itself", path, p)
-			}
+// TestPurityCheckCanFail runs the same check on packages that are not
+// pure (the libp2p runner, and the engine's own test support, which uses
+// testing), so a check that silently stopped seeing anything would fail
+// here.
+func TestPurityCheckCanFail(t *testing.T) {
+	got := strings.Join(impurities(t, []string{"../p2p"}, false), "\n")
+	for _, want := range []string{"github.com/libp2p/go-libp2p/core/peer is a libp2p package",
+		"github.com/boardmesh/boardmesh/p2p imports time", "github.com/boardmesh/boardmesh/p2p imports os",
+		"goroutine at "} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the purity check does not report %q for p2p; it reports:\n%.2000s", want, got)
 		}
 	}
-	ast.Inspect(f, func(n ast.Node) bool {
-		if g, ok := n.(*ast.GoStmt); ok {
-			t.Errorf("%s: goroutine at %s: the deterministic core is single-threaded", path, fset.Position(g.Pos()))
-		}
-		return true
-	})
+	got = strings.Join(impurities(t, []string{"../cli"}, true), "\n")
+	if !strings.Contains(got, "the engine may depend only on the standard library and itself") {
+		t.Errorf("the engine-only rule does not fire for cli:\n%.2000s", got)
+	}
 }

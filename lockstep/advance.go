@@ -92,6 +92,9 @@ func (n *Node) reveal(r uint64) (crypto.Hash, bool) {
 	for i := len(n.chains) - 1; i >= 0; i-- {
 		c := n.chains[i]
 		if r >= c.start {
+			if r-c.start >= uint64(c.chain.Len()) {
+				return crypto.Hash{}, false
+			}
 			return c.chain.Reveal(int(r-c.start) + 1)
 		}
 	}
@@ -315,7 +318,7 @@ func (n *Node) commitRoster() bool {
 			delete(n.buf, slotOf(env))
 			_ = n.reject(env, ferr)
 			if errors.Is(ferr, ErrRefused) {
-				n.rd.Events = append(n.rd.Events, Event{Kind: EventRefused, Peer: env.Author, Seat: -1, Err: ferr, Text: ferr.Error()})
+				n.rd.Events = append(n.rd.Events, Event{Kind: EventRefused, Peer: env.Author, Err: ferr, Text: ferr.Error()})
 			}
 			continue
 		}
@@ -332,10 +335,10 @@ func (n *Node) commitRoster() bool {
 				delete(n.buf, s)
 			}
 		}
-		n.rd.Events = append(n.rd.Events, Event{Kind: EventRoster, Peer: env.Author, Seat: -1,
+		n.rd.Events = append(n.rd.Events, Event{Kind: EventRoster, Peer: env.Author,
 			Text: "roster agreed: " + rosterNames(r)})
 		if n.myMember() < 0 {
-			n.rd.Events = append(n.rd.Events, Event{Kind: EventRefused, Peer: env.Author, Seat: -1, Err: ErrNotMember,
+			n.rd.Events = append(n.rd.Events, Event{Kind: EventRefused, Peer: env.Author, Err: ErrNotMember,
 				Text: "the roster does not include this peer (it joined too late); following the game as a spectator"})
 		}
 		n.replayEarly = true

@@ -7,7 +7,6 @@ import (
 
 	"github.com/boardmesh/boardmesh/crypto"
 	"github.com/boardmesh/boardmesh/engine"
-	"github.com/libp2p/go-libp2p/core/peer"
 )
 
 // machine is the deterministic core shared by Node and Verify: it takes
@@ -28,11 +27,11 @@ type machine struct {
 	joins   []*joinBody
 	joinEnv []*crypto.Envelope
 	roster  *rosterBody
-	host    peer.ID
+	host    crypto.PeerID
 	session crypto.Hash
 	game    *engine.Game
 	members []*mstate
-	byID    map[peer.ID]int // lookup only; never iterated
+	byID    map[crypto.PeerID]int // lookup only; never iterated
 
 	seats   []int // seat → member
 	seatOf  []int // member → seat
@@ -94,15 +93,15 @@ func (m *mstate) chainEnd() uint64 {
 
 // stepInfo describes one step for reports and replays.
 type stepInfo struct {
-	Kind   string  // "action", "chance", "bot", "drop"
-	Author peer.ID // for actions
+	Kind   string        // "action", "chance", "bot", "drop"
+	Author crypto.PeerID // for actions
 	Seat   int
 	Entry  int    // log index of the entry that completed the step, -1 for a bot's move
 	What   string // the action's description when recording
 }
 
 func newMachine(games func(string) (*engine.Game, error)) *machine {
-	return &machine{games: games, phase: PhaseLobby, byID: map[peer.ID]int{}, enc: engine.NewEncoder(nil)}
+	return &machine{games: games, phase: PhaseLobby, byID: map[crypto.PeerID]int{}, enc: engine.NewEncoder(nil)}
 }
 
 // expectation is what may come next at a group boundary: a group of kind
@@ -195,13 +194,13 @@ func (m *machine) groupHash() crypto.Hash {
 }
 
 // member returns the member index of an author.
-func (m *machine) member(id peer.ID) (int, bool) {
+func (m *machine) member(id crypto.PeerID) (int, bool) {
 	i, ok := m.byID[id]
 	return i, ok
 }
 
 // seatOfPeer is the seat of a peer, or -1.
-func (m *machine) seatOfPeer(id peer.ID) int {
+func (m *machine) seatOfPeer(id crypto.PeerID) int {
 	if i, ok := m.byID[id]; ok && m.seatOf != nil {
 		return m.seatOf[i]
 	}
@@ -346,10 +345,10 @@ func (m *machine) apply(env *crypto.Envelope, x expectation) error {
 		if m.st.ToAct().Kind == engine.ActorOver {
 			m.phase = PhaseOver
 			r := m.st.Result()
-			m.events = append(m.events, Event{Kind: EventGameOver, Seat: -1, Seq: m.seq, Result: &r, Text: "game over: " + r.Reason})
+			m.events = append(m.events, Event{Kind: EventGameOver, Seq: m.seq, Result: &r, Text: "game over: " + r.Reason})
 			return nil
 		}
-		m.events = append(m.events, Event{Kind: EventTurn, Seat: m.st.ToAct().Seat, Turn: m.turn, Seq: m.seq,
+		m.events = append(m.events, Event{Kind: EventTurn, Seat: m.st.ToAct().Seat + 1, Turn: m.turn, Seq: m.seq,
 			Text: fmt.Sprintf("turn %d begins", m.turn+1)})
 		return m.autoplay()
 	case crypto.KindDrop:
@@ -432,7 +431,7 @@ func (m *machine) drawSeats(b crypto.Hash) error {
 	m.hashes = append(m.hashes[:0], crypto.Hash(engine.HashWith(m.enc, st)))
 	m.noteRound()
 	m.phase = PhasePlaying
-	m.events = append(m.events, Event{Kind: EventStarted, Seat: -1, Text: "seats drawn; the game begins"})
+	m.events = append(m.events, Event{Kind: EventStarted, Text: "seats drawn; the game begins"})
 	return m.autoplay()
 }
 
@@ -496,7 +495,7 @@ func (m *machine) finishDrop() error {
 	for _, s := range seats {
 		m.dropped[s] = true
 	}
-	m.events = append(m.events, Event{Kind: EventDropped, Seat: -1, Seats: seats, Seq: m.seq,
+	m.events = append(m.events, Event{Kind: EventDropped, Seats: seats, Seq: m.seq,
 		Text: fmt.Sprintf("dropped by agreement: %s", m.seatNames(seats))})
 	if m.dropper != nil {
 		for _, s := range seats {
@@ -610,7 +609,7 @@ func (m *machine) applyExtend(env *crypto.Envelope, x *extendBody, mi int) {
 	mem := m.members[mi]
 	mem.ext = append(mem.ext, segment{start: env.Seq, n: x.ChainLen, commitment: x.Commitment})
 	m.appendLog(env)
-	m.events = append(m.events, Event{Kind: EventExtended, Peer: env.Author, Seat: m.seatOf[mi], Seq: env.Seq,
+	m.events = append(m.events, Event{Kind: EventExtended, Peer: env.Author, Seat: m.seatOf[mi] + 1, Seq: env.Seq,
 		Text: fmt.Sprintf("%s extended its hash chain from round %d", m.name(mi), env.Seq)})
 }
 
@@ -748,7 +747,7 @@ func (m *machine) applyRoster(env *crypto.Envelope, r *rosterBody, g *engine.Gam
 // CheckEvidence verifies an equivocation proof on its own: two validly
 // signed, different envelopes of one author for one slot. Anyone can run
 // it, with no other context. It returns the cheating author.
-func CheckEvidence(env *crypto.Envelope) (peer.ID, error) {
+func CheckEvidence(env *crypto.Envelope) (crypto.PeerID, error) {
 	if env.Kind != crypto.KindEvidence {
 		return "", fmt.Errorf("%w: not evidence", ErrBadBody)
 	}
@@ -762,13 +761,67 @@ func CheckEvidence(env *crypto.Envelope) (peer.ID, error) {
 	if err := crypto.Verify(b); err != nil {
 		return "", fmt.Errorf("second envelope: %w", err)
 	}
-	if !crypto.SameSlot(a, b) || !slotKind(a.Kind) {
-		return "", fmt.Errorf("%w: the two envelopes are not for one slot", ErrBadBody)
+	if !crypto.SameSlot(a, b) || !evidenceKind(a.Kind) {
+		return "", fmt.Errorf("%w: the two envelopes are not for one slot of a session", ErrBadBody)
 	}
 	if crypto.Equal(a, b) {
 		return "", fmt.Errorf("%w: the two envelopes are the same", ErrBadBody)
 	}
+	if err := wellFormed(a); err != nil {
+		return "", fmt.Errorf("first envelope: %w", err)
+	}
+	if err := wellFormed(b); err != nil {
+		return "", fmt.Errorf("second envelope: %w", err)
+	}
 	return a.Author, nil
+}
+
+// evidenceKind reports whether two envelopes of kind k for one slot can
+// prove an equivocation: the slots of a session. Joins and rosters are
+// not: before the roster a joiner may join again (under another name, a
+// later join replaces the first) and a host may propose again.
+func evidenceKind(k crypto.Kind) bool {
+	switch k {
+	case crypto.KindAccept, crypto.KindReveal, crypto.KindAction, crypto.KindCheckpoint, crypto.KindExtend:
+		return true
+	}
+	return false
+}
+
+// checkEvidence tests evidence as the next entry of the session without
+// changing anything: it must come from a member, for this session, and
+// prove that a member signed two envelopes for one slot of it. It returns
+// the cheater and one of its two envelopes.
+func (m *machine) checkEvidence(env *crypto.Envelope) (crypto.PeerID, *crypto.Envelope, error) {
+	if m.phase == PhaseLobby || m.members == nil {
+		return "", nil, fmt.Errorf("%w: evidence before the roster", ErrUnexpected)
+	}
+	if env.Session != m.session {
+		return "", nil, ErrWrongSession
+	}
+	if _, ok := m.member(env.Author); !ok {
+		return "", nil, ErrNotMember
+	}
+	if env.Seq != 0 || !env.StateHash.IsZero() {
+		return "", nil, fmt.Errorf("%w: evidence with a seq or state hash", ErrBadBody)
+	}
+	if m.checkSigs {
+		if err := crypto.VerifyBuf(env, m.scratch); err != nil {
+			return "", nil, err
+		}
+	}
+	cheat, err := CheckEvidence(env)
+	if err != nil {
+		return "", nil, err
+	}
+	if _, ok := m.member(cheat); !ok {
+		return "", nil, fmt.Errorf("%w: the evidence is about %s, who is not a member", ErrNotMember, shortID(cheat))
+	}
+	x, _, _ := decodeEvidence(env.Body)
+	if x.Session != m.session {
+		return "", nil, fmt.Errorf("%w: evidence about another session", ErrWrongSession)
+	}
+	return cheat, x, nil
 }
 
 // slotKind reports whether an author may sign only one envelope of kind
@@ -818,32 +871,19 @@ func (m *machine) feed(env *crypto.Envelope) error {
 	}
 	switch env.Kind {
 	case crypto.KindEvidence:
-		if m.phase == PhaseLobby {
-			return fmt.Errorf("%w: evidence in the lobby", ErrUnexpected)
-		}
-		if env.Session != m.session {
-			return ErrWrongSession
-		}
-		if _, ok := m.member(env.Author); !ok {
-			return ErrNotMember
-		}
-		if m.checkSigs {
-			if err := crypto.VerifyBuf(env, m.scratch); err != nil {
-				return err
-			}
-		}
-		cheat, err := CheckEvidence(env)
+		cheat, x, err := m.checkEvidence(env)
 		if err != nil {
 			return err
 		}
-		x, _, _ := decodeEvidence(env.Body)
-		if x.Session != m.session {
-			return fmt.Errorf("%w: evidence about another session", ErrWrongSession)
-		}
 		m.appendLog(env)
 		m.phase = PhaseStopped
-		m.events = append(m.events, Event{Kind: EventEquivocation, Peer: cheat, Seat: m.seatOfPeer(cheat), Evidence: env,
-			Err: ErrEquivocation, Text: fmt.Sprintf("%s signed two different %s envelopes for seq %d", m.nameOf(cheat), x.Kind, x.Seq)})
+		who, seat := m.nameOf(cheat), m.seatOfPeer(cheat)+1
+		if seat > 0 {
+			who = fmt.Sprintf("%s (seat %d)", who, seat)
+		}
+		what := fmt.Sprintf("%s signed two different %s envelopes for seq %d: proof of cheating, kept in the log; the game stops", who, x.Kind, x.Seq)
+		m.events = append(m.events, Event{Kind: EventEquivocation, Cheat: CheatEquivocation, Peer: cheat, Seat: seat, Who: who,
+			What: what, Evidence: env, Err: ErrEquivocation, Text: what})
 		return nil
 	case crypto.KindState:
 		return fmt.Errorf("%w: a state envelope is not a log entry", ErrUnexpected)
@@ -908,7 +948,7 @@ func (m *machine) feed(env *crypto.Envelope) error {
 	return m.apply(env, x)
 }
 
-func (m *machine) nameOf(id peer.ID) string {
+func (m *machine) nameOf(id crypto.PeerID) string {
 	if mi, ok := m.byID[id]; ok {
 		return m.name(mi)
 	}

@@ -8,7 +8,6 @@ import (
 
 	"github.com/boardmesh/boardmesh/crypto"
 	"github.com/boardmesh/boardmesh/engine"
-	"github.com/libp2p/go-libp2p/core/peer"
 )
 
 // Defaults of Config.
@@ -27,7 +26,7 @@ const (
 // seat sets at one step.
 type slot struct {
 	kind   crypto.Kind
-	author peer.ID
+	author crypto.PeerID
 	seq    uint64
 	extra  string
 }
@@ -74,8 +73,12 @@ type Node struct {
 	progress int64 // time of the last commit
 	resent   int64 // time of the last re-send
 	stalled  bool
-	voted    map[uint64][][]int // log position → seat sets this node voted to drop
-	asked    map[peer.ID]int    // log length when a gap was last requested from a peer
+	voted    map[uint64][][]int    // log position → seat sets this node voted to drop
+	asked    map[crypto.PeerID]int // log length when a gap was last requested from a peer
+
+	counters Counters
+	raised   map[raisedKey]bool // events raised at log length raisedAt
+	raisedAt uint64
 
 	stopped    bool
 	stateSent  map[uint64]bool
@@ -100,7 +103,7 @@ func New(cfg Config) (*Node, error) {
 	}
 	n := &Node{cfg: cfg, id: cfg.Identity, m: newMachine(cfg.Games),
 		buf: map[slot]*crypto.Envelope{}, seen: map[slot]*crypto.Envelope{}, sent: map[slot]*crypto.Envelope{},
-		voted: map[uint64][][]int{}, asked: map[peer.ID]int{}, stateSent: map[uint64]bool{}}
+		voted: map[uint64][][]int{}, asked: map[crypto.PeerID]int{}, stateSent: map[uint64]bool{}}
 	n.m.checkSigs = true
 	for i, env := range cfg.Log {
 		if err := n.m.feed(env); err != nil {
@@ -163,7 +166,7 @@ func NewLobbyID(r io.Reader) (crypto.Hash, error) {
 }
 
 // ID is this peer's ID.
-func (n *Node) ID() peer.ID { return n.id.ID() }
+func (n *Node) ID() crypto.PeerID { return n.id.ID() }
 
 // Host opens a lobby for game with opts, and joins it.
 func (n *Node) Host(lobby crypto.Hash, game *engine.Game, opts engine.Options) error {
@@ -279,7 +282,7 @@ func (n *Node) VoteDrop(seats []int) error {
 	n.voted[at] = append(n.voted[at], seats)
 	n.sign(&crypto.Envelope{Session: n.m.session, Seq: at, Kind: crypto.KindDrop,
 		StateHash: n.m.hashes[n.m.seq], Body: encodeSeats(seats)})
-	n.rd.Events = append(n.rd.Events, Event{Kind: EventDropVote, Seat: -1, Seats: seats, Seq: n.m.seq,
+	n.rd.Events = append(n.rd.Events, Event{Kind: EventDropVote, Seats: seats, Seq: n.m.seq,
 		Text: "voted to drop " + n.m.seatNames(seats)})
 	n.advance()
 	return nil
@@ -311,16 +314,6 @@ func (n *Node) myMember() int {
 }
 
 func (n *Node) mySeat() int { return n.m.seatOfPeer(n.id.ID()) }
-
-// reject reports a rejected envelope and returns err.
-func (n *Node) reject(env *crypto.Envelope, err error) error {
-	if n.rejected != nil {
-		n.rejected[slotOf(env)] = err
-	}
-	n.rd.Events = append(n.rd.Events, Event{Kind: EventRejected, Peer: env.Author, Seat: n.m.seatOfPeer(env.Author),
-		Seq: env.Seq, Err: err, Text: fmt.Sprintf("rejected %s from %s: %v", env.Kind, n.m.nameOf(env.Author), err)})
-	return err
-}
 
 // Step takes one envelope received from the network or a catch-up
 // stream. It returns an error if the envelope is rejected (the same
@@ -361,7 +354,10 @@ func (n *Node) Step(env *crypto.Envelope) error {
 		if crypto.Equal(old, env) {
 			return ErrDuplicate
 		}
-		if slotKind(env.Kind) {
+		if evidenceKind(env.Kind) {
+			if err := wellFormed(env); err != nil {
+				return n.reject(env, err)
+			}
 			return n.equivocation(old, env)
 		}
 	}
@@ -400,7 +396,7 @@ func (n *Node) admissible(env *crypto.Envelope) error {
 		}
 		_, err := decodeJoin(env.Body)
 		if err == nil {
-			n.rd.Events = append(n.rd.Events, Event{Kind: EventJoined, Peer: env.Author, Seat: -1, Text: "a peer joined"})
+			n.rd.Events = append(n.rd.Events, Event{Kind: EventJoined, Peer: env.Author, Text: "a peer joined"})
 		}
 		return err
 	}
@@ -504,37 +500,48 @@ func (n *Node) equivocation(a, b *crypto.Envelope) error {
 		// have signed, so the signature check would have failed.
 		return n.reject(b, ErrEquivocation)
 	}
-	ev := &crypto.Envelope{Session: n.m.session, Kind: crypto.KindEvidence, Body: encodeEvidence(a, b)}
-	if n.m.session.IsZero() {
-		ev.Session = n.lobby
+	if n.stopped {
+		return ErrStopped
 	}
-	n.sign(ev)
-	n.commitEvidence(ev)
+	ev := &crypto.Envelope{Session: n.m.session, Kind: crypto.KindEvidence, Body: encodeEvidence(a, b)}
+	crypto.Sign(n.id, ev)
+	if _, _, err := n.m.checkEvidence(ev); err != nil {
+		// Not provable here (no session yet, or not about a member):
+		// refuse the second envelope, and stop nothing.
+		return n.reject(b, err)
+	}
+	n.commitEvidence(n.sign(ev))
 	return fmt.Errorf("%w by %s (%s seq %d)", ErrEquivocation, n.m.nameOf(a.Author), a.Kind, a.Seq)
 }
 
+// stepEvidence takes a peer's evidence. Only evidence from a member, about
+// a member of this session, that proves an equivocation on its own, is
+// committed (as the last entry of the log, where Verify checks it again)
+// and stops the game; anything else changes nothing.
 func (n *Node) stepEvidence(env *crypto.Envelope) error {
-	if _, err := CheckEvidence(env); err != nil {
-		return n.reject(env, err)
+	if _, ok := n.m.member(env.Author); !ok {
+		return n.reject(env, ErrNotMember)
 	}
 	if n.stopped {
-		return nil
+		return ErrStopped
+	}
+	if _, _, err := n.m.checkEvidence(env); err != nil {
+		return n.reject(env, err)
 	}
 	n.seen[slotOf(env)] = env
 	n.commitEvidence(env)
 	return nil
 }
 
+// commitEvidence commits evidence that checkEvidence accepted, and stops.
 func (n *Node) commitEvidence(env *crypto.Envelope) {
 	if n.stopped {
 		return
 	}
 	before := len(n.m.log)
 	if err := n.m.feed(env); err != nil {
-		// Evidence about the lobby, before a session: report only.
-		cheat, _ := CheckEvidence(env)
-		n.rd.Events = append(n.rd.Events, Event{Kind: EventEquivocation, Peer: cheat, Seat: -1, Evidence: env,
-			Err: ErrEquivocation, Text: fmt.Sprintf("%s signed two different envelopes for one slot", shortID(cheat))})
+		_ = n.reject(env, err) // checked before; cannot happen
+		return
 	}
 	n.rd.Entries = append(n.rd.Entries, n.m.log[before:]...)
 	n.drainEvents()
@@ -576,7 +583,7 @@ func (n *Node) Tick(now int64) {
 			}
 			text += w.String()
 		}
-		n.rd.Events = append(n.rd.Events, Event{Kind: EventWaiting, Seat: -1, Waiting: waits, Seq: n.m.seq, Text: text})
+		n.rd.Events = append(n.rd.Events, Event{Kind: EventWaiting, Waiting: waits, Seq: n.m.seq, Text: text})
 	}
 	if now-n.resent >= n.cfg.ResendAfter && now-n.progress >= n.cfg.ResendAfter {
 		n.resent = now
@@ -671,7 +678,7 @@ type GapAnswer struct {
 	// Peer is the answering peer. The runner sets or checks it against
 	// the stream's remote peer: StepAnswer trusts what an answer says
 	// about its author's choices only.
-	Peer peer.ID
+	Peer crypto.PeerID
 	// From is the log index of Entries[0].
 	From uint64
 	// Entries are the answering peer's committed entries from From on.
@@ -702,7 +709,13 @@ func (n *Node) Answer(req GapRequest) GapAnswer {
 // used.
 func (n *Node) StepAnswer(a GapAnswer) error {
 	at := uint64(len(n.m.log))
-	for i, env := range a.Entries {
+	// a.From comes from the peer: entries are placed in our log only when
+	// they start within it, so that From+i can never wrap around.
+	placed := a.Entries
+	if a.From > at {
+		placed = nil
+	}
+	for i, env := range placed {
 		idx := a.From + uint64(i)
 		if idx < at && !crypto.Equal(n.m.log[idx], env) {
 			n.forked(idx, env)
@@ -728,7 +741,7 @@ func (n *Node) StepAnswer(a GapAnswer) error {
 // for at log position at can never complete: p must be a seated peer
 // outside every seat set we voted to drop there (a peer being dropped
 // naturally has its own input), and not us.
-func (n *Node) wentOn(p peer.ID, at uint64) bool {
+func (n *Node) wentOn(p crypto.PeerID, at uint64) bool {
 	seat := n.m.seatOfPeer(p)
 	if seat < 0 || p == n.id.ID() || n.m.dropped[seat] {
 		return false
@@ -755,7 +768,7 @@ func (n *Node) forked(idx uint64, env *crypto.Envelope) {
 		return
 	}
 	n.stopped = true
-	n.rd.Events = append(n.rd.Events, Event{Kind: EventDropped, Peer: n.id.ID(), Seat: n.mySeat(), Seats: seats, Seq: idx,
+	n.rd.Events = append(n.rd.Events, Event{Kind: EventDropped, Peer: n.id.ID(), Seat: n.mySeat() + 1, Seats: seats, Seq: idx,
 		Text: fmt.Sprintf("the other players dropped this seat at log entry %d while this peer went on alone; "+
 			"this log can no longer join theirs (fetch the log afresh to watch)", idx)})
 }
@@ -805,7 +818,7 @@ func (n *Node) Status() Status {
 	m := n.m
 	s := Status{Phase: m.phase, Lobby: n.lobby, Session: m.session, Game: m.game, Seats: m.seats,
 		MySeat: n.mySeat(), Dropped: m.dropped, Seq: m.seq, Round: m.round, Turn: m.turn,
-		Waiting: n.Waiting(), Entries: len(m.log)}
+		Waiting: n.Waiting(), Entries: len(m.log), Counters: n.counters}
 	if n.stopped {
 		s.Phase = PhaseStopped
 	}
@@ -837,7 +850,7 @@ func (n *Node) committed(from int) {
 	}
 	if len(n.m.log) > from {
 		if n.stalled {
-			n.rd.Events = append(n.rd.Events, Event{Kind: EventResumed, Seat: -1, Seq: n.m.seq, Text: "resumed"})
+			n.rd.Events = append(n.rd.Events, Event{Kind: EventResumed, Seq: n.m.seq, Text: "resumed"})
 		}
 		n.stalled = false
 		n.progress = n.now

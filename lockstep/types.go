@@ -6,7 +6,6 @@ import (
 
 	"github.com/boardmesh/boardmesh/crypto"
 	"github.com/boardmesh/boardmesh/engine"
-	"github.com/libp2p/go-libp2p/core/peer"
 )
 
 // Config configures a Node.
@@ -85,7 +84,7 @@ func (rd *Ready) IsEmpty() bool {
 // steps. Any peer can answer (envelopes are self-authenticating); To is the
 // peer most likely to have them, empty for any.
 type GapRequest struct {
-	To   peer.ID
+	To   crypto.PeerID
 	From uint64
 }
 
@@ -108,13 +107,54 @@ const (
 	EventGameOver                          // the game ended; Result is set
 	EventRefused                           // the roster cannot be accepted (Err says why)
 	EventExtended                          // a peer extended its hash chain
+	// EventCheat names a cheat or a fault of a peer, in plain words: Cheat
+	// is what, Who the author (its name), Seat its seat counted from 1 (0
+	// for a non-seated peer), What a sentence, Err the rejection. At most
+	// one per (author, kind, cheat) and step is raised; every rejection is
+	// counted in Status.Counters.
+	EventCheat
 )
 
 var eventNames = [...]string{
 	EventJoined: "joined", EventRoster: "roster", EventStarted: "started", EventTurn: "turn",
 	EventWaiting: "waiting", EventResumed: "resumed", EventDropVote: "drop-vote", EventDropped: "dropped",
 	EventRejected: "rejected", EventEquivocation: "equivocation", EventDesync: "desync",
-	EventGameOver: "game-over", EventRefused: "refused", EventExtended: "extended",
+	EventGameOver: "game-over", EventRefused: "refused", EventExtended: "extended", EventCheat: "cheat",
+}
+
+// CheatKind says what a peer did wrong (EventCheat).
+type CheatKind uint8
+
+// The cheats. A forged or replayed envelope proves nothing against the
+// peer it names (anyone can forge a claim or replay an old envelope), so
+// their What says "under the name of"; every other kind is signed by its
+// author.
+const (
+	CheatForged          CheatKind = iota + 1 // a signature that does not verify
+	CheatReplayed                             // an envelope signed for another session or lobby
+	CheatOutOfTurn                            // an action from a seat that is not to act
+	CheatIllegal                              // an action the engine refuses (What has its reason)
+	CheatWrongHash                            // an action, reveal or vote for a state that is not ours
+	CheatBadReveal                            // a reveal that is not the next element of its chain
+	CheatEquivocation                         // two different envelopes for one slot (proof)
+	CheatFlood                                // more envelopes than a buffer holds for one author
+	CheatWrongCheckpoint                      // a checkpoint whose state differs from ours
+	CheatMalformed                            // a body that does not decode for its kind
+	CheatLyingState                           // a state envelope contradicting checkpoints its author signed
+)
+
+var cheatNames = [...]string{
+	CheatForged: "forged", CheatReplayed: "replayed", CheatOutOfTurn: "out of turn", CheatIllegal: "illegal",
+	CheatWrongHash: "wrong state hash", CheatBadReveal: "bad reveal", CheatEquivocation: "equivocation",
+	CheatFlood: "flood", CheatWrongCheckpoint: "wrong checkpoint", CheatMalformed: "malformed",
+	CheatLyingState: "lying state",
+}
+
+func (k CheatKind) String() string {
+	if int(k) < len(cheatNames) && cheatNames[k] != "" {
+		return cheatNames[k]
+	}
+	return fmt.Sprintf("cheat(%d)", uint8(k))
 }
 
 func (k EventKind) String() string {
@@ -124,16 +164,25 @@ func (k EventKind) String() string {
 	return fmt.Sprintf("event(%d)", uint8(k))
 }
 
-// Event is something the player should know. Text is a sentence for them;
-// the other fields are set as the kind needs.
+// Event is something the player should know. Text is a sentence for them
+// (seats counted from 1); the other fields are set as the kind needs.
 type Event struct {
-	Kind     EventKind
-	Text     string
-	Peer     peer.ID // the peer concerned (joiner, rejected author, cheater)
-	Seat     int     // the seat concerned, -1 if none
+	Kind EventKind
+	Text string
+	Peer crypto.PeerID // the peer concerned (joiner, rejected author, cheater)
+	// Seat is the seat concerned counted from 1, as players count: 0 if
+	// none. (Seats, Status.MySeat and Wait.Seat are the engine's 0-based
+	// indices, for code.)
+	Seat int
+	// Cheat, Who and What describe an EventCheat (and the EventEquivocation
+	// and EventDesync that name a culprit): what was done, the author's
+	// name, and a sentence saying what and where.
+	Cheat    CheatKind
+	Who      string
+	What     string
 	Turn     int
 	Seq      uint64
-	Seats    []int  // EventDropped, EventDropVote: the seats
+	Seats    []int  // EventDropped, EventDropVote: the seats (engine indices, from 0)
 	Waiting  []Wait // EventWaiting
 	Err      error  // EventRejected, EventRefused, EventEquivocation
 	Evidence *crypto.Envelope
@@ -145,7 +194,7 @@ func (e Event) String() string { return e.Kind.String() + ": " + e.Text }
 
 // Wait is one peer the node is waiting for.
 type Wait struct {
-	Peer peer.ID
+	Peer crypto.PeerID
 	Name string
 	Seat int    // -1 in the lobby
 	What string // "an action", "a reveal", "a checkpoint", "an accept", "a chain extension"
@@ -167,7 +216,7 @@ func fmtMillis(ms int64) string {
 // another's. It is built from the canonical states the two exchange.
 type DesyncReport struct {
 	// Peer is the other peer; Seq the step at which the states were compared.
-	Peer peer.ID
+	Peer crypto.PeerID
 	Seq  uint64
 	// Entry is the first step whose resulting state differs (its index
 	// into the step sequence, counted like seq), EntryAuthor who authored it
@@ -175,7 +224,7 @@ type DesyncReport struct {
 	// was. If the states already differed before the first step both peers
 	// still had hashes for, Entry is that step.
 	Entry       uint64
-	EntryAuthor peer.ID
+	EntryAuthor crypto.PeerID
 	EntryWhat   string
 	// Mine and Theirs are the two state hashes after that entry.
 	Mine, Theirs crypto.Hash
@@ -201,7 +250,7 @@ func (r *DesyncReport) String() string {
 	return b.String()
 }
 
-func shortID(id peer.ID) string {
+func shortID(id crypto.PeerID) string {
 	s := id.String()
 	if len(s) > 8 {
 		return s[len(s)-8:]
@@ -234,7 +283,7 @@ func (p Phase) String() string {
 
 // Member is one peer of a roster.
 type Member struct {
-	ID         peer.ID
+	ID         crypto.PeerID
 	Name       string
 	Commitment crypto.Hash
 	ChainLen   uint64
@@ -259,4 +308,21 @@ type Status struct {
 	Actor   engine.Actor
 	Waiting []Wait
 	Entries int // committed log entries
+	// Counters count what the node refused or dropped since it started.
+	Counters Counters
+}
+
+// Counters count the envelopes a node did not keep, so that floods and
+// cheats show even when their events are rate-limited.
+type Counters struct {
+	// Rejected counts envelopes rejected by the protocol's checks (each
+	// also raised an EventCheat or EventRejected, at most once per author,
+	// kind, reason and step).
+	Rejected uint64
+	// Outsider counts envelopes from peers that are not members, once the
+	// roster exists (evidence included): ignored, with no event.
+	Outsider uint64
+	// Dropped and DroppedBytes count envelopes thrown away because a
+	// buffer for their author and kind was full (a flood).
+	Dropped, DroppedBytes uint64
 }

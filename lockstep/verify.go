@@ -5,7 +5,6 @@ import (
 
 	"github.com/boardmesh/boardmesh/crypto"
 	"github.com/boardmesh/boardmesh/engine"
-	"github.com/libp2p/go-libp2p/core/peer"
 )
 
 // VerifyError names the first entry of a log that fails and why.
@@ -43,16 +42,16 @@ type Replay struct {
 	Beacons []crypto.Hash
 	// EntrySeq[i] is the number of steps applied before entry i.
 	EntrySeq []uint64
-	Cheater  peer.ID // the author proven to equivocate, if any
+	Cheater  crypto.PeerID // the author proven to equivocate, if any
 }
 
 // ReplayStep is one step of a replayed game.
 type ReplayStep struct {
-	Kind   string  `json:"kind"` // "action", "chance", "bot", "drop"
-	Author peer.ID `json:"-"`
-	Seat   int     `json:"seat"`
-	Entry  int     `json:"entry"` // log index of the entry that completed it, -1 for a bot's move
-	What   string  `json:"what"`
+	Kind   string        `json:"kind"` // "action", "chance", "bot", "drop"
+	Author crypto.PeerID `json:"-"`
+	Seat   int           `json:"seat"`
+	Entry  int           `json:"entry"` // log index of the entry that completed it, -1 for a bot's move
+	What   string        `json:"what"`
 }
 
 // Verify re-checks a whole session log on its own: every signature, every

@@ -65,7 +65,7 @@ func BenchNet(ctx context.Context, g *engine.Game, n int, seed []byte, broadcast
 			if e.Kind != crypto.KindAction {
 				return
 			}
-			k := slotKey{e.Author, e.Seq}
+			k := slotKey{peer.ID(e.Author), e.Seq}
 			mu.Lock()
 			if _, again := published[k]; !again { // a re-send is not a new action
 				published[k] = time.Now()
@@ -77,7 +77,7 @@ func BenchNet(ctx context.Context, g *engine.Game, n int, seed []byte, broadcast
 			mu.Lock()
 			for _, e := range u.Entries {
 				if e.Kind == crypto.KindAction {
-					k := slotKey{e.Author, e.Seq}
+					k := slotKey{peer.ID(e.Author), e.Seq}
 					committed[k] = append(committed[k], now)
 				}
 			}

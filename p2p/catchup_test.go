@@ -33,7 +33,7 @@ func TestCatchupAnswerKeepsEntriesApart(t *testing.T) {
 		crypto.Sign(id, e)
 		return e
 	}
-	sent := lockstep.GapAnswer{Peer: peer.ID("someone else"), From: 5,
+	sent := lockstep.GapAnswer{Peer: crypto.PeerID("someone else"), From: 5,
 		Entries: []*crypto.Envelope{env(5, crypto.KindAction), env(6, crypto.KindCheckpoint)},
 		Pending: []*crypto.Envelope{env(7, crypto.KindAction)}}
 	var asked []byte
@@ -52,7 +52,7 @@ func TestCatchupAnswerKeepsEntriesApart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Peer != a.ID() || got.From != 5 || len(got.Entries) != 2 || len(got.Pending) != 1 {
+	if got.Peer != crypto.PeerID(a.ID()) || got.From != 5 || len(got.Entries) != 2 || len(got.Pending) != 1 {
 		t.Fatalf("got answer from %s at %d with %d entries and %d pending; want %s at 5 with 2 and 1",
 			got.Peer, got.From, len(got.Entries), len(got.Pending), a.ID())
 	}

@@ -1,12 +1,14 @@
 package p2p
 
 import (
+	"crypto/ed25519"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 
+	"github.com/boardmesh/boardmesh/crypto"
 	p2pcrypto "github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/peer"
 )
@@ -83,4 +85,28 @@ func LoadOrCreateIdentity(home string) (*Identity, error) {
 	}
 	pid, _ := peer.IDFromPrivateKey(key)
 	return &Identity{Key: key, ID: pid, Path: path, Created: true}, nil
+}
+
+// SigningIdentity turns a libp2p ed25519 host key into the identity that
+// signs envelopes. Package crypto holds a plain crypto/ed25519 key and
+// knows nothing of libp2p; this is where the two meet. The peer ID is the
+// same bytes either way (peer.ID(id.ID()) is the host's peer ID).
+func SigningIdentity(key p2pcrypto.PrivKey) (*crypto.Identity, error) {
+	if key == nil || key.Type() != p2pcrypto.Ed25519 {
+		return nil, errors.New("identity key must be ed25519")
+	}
+	raw, err := key.Raw()
+	if err != nil {
+		return nil, fmt.Errorf("identity key: %w", err)
+	}
+	return crypto.NewIdentity(ed25519.PrivateKey(raw))
+}
+
+// HostKey is the libp2p form of a signing identity's key, for the host.
+func HostKey(id *crypto.Identity) (p2pcrypto.PrivKey, error) {
+	k, err := p2pcrypto.UnmarshalEd25519PrivateKey(id.PrivateKey())
+	if err != nil {
+		return nil, fmt.Errorf("host key: %w", err)
+	}
+	return k, nil
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/boardmesh/boardmesh/crypto"
 	"github.com/boardmesh/boardmesh/engine"
 	"github.com/boardmesh/boardmesh/engine/dragonslair"
 	"github.com/boardmesh/boardmesh/lockstep"
@@ -44,7 +45,7 @@ func TestInjectedDesyncIsReportedAndBundled(t *testing.T) {
 	if p == tbl.Peers[2] {
 		t.Fatalf("only the buggy peer reported: %s", rep)
 	}
-	if rep.Peer != tbl.Peers[2].Host.ID() || rep.Entry < at || len(rep.Diff) == 0 || rep.Mine == rep.Theirs {
+	if rep.Peer != crypto.PeerID(tbl.Peers[2].Host.ID()) || rep.Entry < at || len(rep.Diff) == 0 || rep.Mine == rep.Theirs {
 		t.Fatalf("report does not name the buggy peer, an entry from step %d on, or a differing field:\n%s", at, rep)
 	}
 	t.Logf("%s reported: %s", p.Name, rep)

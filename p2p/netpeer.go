@@ -90,7 +90,11 @@ func SessionDir(home string, lobby crypto.Hash) string {
 }
 
 func newNetHost(cfg NetConfig) (host.Host, *pubsub.PubSub, error) {
-	h, err := NewHost(HostConfig{Key: cfg.Identity.PrivKey(), LAN: cfg.LAN, Port: cfg.Port, NoQUIC: cfg.NoQUIC})
+	key, err := HostKey(cfg.Identity)
+	if err != nil {
+		return nil, nil, err
+	}
+	h, err := NewHost(HostConfig{Key: key, LAN: cfg.LAN, Port: cfg.Port, NoQUIC: cfg.NoQUIC})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -333,7 +337,7 @@ func (p *NetPeer) onUpdate(u Update) {
 			// connect to everyone, so the table does not hang on the host.
 			ids := make([]peer.ID, 0, len(u.Status.Members))
 			for _, m := range u.Status.Members {
-				ids = append(ids, m.ID)
+				ids = append(ids, peer.ID(m.ID))
 			}
 			go p.learnMembers(ids)
 		}
@@ -392,12 +396,12 @@ func (p *NetPeer) lobbyInfo() LobbyInfo {
 		var ids []peer.ID
 		if st.Phase <= lockstep.PhaseLobby {
 			for _, m := range n.Joined() {
-				ids = append(ids, m.ID)
+				ids = append(ids, peer.ID(m.ID))
 			}
 		} else {
 			info.Started = true
 			for _, m := range st.Members {
-				ids = append(ids, m.ID)
+				ids = append(ids, peer.ID(m.ID))
 			}
 		}
 		info.Players = len(ids)

@@ -442,7 +442,7 @@ func (r *Runner) drain(ctx context.Context) error {
 // envelope. The answer's Peer is the stream's remote peer (libp2p
 // authenticated it), never what the answer says of itself.
 func (r *Runner) fetch(ctx context.Context, q lockstep.GapRequest) {
-	to := q.To
+	to := peer.ID(q.To)
 	h := r.cfg.Host
 	if to == "" || h.Network().Connectedness(to) != network.Connected {
 		// Ask the topic's peers in turn: an answer helps only from a peer
@@ -496,9 +496,9 @@ func (r *Runner) serveCatchup(from peer.ID, query []byte) ([][]byte, error) {
 				out = append(out, log[i].Marshal())
 			}
 		case queryAnswer:
-			out = EncodeAnswer(node.Answer(lockstep.GapRequest{To: from, From: fromIdx}))
+			out = EncodeAnswer(node.Answer(lockstep.GapRequest{To: crypto.PeerID(from), From: fromIdx}))
 		default:
-			for _, e := range node.Serve(lockstep.GapRequest{To: from, From: fromIdx}) {
+			for _, e := range node.Serve(lockstep.GapRequest{To: crypto.PeerID(from), From: fromIdx}) {
 				out = append(out, e.Marshal())
 			}
 		}
@@ -546,7 +546,7 @@ func EncodeAnswer(a lockstep.GapAnswer) [][]byte {
 // anyway), unless it is a committed entry: then the positions after it
 // are unknown and the answer keeps only the entries before it.
 func DecodeAnswer(from peer.ID, items [][]byte) (lockstep.GapAnswer, error) {
-	a := lockstep.GapAnswer{Peer: from}
+	a := lockstep.GapAnswer{Peer: crypto.PeerID(from)}
 	if len(items) == 0 {
 		return a, fmt.Errorf("empty catch-up answer from %s", short(from))
 	}

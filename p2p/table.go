@@ -108,7 +108,11 @@ func NewTable(ctx context.Context, cfg TableConfig) (t *Table, err error) {
 		} else if id, err = crypto.GenerateIdentity(rand.Reader); err != nil {
 			return nil, err
 		}
-		h, err := NewHost(HostConfig{Key: id.PrivKey()})
+		key, err := HostKey(id)
+		if err != nil {
+			return nil, err
+		}
+		h, err := NewHost(HostConfig{Key: key})
 		if err != nil {
 			return nil, err
 		}
