@@ -117,6 +117,14 @@ func attachBot(cfg *p2p.NetConfig, g *engine.Game, kind string) error {
 	return nil
 }
 
+// actAndTell plays a for the local seat and, if the node refuses it,
+// tells the UI why, so the menu takes a choice again.
+func actAndTell(ctx context.Context, prog *tea.Program, r *p2p.Runner, a engine.Action) {
+	if err := r.Act(ctx, a); err != nil && ctx.Err() == nil && prog != nil {
+		prog.Send(tui.RefusedMsg(err.Error()))
+	}
+}
+
 // netReporter prints progress lines (or JSON lines) for a peer without a
 // terminal UI. It runs on the runner's goroutine.
 type netReporter struct {
@@ -126,6 +134,11 @@ type netReporter struct {
 	result  *engine.Result
 	status  lockstep.Status
 	desync  string
+	// cheat is the first equivocation seen: it stops the game, exit 4.
+	cheat   string
+	cheats  []Cheat
+	drops   p2p.Drops
+	dropsAt time.Time
 	view    *tableView
 	prog    *tea.Program
 }
@@ -149,6 +162,16 @@ func (r *netReporter) update(u p2p.Update) {
 		r.entries = append(r.entries, e.Marshal())
 	}
 	for _, ev := range u.Events {
+		if c, ok := cheatOf(ev, u.Status); ok {
+			r.cheats = append(r.cheats, c)
+			if c.kind == lockstep.CheatEquivocation && r.cheat == "" {
+				r.cheat = c.Text
+			}
+			if r.prog == nil {
+				r.line("cheat", "CHEAT: "+c.Text, map[string]any{"what": c.What, "seat": c.Seat, "name": c.Name, "peer": c.Peer, "step": c.Step, "text": c.Text})
+			}
+			continue
+		}
 		switch ev.Kind {
 		case lockstep.EventJoined:
 			if r.prog == nil {
@@ -161,7 +184,7 @@ func (r *netReporter) update(u p2p.Update) {
 				r.line(ev.Kind.String(), text, nil)
 			}
 		case lockstep.EventRoster, lockstep.EventStarted, lockstep.EventDropped,
-			lockstep.EventWaiting, lockstep.EventResumed, lockstep.EventRefused, lockstep.EventEquivocation:
+			lockstep.EventWaiting, lockstep.EventResumed, lockstep.EventRefused:
 			if r.prog == nil {
 				r.line(ev.Kind.String(), ev.Text, nil)
 			}
@@ -182,6 +205,10 @@ func (r *netReporter) update(u p2p.Update) {
 				r.result = &res
 			}
 		}
+	}
+	if t := dropsText(u.Drops, r.drops); t != "" && r.prog == nil && time.Since(r.dropsAt) >= dropsEvery {
+		r.line("dropped", t, map[string]any{"drops": u.Drops})
+		r.drops, r.dropsAt = u.Drops, time.Now()
 	}
 	if r.view != nil {
 		r.view.update(u)
@@ -214,6 +241,10 @@ type NetSummary struct {
 	Entries int           `json:"log_entries"`
 	LogHash string        `json:"log_hash"`
 	Desync  string        `json:"desync,omitempty"`
+	// Cheats names every cheat this peer detected, seats from 1.
+	Cheats []Cheat `json:"cheats,omitempty"`
+	// Dropped counts what the topic validator turned away.
+	Dropped p2p.Drops `json:"dropped"`
 	// Log is this peer's session log; with a desync it is the bundle.
 	Log string `json:"log,omitempty"`
 }
@@ -234,7 +265,7 @@ func runNetPeer(ctx context.Context, io *IOStreams, nf *NetFlags, peer *p2p.NetP
 		rep.view = newTableView(title, peer.Host, true)
 		rep.view.canStart = canStart
 		snap := rep.view.snapshot()
-		model := tui.New(snap, true, func(a engine.Action) { go peer.Runner.Act(ctx, a) }, func() { quit = true; cancel() })
+		model := tui.New(snap, true, func(a engine.Action) { go actAndTell(ctx, rep.prog, peer.Runner, a) }, func() { quit = true; cancel() })
 		if canStart {
 			model.OnStart(func() {
 				go peer.Runner.Do(ctx, func(n *lockstep.Node) error { return n.Propose() })
@@ -274,8 +305,11 @@ func runNetPeer(ctx context.Context, io *IOStreams, nf *NetFlags, peer *p2p.NetP
 	} else {
 		err = <-runErr
 	}
-	if rep.desync != "" && rep.result == nil {
-		return printNetSummary(io, nf.JSON, peer, rep, p2p.ErrStopped)
+	if (rep.desync != "" || rep.cheat != "") && rep.result == nil {
+		if err == nil || !errors.Is(err, p2p.ErrStopped) {
+			err = p2p.ErrStopped
+		}
+		return printNetSummary(io, nf.JSON, peer, rep, err)
 	}
 	if quit && rep.result == nil {
 		fmt.Fprintf(io.ErrOut, "You left the game. Rejoin with: boardmesh resume %s\n", peer.Meta.Lobby[:12])
@@ -291,7 +325,10 @@ func runNetPeer(ctx context.Context, io *IOStreams, nf *NetFlags, peer *p2p.NetP
 func printNetSummary(io *IOStreams, asJSON bool, peer *p2p.NetPeer, rep *netReporter, runErr error) error {
 	st := rep.status
 	s := NetSummary{Event: "summary", Session: st.Session.String(), Lobby: peer.Meta.Lobby, Game: peer.Meta.Game,
-		Steps: st.Seq, Entries: len(rep.entries), LogHash: rep.logHash(), Desync: rep.desync}
+		Steps: st.Seq, Entries: len(rep.entries), LogHash: rep.logHash(), Desync: rep.desync, Cheats: rep.cheats, Dropped: rep.drops}
+	if peer.Runner != nil {
+		s.Dropped = peer.Runner.Drops()
+	}
 	if peer.Log != nil {
 		s.Log = peer.Log.Path()
 	}
@@ -321,6 +358,8 @@ func printNetSummary(io *IOStreams, asJSON bool, peer *p2p.NetPeer, rep *netRepo
 		}
 		fmt.Fprintf(io.Out, "Log: %d entries, sha256 %s (compare with the other players')\n", s.Entries, s.LogHash[:16])
 		fmt.Fprintf(io.Out, "  boardmesh replay %s\n", s.Log)
+	} else if rep.cheat != "" {
+		fmt.Fprintf(io.Out, "CHEATING: the game stopped. %s\nThe proof is in the log: %s\n  boardmesh replay %s\n", rep.cheat, s.Log, s.Log)
 	} else if rep.desync != "" {
 		printDesync(io, rep.desync, s.Log)
 	}
@@ -329,10 +368,20 @@ func printNetSummary(io *IOStreams, asJSON bool, peer *p2p.NetPeer, rep *netRepo
 			if peer.Log != nil {
 				peer.Log.Sync()
 			}
-			if rep.desync != "" {
+			switch {
+			case rep.cheat != "":
+				return &ExitCodeError{Code: ExitCheating, Err: fmt.Errorf("a player was caught cheating: %s; log %s", rep.cheat, s.Log)}
+			case rep.desync != "":
 				return &ExitCodeError{Code: ExitDesync, Err: fmt.Errorf("the peers' states diverged; desync bundle %s", s.Log)}
+			case errors.Is(runErr, p2p.ErrStoppedInLobby):
+				return fmt.Errorf("%s; nothing was played, start a new lobby", plainErr(runErr))
 			}
-			return &ExitCodeError{Code: ExitDesync, Err: fmt.Errorf("the session stopped (the events above say why); log %s", s.Log)}
+			for _, c := range rep.cheats {
+				if c.kind == lockstep.CheatWrongCheckpoint {
+					return &ExitCodeError{Code: ExitDesync, Err: fmt.Errorf("the game stopped: %s; log %s", c.Text, s.Log)}
+				}
+			}
+			return &ExitCodeError{Code: ExitDesync, Err: fmt.Errorf("%s; log %s", plainErr(runErr), s.Log)}
 		}
 		return runErr
 	}

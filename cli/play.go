@@ -222,7 +222,7 @@ func playRun(opts *PlayOptions) error {
 	}
 	quit := false
 	model := tui.New(view.snapshot(), true, func(a engine.Action) {
-		go me.Runner.Act(ctx, a)
+		go actAndTell(ctx, prog, me.Runner, a)
 	}, func() { quit = true; cancel() })
 	prog = tea.NewProgram(model, tea.WithInput(opts.IO.In), tea.WithOutput(opts.IO.Out), tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithContext(ctx))
 	runErr := make(chan error, 1)

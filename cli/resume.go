@@ -91,12 +91,18 @@ func resumeRun(opts *ResumeOptions) error {
 		if peer.Repair != nil {
 			m["repair"] = peer.Repair.String()
 		}
+		if peer.PortNote != "" {
+			m["port_note"] = peer.PortNote
+		}
 		b, _ := json.Marshal(m)
 		fmt.Fprintln(opts.IO.Out, string(b))
 	} else {
 		fmt.Fprintln(opts.IO.ErrOut, msg)
 		if peer.Repair != nil {
 			fmt.Fprintln(opts.IO.ErrOut, peer.Repair.String())
+		}
+		if peer.PortNote != "" {
+			fmt.Fprintln(opts.IO.ErrOut, peer.PortNote)
 		}
 	}
 	return runNetPeer(ctx, opts.IO, &opts.Net, peer, false)

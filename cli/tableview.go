@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/boardmesh/boardmesh/cli/tui"
 	"github.com/boardmesh/boardmesh/crypto"
@@ -35,6 +36,10 @@ type tableView struct {
 	canStart bool
 	// selfWait: the table's last stall was for our own move.
 	selfWait bool
+	// drops is the validator's count last shown, at dropsAt: a flood is
+	// summed up every few seconds, not line by line.
+	drops   p2p.Drops
+	dropsAt time.Time
 }
 
 func newTableView(title string, h host.Host, human bool) *tableView {
@@ -99,6 +104,9 @@ func (v *tableView) add(line string) {
 	}
 }
 
+// dropsEvery is how often the junk a flood sends is summed up.
+const dropsEvery = 2 * time.Second
+
 // update folds one runner update in.
 func (v *tableView) update(u p2p.Update) {
 	v.status = u.Status
@@ -132,6 +140,10 @@ func (v *tableView) update(u p2p.Update) {
 				continue
 			}
 		}
+		if c, ok := cheatOf(ev, u.Status); ok {
+			v.add("CHEAT: " + c.Text)
+			continue
+		}
 		switch ev.Kind {
 		case lockstep.EventJoined, lockstep.EventStarted, lockstep.EventDropped, lockstep.EventRefused,
 			lockstep.EventEquivocation, lockstep.EventWaiting, lockstep.EventResumed:
@@ -153,9 +165,11 @@ func (v *tableView) update(u p2p.Update) {
 			}
 			v.sync = fmt.Sprintf("state hashes of all %d peers agree on the final state", len(u.Status.Members))
 			v.add(ev.Text)
-		case lockstep.EventRejected:
-			v.add("rejected: " + ev.Text)
 		}
+	}
+	if t := dropsText(u.Drops, v.drops); t != "" && time.Since(v.dropsAt) >= dropsEvery {
+		v.drops, v.dropsAt = u.Drops, time.Now()
+		v.add(t)
 	}
 	if u.State != nil {
 		v.state = u.State

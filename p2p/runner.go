@@ -77,6 +77,9 @@ type Update struct {
 	Entries []*crypto.Envelope
 	// Joined lists who has joined the lobby, while it is open.
 	Joined []lockstep.Member
+	// Drops counts what the topic validator has turned away so far (it
+	// never reaches the node, so no event tells of it).
+	Drops Drops
 }
 
 // Runner drives one lockstep node with real time and I/O. All node calls
@@ -89,9 +92,19 @@ type Runner struct {
 	in    chan inbound
 	// answers carries catch-up answers from the fetchers to Run.
 	answers chan lockstep.GapAnswer
-	// session is the session id once known; the validator reads it.
-	session  atomic.Value // crypto.Hash
+	// guard is the topic validator's policy; the runner tells it the
+	// session id and the roster.
+	guard    *guard
+	roster   string // the member ids the guard was last given
 	proposed bool
+	// stopWhy is the text of the event that stopped the node.
+	stopWhy string
+	// told is the Drops of the last Update.
+	told Drops
+	// fetching counts catch-up fetches under way (at most maxFetching).
+	fetching atomic.Int32
+	// serveRefused counts catch-up streams refused over a limit.
+	serveRefused func() int64
 	// asked counts gap requests without a peer, to spread them over the
 	// topic's peers (one that cannot help is not asked every time).
 	asked int
@@ -114,41 +127,21 @@ func NewRunner(cfg RunnerConfig) (*Runner, error) {
 		answers: make(chan lockstep.GapAnswer, 64),
 		done:    make(chan struct{}),
 	}
-	r.session.Store(crypto.Hash{})
-	t, err := JoinTopic(cfg.PubSub, cfg.Host.ID(), TopicName(cfg.Lobby.String()), r.verify)
+	r.guard = newGuard(cfg.Host.ID(), cfg.Lobby)
+	t, err := JoinTopic(cfg.PubSub, cfg.Host.ID(), TopicName(cfg.Lobby.String()), r.guard.check)
 	if err != nil {
 		return nil, err
 	}
 	r.topic = t
-	ServeCatchup(cfg.Host, r.serveCatchup)
+	r.serveRefused = ServeCatchup(cfg.Host, r.serveCatchup)
 	return r, nil
 }
 
-// verify is the topic validator: it runs on gossipsub's goroutines, so it
-// touches nothing of the node. A malformed envelope or a bad signature is
-// provably bad (Reject). An envelope of another session is Reject once our
-// session id is known; before that the roster (which defines it) may not
-// have arrived yet, so it is accepted and left to lockstep. Our own
-// publishes pass through here too; we signed them, so they are not
-// checked again. The decoded, verified envelope rides along to read, and
-// lockstep's Verifier (Trusted) skips its signature check.
-func (r *Runner) verify(from peer.ID, data []byte) (Verdict, any) {
-	env, err := crypto.Unmarshal(data)
-	if err != nil {
-		return Reject, nil
-	}
-	if from != r.cfg.Host.ID() {
-		if err := crypto.Verify(env); err != nil {
-			return Reject, nil
-		}
-	}
-	if env.Session == r.cfg.Lobby {
-		return Accept, env
-	}
-	if s := r.session.Load().(crypto.Hash); !s.IsZero() && env.Session != s {
-		return Reject, nil
-	}
-	return Accept, env
+// Drops counts what the topic validator has turned away so far.
+func (r *Runner) Drops() Drops {
+	d := r.guard.drops()
+	d.CatchupRefused = r.serveRefused()
+	return d
 }
 
 // Trusted lets the node skip the signature check of the one envelope the
@@ -247,7 +240,7 @@ func (r *Runner) Run(ctx context.Context) error {
 			}
 			if time.Now().After(lingerUntil) {
 				if st.Phase == lockstep.PhaseStopped {
-					return ErrStopped
+					return r.stopError(st)
 				}
 				return nil
 			}
@@ -300,9 +293,22 @@ func (r *Runner) Run(ctx context.Context) error {
 		case <-tick.C:
 			n.Tick(time.Since(epoch).Milliseconds() + 1)
 			r.askIfHeld(ctx, &held)
+			if d := r.Drops(); d != r.told && r.cfg.OnUpdate != nil && !n.HasReady() {
+				// Junk the validator dropped changes nothing in the
+				// node; say so anyway, at most once a tick.
+				r.told = d
+				u := Update{Status: n.Status(), Drops: d}
+				if u.Status.Phase <= lockstep.PhaseLobby {
+					u.Joined = n.Joined()
+				}
+				r.cfg.OnUpdate(u)
+			}
 		}
 	}
 }
+
+// maxFetching bounds the catch-up fetches a runner has under way.
+const maxFetching = 4
 
 // heldState tracks whether the node is held back: playing, waiting for
 // nobody, yet committing nothing.
@@ -353,6 +359,23 @@ func (r *Runner) step(in inbound) {
 // equivocation or a desync; the events said why.
 var ErrStopped = errors.New("the session stopped")
 
+// ErrStoppedInLobby is returned by Run (wrapped with the reason, and
+// matching ErrStopped too) when the node stopped before the game began.
+var ErrStoppedInLobby = fmt.Errorf("%w before the game began", ErrStopped)
+
+// stopError says why the node stopped, in the words of the event that
+// stopped it.
+func (r *Runner) stopError(st lockstep.Status) error {
+	why := r.stopWhy
+	if why == "" {
+		why = "no reason was given"
+	}
+	if r.cfg.Node.State() == nil {
+		return fmt.Errorf("%w: %s", ErrStoppedInLobby, why)
+	}
+	return fmt.Errorf("%w: %s", ErrStopped, why)
+}
+
 func (r *Runner) playBot() error {
 	s := r.cfg.Node.State()
 	legal := s.Legal(nil)
@@ -394,11 +417,24 @@ func (r *Runner) drain(ctx context.Context) error {
 			turnEnd = true // a desync stops the game: make the bundle durable
 		}
 		for _, ev := range rd.Events {
-			if ev.Kind == lockstep.EventTurn || ev.Kind == lockstep.EventGameOver || ev.Kind == lockstep.EventStarted {
+			switch ev.Kind {
+			case lockstep.EventTurn, lockstep.EventGameOver, lockstep.EventStarted:
+				turnEnd = true
+			case lockstep.EventEquivocation, lockstep.EventDesync:
+				if r.stopWhy == "" {
+					r.stopWhy = ev.Text
+					if ev.Desync != nil {
+						r.stopWhy = ev.Desync.String()
+					}
+				}
 				turnEnd = true
 			}
 		}
-		if turnEnd || len(rd.Persist) > 0 && len(rd.Entries) == 0 && n.Status().Phase < lockstep.PhasePlaying {
+		// What we signed is on disk before it leaves (Ready.Persist): a
+		// crash after the send must find it, or the restarted peer could
+		// sign a different envelope for the slot and be convicted of an
+		// equivocation it never meant.
+		if turnEnd || len(rd.Persist) > 0 {
 			if err := r.cfg.Log.Sync(); err != nil {
 				return err
 			}
@@ -418,15 +454,17 @@ func (r *Runner) drain(ctx context.Context) error {
 			r.fetch(ctx, q)
 		}
 		st := n.Status()
-		if !st.Session.IsZero() {
-			r.session.Store(st.Session)
-		}
+		r.guard.setSession(st.Session)
+		r.learnRoster(st.Members)
 		if r.cfg.OnUpdate != nil {
 			var s engine.State
-			if st.Phase >= lockstep.PhasePlaying && (r.cfg.WantState || st.Phase >= lockstep.PhaseOver) {
-				s = n.State().Clone()
+			// A node stopped in the lobby (an equivocating joiner) has no
+			// state: Phase alone does not say there is one.
+			if cur := n.State(); cur != nil && st.Phase >= lockstep.PhasePlaying && (r.cfg.WantState || st.Phase >= lockstep.PhaseOver) {
+				s = cur.Clone()
 			}
-			u := Update{Status: st, State: s, Events: rd.Events, Entries: rd.Entries}
+			r.told = r.Drops()
+			u := Update{Status: st, State: s, Events: rd.Events, Entries: rd.Entries, Drops: r.told}
 			if st.Phase <= lockstep.PhaseLobby {
 				u.Joined = n.Joined()
 			}
@@ -435,6 +473,31 @@ func (r *Runner) drain(ctx context.Context) error {
 		n.Advance()
 	}
 	return nil
+}
+
+// learnRoster tells the guard who the members are, and stops treating
+// anyone else as a gossipsub direct peer (a direct peer is never
+// graylisted, whatever it sends).
+func (r *Runner) learnRoster(members []lockstep.Member) {
+	if len(members) == 0 {
+		return
+	}
+	key := ""
+	ids := make([]peer.ID, 0, len(members))
+	for _, m := range members {
+		ids = append(ids, peer.ID(m.ID))
+		key += string(m.ID)
+	}
+	if key == r.roster {
+		return
+	}
+	r.roster = key
+	r.guard.setMembers(ids)
+	for _, p := range r.topic.Peers() {
+		if !r.guard.isMember(p) {
+			_ = r.cfg.PubSub.RemoveDirectPeer(p)
+		}
+	}
 }
 
 // fetch asks one peer for a gap on another goroutine and hands its answer
@@ -456,9 +519,14 @@ func (r *Runner) fetch(ctx context.Context, q lockstep.GapRequest) {
 		r.asked++
 	}
 	query := AnswerQuery(q.From)
+	if r.fetching.Load() >= maxFetching {
+		return // lockstep asks again after ResendAfter
+	}
+	r.fetching.Add(1)
 	r.wg.Add(1)
 	go func() {
 		defer r.wg.Done()
+		defer r.fetching.Add(-1)
 		items, err := Fetch(ctx, h, to, query)
 		if err != nil {
 			return // lockstep asks again after ResendAfter
@@ -527,18 +595,33 @@ func AnswerQuery(from uint64) []byte {
 	return append(binary.AppendUvarint(nil, from), queryAnswer)
 }
 
-// EncodeAnswer is the reply to an AnswerQuery.
+// EncodeAnswer is the reply to an AnswerQuery, cut to the catch-up
+// stream's limits: the header counts the entries actually sent, and
+// pending envelopes come only while there is room.
 func EncodeAnswer(a lockstep.GapAnswer) [][]byte {
-	hdr := binary.AppendUvarint(binary.AppendUvarint(nil, a.From), uint64(len(a.Entries)))
-	out := make([][]byte, 0, 1+len(a.Entries)+len(a.Pending))
-	out = append(out, hdr)
+	items, budget := 1, maxCatchupAnswer
+	var entries, pending [][]byte
 	for _, e := range a.Entries {
-		out = append(out, e.Marshal())
+		b := e.Marshal()
+		if items >= maxCatchupItems || len(b) > budget {
+			break
+		}
+		entries, items, budget = append(entries, b), items+1, budget-len(b)
 	}
-	for _, e := range a.Pending {
-		out = append(out, e.Marshal())
+	if len(entries) == len(a.Entries) {
+		for _, e := range a.Pending {
+			b := e.Marshal()
+			if items >= maxCatchupItems || len(b) > budget {
+				break
+			}
+			pending, items, budget = append(pending, b), items+1, budget-len(b)
+		}
 	}
-	return out
+	hdr := binary.AppendUvarint(binary.AppendUvarint(nil, a.From), uint64(len(entries)))
+	out := make([][]byte, 0, items)
+	out = append(out, hdr)
+	out = append(out, entries...)
+	return append(out, pending...)
 }
 
 // DecodeAnswer reads the reply to an AnswerQuery that peer from sent. An

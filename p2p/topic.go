@@ -48,6 +48,17 @@ type Verifier func(from peer.ID, data []byte) (Verdict, any)
 //     identical envelopes are then one message, which is what we want.
 //   - Larger queues than the defaults, so a burst at a turn's end is not
 //     dropped; lockstep's catch-up still covers what gets lost.
+//   - Messages up to the largest legal envelope (MaxEnvelope), not
+//     gossipsub's 1 MiB default: anything bigger is junk.
+//   - Validation throttled (validateThrottle at once, across topics):
+//     beyond that gossipsub drops messages instead of piling up
+//     goroutines; lockstep's catch-up recovers an honest one.
+//   - Peer scoring (scoreThresholds, topicScore): every envelope the
+//     validator rejects counts against the peer that sent it; a few of
+//     them and the peer is no longer gossiped to, then graylisted (its
+//     messages are dropped unread) and pruned from the mesh. Members are
+//     direct peers, which gossipsub never graylists, and an honest member
+//     never forwards what our validator rejects (theirs is the same).
 func NewPubSub(ctx context.Context, h host.Host, direct []peer.AddrInfo) (*pubsub.PubSub, error) {
 	params := pubsub.DefaultGossipSubParams()
 	// A short heartbeat grafts new subscribers sooner; the game waits for
@@ -67,12 +78,48 @@ func NewPubSub(ctx context.Context, h host.Host, direct []peer.AddrInfo) (*pubsu
 		}),
 		pubsub.WithPeerOutboundQueueSize(1024),
 		pubsub.WithValidateQueueSize(1024),
-		pubsub.WithMaxMessageSize(1<<20),
+		pubsub.WithMaxMessageSize(maxPubSubMessage),
+		pubsub.WithValidateThrottle(validateThrottle),
+		pubsub.WithPeerScore(&pubsub.PeerScoreParams{
+			SkipAtomicValidation: true,
+			Topics:               map[string]*pubsub.TopicScoreParams{},
+			AppSpecificScore:     func(peer.ID) float64 { return 0 },
+			DecayInterval:        time.Second,
+			DecayToZero:          0.01,
+			RetainScore:          10 * time.Minute,
+		}, scoreThresholds),
 	)
 	if err != nil {
 		return nil, fmt.Errorf("start gossipsub: %w", err)
 	}
 	return ps, nil
+}
+
+// validateThrottle bounds the validations running at once.
+const validateThrottle = 256
+
+// scoreThresholds: a peer whose score is below GossipThreshold gets no
+// gossip from us, below PublishThreshold none of our publishes, below
+// GraylistThreshold its messages are dropped unread. With topicScore one
+// rejected envelope scores -10, three -90: a junk sender is graylisted
+// after a handful and forgiven slowly (the counter decays by a tenth a
+// second).
+var scoreThresholds = &pubsub.PeerScoreThresholds{
+	SkipAtomicValidation: true,
+	GossipThreshold:      -10,
+	PublishThreshold:     -50,
+	GraylistThreshold:    -80,
+}
+
+// topicScore are the score parameters of a session topic: only P4,
+// invalid messages. Time in mesh and delivery counts do not fit a table
+// of eight where every peer is a direct peer.
+var topicScore = &pubsub.TopicScoreParams{
+	SkipAtomicValidation:           true,
+	TopicWeight:                    1,
+	TimeInMeshQuantum:              time.Second, // unused (weight 0) but a divisor
+	InvalidMessageDeliveriesWeight: -10,
+	InvalidMessageDeliveriesDecay:  0.9,
 }
 
 // Topic is one session's gossipsub topic with its validator and
@@ -118,13 +165,18 @@ func JoinTopic(ps *pubsub.PubSub, self peer.ID, name string, verify Verifier) (*
 		t.mu.Unlock()
 		return pubsub.ValidationAccept
 	}
-	if err := ps.RegisterTopicValidator(name, val); err != nil {
+	if err := ps.RegisterTopicValidator(name, val, pubsub.WithValidatorTimeout(5*time.Second), pubsub.WithValidatorConcurrency(validateThrottle)); err != nil {
 		return nil, fmt.Errorf("register validator for %s: %w", name, err)
 	}
 	topic, err := ps.Join(name)
 	if err != nil {
 		ps.UnregisterTopicValidator(name)
 		return nil, fmt.Errorf("join topic %s: %w", name, err)
+	}
+	if err := topic.SetScoreParams(topicScore); err != nil {
+		topic.Close()
+		ps.UnregisterTopicValidator(name)
+		return nil, fmt.Errorf("score parameters for %s: %w", name, err)
 	}
 	sub, err := topic.Subscribe(pubsub.WithBufferSize(4096))
 	if err != nil {

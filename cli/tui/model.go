@@ -39,6 +39,10 @@ func (m *Model) OnStart(f func()) { m.start = f }
 // SnapshotMsg delivers a new snapshot to the model.
 type SnapshotMsg Snapshot
 
+// RefusedMsg says that the move the player chose was refused (the text
+// says why): the model shows it and takes a choice again.
+type RefusedMsg string
+
 // New returns a model that calls choose with the action the player picks
 // and quit when the player presses q or Ctrl-C. color allows ANSI colours
 // in the board rendering.
@@ -61,6 +65,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		case tea.MouseButtonWheelDown:
 			m.scrollBy(3)
 		}
+	case RefusedMsg:
+		m.chosen = false
+		m.note = "Not played: " + string(msg) + " (choose again)"
 	case SnapshotMsg:
 		prevTurn := len(m.snap.Legal) > 0
 		newStep := msg.Step != m.snap.Step

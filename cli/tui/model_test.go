@@ -145,3 +145,27 @@ func TestSameSeatChoosesTwiceInARow(t *testing.T) {
 		t.Fatalf("the second decision of the same seat was not sent: %v", sent)
 	}
 }
+
+// TestRefusedMoveRearmsTheMenu: a move the node refuses (the runner's Act
+// returned an error) is shown, and the same decision's menu takes a
+// choice again instead of staying dead.
+func TestRefusedMoveRearmsTheMenu(t *testing.T) {
+	s := &countState{total: 4}
+	var chosen []engine.Action
+	snap := Snapshot{Title: "Count", Seat: 0, State: s, Legal: s.Legal(nil), Status: "your turn", Step: 7}
+	m := New(snap, false, func(a engine.Action) { chosen = append(chosen, a) }, nil)
+	key(m, "enter")
+	key(m, "enter")
+	if len(chosen) != 1 {
+		t.Fatalf("two presses before an answer sent %d choices, want 1", len(chosen))
+	}
+	m.Update(RefusedMsg("the session has ended"))
+	if out := m.View(); !strings.Contains(out, "Not played: the session has ended") {
+		t.Fatalf("the refusal is not shown:\n%s", out)
+	}
+	key(m, "down")
+	key(m, "enter")
+	if len(chosen) != 2 || chosen[1].Op != 2 {
+		t.Fatalf("after a refusal the menu sent %v, want a second choice (add 2)", chosen)
+	}
+}

@@ -1,0 +1,194 @@
+package p2p
+
+import (
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/boardmesh/boardmesh/crypto"
+	"github.com/libp2p/go-libp2p/core/peer"
+)
+
+// MaxEnvelope is the largest envelope the wire format allows: the fixed
+// header, a body of crypto.MaxBody bytes and the signature. No legitimate
+// message on a session topic is larger, so gossipsub is told to drop
+// anything bigger before it is even handed to the validator.
+var MaxEnvelope = (&crypto.Envelope{Sig: make([]byte, crypto.SigLen)}).Size() + crypto.MaxBody
+
+// maxPubSubMessage is MaxEnvelope plus room for gossipsub's own framing
+// of one message in an RPC (topic name, field tags, lengths).
+var maxPubSubMessage = MaxEnvelope + 4<<10
+
+// Lobby rate limits. Before a roster exists anyone may send a join, so
+// envelopes whose author is not known yet are rate-limited, per author
+// and per forwarding peer: a join is one envelope re-sent every second or
+// so, which a bucket of lobbyBurst refilled at lobbyRate per second lets
+// through untouched; a flood is dropped (and counted).
+const (
+	lobbyBurst   = 16
+	lobbyRate    = 4
+	maxBucketMap = 4096
+)
+
+// Drops counts what the topic validator turned away, by reason. It is
+// what a user sees as "dropped from outsiders" and what tests read.
+type Drops struct {
+	TooLarge     int64 // over MaxEnvelope
+	Malformed    int64 // not an envelope
+	BadSignature int64
+	WrongSession int64
+	Outsider     int64 // author not in the roster
+	Throttled    int64 // a stranger over its lobby rate
+	// CatchupRefused counts catch-up streams refused over a peer's
+	// concurrency or rate limit (not topic messages).
+	CatchupRefused int64
+}
+
+// Total is the sum of all drops.
+func (d Drops) Total() int64 {
+	return d.TooLarge + d.Malformed + d.BadSignature + d.WrongSession + d.Outsider + d.Throttled + d.CatchupRefused
+}
+
+// guard is the admission policy of a session topic, shared by the
+// validator goroutines of gossipsub and the runner, which tells it the
+// session id and the roster as soon as it knows them.
+type guard struct {
+	self  peer.ID
+	lobby crypto.Hash
+	now   func() time.Time
+
+	session atomic.Pointer[crypto.Hash]
+	members atomic.Pointer[map[peer.ID]struct{}]
+
+	mu      sync.Mutex
+	buckets map[peer.ID]*bucket
+
+	tooLarge, malformed, badSig, wrongSession, outsider, throttled atomic.Int64
+}
+
+func newGuard(self peer.ID, lobby crypto.Hash) *guard {
+	return &guard{self: self, lobby: lobby, now: time.Now, buckets: make(map[peer.ID]*bucket)}
+}
+
+// setSession records the session id once the roster defines it.
+func (g *guard) setSession(s crypto.Hash) {
+	if s.IsZero() {
+		return
+	}
+	if old := g.session.Load(); old == nil || *old != s {
+		g.session.Store(&s)
+	}
+}
+
+// setMembers records the roster; from then on only its members may
+// publish on the topic.
+func (g *guard) setMembers(ids []peer.ID) {
+	if len(ids) == 0 {
+		return
+	}
+	m := make(map[peer.ID]struct{}, len(ids))
+	for _, id := range ids {
+		m[id] = struct{}{}
+	}
+	g.members.Store(&m)
+}
+
+// isMember says whether id is in the roster; false before there is one.
+func (g *guard) isMember(id peer.ID) bool {
+	m := g.members.Load()
+	if m == nil {
+		return false
+	}
+	_, ok := (*m)[id]
+	return ok
+}
+
+// hasRoster says whether the roster is known.
+func (g *guard) hasRoster() bool { return g.members.Load() != nil }
+
+func (g *guard) drops() Drops {
+	return Drops{TooLarge: g.tooLarge.Load(), Malformed: g.malformed.Load(), BadSignature: g.badSig.Load(),
+		WrongSession: g.wrongSession.Load(), Outsider: g.outsider.Load(), Throttled: g.throttled.Load()}
+}
+
+// check is the validator. Cheap tests come first (size, format, roster
+// membership, rate), so junk costs no signature check. Reject is only for
+// what is provably bad; gossipsub then counts it against the forwarding
+// peer's score, and a peer that keeps sending it is graylisted and pruned
+// from the mesh (NewPubSub's score parameters).
+func (g *guard) check(from peer.ID, data []byte) (Verdict, any) {
+	if len(data) > MaxEnvelope {
+		g.tooLarge.Add(1)
+		return Reject, nil
+	}
+	env, err := crypto.Unmarshal(data)
+	if err != nil {
+		g.malformed.Add(1)
+		return Reject, nil
+	}
+	local := from == g.self
+	author := peer.ID(env.Author)
+	if g.hasRoster() {
+		if !g.isMember(author) {
+			// Spectators and strangers do not publish once there is a
+			// roster; nothing they say can change the game.
+			g.outsider.Add(1)
+			return Reject, nil
+		}
+	} else if !local && author != g.self {
+		// A stranger in the lobby: allowed, at a join's pace.
+		if !g.take(author) || (from != author && !g.take(from)) {
+			g.throttled.Add(1)
+			return Ignore, nil
+		}
+	}
+	if !local {
+		if err := crypto.Verify(env); err != nil {
+			g.badSig.Add(1)
+			return Reject, nil
+		}
+	}
+	if env.Session == g.lobby {
+		return Accept, env
+	}
+	if s := g.session.Load(); s != nil && env.Session != *s {
+		g.wrongSession.Add(1)
+		return Reject, nil
+	}
+	return Accept, env
+}
+
+// take spends one token of id's bucket.
+func (g *guard) take(id peer.ID) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	b, ok := g.buckets[id]
+	if !ok {
+		if len(g.buckets) >= maxBucketMap {
+			// Too many strangers at once: a new one waits until the
+			// roster exists (or is a flood of fresh identities).
+			return false
+		}
+		b = &bucket{tokens: lobbyBurst, at: g.now()}
+		g.buckets[id] = b
+	}
+	return b.take(g.now(), lobbyBurst, lobbyRate)
+}
+
+// bucket is a token bucket: burst tokens, refilled at rate per second.
+type bucket struct {
+	tokens float64
+	at     time.Time
+}
+
+func (b *bucket) take(now time.Time, burst, rate float64) bool {
+	if dt := now.Sub(b.at).Seconds(); dt > 0 {
+		b.tokens = min(burst, b.tokens+dt*rate)
+		b.at = now
+	}
+	if b.tokens < 1 {
+		return false
+	}
+	b.tokens--
+	return true
+}

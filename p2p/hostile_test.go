@@ -1,0 +1,321 @@
+package p2p
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/boardmesh/boardmesh/crypto"
+	"github.com/boardmesh/boardmesh/engine"
+	"github.com/boardmesh/boardmesh/engine/dragonslair"
+	"github.com/boardmesh/boardmesh/engine/games"
+	"github.com/boardmesh/boardmesh/lockstep"
+	pubsub "github.com/libp2p/go-libp2p-pubsub"
+	"github.com/libp2p/go-libp2p/core/host"
+	"github.com/libp2p/go-libp2p/core/peer"
+)
+
+// outsider is a peer that is not at the table: a real libp2p host with
+// gossipsub, subscribed to a session topic without any validator of its
+// own, so it publishes whatever bytes it likes.
+type outsider struct {
+	id    *crypto.Identity
+	h     host.Host
+	topic *pubsub.Topic
+}
+
+func newOutsider(t *testing.T, ctx context.Context, target host.Host, lobby crypto.Hash) *outsider {
+	t.Helper()
+	id, err := crypto.GenerateIdentity(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, err := HostKey(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := NewHost(HostConfig{Key: key, NoQUIC: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Close() })
+	ps, err := NewPubSub(ctx, h, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tp, err := ps.Join(TopicName(lobby.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tp.Subscribe(); err != nil {
+		t.Fatal(err)
+	}
+	connect(t, h, target)
+	o := &outsider{id: id, h: h, topic: tp}
+	deadline := time.Now().Add(10 * time.Second)
+	for !containsPeer(tp.ListPeers(), target.ID()) {
+		if time.Now().After(deadline) {
+			t.Fatal("the outsider never saw the target on the topic")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return o
+}
+
+func containsPeer[T comparable](list []T, x T) bool {
+	for _, y := range list {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+func (o *outsider) publish(t *testing.T, ctx context.Context, b []byte) {
+	t.Helper()
+	if err := o.topic.Publish(ctx, b); err != nil {
+		t.Fatalf("outsider publish: %v", err)
+	}
+}
+
+// joinEnvelope is the join a node with identity id and name would send.
+func joinEnvelope(t *testing.T, id *crypto.Identity, name string, lobby crypto.Hash) *crypto.Envelope {
+	t.Helper()
+	n, err := lockstep.New(lockstep.Config{Identity: id, Name: name, Games: games.Lookup})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := n.Join(lobby); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range n.Ready().Messages {
+		if m.Kind == crypto.KindJoin {
+			return m
+		}
+	}
+	t.Fatal("the node sent no join")
+	return nil
+}
+
+// hostLobby opens a real lobby (as `boardmesh host` does) on loopback.
+func hostLobby(t *testing.T, startWhen int) *NetPeer {
+	t.Helper()
+	id, err := crypto.GenerateIdentity(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := HostLobby(NetConfig{Identity: id, Name: "Host", Home: t.TempDir(), NoQUIC: true, Games: games.Lookup, StartWhen: startWhen},
+		dragonslair.Game, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(p.Close)
+	return p
+}
+
+// TestLobbyStoppedByTwoJoinsDoesNotCrash: an outsider sends two different
+// joins under one identity (or an honest user joins as "Bob", quits and
+// joins again as "Robert" from the same home). That used to stop the
+// host's node in the lobby and then crash the runner on the state the node
+// does not have yet. The host must not crash; if its node stops, Run says
+// so in plain words.
+func TestLobbyStoppedByTwoJoinsDoesNotCrash(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	p := hostLobby(t, 0)
+	var mu sync.Mutex
+	joins := 0
+	p.OnUpdate(func(u Update) {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, ev := range u.Events {
+			if ev.Kind == lockstep.EventJoined || ev.Kind == lockstep.EventEquivocation {
+				joins++
+			}
+		}
+	})
+	p.Runner.cfg.Linger = 100 * time.Millisecond
+	runErr := make(chan error, 1)
+	go func() { runErr <- p.Run(ctx) }()
+	o := newOutsider(t, ctx, p.Host, p.Lobby)
+	o.publish(t, ctx, joinEnvelope(t, o.id, "Bob", p.Lobby).Marshal())
+	time.Sleep(100 * time.Millisecond)
+	o.publish(t, ctx, joinEnvelope(t, o.id, "Robert", p.Lobby).Marshal())
+	deadline := time.After(5 * time.Second)
+	for {
+		select {
+		case err := <-runErr:
+			if !errors.Is(err, ErrStoppedInLobby) || !strings.Contains(err.Error(), "before the game began") {
+				t.Fatalf("Run: %v; want a plain stop before the game began", err)
+			}
+			return
+		case <-deadline:
+			mu.Lock()
+			n := joins
+			mu.Unlock()
+			if n == 0 {
+				t.Fatal("the host never saw the joins")
+			}
+			return // the host shrugged it off and is still running
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// TestOutsiderCannotTouchStartedGame: once there is a roster, an outsider
+// connected to one member publishes signed envelopes for the session (an
+// "evidence" whose two halves it signed itself, then a stream of them).
+// The member rejects every one, forwards none (the other members never
+// see one), and the game ends normally and identically everywhere.
+func TestOutsiderCannotTouchStartedGame(t *testing.T) {
+	g := dragonslair.Game
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	names := []string{"ada", "bob", "cy"}
+	var bots []engine.Bot
+	for range names {
+		bots = append(bots, g.Bots[0].New())
+	}
+	started := make(chan crypto.Hash, 1)
+	var once sync.Once
+	tbl, err := NewTable(ctx, TableConfig{Game: g, Names: names, Bots: bots, Seed: []byte("outsider"), Dir: t.TempDir(),
+		BotDelay: 20 * time.Millisecond,
+		OnUpdate: func(peer int, u Update) {
+			for _, ev := range u.Events {
+				if peer == 0 && ev.Kind == lockstep.EventStarted {
+					once.Do(func() { started <- u.Status.Session })
+				}
+			}
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tbl.Close()
+	o := newOutsider(t, ctx, tbl.Peers[0].Host, tbl.Lobby)
+	runErr := make(chan error, 1)
+	go func() { runErr <- tbl.Run(ctx) }()
+	var session crypto.Hash
+	select {
+	case session = <-started:
+	case err := <-runErr:
+		t.Fatalf("the game ended before it started: %v", err)
+	}
+	half := func(body byte) *crypto.Envelope {
+		e := &crypto.Envelope{Session: session, Seq: 1, Kind: crypto.KindAction, Body: []byte{body}}
+		crypto.Sign(o.id, e)
+		return e
+	}
+	sent := 0
+	for i := range 40 {
+		enc := engine.NewEncoder(nil)
+		enc.Blob("first", half(byte(2*i)).Marshal())
+		enc.Blob("second", half(byte(2*i+1)).Marshal())
+		ev := &crypto.Envelope{Session: session, Kind: crypto.KindEvidence, Body: enc.Bytes()}
+		crypto.Sign(o.id, ev)
+		o.publish(t, ctx, ev.Marshal())
+		sent++
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err := <-runErr; err != nil {
+		t.Fatalf("the game did not end normally: %v", err)
+	}
+	d0 := tbl.Peers[0].Runner.Drops()
+	if d0.Outsider == 0 {
+		t.Fatalf("the member next to the outsider rejected none of its %d envelopes: %+v", sent, d0)
+	}
+	if d0.Outsider >= int64(sent) {
+		t.Errorf("all %d of the outsider's envelopes reached the validator: gossipsub never graylisted it (%+v)", sent, d0)
+	}
+	for _, p := range tbl.Peers[1:] {
+		if d := p.Runner.Drops(); d.Outsider != 0 {
+			t.Errorf("%s saw %d of the outsider's envelopes: the first member forwarded them", p.Name, d.Outsider)
+		}
+	}
+	want := tbl.Peers[0].Entries()
+	for _, p := range tbl.Peers {
+		if p.Result() == nil {
+			t.Fatalf("%s saw no result", p.Name)
+		}
+		got := p.Entries()
+		if len(got) != len(want) {
+			t.Fatalf("%s has %d entries, want %d", p.Name, len(got), len(want))
+		}
+		for i := range got {
+			if !bytes.Equal(got[i], want[i]) {
+				t.Fatalf("%s: entry %d differs", p.Name, i)
+			}
+			if e, _ := crypto.Unmarshal(got[i]); e != nil && e.Author == o.id.ID() {
+				t.Fatalf("%s committed an envelope of the outsider", p.Name)
+			}
+		}
+	}
+}
+
+// TestGuardLimits is the validator's policy without a network: sizes,
+// the roster rule and the lobby's rate limit.
+func TestGuardLimits(t *testing.T) {
+	self, _ := crypto.GenerateIdentity(rand.Reader)
+	member, _ := crypto.GenerateIdentity(rand.Reader)
+	stranger, _ := crypto.GenerateIdentity(rand.Reader)
+	var lobby crypto.Hash
+	lobby[0] = 1
+	g := newGuard(peer.ID(self.ID()), lobby)
+	now := time.Unix(1000, 0)
+	g.now = func() time.Time { return now }
+	env := func(id *crypto.Identity, session crypto.Hash, body []byte) []byte {
+		e := &crypto.Envelope{Session: session, Kind: crypto.KindJoin, Body: body}
+		crypto.Sign(id, e)
+		return e.Marshal()
+	}
+	sid, mid := peer.ID(stranger.ID()), peer.ID(member.ID())
+	if v, _ := g.check(sid, make([]byte, MaxEnvelope+1)); v != Reject {
+		t.Fatalf("a message over MaxEnvelope: %v, want Reject", v)
+	}
+	big := env(member, lobby, make([]byte, crypto.MaxBody))
+	if len(big) != MaxEnvelope {
+		t.Fatalf("an envelope with the largest body is %d bytes, MaxEnvelope %d", len(big), MaxEnvelope)
+	}
+	if v, _ := g.check(mid, big); v != Accept {
+		t.Fatalf("the largest legal envelope: %v, want Accept", v)
+	}
+	// A stranger in the lobby: its burst passes, then it is throttled
+	// until its bucket refills.
+	accepted := 0
+	for range 100 {
+		if v, _ := g.check(sid, env(stranger, lobby, nil)); v == Accept {
+			accepted++
+		}
+	}
+	if accepted != lobbyBurst {
+		t.Fatalf("a stranger's burst of 100: %d accepted, want %d", accepted, lobbyBurst)
+	}
+	now = now.Add(time.Second)
+	if v, _ := g.check(sid, env(stranger, lobby, nil)); v != Accept {
+		t.Fatalf("after a second's refill: %v, want Accept", v)
+	}
+	// Once there is a roster only its members publish.
+	g.setMembers([]peer.ID{peer.ID(self.ID()), mid})
+	var session crypto.Hash
+	session[0] = 2
+	g.setSession(session)
+	if v, _ := g.check(sid, env(stranger, session, nil)); v != Reject {
+		t.Fatalf("a stranger after the roster: %v, want Reject", v)
+	}
+	if v, _ := g.check(sid, env(member, session, nil)); v != Accept {
+		t.Fatalf("a member's envelope relayed by anyone: %v, want Accept", v)
+	}
+	var other crypto.Hash
+	other[0] = 3
+	if v, _ := g.check(mid, env(member, other, nil)); v != Reject {
+		t.Fatalf("another session: %v, want Reject", v)
+	}
+	d := g.drops()
+	if d.TooLarge != 1 || d.Throttled != 100-lobbyBurst || d.Outsider != 1 || d.WrongSession != 1 {
+		t.Fatalf("drops %+v", d)
+	}
+}
