@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/boardmesh/boardmesh/cli/tui"
@@ -35,6 +36,9 @@ type NetFlags struct {
 	// InjectDesync, 0 or more, makes this peer's engine go wrong at that
 	// step (a developer's flag); -1 plays honestly.
 	InjectDesync int64
+	// needHome is set by commands that need an existing home (resume):
+	// netSetup then creates nothing and names the home it did not find.
+	needHome bool
 }
 
 func addNetFlags(cmd *cobra.Command, nf *NetFlags, withName bool) {
@@ -57,11 +61,17 @@ func addNetFlags(cmd *cobra.Command, nf *NetFlags, withName bool) {
 
 // netSetup loads the identity and builds the common peer configuration.
 func netSetup(io *IOStreams, nf *NetFlags) (p2p.NetConfig, error) {
-	home, err := resolveHome(nf.Home)
+	var home string
+	var err error
+	if nf.needHome {
+		home, err = existingHome(nf.Home)
+	} else {
+		home, err = resolveHome(nf.Home)
+	}
 	if err != nil {
 		return p2p.NetConfig{}, err
 	}
-	ident, err := p2p.LoadOrCreateIdentity(home)
+	ident, err := loadIdentity(home, !nf.needHome, io.ErrOut)
 	if err != nil {
 		return p2p.NetConfig{}, err
 	}
@@ -141,6 +151,11 @@ type netReporter struct {
 	dropsAt time.Time
 	view    *tableView
 	prog    *tea.Program
+	// refused is why this peer cannot play the host's roster (its game,
+	// version or options); leave cancels the run then, so the peer leaves
+	// the lobby instead of waiting for a game that cannot start.
+	refused string
+	leave   func()
 }
 
 func (r *netReporter) line(kind string, text string, extra map[string]any) {
@@ -183,8 +198,18 @@ func (r *netReporter) update(u p2p.Update) {
 				}
 				r.line(ev.Kind.String(), text, nil)
 			}
+		case lockstep.EventRefused:
+			if r.prog == nil {
+				r.line(ev.Kind.String(), ev.Text, nil)
+			}
+			if errors.Is(ev.Err, lockstep.ErrRefused) && r.refused == "" && r.status.Phase < lockstep.PhasePlaying {
+				r.refused = ev.Text
+				if r.leave != nil {
+					r.leave()
+				}
+			}
 		case lockstep.EventRoster, lockstep.EventStarted, lockstep.EventDropped,
-			lockstep.EventWaiting, lockstep.EventResumed, lockstep.EventRefused:
+			lockstep.EventWaiting, lockstep.EventResumed:
 			if r.prog == nil {
 				r.line(ev.Kind.String(), ev.Text, nil)
 			}
@@ -256,6 +281,7 @@ func runNetPeer(ctx context.Context, io *IOStreams, nf *NetFlags, peer *p2p.NetP
 	interactive := !nf.Auto && !nf.JSON && peer.Meta.Bot == "" && io.InTTY && io.OutTTY
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	rep.leave = cancel
 	var quit bool
 	if interactive {
 		title := peer.Meta.Game
@@ -310,6 +336,9 @@ func runNetPeer(ctx context.Context, io *IOStreams, nf *NetFlags, peer *p2p.NetP
 			err = p2p.ErrStopped
 		}
 		return printNetSummary(io, nf.JSON, peer, rep, err)
+	}
+	if rep.refused != "" {
+		return fmt.Errorf("cannot play the host's game here, so this peer left the lobby: %s", strings.TrimPrefix(rep.refused, "lockstep: refused: "))
 	}
 	if quit && rep.result == nil {
 		fmt.Fprintf(io.ErrOut, "You left the game. Rejoin with: boardmesh resume %s\n", peer.Meta.Lobby[:12])

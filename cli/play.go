@@ -123,10 +123,6 @@ func playRun(opts *PlayOptions) error {
 			return &UsageError{Err: err}
 		}
 	}
-	gameOpts, err := opts.Options.resolve(g)
-	if err != nil {
-		return err
-	}
 	humans := 1
 	if opts.Watch {
 		humans = 0
@@ -138,6 +134,12 @@ func playRun(opts *PlayOptions) error {
 	players := bots + humans
 	if players < g.MinPlayers || players > g.MaxPlayers {
 		return usageErrorf("%s is for %d to %d players; --bots %d makes %d", g.Title, g.MinPlayers, g.MaxPlayers, bots, players)
+	}
+	// The options are checked as sim checks them, before any peer starts:
+	// a bad one would otherwise stall every peer at the seat draw.
+	gameOpts, err := opts.Options.setup(ctx, g, players)
+	if err != nil {
+		return err
 	}
 	kinds := opts.BotKinds
 	if len(kinds) == 0 {

@@ -55,6 +55,7 @@ func resumeRun(opts *ResumeOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	opts.Net.needHome = true // a typo in --home must not make a new identity
 	cfg, err := netSetup(opts.IO, &opts.Net)
 	if err != nil {
 		return err

@@ -7,6 +7,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"os"
 	"regexp"
 	"runtime/debug"
 	"strings"
@@ -149,8 +150,14 @@ func (a *arena) wait(peers []int, d time.Duration) {
 			// A peer that panicked is the cause of the others' waiting.
 			a.noPanic(all3[:len(a.tbl.Peers)])
 			st := a.tbl.Peers[i].Status()
-			a.t.Fatalf("%s did not finish within %s (phase %s, %d entries, waiting %v); its events: %s",
-				a.name(i), d, st.Phase, st.Entries, st.Waiting, a.eventText(i))
+			var others strings.Builder
+			for j := range a.tbl.Peers {
+				if j != i && a.exited(j) {
+					fmt.Fprintf(&others, "\n  %s ended with %v; its events: %s", a.name(j), a.errs[j], a.eventText(j))
+				}
+			}
+			a.t.Fatalf("%s did not finish within %s (phase %s, %d entries, waiting %v); its events: %s%s",
+				a.name(i), d, st.Phase, st.Entries, st.Waiting, a.eventText(i), others.String())
 		}
 	}
 }
@@ -329,13 +336,14 @@ func (a *arena) outsiderLeftNoTrace(peers []int, outsider *crypto.Identity) {
 				a.t.Fatalf("%s committed entry %d (%s) from or about the outsider", a.name(i), k, env.Kind)
 			}
 		}
-		_, recs, _, err := p2p.OpenLog(a.tbl.Peers[i].Log.Path())
-		if err == nil {
-			for k, r := range recs {
-				if bytes.Contains(r, []byte(outsider.ID())) {
-					a.t.Fatalf("%s's log file holds the outsider's bytes in record %d", a.name(i), k)
-				}
-			}
+		// The file itself, every byte of it: not even a rejected envelope
+		// of the outsider's may have been kept.
+		raw, err := os.ReadFile(a.tbl.Peers[i].Log.Path())
+		if err != nil {
+			a.t.Fatal(err)
+		}
+		if bytes.Contains(raw, []byte(outsider.ID())) {
+			a.t.Fatalf("%s's log file holds the outsider's peer id", a.name(i))
 		}
 	}
 }

@@ -269,15 +269,13 @@ func ResumeSession(ctx context.Context, cfg NetConfig, dir string, meta SessionM
 	if err := parseHash(meta.Lobby, &lobby); err != nil {
 		return nil, fmt.Errorf("session %s: %w", dir, err)
 	}
-	log, recs, rep, err := OpenLog(filepath.Join(dir, "log"))
+	log, lf, rep, err := OpenLog(filepath.Join(dir, "log"))
 	if err != nil {
 		return nil, err
 	}
-	entries, sent, err := ReadLog(recs)
-	if err != nil {
-		log.Close()
-		return nil, err
-	}
+	// Resume from the good prefix; every own envelope anywhere in the
+	// file still binds, so the node never signs a second one for a slot.
+	entries, sent := lf.Entries, lf.SentBy(cfg.Identity)
 	// Listen where the others last knew us, unless told otherwise: when
 	// the whole table restarts, that is where they look.
 	portNote := ""

@@ -19,16 +19,6 @@ import (
 	"github.com/libp2p/go-libp2p/core/peer"
 )
 
-// Log record types are lockstep's: the on-disk log holds committed entries
-// and, apart from them, this peer's own signed envelopes (lockstep's Sent),
-// so a restart never signs a different envelope for a slot it already
-// signed.
-const (
-	tagEntry = byte(lockstep.RecordEntry)
-	tagSent  = byte(lockstep.RecordSent)
-	tagState = byte(lockstep.RecordState)
-)
-
 // RunnerConfig wires a Runner.
 type RunnerConfig struct {
 	Host   host.Host
@@ -397,29 +387,28 @@ func (r *Runner) drain(ctx context.Context) error {
 	n := r.cfg.Node
 	for n.HasReady() {
 		rd := n.Ready()
+		// One write for the whole Ready, and at most one fsync: what this
+		// peer signed (Persist) must be durable before Messages go out.
+		recs := make([]lockstep.Record, 0, len(rd.Persist)+len(rd.Entries)+len(rd.Keep))
 		for _, e := range rd.Persist {
-			if err := r.cfg.Log.Append(append([]byte{tagSent}, e.Marshal()...)); err != nil {
-				return err
-			}
+			recs = append(recs, lockstep.Record{Type: lockstep.RecordSent, Env: e})
 		}
-		turnEnd := false
 		for _, e := range rd.Entries {
-			if err := r.cfg.Log.Append(append([]byte{tagEntry}, e.Marshal()...)); err != nil {
-				return err
-			}
+			recs = append(recs, lockstep.Record{Type: lockstep.RecordEntry, Env: e})
 		}
 		// Other peers' state envelopes that explain a desync: with them
 		// the log file is the desync bundle that `boardmesh replay` reads.
 		for _, e := range rd.Keep {
-			if err := r.cfg.Log.Append(append([]byte{tagState}, e.Marshal()...)); err != nil {
-				return err
-			}
-			turnEnd = true // a desync stops the game: make the bundle durable
+			recs = append(recs, lockstep.Record{Type: lockstep.RecordState, Env: e})
 		}
+		if err := r.cfg.Log.Append(recs...); err != nil {
+			return err
+		}
+		mustSync := len(rd.Persist) > 0 || len(rd.Keep) > 0 // a desync stops the game: make the bundle durable
 		for _, ev := range rd.Events {
 			switch ev.Kind {
 			case lockstep.EventTurn, lockstep.EventGameOver, lockstep.EventStarted:
-				turnEnd = true
+				mustSync = true
 			case lockstep.EventEquivocation, lockstep.EventDesync:
 				if r.stopWhy == "" {
 					r.stopWhy = ev.Text
@@ -427,14 +416,14 @@ func (r *Runner) drain(ctx context.Context) error {
 						r.stopWhy = ev.Desync.String()
 					}
 				}
-				turnEnd = true
+				mustSync = true
 			}
 		}
 		// What we signed is on disk before it leaves (Ready.Persist): a
 		// crash after the send must find it, or the restarted peer could
 		// sign a different envelope for the slot and be convicted of an
 		// equivocation it never meant.
-		if turnEnd || len(rd.Persist) > 0 {
+		if mustSync {
 			if err := r.cfg.Log.Sync(); err != nil {
 				return err
 			}
@@ -687,28 +676,4 @@ func (r *Runner) read(ctx context.Context) {
 			return
 		}
 	}
-}
-
-// ReadLog splits an on-disk log into lockstep's committed entries and this
-// peer's own sent envelopes, for lockstep.Config.Log and Sent.
-func ReadLog(recs [][]byte) (entries, sent []*crypto.Envelope, err error) {
-	for i, rec := range recs {
-		if len(rec) < 1 {
-			return nil, nil, fmt.Errorf("log record %d is empty", i)
-		}
-		env, err := crypto.Unmarshal(rec[1:])
-		if err != nil {
-			return nil, nil, fmt.Errorf("log record %d: %w", i, err)
-		}
-		switch rec[0] {
-		case tagEntry:
-			entries = append(entries, env)
-		case tagSent:
-			sent = append(sent, env)
-		default:
-			// Other record types (desync states, tagState) are not
-			// protocol input.
-		}
-	}
-	return entries, sent, nil
 }

@@ -49,7 +49,11 @@ func New(ctx context.Context, lobby crypto.Hash, targets []peer.AddrInfo) (*Peer
 	if err != nil {
 		return nil, err
 	}
-	h, err := p2p.NewHost(p2p.HostConfig{Key: id.PrivKey()})
+	key, err := p2p.HostKey(id)
+	if err != nil {
+		return nil, err
+	}
+	h, err := p2p.NewHost(p2p.HostConfig{Key: key})
 	if err != nil {
 		return nil, err
 	}
