@@ -283,15 +283,17 @@ func (a *arena) seatWord(i int) string {
 }
 
 // named checks that every one of peers showed an event naming the cheater
-// in plain words: its name, its seat counted from 1 (once seats are
-// drawn), and what it did (what matches the event's text).
+// in plain words: its name, its seat counted from 1 (if the cheat came
+// after the seat draw), and what it did (what matches the event's text).
 func (a *arena) named(peers []int, cheater int, what *regexp.Regexp) {
 	a.t.Helper()
 	name, seat := a.name(cheater), a.seatWord(cheater)
 	for _, i := range peers {
 		ok := false
 		for _, e := range a.eventsOf(i) {
-			if what.MatchString(e.Text) && strings.Contains(e.Text, name) && (seat == "" || strings.Contains(e.Text, seat)) {
+			// Before the seat draw (Seat 0) there is no seat to name.
+			seatOK := seat == "" || strings.Contains(e.Text, seat) || e.Seat == 0 && !strings.Contains(e.Text, "seat")
+			if what.MatchString(e.Text) && strings.Contains(e.Text, name) && seatOK {
 				ok = true
 				break
 			}
