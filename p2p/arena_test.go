@@ -295,6 +295,10 @@ func (a *arena) named(peers []int, cheater int, what *regexp.Regexp) {
 			seatOK := seat == "" || strings.Contains(e.Text, seat) || e.Seat == 0 && !strings.Contains(e.Text, "seat")
 			if what.MatchString(e.Text) && strings.Contains(e.Text, name) && seatOK {
 				ok = true
+				a.t.Logf("%s showed: %s", a.name(i), e)
+				if seat0.MatchString(e.Text) {
+					a.t.Errorf("%s counts seats from 0 in: %s", a.name(i), e.Text)
+				}
 				break
 			}
 		}
@@ -303,6 +307,9 @@ func (a *arena) named(peers []int, cheater int, what *regexp.Regexp) {
 		}
 	}
 }
+
+// seat0 finds a seat counted from 0: players count from 1.
+var seat0 = regexp.MustCompile(`\bseat 0\b`)
 
 // framesNobody checks that no honest peer was blamed by any of peers: no
 // equivocation or desync event and no rejection names one of honest.

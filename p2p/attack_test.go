@@ -234,31 +234,6 @@ func TestAttackOutsiderEvidence(t *testing.T) {
 	a.outsiderLeftNoTrace(all3, me)
 }
 
-// TestAttackOutOfTurn: bob signs an action for a step where another seat
-// is to act. It is refused and bob named; the game goes on.
-func TestAttackOutOfTurn(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	a := newArena(t, ctx, arenaConfig{botDelay: 150 * time.Millisecond})
-	a.start(ctx)
-	for {
-		v := a.waitPlaying(ctx, ada, 0)
-		if v.state.ToAct().Kind == engine.ActorSeat && len(v.st.Waiting) > 0 && v.st.Waiting[0].What == "an action" && v.st.Waiting[0].Name != a.name(bob) {
-			legal := v.state.Legal(nil)
-			env := hostile.Signed(a.keys[bob], &crypto.Envelope{Session: v.st.Session, Seq: v.st.Seq, Kind: crypto.KindAction,
-				StateHash: v.hash, Body: hostile.ActionBody(legal[0])})
-			if err := a.bad.Publish(ctx, env); err != nil {
-				t.Fatal(err)
-			}
-			break
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	a.wait(all3, 80*time.Second)
-	a.finishedIdentical(all3)
-	a.named([]int{ada, cy}, bob, regexp.MustCompile(`(?i)out of turn|not .*turn`))
-}
-
 // silentCheater is the arena of the tests where bob cheats while his own
 // peer is hung: ada and cy vote to drop a seat they waited 3 s for.
 func silentCheater(t *testing.T, ctx context.Context) *arena {
