@@ -237,12 +237,8 @@ func FindSession(home, prefix string) (string, SessionMeta, error) {
 	}
 	var found []cand
 	for _, f := range dirs {
-		b, err := os.ReadFile(f)
+		m, err := readSessionMeta(f)
 		if err != nil {
-			continue
-		}
-		var m SessionMeta
-		if json.Unmarshal(b, &m) != nil {
 			continue
 		}
 		if strings.HasPrefix(m.Lobby, strings.ToLower(prefix)) {
