@@ -77,13 +77,31 @@ func TestAttackLyingState(t *testing.T) {
 	a.start(ctx)
 	old := a.waitPlaying(ctx, ada, 2)
 	oldBytes := engine.Encode(old.state)
-	// A checkpoint of ada's for a later step: everyone signed that step's
-	// hash, so a "state" for it that differs is a lie.
-	cp, err := a.bad.WaitSeen(ctx, func(e *crypto.Envelope) bool {
-		return e.Kind == crypto.KindCheckpoint && e.Author == a.keys[ada].ID() && e.Seq > old.st.Seq
-	})
-	if err != nil {
-		t.Fatal(err)
+	// A later step whose checkpoints all three signed alike: a "state"
+	// for it that differs is a lie, and the signed checkpoints prove it.
+	var cp *crypto.Envelope
+	for cp == nil {
+		_, err := a.bad.WaitSeen(ctx, func(e *crypto.Envelope) bool {
+			return e.Kind == crypto.KindCheckpoint && e.Seq > old.st.Seq
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		bySeq := map[uint64]map[crypto.PeerID]*crypto.Envelope{}
+		for _, e := range a.bad.Seen() {
+			if e.Kind == crypto.KindCheckpoint && e.Seq > old.st.Seq {
+				if bySeq[e.Seq] == nil {
+					bySeq[e.Seq] = map[crypto.PeerID]*crypto.Envelope{}
+				}
+				bySeq[e.Seq][e.Author] = e
+			}
+		}
+		for _, m := range bySeq {
+			if len(m) == 3 {
+				cp = m[a.keys[ada].ID()]
+			}
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 	h := crypto.Hash(sha256Sum(oldBytes))
 	lie := hostile.Signed(a.keys[bob], &crypto.Envelope{Session: cp.Session, Seq: cp.Seq, Kind: crypto.KindState, StateHash: h,
