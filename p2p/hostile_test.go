@@ -389,3 +389,55 @@ func TestStartWhenCountsOnlyChallengedJoiners(t *testing.T) {
 		t.Fatal("no roster after a real joiner answered the challenge")
 	}
 }
+
+// TestLobbyFloodOfStrangers: an outsider floods the lobby with joins of
+// hundreds of fresh identities that never answer the challenge. The
+// flood is throttled and counted, and a real joiner still gets in: the
+// game's roster is the host and that joiner.
+func TestLobbyFloodOfStrangers(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	p := hostLobby(t, 2)
+	rosters := make(chan []lockstep.Member, 4)
+	p.OnUpdate(func(u Update) {
+		for _, ev := range u.Events {
+			if ev.Kind == lockstep.EventRoster {
+				rosters <- u.Status.Members
+			}
+		}
+	})
+	go p.Run(ctx)
+	o := newOutsider(t, ctx, p.Host, p.Lobby)
+	for range 300 {
+		id, err := crypto.GenerateIdentity(rand.Reader)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o.publish(t, ctx, joinEnvelope(t, id, "sybil", p.Lobby).Marshal())
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for p.Runner.Drops().Throttled == 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("300 joins from one peer at once and none throttled: %+v", p.Runner.Drops())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	id, err := crypto.GenerateIdentity(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, _, err := JoinLobby(ctx, NetConfig{Identity: id, Name: "Bob", Home: t.TempDir(), NoQUIC: true, Games: games.Lookup}, Addrs(p.Host)[0].String(), time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	go j.Run(ctx)
+	select {
+	case m := <-rosters:
+		if len(m) != 2 || (m[0].ID != id.ID() && m[1].ID != id.ID()) {
+			t.Fatalf("roster %+v, want the host and Bob", m)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatalf("Bob never got in after the flood (drops %+v)", p.Runner.Drops())
+	}
+}
