@@ -287,8 +287,20 @@ func runNetPeer(ctx context.Context, io *IOStreams, nf *NetFlags, peer *p2p.NetP
 		}
 		rep.view = newTableView(title, peer.Host, true)
 		rep.view.canStart = canStart
+		rep.view.dropAfter = nf.DropAfter.Milliseconds()
+		rep.view.earlier = peer.Node.Log()
+		rep.view.lobby = lobbyOf(peer, nf)
+		// A resumed peer knows the table from its log: the first frame
+		// says so, not "in the lobby".
+		rep.view.status = peer.Node.Status()
+		if st := peer.Node.State(); st != nil {
+			rep.view.state = st.Clone()
+		}
 		snap := rep.view.snapshot()
 		model := tui.New(snap, true, func(a engine.Action) { go actAndTell(ctx, rep.prog, peer.Runner, a) }, func() { quit = true; cancel() })
+		model.OnDrop(func(seats []int) {
+			go peer.Runner.Do(ctx, func(n *lockstep.Node) error { return n.VoteDrop(seats) })
+		})
 		if canStart {
 			model.OnStart(func() {
 				go peer.Runner.Do(ctx, func(n *lockstep.Node) error { return n.Propose() })

@@ -105,7 +105,13 @@ func (v *tableView) update(u p2p.Update) {
 		v.rec.Feed(v.earlier...)
 		v.earlier = nil
 	}
-	v.rec.Feed(u.Entries...)
+	// The update's entries end the log at Status.Entries: skip any the
+	// recorder already has (those read from disk on resume).
+	ents := u.Entries
+	if skip := v.rec.Len() - (u.Status.Entries - len(ents)); skip > 0 {
+		ents = ents[min(skip, len(ents)):]
+	}
+	v.rec.Feed(ents...)
 	self := v.self().String()
 	for _, ev := range u.Events {
 		// Waiting for our own move is what "your move" says already: the
@@ -135,6 +141,13 @@ func (v *tableView) update(u p2p.Update) {
 			continue
 		}
 		seat, name := v.seatOfPeer(ev.Peer.String())
+		if ev.Kind == lockstep.EventJoined {
+			for _, m := range u.Joined {
+				if m.ID == ev.Peer && m.Name != "" {
+					ev.Text = fmt.Sprintf("%s joined (%d in the lobby)", m.Name, len(u.Joined))
+				}
+			}
+		}
 		v.rec.Event(ev, seat, name)
 	}
 	if t := dropsText(u.Drops, v.drops); t != "" && time.Since(v.dropsAt) >= dropsEvery {
