@@ -18,7 +18,14 @@ func newCmdBench(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "bench <command>",
 		Short: "Measure boardmesh's performance (figures for docs/performance.md)",
-		Args:  usageArgs(cobra.NoArgs),
+		Long: `Measure boardmesh's performance: 'bench net' times committed actions
+between real peers on loopback against the raw gossipsub floor, 'bench engine'
+times the rules engines and the protocol core in this process. The figures
+are what docs/performance.md reports, with the commands that reproduce them.`,
+		Example: `  boardmesh bench net --peers 2,4,6,8
+  boardmesh bench engine
+  boardmesh bench engine --json`,
+		Args: usageArgs(cobra.NoArgs),
 	}
 	cmd.AddCommand(newCmdBenchNet(f, nil), newCmdBenchEngine(f, nil))
 	return cmd

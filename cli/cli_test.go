@@ -108,7 +108,7 @@ func TestBadInputGetsOneClearLine(t *testing.T) {
 		{[]string{"sim", "dragonslair", "--games", "0"}, ExitUsage, "--games must be at least 1"},
 		{[]string{"sim", "dragonslair", "--players", "many"}, ExitUsage, "invalid argument"},
 		{[]string{"sim"}, ExitUsage, "accepts 1 arg"},
-		{[]string{"frobnicate"}, ExitError, "unknown command"},
+		{[]string{"frobnicate"}, ExitUsage, "unknown command"},
 	}
 	for _, c := range cases {
 		out, errOut, code := run(t, c.args...)

@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/boardmesh/boardmesh/engine/games"
 	"github.com/boardmesh/boardmesh/p2p"
+	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/spf13/cobra"
 )
 
@@ -74,6 +76,9 @@ func joinRun(opts *JoinOptions) error {
 	}
 	if opts.Target == "" {
 		return listLobbies(ctx, opts, cfg)
+	}
+	if err := notOwnLobby(opts.Target, cfg); err != nil {
+		return err
 	}
 	if opts.Net.Bot != "" {
 		// The game is not known before the lobby answers; check the bot
@@ -143,5 +148,24 @@ func listLobbies(ctx context.Context, opts *JoinOptions, cfg p2p.NetConfig) erro
 		fmt.Fprintf(opts.IO.Out, "%-26s %-28s host %-12s %s\n", l.Code, l.Title, l.Name, state)
 	}
 	fmt.Fprintf(opts.IO.Out, "Join with: boardmesh join CODE\n")
+	return nil
+}
+
+// notOwnLobby refuses a target that is this very peer: a host and a
+// joiner started with the same home share one identity, which libp2p
+// reports only as "dial to self attempted".
+func notOwnLobby(target string, cfg p2p.NetConfig) error {
+	key, err := p2p.HostKey(cfg.Identity)
+	if err != nil {
+		return nil
+	}
+	id, err := peer.IDFromPrivateKey(key)
+	if err != nil {
+		return nil
+	}
+	if target == p2p.JoinCode(id) || strings.Contains(target, "/p2p/"+id.String()) {
+		return usageErrorf("that lobby is your own peer: the host uses the same boardmesh home (%s). "+
+			"Each player on one machine needs a home of their own, e.g. boardmesh join --home /tmp/boardmesh-2 %s", cfg.Home, target)
+	}
 	return nil
 }

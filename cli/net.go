@@ -42,20 +42,32 @@ type NetFlags struct {
 }
 
 func addNetFlags(cmd *cobra.Command, nf *NetFlags, withName bool) {
+	addPeerFlags(cmd, nf, withName)
+	addSeatFlags(cmd, nf)
+}
+
+// addPeerFlags registers the flags of every networked command, the
+// spectator's too.
+func addPeerFlags(cmd *cobra.Command, nf *NetFlags, withName bool) {
 	cmd.Flags().StringVar(&nf.Home, "home", "", "boardmesh home: identity and session logs (default $"+HomeEnv+" or the user config dir)")
 	if withName {
-		cmd.Flags().StringVar(&nf.Name, "name", "", "your name at the table (default: your user name)")
+		cmd.Flags().StringVar(&nf.Name, "name", "", "your name at the table (default: peer- and the last 4 characters of your peer id)")
 	}
 	cmd.Flags().IntVar(&nf.Port, "port", 0, "TCP and UDP port to listen on (default: any free port)")
 	cmd.Flags().BoolVar(&nf.Loopback, "loopback", false, "listen on 127.0.0.1 only (a table on this machine; no mDNS)")
 	cmd.Flags().BoolVar(&nf.NoMDNS, "no-mdns", false, "do not use mDNS on the LAN")
 	cmd.Flags().BoolVar(&nf.NoQUIC, "no-quic", false, "TCP only")
-	cmd.Flags().StringVar(&nf.Bot, "bot", "", "let a bot of this kind play your seat (see 'boardmesh games')")
-	cmd.Flags().DurationVar(&nf.BotDelay, "bot-delay", 0, "pause before each of the bot's moves")
-	cmd.Flags().DurationVar(&nf.DropAfter, "drop-after", 0, "vote to drop a player who has kept the table waiting this long (0: wait for them forever)")
 	cmd.Flags().BoolVar(&nf.Auto, "auto", false, "no terminal UI: print progress lines and a summary")
 	cmd.Flags().BoolVar(&nf.JSON, "json", false, "machine-readable output: one JSON object per line (implies --auto)")
 	nf.InjectDesync = -1
+}
+
+// addSeatFlags registers the flags of a peer with a seat: who plays it,
+// when to drop an absent player, the developers' desync.
+func addSeatFlags(cmd *cobra.Command, nf *NetFlags) {
+	cmd.Flags().StringVar(&nf.Bot, "bot", "", "let a bot of this kind play your seat (see 'boardmesh games')")
+	cmd.Flags().DurationVar(&nf.BotDelay, "bot-delay", 0, "pause before each of the bot's moves")
+	cmd.Flags().DurationVar(&nf.DropAfter, "drop-after", defaultDropAfter, "after this long waiting for a player, you may vote to drop them (d on the game screen; without it this peer votes by itself); 0: wait for them forever")
 	cmd.Flags().Int64Var(&nf.InjectDesync, "inject-desync", -1, "developers: make this peer's engine state go wrong at step SEQ, so the others report a desync (see 'boardmesh play --help')")
 }
 
@@ -90,8 +102,19 @@ func netSetup(io *IOStreams, nf *NetFlags) (p2p.NetConfig, error) {
 		return p2p.NetConfig{}, usageErrorf("--inject-desync %d: want a step number, 0 or more", nf.InjectDesync)
 	}
 	seed := sha256.Sum256([]byte(time.Now().String() + id.ID().String()))
+	// On the game screen the player decides to vote a drop (d); without
+	// it the peer votes by itself after --drop-after.
+	nodeDrop := nf.DropAfter
+	if netInteractive(io, nf) {
+		nodeDrop = 0
+	}
 	return p2p.NetConfig{Identity: id, Name: name, Home: home, LAN: !nf.Loopback, Port: nf.Port, NoQUIC: nf.NoQUIC,
-		MDNS: !nf.Loopback && !nf.NoMDNS, Games: lookupGames(nf), BotName: nf.Bot, BotRand: engine.NewRand(seed[:]), BotDelay: nf.BotDelay, DropAfter: nf.DropAfter}, nil
+		MDNS: !nf.Loopback && !nf.NoMDNS, Games: lookupGames(nf), BotName: nf.Bot, BotRand: engine.NewRand(seed[:]), BotDelay: nf.BotDelay, DropAfter: nodeDrop}, nil
+}
+
+// netInteractive says whether a person plays at the game screen.
+func netInteractive(io *IOStreams, nf *NetFlags) bool {
+	return !nf.Auto && !nf.JSON && nf.Bot == "" && io.InTTY && io.OutTTY
 }
 
 // lookupGames is games.Lookup, or with --inject-desync a lookup of games
@@ -283,7 +306,7 @@ type NetSummary struct {
 // a terminal, else with progress lines; then prints the summary.
 func runNetPeer(ctx context.Context, io *IOStreams, nf *NetFlags, peer *p2p.NetPeer, canStart bool) error {
 	rep := &netReporter{io: io, json: nf.JSON}
-	interactive := !nf.Auto && !nf.JSON && peer.Meta.Bot == "" && io.InTTY && io.OutTTY
+	interactive := netInteractive(io, nf) && peer.Meta.Bot == ""
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	rep.leave = cancel
@@ -295,8 +318,20 @@ func runNetPeer(ctx context.Context, io *IOStreams, nf *NetFlags, peer *p2p.NetP
 		}
 		rep.view = newTableView(title, peer.Host, true)
 		rep.view.canStart = canStart
+		rep.view.dropAfter = nf.DropAfter.Milliseconds()
+		rep.view.earlier = peer.Node.Log()
+		rep.view.lobby = lobbyOf(peer, nf)
+		// A resumed peer knows the table from its log: the first frame
+		// says so, not "in the lobby".
+		rep.view.status = peer.Node.Status()
+		if st := peer.Node.State(); st != nil {
+			rep.view.state = st.Clone()
+		}
 		snap := rep.view.snapshot()
 		model := tui.New(snap, true, func(a engine.Action) { go actAndTell(ctx, rep.prog, peer.Runner, a) }, func() { quit = true; cancel() })
+		model.OnDrop(func(seats []int) {
+			go peer.Runner.Do(ctx, func(n *lockstep.Node) error { return n.VoteDrop(seats) })
+		})
 		if canStart {
 			model.OnStart(func() {
 				go peer.Runner.Do(ctx, func(n *lockstep.Node) error { return n.Propose() })
@@ -346,11 +381,11 @@ func runNetPeer(ctx context.Context, io *IOStreams, nf *NetFlags, peer *p2p.NetP
 		return fmt.Errorf("cannot play the host's game here, so this peer left the lobby: %s", strings.TrimPrefix(rep.refused, "lockstep: refused: "))
 	}
 	if quit && rep.result == nil {
-		fmt.Fprintf(io.ErrOut, "You left the game. Rejoin with: boardmesh resume %s\n", peer.Meta.Lobby[:12])
+		fmt.Fprintf(io.ErrOut, "You left the game. Rejoin with: %s\n", resumeCommand(nf, peer.Meta.Lobby[:12]))
 		return nil
 	}
 	if err != nil && ctx.Err() != nil && rep.result == nil {
-		fmt.Fprintf(io.ErrOut, "Stopped. Rejoin with: boardmesh resume %s\n", peer.Meta.Lobby[:12])
+		fmt.Fprintf(io.ErrOut, "Stopped. Rejoin with: %s\n", resumeCommand(nf, peer.Meta.Lobby[:12]))
 		return err
 	}
 	return printNetSummary(io, nf.JSON, peer, rep, err)

@@ -13,9 +13,9 @@ import (
 	"time"
 
 	"github.com/boardmesh/boardmesh/cli/tui"
-	"github.com/boardmesh/boardmesh/crypto"
 	"github.com/boardmesh/boardmesh/engine"
 	"github.com/boardmesh/boardmesh/engine/games"
+	"github.com/boardmesh/boardmesh/lockstep"
 	"github.com/boardmesh/boardmesh/p2p"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/spf13/cobra"
@@ -250,12 +250,15 @@ func playRun(opts *PlayOptions) error {
 	me := table.Peers[0]
 	view = newTableView(g.Title, me.Host, humans == 1)
 	for _, p := range table.Peers[humans:] {
-		view.bots[crypto.PeerID(p.Host.ID())] = true
+		view.bots[p.Host.ID().String()] = true
 	}
 	quit := false
 	model := tui.New(view.snapshot(), true, func(a engine.Action) {
 		go actAndTell(ctx, prog, me.Runner, a)
 	}, func() { quit = true; cancel() })
+	model.OnDrop(func(seats []int) {
+		go me.Runner.Do(ctx, func(n *lockstep.Node) error { return n.VoteDrop(seats) })
+	})
 	prog = tea.NewProgram(model, tea.WithInput(opts.IO.In), tea.WithOutput(opts.IO.Out), tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithContext(ctx))
 	runErr := make(chan error, 1)
 	go func() { runErr <- table.Run(ctx) }()

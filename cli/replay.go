@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/boardmesh/boardmesh/cli/present"
 	"github.com/boardmesh/boardmesh/crypto"
 	"github.com/boardmesh/boardmesh/engine"
 	"github.com/boardmesh/boardmesh/engine/games"
@@ -26,6 +27,9 @@ type ReplayOptions struct {
 	File     string
 	JSON     bool
 	At       int64 // -1: the whole game
+	// Seat tells the history as that seat (from 1) saw it; 0 as a
+	// spectator, who sees only what was public.
+	Seat int
 }
 
 func newCmdReplay(f *Factory, runF func(*ReplayOptions) error) *cobra.Command {
@@ -41,9 +45,16 @@ its legality in the rules engine, each checkpoint and each drop vote. The
 first entry that fails is named with the reason. A log that ends with an
 equivocation proof names the cheater.
 
+The game is told step by step with what came out of each step (the card
+turned over, the dice rolled, what was bought and scored), as a spectator
+saw it; --seat N tells it as seat N saw it (its own cards named too).
+Seats are counted from 1, in the text and in --json ("seat": 0 is the
+table or the beacon).
+
 With --at SEQ, print the state after SEQ steps instead (the state the action
 with seq SEQ was played in). The file format is described in docs/protocol.md.`,
-		Example: `  boardmesh replay ~/.boardmesh/sessions/3f2a….log
+		Example: `  boardmesh replay ~/.config/boardmesh/plays/20261201-101500.000-a1b2c3/peer0.log
+  boardmesh replay --seat 1 game.log      # the history as seat 1 saw it
   boardmesh replay --json game.log | jq '.steps[] | select(.kind == "action")'
   boardmesh replay --at 120 game.log`,
 		Args: usageArgs(cobra.ExactArgs(1)),
@@ -53,6 +64,9 @@ with seq SEQ was played in). The file format is described in docs/protocol.md.`,
 			if opts.At < -1 {
 				return &UsageError{Err: fmt.Errorf("--at %d: want a step number, 0 or more", opts.At)}
 			}
+			if opts.Seat < 0 {
+				return &UsageError{Err: fmt.Errorf("--seat %d: want a seat number from 1 (0: as a spectator)", opts.Seat)}
+			}
 			if runF != nil {
 				return runF(opts)
 			}
@@ -61,6 +75,7 @@ with seq SEQ was played in). The file format is described in docs/protocol.md.`,
 	}
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print JSON instead of text")
 	cmd.Flags().Int64Var(&opts.At, "at", -1, "print the state after this many steps")
+	cmd.Flags().IntVar(&opts.Seat, "seat", 0, "tell the history as this seat (from 1) saw it (default: as a spectator)")
 	return cmd
 }
 
@@ -129,12 +144,16 @@ func replayRun(opts *ReplayOptions) error {
 			}
 		}
 	}
+	if r != nil && opts.Seat > len(r.Seats) {
+		return &UsageError{Err: fmt.Errorf("--seat %d: the game has %d seats", opts.Seat, len(r.Seats))}
+	}
+	hist, told := replayHistory(opts, lf.Entries)
 	if opts.JSON {
-		if err := printReplayJSON(opts, r, lf.Entries, verr, desyncs); err != nil {
+		if err := printReplayJSON(opts, r, lf.Entries, verr, desyncs, hist, told); err != nil {
 			return err
 		}
 	} else {
-		printReplayText(opts, r, lf.Entries, verr)
+		printReplayText(opts, r, lf.Entries, verr, hist)
 		for _, d := range desyncs {
 			fmt.Fprintf(opts.IO.Out, "%s\n", d)
 		}
@@ -183,7 +202,42 @@ func seatName(r *lockstep.Replay, seat int) string {
 	return fmt.Sprintf("seat %d (%s)", seat+1, name)
 }
 
-func printReplayText(opts *ReplayOptions, r *lockstep.Replay, log []*crypto.Envelope, verr error) {
+// replayHistory tells the game with the presentation model's Recorder, as
+// opts.Seat saw it: every step with what came out of it.
+// It also returns each step told on its own, in step order.
+func replayHistory(opts *ReplayOptions, log []*crypto.Envelope) ([]present.Entry, []engine.Narration) {
+	pre, _ := lockstep.VerifyFast(log, opts.Games)
+	var told []engine.Narration
+	v := lockstep.NewVerifier(opts.Games)
+	v.OnStep(func(prev, next engine.State, s lockstep.ReplayStep, a engine.Action) {
+		told = append(told, present.Narrate(prev, next, prev.ToAct(), a, opts.Seat-1))
+	})
+	for _, env := range log {
+		if v.Feed(env) != nil {
+			break
+		}
+	}
+	rec := present.NewRecorder(opts.Games)
+	rec.SetViewer(opts.Seat - 1)
+	if pre != nil {
+		rec.SetNames(func(seat int) string {
+			if seat < len(pre.Seats) && pre.Seats[seat] < len(pre.Members) {
+				return pre.Members[pre.Seats[seat]].Name
+			}
+			return ""
+		})
+	}
+	rec.Feed(log...)
+	var out []present.Entry
+	for _, e := range rec.History() {
+		if e.Kind != "table" || strings.HasPrefix(e.Text, "the history stops") {
+			out = append(out, e)
+		}
+	}
+	return out, told
+}
+
+func printReplayText(opts *ReplayOptions, r *lockstep.Replay, log []*crypto.Envelope, verr error, hist []present.Entry) {
 	w := opts.IO.Out
 	if r != nil && r.Game != nil {
 		fmt.Fprintf(w, "%s (%s), options %s\n", r.Game.Title, r.Game.Version, r.Options)
@@ -191,17 +245,24 @@ func printReplayText(opts *ReplayOptions, r *lockstep.Replay, log []*crypto.Enve
 		for seat := range r.Seats {
 			fmt.Fprintf(w, "  %s  %s\n", seatName(r, seat), r.Members[r.Seats[seat]].ID)
 		}
-		for s, st := range r.Steps {
-			what := st.What
-			switch st.Kind {
-			case "bot":
-				what += " (played by the bot of a dropped seat)"
+		as := "as a spectator saw it"
+		if opts.Seat > 0 {
+			as = fmt.Sprintf("as seat %d saw it", opts.Seat)
+		}
+		fmt.Fprintf(w, "The game %s (step, turn, who: what — what came out):\n", as)
+		for _, e := range hist {
+			who := e.Who
+			if who == "" {
+				who = "the beacon"
 			}
-			who := seatName(r, st.Seat)
-			if st.Kind == "drop" {
-				who = "table"
+			line := e.Text
+			if e.Outcome != "" {
+				if line != "" {
+					line += " — "
+				}
+				line += e.Outcome
 			}
-			fmt.Fprintf(w, "%5d  %-24s %s\n", s, who, what)
+			fmt.Fprintf(w, "%5d  t%-3d %-24s %s\n", e.Seq, e.Turn, who, line)
 		}
 	}
 	if verr != nil {
@@ -237,12 +298,23 @@ type replayJSON struct {
 	Error    string           `json:"error,omitempty"`
 	Seats    []replaySeatJSON `json:"seats"`
 	Steps    []replayStepJSON `json:"steps"`
-	Result   *engine.Result   `json:"result,omitempty"`
-	Cheater  string           `json:"cheater,omitempty"`
-	State    []engine.Field   `json:"state,omitempty"`
-	At       *int64           `json:"at,omitempty"`
-	Hash     string           `json:"hash,omitempty"`
-	Desyncs  []desyncJSON     `json:"desyncs,omitempty"`
+	// History is the game told with outcomes, as Seat saw it (0: as a
+	// spectator).
+	History []present.Entry `json:"history"`
+	Seat    int             `json:"seen_by_seat"`
+	Result  *replayResult   `json:"result,omitempty"`
+	Cheater string          `json:"cheater,omitempty"`
+	State   []engine.Field  `json:"state,omitempty"`
+	At      *int64          `json:"at,omitempty"`
+	Hash    string          `json:"hash,omitempty"`
+	Desyncs []desyncJSON    `json:"desyncs,omitempty"`
+}
+
+// replayResult is engine.Result with seats from 1.
+type replayResult struct {
+	Scores  []int  `json:"scores"`
+	Winners []int  `json:"winners"`
+	Reason  string `json:"reason"`
 }
 
 type replaySeatJSON struct {
@@ -258,7 +330,9 @@ type replayStepJSON struct {
 	Seat  int    `json:"seat"`
 	Entry int    `json:"entry"`
 	What  string `json:"what"`
-	Hash  string `json:"hash"`
+	// Outcome is what came out of the step, as the replay's seat saw it.
+	Outcome string `json:"outcome,omitempty"`
+	Hash    string `json:"hash"`
 }
 
 func replayToJSON(r *lockstep.Replay, log []*crypto.Envelope, verr error) replayJSON {
@@ -271,20 +345,44 @@ func replayToJSON(r *lockstep.Replay, log []*crypto.Envelope, verr error) replay
 	}
 	out.Game, out.Version, out.Options, out.Session = r.Game.Name, r.Game.Version, r.Options.String(), r.Session.String()
 	for seat, mi := range r.Seats {
-		out.Seats = append(out.Seats, replaySeatJSON{Seat: seat, Name: r.Members[mi].Name, PeerID: r.Members[mi].ID.String(), Dropped: r.Dropped[seat]})
+		out.Seats = append(out.Seats, replaySeatJSON{Seat: seat + 1, Name: r.Members[mi].Name, PeerID: r.Members[mi].ID.String(), Dropped: r.Dropped[seat]})
 	}
 	for s, st := range r.Steps {
-		out.Steps = append(out.Steps, replayStepJSON{Step: s, Kind: st.Kind, Seat: st.Seat, Entry: st.Entry, What: st.What, Hash: r.Hashes[s+1].String()})
+		out.Steps = append(out.Steps, replayStepJSON{Step: s, Kind: st.Kind, Seat: st.Seat + 1, Entry: st.Entry, What: st.What, Hash: r.Hashes[s+1].String()})
 	}
-	out.Result = r.Result
+	if r.Result != nil {
+		res := &replayResult{Scores: r.Result.Scores, Reason: r.Result.Reason, Winners: []int{}}
+		for _, w := range r.Result.Winners {
+			res.Winners = append(res.Winners, w+1)
+		}
+		out.Result = res
+	}
 	if r.Cheater != "" {
 		out.Cheater = r.Cheater.String()
 	}
 	return out
 }
 
-func printReplayJSON(opts *ReplayOptions, r *lockstep.Replay, log []*crypto.Envelope, verr error, desyncs []*lockstep.DesyncReport) error {
+func printReplayJSON(opts *ReplayOptions, r *lockstep.Replay, log []*crypto.Envelope, verr error, desyncs []*lockstep.DesyncReport, hist []present.Entry, told []engine.Narration) error {
 	out := replayToJSON(r, log, verr)
+	for i := range out.Steps {
+		if i >= len(told) {
+			break
+		}
+		if out.Steps[i].Kind == "chance" {
+			out.Steps[i].What = "the beacon drew"
+			if told[i].What != "" {
+				out.Steps[i].What = told[i].What
+			}
+		} else if told[i].What != "" {
+			out.Steps[i].What = told[i].What
+		}
+		out.Steps[i].Outcome = told[i].Outcome
+	}
+	out.History, out.Seat = hist, opts.Seat
+	if out.History == nil {
+		out.History = []present.Entry{}
+	}
 	for _, d := range desyncs {
 		out.Desyncs = append(out.Desyncs, desyncJSON{Peer: d.Peer.String(), Seq: d.Seq, Entry: d.Entry,
 			Author: d.EntryAuthor.String(), What: d.EntryWhat, LogHash: d.Mine.String(), TheirHash: d.Theirs.String(), Diff: d.Diff})

@@ -31,6 +31,20 @@ machine, or 'boardmesh rules GAME' to read a game's rules.`,
   boardmesh sim dragonslair --games 10000 --bots cautious,random`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		// A word that is no command is a usage error (exit 2) with a hint,
+		// not cobra's plain error (exit 1).
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return nil
+			}
+			msg := fmt.Sprintf("unknown command %q", args[0])
+			if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+				msg += fmt.Sprintf("; did you mean %q?", s[0])
+			}
+			return usageErrorf("%s (the commands are listed by 'boardmesh --help')", msg)
+		},
+		RunE:                       func(cmd *cobra.Command, args []string) error { return cmd.Help() },
+		SuggestionsMinimumDistance: 2,
 	}
 	root.SetOut(f.IO.Out)
 	root.SetErr(f.IO.ErrOut)
@@ -48,8 +62,10 @@ machine, or 'boardmesh rules GAME' to read a game's rules.`,
 		newCmdSpectate(f, nil),
 		newCmdBench(f),
 		newCmdReplay(f, nil),
+		newCmdVersion(f, nil),
 		// More commands register here, one line each.
 	)
+	registerCompletions(root)
 	return root
 }
 

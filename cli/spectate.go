@@ -50,7 +50,7 @@ that serves a log that does not verify is reported and the spectator stops.`,
 			return spectateRun(opts)
 		},
 	}
-	addNetFlags(cmd, &opts.Net, false)
+	addPeerFlags(cmd, &opts.Net, false)
 	cmd.Flags().DurationVar(&opts.Wait, "wait", 4*time.Second, "how long to search the LAN for a join code")
 	return cmd
 }

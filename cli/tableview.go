@@ -5,9 +5,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/boardmesh/boardmesh/cli/present"
 	"github.com/boardmesh/boardmesh/cli/tui"
 	"github.com/boardmesh/boardmesh/crypto"
+	"github.com/boardmesh/boardmesh/docs/rules"
 	"github.com/boardmesh/boardmesh/engine"
+	"github.com/boardmesh/boardmesh/engine/games"
 	"github.com/boardmesh/boardmesh/lockstep"
 	"github.com/boardmesh/boardmesh/p2p"
 	"github.com/libp2p/go-libp2p/core/host"
@@ -15,123 +18,112 @@ import (
 	"github.com/libp2p/go-libp2p/core/peer"
 )
 
-// tableView turns one peer's runner updates into terminal UI snapshots
-// and keeps the running story of the game. It lives on the runner's
-// goroutine (OnUpdate), so it needs no lock.
+// tableView turns one peer's runner updates into the presentation model
+// (package present) and the terminal UI's snapshots of it. It lives on
+// the runner's goroutine (OnUpdate), so it needs no lock.
 type tableView struct {
-	title  string
-	host   host.Host
-	human  bool // the local seat is played by a person
-	bots   map[crypto.PeerID]bool
-	prev   engine.State
-	log    []string
-	sync   string
-	desync bool
-	result string
-	over   bool
-	status lockstep.Status
-	state  engine.State
-	joined []lockstep.Member
+	title string
+	host  host.Host
+	human bool // the local seat is played by a person
+	bots  map[string]bool
+	rec   *present.Recorder
+	// earlier holds the entries committed before this process started
+	// (resume): the history is told from the session's first entry.
+	earlier []*crypto.Envelope
+	status  lockstep.Status
+	state   engine.State
+	joined  []lockstep.Member
 	// canStart: this is the host's view; s starts the game in the lobby.
 	canStart bool
+	lobby    *present.Lobby
+	// dropAfter is the --drop-after delay in ms: from then on a drop may
+	// be proposed for a seat the table waits for.
+	dropAfter int64
 	// selfWait: the table's last stall was for our own move.
 	selfWait bool
+	votes    []present.Vote
 	// drops is the validator's count last shown, at dropsAt: a flood is
 	// summed up every few seconds, not line by line.
 	drops   p2p.Drops
 	dropsAt time.Time
 }
 
-func newTableView(title string, h host.Host, human bool) *tableView {
-	return &tableView{title: title, host: h, human: human, bots: map[crypto.PeerID]bool{}}
-}
+// dropsEvery is how often the junk a flood sends is summed up.
+const dropsEvery = 2 * time.Second
 
 // self is this peer's ID in lockstep's form.
 func (v *tableView) self() crypto.PeerID { return crypto.PeerID(v.host.ID()) }
 
-func (v *tableView) name(id crypto.PeerID) string {
-	for _, m := range v.status.Members {
-		if m.ID == id && m.Name != "" {
-			return m.Name
-		}
+// defaultDropAfter is how long a seat may keep the table waiting before
+// the others may vote it out (--drop-after).
+const defaultDropAfter = 60 * time.Second
+
+func newTableView(title string, h host.Host, human bool) *tableView {
+	return &tableView{title: title, host: h, human: human, bots: map[string]bool{}, rec: present.NewRecorder(games.Lookup), dropAfter: defaultDropAfter.Milliseconds()}
+}
+
+func (v *tableView) name(mi int) string {
+	if mi < 0 || mi >= len(v.status.Members) {
+		return ""
 	}
-	s := id.String()
+	if n := v.status.Members[mi].Name; n != "" {
+		return n
+	}
+	s := v.status.Members[mi].ID.String()
 	return s[max(0, len(s)-6):]
 }
 
-func (v *tableView) seatName(seat int) string {
-	if seat < 0 || seat >= len(v.status.Seats) {
-		return fmt.Sprintf("seat %d", seat+1)
-	}
-	mi := v.status.Seats[seat]
-	if mi < len(v.status.Members) {
-		return v.name(v.status.Members[mi].ID)
-	}
-	return fmt.Sprintf("seat %d", seat+1)
-}
-
-// seatOf is the seat of a peer, -1 for a spectator or before the draw.
-func (v *tableView) seatOf(id crypto.PeerID) int {
-	for si, mi := range v.status.Seats {
-		if mi < len(v.status.Members) && v.status.Members[mi].ID == id {
-			return si
+// seatOfPeer is the seat of a peer (by id String()), -1 for none.
+func (v *tableView) seatOfPeer(id string) (int, string) {
+	for mi, m := range v.status.Members {
+		if m.ID.String() == id {
+			for si, x := range v.status.Seats {
+				if x == mi {
+					return si, v.name(mi)
+				}
+			}
+			return -1, v.name(mi)
 		}
 	}
-	return -1
+	return -1, ""
 }
-
-// who names a peer for the status and the log: its name and, once seats
-// are drawn, its seat number, the number the boards show.
-func (v *tableView) who(id crypto.PeerID) string {
-	if s := v.seatOf(id); s >= 0 {
-		return fmt.Sprintf("%s (seat %d)", v.name(id), s+1)
-	}
-	return v.name(id)
-}
-
-// whoSeat is who for a seat.
-func (v *tableView) whoSeat(seat int) string {
-	if seat < 0 || seat >= len(v.status.Seats) || v.status.Seats[seat] >= len(v.status.Members) {
-		return fmt.Sprintf("seat %d", seat+1)
-	}
-	return fmt.Sprintf("%s (seat %d)", v.seatName(seat), seat+1)
-}
-
-func (v *tableView) add(line string) {
-	v.log = append(v.log, line)
-	if len(v.log) > 200 {
-		v.log = v.log[len(v.log)-200:]
-	}
-}
-
-// dropsEvery is how often the junk a flood sends is summed up.
-const dropsEvery = 2 * time.Second
 
 // update folds one runner update in.
 func (v *tableView) update(u p2p.Update) {
 	v.status = u.Status
 	v.joined = u.Joined
-	for _, e := range u.Entries {
-		if e.Kind != crypto.KindAction || v.prev == nil {
-			continue
+	v.rec.SetNames(func(seat int) string {
+		if seat < len(v.status.Seats) {
+			return v.name(v.status.Seats[seat])
 		}
-		a, err := engine.DecodeAction(e.Body)
-		if err != nil {
-			continue
-		}
-		v.add(fmt.Sprintf("%s: %s", v.who(e.Author), v.prev.Describe(a)))
+		return ""
+	})
+	if v.human {
+		v.rec.SetViewer(u.Status.MySeat)
 	}
+	if v.earlier != nil {
+		v.rec.Feed(v.earlier...)
+		v.earlier = nil
+	}
+	// The update's entries end the log at Status.Entries: skip any the
+	// recorder already has (those read from disk on resume).
+	ents := u.Entries
+	if skip := v.rec.Len() - (u.Status.Entries - len(ents)); skip > 0 {
+		ents = ents[min(skip, len(ents)):]
+	}
+	v.rec.Feed(ents...)
+	self := v.self().String()
 	for _, ev := range u.Events {
 		// Waiting for our own move is what "your move" says already: the
 		// log keeps it, and the resumption after it, out.
 		switch ev.Kind {
 		case lockstep.EventWaiting:
-			self := len(ev.Waiting) > 0
+			mine := len(ev.Waiting) > 0
 			for _, w := range ev.Waiting {
-				self = self && w.Peer == v.self()
+				mine = mine && w.Peer.String() == self
 			}
-			v.selfWait = self
-			if self {
+			v.selfWait = mine
+			if mine {
 				continue
 			}
 		case lockstep.EventResumed:
@@ -139,129 +131,170 @@ func (v *tableView) update(u p2p.Update) {
 				v.selfWait = false
 				continue
 			}
+		case lockstep.EventDropVote:
+			v.votes = append(v.votes, present.Vote{Voter: u.Status.MySeat + 1, Seats: plus1(ev.Seats)})
+		case lockstep.EventDropped:
+			v.votes = nil
 		}
 		if c, ok := cheatOf(ev, u.Status); ok {
-			v.add("CHEAT: " + c.Text)
+			v.rec.Cheat(present.Cheat{Kind: c.What, Seat: c.Seat, Name: c.Name, Text: c.Text})
 			continue
 		}
-		switch ev.Kind {
-		case lockstep.EventJoined, lockstep.EventStarted, lockstep.EventDropped, lockstep.EventRefused,
-			lockstep.EventEquivocation, lockstep.EventWaiting, lockstep.EventResumed:
-			v.add(ev.Text)
-		case lockstep.EventTurn:
-			v.sync = fmt.Sprintf("state hashes of all %d peers agree (turn %d, step %d)", len(u.Status.Members), ev.Turn, ev.Seq)
-		case lockstep.EventDesync:
-			v.desync = true
-			if ev.Desync != nil {
-				v.sync = ev.Desync.String()
-			} else {
-				v.sync = ev.Text
+		seat, name := v.seatOfPeer(ev.Peer.String())
+		if ev.Kind == lockstep.EventJoined {
+			for _, m := range u.Joined {
+				if m.ID == ev.Peer && m.Name != "" {
+					ev.Text = fmt.Sprintf("%s joined (%d in the lobby)", m.Name, len(u.Joined))
+				}
 			}
-			v.add(ev.Text)
-		case lockstep.EventGameOver:
-			v.over = true
-			if ev.Result != nil {
-				v.result = v.resultText(*ev.Result)
-			}
-			v.sync = fmt.Sprintf("state hashes of all %d peers agree on the final state", len(u.Status.Members))
-			v.add(ev.Text)
 		}
+		v.rec.Event(ev, seat, name)
 	}
 	for _, note := range u.Notes {
 		v.add(note)
 	}
 	if t := dropsText(u.Drops, v.drops); t != "" && time.Since(v.dropsAt) >= dropsEvery {
 		v.drops, v.dropsAt = u.Drops, time.Now()
-		v.add(t)
+		v.rec.Note(t)
 	}
 	if u.State != nil {
 		v.state = u.State
-		v.prev = u.State
 	}
 }
 
-func (v *tableView) resultText(r engine.Result) string {
-	var b strings.Builder
-	b.WriteString(r.Reason)
-	for seat, sc := range r.Scores {
-		win := ""
-		for _, w := range r.Winners {
-			if w == seat {
-				win = "  winner"
-			}
-		}
-		fmt.Fprintf(&b, "\n  %d %-14s %4d%s", seat+1, v.seatName(seat), sc, win)
+func plus1(xs []int) []int {
+	out := make([]int, len(xs))
+	for i, x := range xs {
+		out[i] = x + 1
 	}
-	return b.String()
+	return out
+}
+
+// table is the presentation model of the table now.
+func (v *tableView) table() present.Table {
+	env := present.Env{Human: v.human, Self: v.self().String(), Joined: v.joined, DropAfter: v.dropAfter, Votes: v.votes,
+		Bot: func(id string) bool { return v.bots[id] || !v.human },
+		Conn: func(id string) string {
+			for _, m := range v.status.Members {
+				if m.ID.String() == id {
+					// Seen on the network, or heard from: its moves arrive
+					// (a peer may reach us through another).
+					if v.host.Network().Connectedness(peer.ID(m.ID)) == network.Connected {
+						return "connected"
+					}
+					for _, w := range v.status.Waiting {
+						if w.Peer == m.ID {
+							return "not connected"
+						}
+					}
+					return "connected through the others"
+				}
+			}
+			return "not connected"
+		}}
+	if v.lobby != nil || v.canStart {
+		l := present.Lobby{Host: v.canStart}
+		if v.lobby != nil {
+			l = *v.lobby
+			l.Host = v.canStart
+		}
+		env.Lobby = &l
+	}
+	t := present.Build(v.rec, v.status, v.state, env)
+	if t.Title == "" {
+		t.Title = v.title
+	}
+	return t
 }
 
 // snapshot is the UI's picture of the table now.
 func (v *tableView) snapshot() tui.Snapshot {
-	st := v.status
-	s := tui.Snapshot{Title: v.title, Seat: st.MySeat, Step: st.Seq, Log: append([]string(nil), v.log...), Sync: v.sync, Desync: v.desync, Over: v.over, Result: v.result}
-	if !v.human {
-		s.Seat = -1 // --watch: nobody here plays, so show what a spectator sees
+	return snapshotOf(v.table(), v.state, v.canStart)
+}
+
+// snapshotOf turns the presentation model into a terminal UI snapshot.
+func snapshotOf(t present.Table, state engine.State, canStart bool) tui.Snapshot {
+	s := tui.Snapshot{Title: t.Title, Seat: t.You - 1, Step: t.Step, Status: t.Status, History: t.History,
+		Sync: t.Sync.Text, Desync: !t.Sync.OK && t.Sync.Text != "", Over: t.Phase == "over", Table: &t, State: state}
+	if t.Phase == "lobby" && canStart {
+		s.CanStart = true
 	}
-	if v.state != nil {
-		s.State = v.state
+	for _, a := range t.Actions {
+		s.Legal = append(s.Legal, a.Action)
 	}
-	switch {
-	case st.Phase == lockstep.PhaseStopped:
-		s.Status = "The game stopped."
-	case v.over:
-		s.Status = "The game is over."
-	case st.Phase <= lockstep.PhaseLobby:
-		var names []string
-		for _, m := range v.joined {
-			names = append(names, m.Name)
-		}
-		s.Status = fmt.Sprintf("In the lobby: %d joined (%s)", len(v.joined), strings.Join(names, ", "))
-		if v.canStart {
-			s.CanStart = true
-			s.Status += " — press s to start"
-		}
-	case st.Phase < lockstep.PhasePlaying:
-		s.Status = "Starting: everyone accepts the roster, then the seats are drawn"
-	case st.Actor.Kind == engine.ActorChance:
-		s.Status = fmt.Sprintf("Turn %d: drawing from the beacon", st.Turn+1)
-	case st.Actor.Kind == engine.ActorSeat && st.Actor.Seat == st.MySeat && v.human:
-		s.Status = fmt.Sprintf("Turn %d: your move", st.Turn+1)
-		if v.state != nil {
-			s.Legal = v.state.Legal(nil)
-		}
-	case st.Actor.Kind == engine.ActorSeat:
-		s.Status = fmt.Sprintf("Turn %d: %s to move", st.Turn+1, v.whoSeat(st.Actor.Seat))
+	if t.Result != nil {
+		s.Result = resultText(t)
 	}
-	if len(st.Waiting) > 0 && !v.over {
-		var ws []string
-		for _, w := range st.Waiting {
-			if w.For >= 2000 && w.Peer != v.self() {
-				ws = append(ws, w.String())
-			}
+	s.Rules = rules.Summary(t.Game)
+	for _, p := range t.Peers {
+		conn := p.Conn
+		if p.Waited >= 2000 && !p.Self {
+			conn += fmt.Sprintf(", waited %d s", p.Waited/1000)
 		}
-		if len(ws) > 0 {
-			s.Status += " — " + strings.Join(ws, "; ")
-		}
-	}
-	for mi, m := range st.Members {
-		seat := -1
-		for si, x := range st.Seats {
-			if x == mi {
-				seat = si
-			}
-		}
-		conn := "connected"
-		if m.ID == v.self() {
-			conn = "here"
-		} else if v.host.Network().Connectedness(peer.ID(m.ID)) != network.Connected {
-			conn = "not connected"
-		}
-		for _, w := range st.Waiting {
-			if w.Peer == m.ID && w.For >= 2000 && m.ID != v.self() {
-				conn += fmt.Sprintf(", waited %d s", w.For/1000)
-			}
-		}
-		s.Peers = append(s.Peers, tui.PeerInfo{Name: v.name(m.ID), Seat: seat, Conn: conn, Self: v.human && m.ID == v.self(), Bot: v.bots[m.ID] || !v.human})
+		s.Peers = append(s.Peers, tui.PeerInfo{Name: p.Name, Seat: p.Seat - 1, Conn: conn, Self: p.Self, Bot: p.Bot})
 	}
 	return s
+}
+
+// resultText is the game-over table: the reason, then every seat's score
+// and how it is made up.
+func resultText(t present.Table) string {
+	var b strings.Builder
+	b.WriteString(t.Result.Reason)
+	for _, sc := range t.Scores {
+		win := ""
+		if sc.Winner {
+			win = "  winner"
+		}
+		fmt.Fprintf(&b, "\n  %d %-14s %4d%s", sc.Seat, sc.Name, sc.Total, win)
+		if len(sc.Parts) > 0 {
+			var parts []string
+			for _, p := range sc.Parts {
+				parts = append(parts, fmt.Sprintf("%s %+d", p.Label, p.Points))
+			}
+			b.WriteString("  (" + strings.Join(parts, ", ") + ")")
+		}
+	}
+	return b.String()
+}
+
+// lobbyOf is what the lobby screen shows of a networked peer: the join
+// code (when mDNS can find it), the address to dial, and the command to
+// give the others. Every player on one machine needs a home of their own.
+func lobbyOf(peer *p2p.NetPeer, nf *NetFlags) *present.Lobby {
+	l := &present.Lobby{}
+	for _, a := range p2p.Addrs(peer.Host) {
+		l.Addresses = append(l.Addresses, a.String())
+	}
+	l.Addresses = preferLAN(l.Addresses)
+	if !nf.Loopback && !nf.NoMDNS {
+		l.Code = p2p.JoinCode(peer.Host.ID())
+		l.Join = "boardmesh join " + l.Code
+	} else if len(l.Addresses) > 0 {
+		l.Join = "boardmesh join --loopback --home DIR " + l.Addresses[0]
+	}
+	return l
+}
+
+// resumeCommand is the command that rejoins the session, as it must be
+// typed: with the --home in use (and --loopback for a loopback table).
+func resumeCommand(nf *NetFlags, lobby string) string {
+	cmd := "boardmesh resume"
+	if nf.Home != "" {
+		cmd += " --home " + shellQuote(nf.Home)
+	}
+	if nf.Loopback {
+		cmd += " --loopback"
+	}
+	return cmd + " " + lobby
+}
+
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-~+=:,", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

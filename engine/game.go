@@ -76,12 +76,12 @@ func (a Action) String() string {
 // Result is the outcome of a finished game.
 type Result struct {
 	// Scores holds each seat's final score, in seat order.
-	Scores []int
+	Scores []int `json:"scores"`
 	// Winners lists the winning seats in ascending order; more than one
 	// means a shared win.
-	Winners []int
+	Winners []int `json:"winners"`
 	// Reason says in words why the game ended ("the dragon woke up").
-	Reason string
+	Reason string `json:"reason"`
 }
 
 // View is what one seat may see of a state: its own hidden information and

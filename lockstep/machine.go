@@ -21,6 +21,11 @@ type machine struct {
 	// checkSigs makes apply verify signatures (Verify); Node verifies on
 	// receipt instead, once per envelope.
 	checkSigs bool
+	// onStep, if set, sees every step with the states before and after it
+	// (Verifier.OnStep); prevSt is the clone of the state before the next
+	// step, kept only while onStep is set.
+	onStep func(prev, next engine.State, info stepInfo)
+	prevSt engine.State
 
 	phase   Phase
 	lobby   crypto.Hash
@@ -96,8 +101,9 @@ type stepInfo struct {
 	Kind   string        // "action", "chance", "bot", "drop"
 	Author crypto.PeerID // for actions
 	Seat   int
-	Entry  int    // log index of the entry that completed the step, -1 for a bot's move
-	What   string // the action's description when recording
+	Entry  int           // log index of the entry that completed the step, -1 for a bot's move
+	What   string        // the action's description when recording
+	Action engine.Action // the action of an action or bot step, when observed
 }
 
 func newMachine(games func(string) (*engine.Game, error)) *machine {
@@ -373,7 +379,7 @@ func (m *machine) applyAction(env *crypto.Envelope) error {
 		return fmt.Errorf("%w: %v", ErrIllegal, err)
 	}
 	m.appendLog(env)
-	return m.stepDone(stepInfo{Kind: "action", Author: env.Author, Seat: seat, Entry: len(m.log) - 1, What: what})
+	return m.stepDone(stepInfo{Kind: "action", Author: env.Author, Seat: seat, Entry: len(m.log) - 1, What: what, Action: a})
 }
 
 func (m *machine) appendLog(env *crypto.Envelope) {
@@ -429,6 +435,9 @@ func (m *machine) drawSeats(b crypto.Hash) error {
 	m.dropper, _ = st.(engine.Dropper)
 	m.turn = st.Turn()
 	m.hashes = append(m.hashes[:0], crypto.Hash(engine.HashWith(m.enc, st)))
+	if m.onStep != nil {
+		m.prevSt = st.Clone()
+	}
 	m.noteRound()
 	m.phase = PhasePlaying
 	m.events = append(m.events, Event{Kind: EventStarted, Text: "seats drawn; the game begins"})
@@ -447,6 +456,7 @@ func (m *machine) stepDone(info stepInfo) error {
 	m.seq++
 	m.steps = append(m.steps, info)
 	m.hashes = append(m.hashes, crypto.Hash(engine.HashWith(m.enc, m.st)))
+	m.observe(info)
 	m.noteRound()
 	if t := m.st.Turn(); t != m.turn || m.st.ToAct().Kind == engine.ActorOver {
 		m.turn = t
@@ -454,6 +464,16 @@ func (m *machine) stepDone(info stepInfo) error {
 		return nil
 	}
 	return m.autoplay()
+}
+
+// observe hands a finished step to onStep with the states around it.
+func (m *machine) observe(info stepInfo) {
+	if m.onStep == nil || m.prevSt == nil {
+		return
+	}
+	next := m.st.Clone()
+	m.onStep(m.prevSt, next, info)
+	m.prevSt = next.Clone()
 }
 
 // autoplay moves for dropped seats of games without a Dropper: every peer
@@ -474,7 +494,7 @@ func (m *machine) autoplay() error {
 		}
 		r := engine.NewRand(engine.Derive(m.session[:], "dropped-seat", m.seq))
 		a := m.bots[who.Seat].Choose(m.st, legal, r)
-		info := stepInfo{Kind: "bot", Seat: who.Seat, Entry: -1}
+		info := stepInfo{Kind: "bot", Seat: who.Seat, Entry: -1, Action: a}
 		if m.record {
 			info.What = m.st.Describe(a)
 		}
@@ -508,6 +528,7 @@ func (m *machine) finishDrop() error {
 		m.seq++
 		m.steps = append(m.steps, stepInfo{Kind: "drop", Seat: seats[0], Entry: len(m.log) - 1, What: "drop " + m.seatNames(seats)})
 		m.hashes = append(m.hashes, crypto.Hash(engine.HashWith(m.enc, m.st)))
+		m.observe(m.steps[len(m.steps)-1])
 		m.noteRound()
 		m.turn = m.st.Turn()
 		m.needCP = true

@@ -954,6 +954,9 @@ func (n *Node) Status() Status {
 	if m.st != nil {
 		s.Actor = m.st.ToAct()
 	}
+	if m.phase == PhasePlaying && !n.stopped {
+		s.DropVotes, s.CanDrop = n.dropVotes()
+	}
 	return s
 }
 
@@ -961,6 +964,59 @@ func (n *Node) Status() Status {
 func (n *Node) release() {
 	n.rd.Entries = append(n.rd.Entries, n.m.log[n.released:]...)
 	n.released = len(n.m.log)
+}
+
+// dropVotes lists the pending drop votes at the current log position, and
+// which seats a vote could drop alone.
+func (n *Node) dropVotes() ([]DropVote, []bool) {
+	m := n.m
+	at := uint64(len(m.log))
+	can := make([]bool, len(m.seats))
+	for seat := range m.seats {
+		_, can[seat] = m.dropExpectation([]int{seat})
+	}
+	var out []DropVote
+	add := func(seats []int, voter int) {
+		for i := range out {
+			if equalInts(out[i].Seats, seats) {
+				if !containsInt(out[i].Voters, voter) {
+					out[i].Voters = append(out[i].Voters, voter)
+				}
+				return
+			}
+		}
+		x, ok := m.dropExpectation(seats)
+		if !ok {
+			return
+		}
+		v := DropVote{Seats: seats, Voters: []int{voter}}
+		for _, mi := range x.who {
+			v.Needed = append(v.Needed, m.seatOf[mi])
+		}
+		out = append(out, v)
+	}
+	for sl, env := range n.buf {
+		if sl.kind != crypto.KindDrop || env.Seq != at {
+			continue
+		}
+		seats, err := decodeSeats(env.Body, len(m.seats))
+		mi, member := m.byID[env.Author]
+		if err != nil || !member {
+			continue
+		}
+		add(seats, m.seatOf[mi])
+	}
+	if me := n.mySeat(); me >= 0 {
+		for _, seats := range n.voted[at] {
+			add(seats, me)
+		}
+	}
+	// The buffer is a map: put the votes in a fixed order.
+	for i := range out {
+		sort.Ints(out[i].Voters)
+	}
+	sort.Slice(out, func(a, b int) bool { return lessInts(out[a].Seats, out[b].Seats) })
+	return out, can
 }
 
 func (n *Node) drainEvents() {

@@ -53,6 +53,21 @@ func (v *Verifier) Feed(env *crypto.Envelope) error {
 	return nil
 }
 
+// OnStep makes the Verifier call f after every step of the game (an
+// action, a chance step, a dropped seat's bot move, a drop), with clones of
+// the states before and after it, which f may keep. Front ends use it to
+// tell each step with its outcome (what was drawn, what was rolled). Set it
+// before the first Feed. (Added for the presentation model; additive.)
+func (v *Verifier) OnStep(f func(prev, next engine.State, s ReplayStep, a engine.Action)) {
+	if f == nil {
+		v.m.onStep = nil
+		return
+	}
+	v.m.onStep = func(prev, next engine.State, info stepInfo) {
+		f(prev, next, ReplayStep{Kind: info.Kind, Author: info.Author, Seat: info.Seat, Entry: info.Entry, What: info.What}, info.Action)
+	}
+}
+
 // Len is the number of entries verified so far.
 func (v *Verifier) Len() int { return v.n }
 

@@ -50,7 +50,7 @@ func (x *tmux) waitScreen(re *regexp.Regexp, timeout time.Duration) string {
 func startPlay(t *testing.T, w, h int, args string) (*tmux, string) {
 	dir := t.TempDir()
 	exitFile := filepath.Join(dir, "exit")
-	x := &tmux{t: t, socket: fmt.Sprintf("boardmesh-e2e-%d-%s", os.Getpid(), t.Name())}
+	x := &tmux{t: t, socket: fmt.Sprintf("boardmesh-e2e-%d-%s", os.Getpid(), strings.ReplaceAll(t.Name(), "/", "-"))}
 	t.Cleanup(func() { exec.Command("tmux", "-L", x.socket, "kill-server").Run() })
 	cmd := fmt.Sprintf("%s play %s; echo EXIT=$? > %s; sleep 60", binary, args, exitFile)
 	x.run("new-session", "-d", "-s", "bm", "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), "env", "BOARDMESH_HOME="+dir, "sh", "-c", cmd)
@@ -62,7 +62,7 @@ func startPlay(t *testing.T, w, h int, args string) (*tmux, string) {
 func checkFits(t *testing.T, s, title string, h int) {
 	t.Helper()
 	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	if !strings.HasPrefix(lines[0], title) || len(lines) != h || !strings.HasPrefix(lines[h-1], "q quit") {
+	if !strings.HasPrefix(lines[0], title) || len(lines) != h || !strings.Contains(lines[h-1], "q quit") {
 		t.Fatalf("the screen does not keep the title on top and the keys at the bottom (%d lines):\n%s", len(lines), s)
 	}
 }
@@ -76,8 +76,8 @@ func TestTerminalPlayWithKeys(t *testing.T) {
 	}
 	x, exitFile := startPlay(t, 80, 24, "dragonslair --bots 2 --delay 200ms --seed tmux")
 
-	firstAction := regexp.MustCompile(`> 1\) (.+?)\s*\n`)
-	for _, keys := range [][]string{{"1"}, {"/", "turn over", "Enter"}} {
+	firstAction := regexp.MustCompile(`> (\w)\) (.+?)\s*\n`)
+	for _, keys := range [][]string{{"key"}, {"/", "turn over", "Enter"}} {
 		s := x.waitScreen(regexp.MustCompile(`Your move`), 30*time.Second)
 		checkFits(t, s, "The Sleeping Dragon's Lair", 24)
 		if !strings.Contains(s, "state hashes") && !strings.Contains(s, "(you are seat") {
@@ -87,11 +87,30 @@ func TestTerminalPlayWithKeys(t *testing.T) {
 		if m == nil {
 			t.Fatalf("no action list on the screen:\n%s", s)
 		}
-		if keys[0] == "/" && !strings.HasPrefix(m[1], "Turn over") {
-			keys = []string{"1"} // no card to turn over: take the first move
+		if keys[0] == "/" && !strings.HasPrefix(m[2], "Turn over") {
+			keys = []string{"key"} // no card to turn over: take the highlighted move
 		}
-		want := regexp.MustCompile(`you \(seat \d\): ` + regexp.QuoteMeta(strings.TrimSuffix(m[1], "…")))
+		want := regexp.MustCompile(`you \(seat \d\): ` + regexp.QuoteMeta(strings.TrimSuffix(m[2], "…")))
 		for _, k := range keys {
+			if k == "key" {
+				k = m[1] // the key shown before the highlighted move
+			}
+			if k == "/" {
+				// The menu re-arms when the card turned over arrives; a /
+				// pressed while no move is to be chosen does nothing, so
+				// wait for the filter to open (again if need be).
+				opened := false
+				for try := 0; try < 5 && !opened; try++ {
+					x.run("send-keys", "-t", "bm", "/")
+					for end := time.Now().Add(2 * time.Second); time.Now().Before(end) && !opened; time.Sleep(100 * time.Millisecond) {
+						opened = strings.Contains(x.screen(), "filter:")
+					}
+				}
+				if !opened {
+					t.Fatalf("/ never opened the filter:\n%s", x.screen())
+				}
+				continue
+			}
 			if k == "turn over" {
 				x.run("send-keys", "-t", "bm", "-l", k)
 				x.waitScreen(regexp.MustCompile(`filter: turn over`), 5*time.Second)
@@ -100,6 +119,11 @@ func TestTerminalPlayWithKeys(t *testing.T) {
 			x.run("send-keys", "-t", "bm", k)
 		}
 		x.waitScreen(want, 15*time.Second)
+		// The move is told with its outcome once the card is turned over
+		// (a chance step); the next menu comes after it.
+		if strings.HasPrefix(m[2], "Turn over") {
+			x.waitScreen(regexp.MustCompile(want.String()+`.* — `), 15*time.Second)
+		}
 	}
 	// The peers agree: the sync line appears once a turn has passed. Our
 	// turn may still be on, so end it: G jumps to the last action (escape
@@ -117,6 +141,8 @@ func TestTerminalPlayWithKeys(t *testing.T) {
 		time.Sleep(300 * time.Millisecond)
 	}
 	x.run("send-keys", "-t", "bm", "q")
+	x.waitScreen(regexp.MustCompile(`Leave the game\?`), 5*time.Second)
+	x.run("send-keys", "-t", "bm", "y")
 	deadline = time.Now().Add(15 * time.Second)
 	for {
 		b, err := os.ReadFile(exitFile)
@@ -145,8 +171,8 @@ func TestTerminalInfiniteCityMenus(t *testing.T) {
 		t.Skip("this test needs tmux")
 	}
 	x, _ := startPlay(t, 100, 30, "infinitecity --bots 1 --delay 200ms --seed tmux-city")
-	group := regexp.MustCompile(`> 1\) (Play .+?) …  \((\d+) choices\)`)
-	first := regexp.MustCompile(`> 1\) (.+?)\s*\n`)
+	group := regexp.MustCompile(`> (\w)\) (Play [^(…\n]+?) …  \((\d+) choices\)`)
+	first := regexp.MustCompile(`> (\w)\) (.+?)\s*\n`)
 	yourMove := regexp.MustCompile(`(?m)^Your move`)
 	played := 0
 	deadline := time.Now().Add(90 * time.Second)
@@ -163,13 +189,13 @@ func TestTerminalInfiniteCityMenus(t *testing.T) {
 			if m == nil {
 				t.Fatalf("no menu on the screen:\n%s", s)
 			}
-			x.run("send-keys", "-t", "bm", "1")
-			x.waitScreen(regexp.MustCompile(`you \(seat \d\): `+regexp.QuoteMeta(strings.TrimSuffix(m[1], "…"))), 15*time.Second)
+			x.run("send-keys", "-t", "bm", m[1])
+			x.waitScreen(regexp.MustCompile(`you \(seat \d\): `+regexp.QuoteMeta(strings.TrimSuffix(m[2], "…"))), 15*time.Second)
 			continue
 		}
-		tile := g[1]
+		tile := g[2]
 		if played == 0 {
-			x.run("send-keys", "-t", "bm", "1")
+			x.run("send-keys", "-t", "bm", g[1])
 			s = x.waitScreen(regexp.MustCompile(`Your move › `+regexp.QuoteMeta(tile)), 5*time.Second)
 		} else {
 			x.run("send-keys", "-t", "bm", "/")

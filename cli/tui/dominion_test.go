@@ -74,8 +74,18 @@ func TestDominionScriptedSession(t *testing.T) {
 			return false
 		}
 		before := sent
-		if i < 9 {
-			key(m, string(rune('1'+i)))
+		// The key the screen shows before the move.
+		k := ""
+		for _, it := range m.items() {
+			if it.idx == i {
+				k = it.key
+			}
+		}
+		if k != "" {
+			if !strings.Contains(m.View(), k+") "+snap.State.Describe(snap.Legal[i])) {
+				t.Fatalf("the screen does not show %q with its key %s:\n%s", label, k, m.View())
+			}
+			key(m, k)
 		} else {
 			key(m, "g")
 			for k := 0; k < i; k++ {

@@ -90,12 +90,21 @@ func TestModelChoosesWithKeys(t *testing.T) {
 		t.Fatalf("chose %v, want add 3 second", chosen)
 	}
 	key(m, "9")
-	if !strings.Contains(m.View(), "there is no action 9") {
+	if !strings.Contains(m.View(), "no move has the key 9") {
 		t.Fatal("no message for a number without an action")
 	}
 	key(m, "q")
+	if quit || !strings.Contains(m.View(), "Leave the game?") {
+		t.Fatalf("q did not ask before leaving (quit %v):\n%s", quit, m.View())
+	}
+	key(m, "n")
+	if quit || strings.Contains(m.View(), "Leave the game?") {
+		t.Fatal("n did not cancel leaving")
+	}
+	key(m, "q")
+	key(m, "y")
 	if !quit {
-		t.Fatal("q did not quit")
+		t.Fatal("q, y did not quit")
 	}
 }
 

@@ -1,6 +1,9 @@
 package tui
 
-import "github.com/boardmesh/boardmesh/engine"
+import (
+	"github.com/boardmesh/boardmesh/cli/present"
+	"github.com/boardmesh/boardmesh/engine"
+)
 
 // PeerInfo is one peer of the table as the UI lists it.
 type PeerInfo struct {
@@ -28,9 +31,12 @@ type Snapshot struct {
 	Step uint64
 	// Status says whose turn it is, or what the table waits for.
 	Status string
-	// Log holds the latest lines of what happened, oldest first.
-	Log   []string
-	Peers []PeerInfo
+	// Log holds the latest lines of what happened, oldest first; History,
+	// when set, replaces it with the full history of the presentation
+	// model, coloured by seat.
+	Log     []string
+	History []present.Entry
+	Peers   []PeerInfo
 	// Sync says whether every peer's state hash agrees, or reports the
 	// desync.
 	Sync   string
@@ -42,4 +48,9 @@ type Snapshot struct {
 	CanStart bool
 	// Err is a fatal error to show before quitting.
 	Err string
+	// Table is the presentation model the snapshot was made from, when
+	// there is one: its stalls (the drop key), votes, terms and scores.
+	Table *present.Table
+	// Rules is a short summary of the game's rules, for the help screen.
+	Rules string
 }

@@ -6,6 +6,7 @@ package rules
 import (
 	"embed"
 	"fmt"
+	"strings"
 )
 
 //go:embed *.md
@@ -18,4 +19,23 @@ func Text(game string) (string, error) {
 		return "", fmt.Errorf("no rules document for %q", game)
 	}
 	return string(b), nil
+}
+
+// Summary returns the "In short" section of the named game's rules
+// document: the rules in a few lines, for the game screen's help.
+func Summary(game string) string {
+	text, err := Text(game)
+	if err != nil {
+		return ""
+	}
+	const head = "## In short\n"
+	i := strings.Index(text, head)
+	if i < 0 {
+		return ""
+	}
+	rest := text[i+len(head):]
+	if j := strings.Index(rest, "\n## "); j >= 0 {
+		rest = rest[:j]
+	}
+	return strings.Join(strings.Fields(rest), " ")
 }

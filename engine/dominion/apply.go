@@ -211,8 +211,13 @@ func (s *State) lastAside() int {
 	return int(s.aside[len(s.aside)-1])
 }
 
-// prompt says what the state is waiting for, in a player's words.
-func (s *State) prompt() string {
+// prompt says what the state is waiting for, in a player's words, as the
+// seat being asked may know it.
+func (s *State) prompt() string { return s.promptFor(s.askSeat) }
+
+// promptFor is the prompt as seat may read it: the card Library drew is
+// named to its owner alone.
+func (s *State) promptFor(seat int) string {
 	switch {
 	case s.phase == phaseOver:
 		return "The game is over: " + s.reason + "."
@@ -259,6 +264,9 @@ func (s *State) prompt() string {
 	case askBandit:
 		return who + ": Bandit revealed Silver and Gold from your deck — which do you trash?"
 	case askLibrary:
+		if seat != s.askSeat {
+			return who + ": Library drew an Action card — set it aside or keep it?"
+		}
 		return fmt.Sprintf("%s: Library drew %s — set it aside or keep it?", who, CardName(s.lastAside()))
 	case askMineTrash:
 		return who + ": Mine — you may trash a Treasure from your hand."

@@ -73,7 +73,7 @@ func list(z *counts) []CardCount {
 // View returns what seat may see; -1 is a spectator.
 func (s *State) View(seat int) engine.View {
 	v := &View{Seat: seat, Turn: s.turn, Current: s.cur, Actions: s.actions, Buys: s.buys, Coins: s.coins,
-		Prompt: s.prompt(), ToAct: -1, AsideOwner: s.asideOwner}
+		Prompt: s.promptFor(seat), ToAct: -1, AsideOwner: s.asideOwner}
 	switch s.phase {
 	case phaseSetup:
 		v.Phase = "setup"
@@ -133,6 +133,10 @@ func (s *State) View(seat int) engine.View {
 	}
 	for _, c := range s.aside[:min(shown, len(s.aside))] {
 		v.Aside = append(v.Aside, cards[c].name)
+	}
+	if s.ask == askVassal && len(v.Aside) == 0 {
+		// Vassal discards the top card face up: everyone sees it.
+		v.Aside, v.AsideWhat, v.AsideOwner = []string{CardName(s.topArg())}, "Discarded by Vassal", s.cur
 	}
 	if s.phase == phaseOver {
 		v.Over = true

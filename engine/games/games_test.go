@@ -22,6 +22,11 @@ func TestRegistryIsComplete(t *testing.T) {
 		if g.Name == "" || g.Title == "" || g.Version == "" {
 			t.Errorf("game %+v lacks a name, title or version", g.Name)
 		}
+		// One form for every rules version: NAME/N, which says whose it is
+		// in a refusal message.
+		if !strings.HasPrefix(g.Version, g.Name+"/") || len(g.Version) == len(g.Name)+1 {
+			t.Errorf("%s: rules version %q, want %s/N", g.Name, g.Version, g.Name)
+		}
 		if seen[g.Name] {
 			t.Errorf("game %s registered twice", g.Name)
 		}

@@ -10,7 +10,7 @@ import (
 var Game = &engine.Game{
 	Name:           "infinitecity",
 	Title:          "Infinite City",
-	Version:        "1",
+	Version:        "infinitecity/1",
 	MinPlayers:     2,
 	MaxPlayers:     6,
 	DefaultPlayers: 4,

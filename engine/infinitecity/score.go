@@ -4,10 +4,10 @@ import "github.com/boardmesh/boardmesh/engine"
 
 // Score is one player's points, as the rules add them up.
 type Score struct {
-	Groups    int `json:"groups"`    // tiles in connected groups of 3 or more
-	Bonus     int `json:"bonus"`     // printed bonus points of controlled tiles
-	Rings     int `json:"rings"`     // controlled tiles with a silver ring border
-	RingBonus int `json:"ringBonus"` // Rings again, for the player(s) with the most
+	Groups    int `json:"groups"`     // tiles in connected groups of 3 or more
+	Bonus     int `json:"bonus"`      // printed bonus points of controlled tiles
+	Rings     int `json:"rings"`      // controlled tiles with a silver ring border
+	RingBonus int `json:"ring_bonus"` // Rings again, for the player(s) with the most
 	Total     int `json:"total"`
 	Largest   int `json:"largest"` // the largest connected group, the tie-break
 }

@@ -15,15 +15,15 @@ type View struct {
 	Players   int        `json:"players"`
 	Turn      int        `json:"turn"`
 	Current   int        `json:"current"`
-	ToAct     string     `json:"toAct"`
+	ToAct     string     `json:"to_act"`
 	Prompt    string     `json:"prompt"`
 	Over      bool       `json:"over"`
 	Winners   []int      `json:"winners,omitempty"`
-	EndSeat   int        `json:"endSeat"` // the player who used their last marker, or -1
+	EndSeat   int        `json:"end_seat"` // the player who used their last marker, or -1
 	Tiles     []ViewTile `json:"tiles"`
 	Hand      []TileInfo `json:"hand,omitempty"`
 	Peek      []TileInfo `json:"peek,omitempty"`
-	HandSizes []int      `json:"handSizes"`
+	HandSizes []int      `json:"hand_sizes"`
 	Supply    []int      `json:"supply"`
 	Lost      []int      `json:"lost"`
 	Left      []bool     `json:"left"`
@@ -39,7 +39,7 @@ type ViewTile struct {
 	Y         int    `json:"y"`
 	Name      string `json:"name,omitempty"` // empty while face down
 	Abbr      string `json:"abbr,omitempty"`
-	FaceDown  bool   `json:"faceDown,omitempty"`
+	FaceDown  bool   `json:"face_down,omitempty"`
 	Protected bool   `json:"protected,omitempty"`
 	Markers   []int  `json:"markers"` // per seat
 }

@@ -1,0 +1,212 @@
+package present
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/boardmesh/boardmesh/crypto"
+	"github.com/boardmesh/boardmesh/engine"
+	"github.com/boardmesh/boardmesh/engine/games"
+	"github.com/boardmesh/boardmesh/lockstep"
+)
+
+// playLog plays a whole game of the named game between n in-memory nodes
+// played by random bots and returns the committed log of the first node
+// and its final status.
+func playLog(t testing.TB, game string, n int) ([]*crypto.Envelope, lockstep.Status) {
+	t.Helper()
+	g, err := games.Lookup(game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var peers []*lockstep.Node
+	for i := range n {
+		id, _ := crypto.GenerateIdentity(bytes.NewReader(bytes.Repeat([]byte{byte(i + 1)}, 32)))
+		nd, err := lockstep.New(lockstep.Config{Identity: id, Name: fmt.Sprintf("P%d", i+1), Games: games.Lookup})
+		if err != nil {
+			t.Fatal(err)
+		}
+		peers = append(peers, nd)
+	}
+	lobby := crypto.Hash{7}
+	if err := peers[0].Host(lobby, g, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range peers[1:] {
+		if err := p.Join(lobby); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var log []*crypto.Envelope
+	handle := func() (busy bool) {
+		for i, nd := range peers {
+			for nd.HasReady() {
+				rd := nd.Ready()
+				if i == 0 {
+					log = append(log, rd.Entries...)
+				}
+				for _, env := range rd.Messages {
+					for j, o := range peers {
+						if j != i {
+							_ = o.Step(env)
+						}
+					}
+				}
+				nd.Advance()
+				busy = true
+			}
+		}
+		return busy
+	}
+	handle()
+	// Every join must be in before the roster is proposed.
+	for range 10 {
+		handle()
+	}
+	if err := peers[0].Propose(); err != nil {
+		t.Fatal(err)
+	}
+	bot, r := engine.RandomBot{}, engine.NewRand([]byte("present"))
+	for steps := 0; peers[0].Status().Phase != lockstep.PhaseOver && steps < 200000; steps++ {
+		busy := handle()
+		for _, nd := range peers {
+			if nd.CanAct() {
+				st := nd.State()
+				if err := nd.Act(bot.Choose(st, st.Legal(nil), r)); err != nil {
+					t.Fatal(err)
+				}
+				busy = true
+			}
+		}
+		if !busy {
+			break
+		}
+	}
+	handle()
+	if peers[0].Status().Phase != lockstep.PhaseOver {
+		t.Fatalf("the %s game did not end", game)
+	}
+	return log, peers[0].Status()
+}
+
+// TestHistoryTellsEveryStep: every action of a whole game has one line
+// naming its seat, in order, and the game over is the last line.
+func TestHistoryTellsEveryStep(t *testing.T) {
+	for _, g := range games.All() {
+		t.Run(g.Name, func(t *testing.T) {
+			log, st := playLog(t, g.Name, g.MinPlayers)
+			rep, err := lockstep.Verify(log, games.Lookup)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := NewRecorder(games.Lookup)
+			r.SetViewer(0)
+			r.Feed(log...)
+			h := r.History()
+			var actions []Entry
+			for _, e := range h {
+				if e.Kind == "action" {
+					actions = append(actions, e)
+				}
+				if strings.HasPrefix(e.Text, "the history stops") {
+					t.Fatal(e.Text)
+				}
+			}
+			var want []lockstep.ReplayStep
+			for _, s := range rep.Steps {
+				if s.Kind == "action" {
+					want = append(want, s)
+				}
+			}
+			if len(actions) != len(want) {
+				t.Fatalf("%d action lines for %d actions", len(actions), len(want))
+			}
+			for i, e := range actions {
+				if e.Seat != want[i].Seat+1 || e.Text == "" || !strings.Contains(e.Who, fmt.Sprintf("seat %d", want[i].Seat+1)) {
+					t.Fatalf("line %d is %+v for a step of seat %d", i, e, want[i].Seat+1)
+				}
+			}
+			tb := Build(r, st, rep.Final, Env{Human: true, Self: st.Members[0].ID.String()})
+			if tb.Phase != "over" || tb.Result == nil || len(tb.Scores) != g.MinPlayers {
+				t.Fatalf("game over table: phase %q, result %v, %d scores", tb.Phase, tb.Result, len(tb.Scores))
+			}
+		})
+	}
+}
+
+// TestTableJSONIsSnakeCase: every key of the marshalled table is
+// snake_case, the engine's view included, and seats count from 1.
+func TestTableJSONIsSnakeCase(t *testing.T) {
+	for _, g := range games.All() {
+		log, st := playLog(t, g.Name, g.MinPlayers)
+		rep, err := lockstep.Verify(log, games.Lookup)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := NewRecorder(games.Lookup)
+		r.Feed(log...)
+		tb := Build(r, st, rep.Final, Env{Human: true, Self: st.Members[0].ID.String()})
+		b, err := json.Marshal(tb)
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys := regexp.MustCompile(`"([A-Za-z0-9_]+)":`).FindAllStringSubmatch(string(b), -1)
+		for _, k := range keys {
+			if k[1] != strings.ToLower(k[1]) {
+				t.Errorf("%s: key %q is not snake_case", g.Name, k[1])
+			}
+		}
+		for i, s := range tb.Seats {
+			if s.Number != i+1 || s.Color == "" {
+				t.Errorf("%s: seat %d is %+v", g.Name, i+1, s)
+			}
+		}
+	}
+}
+
+func TestActionIDsAndGroups(t *testing.T) {
+	a := engine.Action{Op: 3, Args: []int32{1, -2}}
+	if id := ActionID(a); id != "3.1.-2" {
+		t.Fatalf("id %q", id)
+	}
+	got, ok := Choose([]Action{{ID: "3.1.-2", Action: a}}, "3.1.-2")
+	if !ok || !got.Equal(a) {
+		t.Fatal("Choose does not find the move by its id")
+	}
+	if _, ok := Choose([]Action{{ID: "3.1.-2", Action: a}}, "3.1.2"); ok {
+		t.Fatal("Choose found a move that is not legal")
+	}
+	for label, want := range map[string]string{"Play Post Office at (1,2)": "Play Post Office", "Buy Gold ($6)": "Buy Gold", "End turn": "End turn"} {
+		if g := GroupOf(label); g != want {
+			t.Errorf("GroupOf(%q) = %q, want %q", label, g, want)
+		}
+	}
+}
+
+// TestDefaultNeverRisky: the default highlight is the first move that is
+// not risky.
+func TestDefaultNeverRisky(t *testing.T) {
+	as := []Action{{ID: "1", Risky: true}, {ID: "2"}, {ID: "3"}}
+	if d := DefaultAction(as); d != "2" {
+		t.Fatalf("default %q, want 2", d)
+	}
+}
+
+// TestMergeOutcome: chance outcomes without a line of their own join the
+// line before, counted when repeated.
+func TestMergeOutcome(t *testing.T) {
+	r := &Recorder{}
+	r.add(Entry{Kind: "action", Text: "Play Smithy"})
+	r.mergeOutcome("drew a card")
+	r.mergeOutcome("drew a card")
+	r.mergeOutcome("drew a card")
+	r.add(Entry{Kind: "table", Text: "waiting"})
+	r.mergeOutcome("Curse gained")
+	if got := r.history[0].Outcome; got != "drew a card ×3; Curse gained" {
+		t.Fatalf("outcome %q", got)
+	}
+}

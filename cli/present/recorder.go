@@ -1,0 +1,276 @@
+package present
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/boardmesh/boardmesh/crypto"
+	"github.com/boardmesh/boardmesh/engine"
+	"github.com/boardmesh/boardmesh/lockstep"
+)
+
+// maxHistory bounds the history kept: the oldest entries go first.
+const maxHistory = 10000
+
+// Recorder builds the history of a table for one viewer. Feed it every
+// committed log entry, in log order, from the session's first; it replays
+// them with its own lockstep.Verifier (so it tells each step from the
+// states just before and after it, never a later one) and asks the game's
+// engine.Narrator what the viewer may know of each step. Event adds what
+// the node reports about the table. A Recorder is not safe for concurrent
+// use.
+type Recorder struct {
+	ver    *lockstep.Verifier
+	viewer int // 0-based seat, -1 a spectator
+	// names names seats (0-based) for the history; set by SetNames.
+	names   func(seat int) string
+	history []Entry
+	failed  error
+	seq     uint64
+	turn    int
+	cheats  []Cheat
+	sync    Sync
+	votes   []Vote
+}
+
+// NewRecorder returns a Recorder of an empty log for a spectator; games
+// resolves the roster's game (games.Lookup).
+func NewRecorder(games func(string) (*engine.Game, error)) *Recorder {
+	r := &Recorder{ver: lockstep.NewVerifier(games), viewer: -1}
+	r.ver.OnStep(r.step)
+	return r
+}
+
+// SetViewer sets the seat (0-based, -1 a spectator) the history is told
+// for. It applies to the steps fed from now on, so set it as soon as the
+// seats are drawn (a runner's update carries the status with the entries).
+func (r *Recorder) SetViewer(seat int) { r.viewer = seat }
+
+// SetNames sets how seats (0-based) are named in the history.
+func (r *Recorder) SetNames(f func(seat int) string) { r.names = f }
+
+// Feed tells the committed entries. An entry the Verifier refuses (which
+// an honest node never commits) stops the telling; the error is kept and
+// shown as a table entry.
+func (r *Recorder) Feed(entries ...*crypto.Envelope) {
+	for _, env := range entries {
+		if r.failed != nil {
+			return
+		}
+		if err := r.ver.Feed(env); err != nil {
+			r.failed = err
+			r.add(Entry{Seq: r.seq, Turn: r.turn, Kind: "table", Text: "the history stops here: " + err.Error()})
+		}
+	}
+}
+
+// Len is the number of entries fed so far.
+func (r *Recorder) Len() int { return r.ver.Len() }
+
+// History is the history so far, oldest first. The slice is a copy.
+func (r *Recorder) History() []Entry { return append([]Entry(nil), r.history...) }
+
+// Last is the target of the newest move that had one.
+func (r *Recorder) Last() *engine.Target {
+	for i := len(r.history) - 1; i >= 0; i-- {
+		if r.history[i].Target != nil {
+			return r.history[i].Target
+		}
+	}
+	return nil
+}
+
+// Cheats lists the cheats and rejections reported so far.
+func (r *Recorder) Cheats() []Cheat { return append([]Cheat(nil), r.cheats...) }
+
+// Sync is the latest state-hash agreement.
+func (r *Recorder) Sync() Sync { return r.sync }
+
+func (r *Recorder) seatName(seat int) string {
+	if seat < 0 {
+		return ""
+	}
+	if r.names != nil {
+		if n := r.names(seat); n != "" {
+			return fmt.Sprintf("%s (seat %d)", n, seat+1)
+		}
+	}
+	return fmt.Sprintf("seat %d", seat+1)
+}
+
+func (r *Recorder) add(e Entry) {
+	r.history = append(r.history, e)
+	if len(r.history) > maxHistory {
+		r.history = append(r.history[:0:0], r.history[len(r.history)-maxHistory:]...)
+	}
+}
+
+// step tells one step of the game (the Verifier's OnStep).
+func (r *Recorder) step(prev, next engine.State, s lockstep.ReplayStep, a engine.Action) {
+	defer func() { r.seq++; r.turn = next.Turn() + 1 }()
+	who := prev.ToAct()
+	e := Entry{Seq: r.seq, Turn: prev.Turn() + 1, Kind: s.Kind}
+	switch s.Kind {
+	case "drop":
+		e.Text = "dropped by agreement"
+		e.Seat, e.Who = s.Seat+1, r.seatName(s.Seat)
+		r.add(e)
+		return
+	case "chance":
+		n := narrate(prev, next, who, engine.Action{}, r.viewer)
+		if n.What == "" {
+			// An outcome of the step before (the cards a play drew): it
+			// belongs to that line.
+			if n.Outcome != "" {
+				r.mergeOutcome(n.Outcome)
+			}
+			return
+		}
+		e.Who, e.Text, e.Outcome = "", n.What, n.Outcome
+		r.add(e)
+		return
+	}
+	n := narrate(prev, next, who, a, r.viewer)
+	e.Seat, e.Who, e.Text, e.Outcome = s.Seat+1, r.seatName(s.Seat), n.What, n.Outcome
+	if inf, ok := prev.(engine.ActionInformer); ok {
+		if t := inf.ActionInfo(a).Target; t.Kind != "" && t.Kind != engine.TargetButton && t.Kind != engine.TargetCard {
+			// A card in the hand is the mover's secret until played, and
+			// its name is in the line anyway: only public places.
+			e.Target = &t
+		}
+	}
+	if s.Kind == "bot" {
+		e.Who += " [left; played by the bot]"
+	}
+	r.add(e)
+}
+
+// mergeOutcome adds an outcome to the last line of the game (not a table
+// line); the same outcome twice in a row counts up ("drew a card ×2").
+func (r *Recorder) mergeOutcome(o string) {
+	i := len(r.history) - 1
+	for i >= 0 && r.history[i].Kind == "table" {
+		i--
+	}
+	if i < 0 {
+		r.add(Entry{Seq: r.seq, Turn: r.turn, Kind: "chance", Text: o})
+		return
+	}
+	e := &r.history[i]
+	if e.Outcome == "" {
+		e.Outcome = o
+		return
+	}
+	parts := strings.Split(e.Outcome, "; ")
+	last := parts[len(parts)-1]
+	base, n := last, 1
+	if k := strings.LastIndex(last, " ×"); k > 0 {
+		if _, err := fmt.Sscanf(last[k+len(" ×"):], "%d", &n); err == nil {
+			base = last[:k]
+		} else {
+			n = 1
+		}
+	}
+	if base == o {
+		parts[len(parts)-1] = fmt.Sprintf("%s ×%d", base, n+1)
+		e.Outcome = strings.Join(parts, "; ")
+		return
+	}
+	e.Outcome += "; " + o
+}
+
+// Narrate tells one step as viewer (0-based, -1 a spectator) may know it:
+// the game's engine.Narrator, or Describe for an action of a game without
+// one.
+func Narrate(prev, next engine.State, who engine.Actor, a engine.Action, viewer int) engine.Narration {
+	return narrate(prev, next, who, a, viewer)
+}
+
+// narrate asks the game, or falls back on Describe for actions.
+func narrate(prev, next engine.State, who engine.Actor, a engine.Action, viewer int) engine.Narration {
+	if n, ok := prev.(engine.Narrator); ok {
+		return n.Narrate(next, who, a, viewer)
+	}
+	switch who.Kind {
+	case engine.ActorSeat:
+		return engine.Narration{What: prev.Describe(a)}
+	case engine.ActorChance:
+		return engine.Narration{What: "the beacon drew"}
+	}
+	return engine.Narration{}
+}
+
+// Event adds what the node reports. seatOf maps the event's peer to its
+// seat (0-based, -1 none); mine tells whether the event is about the
+// viewer's own peer (a stall for our own move is not news).
+func (r *Recorder) Event(ev lockstep.Event, seatOf int, name string) {
+	t := Entry{Seq: r.seq, Turn: r.turn, Kind: "table", Text: ev.Text}
+	switch ev.Kind {
+	case lockstep.EventJoined, lockstep.EventStarted, lockstep.EventRefused, lockstep.EventResumed, lockstep.EventWaiting, lockstep.EventDropVote:
+		r.add(t)
+	case lockstep.EventDropped:
+		t.Text = "dropped by agreement: " + r.seatList(ev.Seats)
+		r.add(t)
+	case lockstep.EventTurn:
+		r.sync = Sync{OK: true, Text: fmt.Sprintf("state hashes of all peers agree (turn %d, step %d)", ev.Turn, ev.Seq)}
+	case lockstep.EventGameOver:
+		r.sync = Sync{OK: true, Text: "state hashes of all peers agree on the final state"}
+		if !strings.HasPrefix(t.Text, "game over") {
+			t.Text = "game over: " + t.Text
+		}
+		r.add(t)
+	case lockstep.EventRejected:
+		c := Cheat{Kind: "rejected", Seat: seatOf + 1, Name: name, Text: ev.Text}
+		r.cheats = append(r.cheats, c)
+		t.Kind = "cheat"
+		t.Seat, t.Text = c.Seat, "rejected: "+ev.Text
+		r.add(t)
+	case lockstep.EventEquivocation:
+		c := Cheat{Kind: "equivocation", Seat: seatOf + 1, Name: name, Text: fmt.Sprintf("%s signed two different envelopes for one slot: proof of cheating, the game stops", nameOr(name, seatOf))}
+		r.cheats = append(r.cheats, c)
+		t.Kind, t.Seat, t.Text = "cheat", c.Seat, c.Text
+		r.add(t)
+	case lockstep.EventDesync:
+		text := ev.Text
+		if ev.Desync != nil {
+			text = ev.Desync.String()
+		}
+		r.sync = Sync{OK: false, Text: text}
+		r.cheats = append(r.cheats, Cheat{Kind: "desync", Seat: seatOf + 1, Name: name, Text: text})
+		t.Kind = "desync"
+		r.add(t)
+	}
+}
+
+// Cheat records a cheat the runner has put in plain words, with a line in
+// the history.
+func (r *Recorder) Cheat(c Cheat) {
+	r.cheats = append(r.cheats, c)
+	r.add(Entry{Seq: r.seq, Turn: r.turn, Kind: "cheat", Seat: c.Seat, Text: "CHEAT: " + c.Text})
+}
+
+// Note adds a line about the table (what the validator dropped, …).
+func (r *Recorder) Note(text string) {
+	r.add(Entry{Seq: r.seq, Turn: r.turn, Kind: "table", Text: text})
+}
+
+func nameOr(name string, seat int) string {
+	if name != "" {
+		if seat >= 0 {
+			return fmt.Sprintf("%s (seat %d)", name, seat+1)
+		}
+		return name
+	}
+	if seat >= 0 {
+		return fmt.Sprintf("seat %d", seat+1)
+	}
+	return "a peer"
+}
+
+func (r *Recorder) seatList(seats []int) string {
+	parts := make([]string, len(seats))
+	for i, s := range seats {
+		parts[i] = r.seatName(s)
+	}
+	return strings.Join(parts, ", ")
+}

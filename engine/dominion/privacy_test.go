@@ -1,0 +1,168 @@
+package dominion
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/boardmesh/boardmesh/engine"
+)
+
+// visibleNames is every card name seat's view shows outside the Supply:
+// its hand, what is in play, the trash, the cards aside it may see, the
+// known top of its deck.
+func visibleNames(v *View) map[string]bool {
+	known := map[string]bool{}
+	for _, z := range [][]CardCount{v.Hand, v.InPlay, v.Trash} {
+		for _, c := range z {
+			known[c.Card] = true
+		}
+	}
+	for _, c := range v.Aside {
+		known[c] = true
+	}
+	for _, p := range v.Players {
+		for _, c := range p.KnownTop {
+			known[c] = true
+		}
+	}
+	return known
+}
+
+var cardWord = func() *regexp.Regexp {
+	var names []string
+	for c := 0; c < NumCards; c++ {
+		names = append(names, regexp.QuoteMeta(cards[c].name))
+	}
+	return regexp.MustCompile(`\b(` + strings.Join(names, "|") + `)\b`)
+}()
+
+// TestNoSeatLearnsHiddenCards plays whole bot games with the Kingdoms of
+// the leaks reported (Sentry, Artisan, Harbinger, Library, with Militia,
+// Bureaucrat, Cellar and Moat) and random ones; at every step, for every
+// seat and a spectator, the line its history shows and the prompt its
+// screen shows may name only cards that seat can see: in its own view
+// outside the Supply (before or after the step), or a Supply pile that
+// changed in the step (a gain is public). Moat and a Bureaucrat's Victory
+// card are revealed by the rules when the line says so.
+func TestNoSeatLearnsHiddenCards(t *testing.T) {
+	kingdoms := []engine.Options{
+		{{Name: optKingdom, Value: "Sentry+Artisan+Harbinger+Library+Militia+Bureaucrat+Cellar+Moat+Vassal+Village"}},
+		{{Name: optKingdom, Value: "Sentry+Artisan+Harbinger+Library+Chapel+Throne Room+Mine+Remodel+Poacher+Bandit"}},
+	}
+	for range 4 {
+		kingdoms = append(kingdoms, kingdoms[0], kingdoms[1])
+	}
+	for i := range 6 {
+		kingdoms = append(kingdoms, randomKingdom(i))
+	}
+	lines := 0
+	// seen counts the private choices met, so the test is known to have
+	// met each of the reported leaks.
+	seen := map[int]int{}
+	for gi, opts := range kingdoms {
+		for _, players := range []int{2, 3} {
+			st, err := Game.Setup(players, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			bots := make([]engine.Bot, players)
+			for i := range bots {
+				// The explorer buys and plays Kingdom cards; one seat plays
+				// another bot by turns.
+				bots[i] = Game.Bots[len(Game.Bots)-1].New()
+				if i == 1 {
+					bots[i] = Game.Bots[gi%len(Game.Bots)].New()
+				}
+			}
+			seed := []byte(fmt.Sprintf("privacy-%d-%d", gi, players))
+			_, err = engine.PlayOut(st, bots, engine.SeededChance{Seed: seed}, engine.NewRand(seed), 20000, true, func(prev, next engine.State, step engine.Step) {
+				p, n := prev.(*State), next.(*State)
+				if step.Who.Kind == engine.ActorSeat {
+					seen[p.ask]++
+				}
+				for seat := -1; seat < players; seat++ {
+					bv, av := p.View(seat).(*View), n.View(seat).(*View)
+					known := visibleNames(bv)
+					for c := range visibleNames(av) {
+						known[c] = true
+					}
+					for i, pile := range av.Supply {
+						if i >= len(bv.Supply) || pile.Count != bv.Supply[i].Count {
+							known[pile.Card] = true
+						}
+					}
+					nar := p.Narrate(next, step.Who, step.Action, seat)
+					line := nar.What + " — " + nar.Outcome
+					lines++
+					for _, name := range cardWord.FindAllString(line, -1) {
+						if known[name] || name == "Moat" && strings.Contains(line, "Reveal Moat") ||
+							strings.HasPrefix(nar.What, "Reveal "+name) && isVictory(CardByName(name)) {
+							continue
+						}
+						t.Fatalf("game %d, %d players: %s is told %q about a step of %v, but cannot see %s", gi, players, who(seat), line, step.Who, name)
+					}
+					aknown := visibleNames(av)
+					for _, name := range cardWord.FindAllString(av.Prompt, -1) {
+						if !aknown[name] && !inSupply(av, name) {
+							t.Fatalf("%s's screen asks %q naming %s, which it cannot see", who(seat), av.Prompt, name)
+						}
+					}
+					if strings.Contains(av.Prompt, "Library drew") && seat != n.askSeat {
+						for _, name := range cardWord.FindAllString(av.Prompt, -1) {
+							if name != "Library" && name != "Action" {
+								t.Fatalf("%s's screen names the card Library drew for seat %d: %q", who(seat), n.askSeat+1, av.Prompt)
+							}
+						}
+					}
+				}
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if lines < 1000 {
+		t.Fatalf("only %d lines checked", lines)
+	}
+	for _, ask := range []int{askSentry, askArtisanTop, askHarbinger, askLibrary} {
+		if seen[ask] == 0 {
+			t.Errorf("the games never met the private choice %d; the test proves nothing about it", ask)
+		}
+	}
+}
+
+func who(seat int) string {
+	if seat < 0 {
+		return "a spectator"
+	}
+	return fmt.Sprintf("seat %d", seat+1)
+}
+
+func inSupply(v *View, name string) bool {
+	for _, p := range v.Supply {
+		if p.Card == name {
+			return true
+		}
+	}
+	return false
+}
+
+// TestNarrationOfDraws: the first deal names each seat's own cards to it,
+// and only how many the others drew.
+func TestNarrationOfDraws(t *testing.T) {
+	st, _ := Game.Setup(2, nil)
+	prev := st.Clone()
+	if err := st.ApplyChance(make([]byte, 32)); err != nil {
+		t.Fatal(err)
+	}
+	mine := prev.(*State).Narrate(st, engine.ChanceActor(), engine.Action{}, 0)
+	theirs := prev.(*State).Narrate(st, engine.ChanceActor(), engine.Action{}, 1)
+	if !strings.Contains(mine.Outcome, "your new hand: ") || !strings.Contains(mine.Outcome, "seat 2 drew a new hand") {
+		t.Fatalf("seat 1 is told %+v about the first deal", mine)
+	}
+	if !strings.Contains(theirs.Outcome, "seat 1 drew a new hand") || strings.Contains(theirs.Outcome, "seat 2 drew") || strings.Contains(theirs.Outcome, "Copper") && !strings.Contains(theirs.Outcome, "your new hand") {
+		t.Fatalf("seat 2 is told %+v about the first deal", theirs)
+	}
+}

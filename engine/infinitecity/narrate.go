@@ -1,0 +1,161 @@
+package infinitecity
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/boardmesh/boardmesh/engine"
+)
+
+// Narrate tells a step as seat may know it (engine.Narrator), from the
+// two views of that seat: the tile laid and what a face-down tile turned
+// into, markers placed, moved or removed, protection gained, tiles drawn
+// (named to their owner alone) and scores.
+func (s *State) Narrate(next engine.State, who engine.Actor, a engine.Action, seat int) engine.Narration {
+	n, ok := next.(*State)
+	if !ok {
+		return engine.Narration{What: s.Describe(a)}
+	}
+	before, after := s.View(seat).(*View), n.View(seat).(*View)
+	var out engine.Narration
+	if who.Kind == engine.ActorSeat {
+		out.What = s.Describe(a)
+	}
+	var news []string
+	at := func(t ViewTile) string { return fmt.Sprintf("(%d,%d)", t.X, t.Y) }
+	old := map[[2]int]ViewTile{}
+	for _, t := range before.Tiles {
+		old[[2]int{t.X, t.Y}] = t
+	}
+	for _, t := range after.Tiles {
+		o, had := old[[2]int{t.X, t.Y}]
+		switch {
+		case !had && t.FaceDown:
+			news = append(news, "a face-down tile at "+at(t))
+		case !had:
+			news = append(news, t.Name+" laid at "+at(t))
+		case o.FaceDown && !t.FaceDown:
+			news = append(news, "the tile at "+at(t)+" turned over: "+t.Name)
+		case o.Name != t.Name && !t.FaceDown:
+			news = append(news, fmt.Sprintf("%s at %s is now %s", o.Name, at(t), t.Name))
+		}
+		for p := range t.Markers {
+			was := 0
+			if had && p < len(o.Markers) {
+				was = o.Markers[p]
+			}
+			if d := t.Markers[p] - was; d > 0 {
+				news = append(news, fmt.Sprintf("seat %d marker on %s %s", p+1, nameOf(t), at(t)))
+			} else if d < 0 {
+				news = append(news, fmt.Sprintf("seat %d marker gone from %s %s", p+1, nameOf(t), at(t)))
+			}
+		}
+		if t.Protected && had && !o.Protected {
+			news = append(news, nameOf(t)+" "+at(t)+" is protected")
+		}
+	}
+	if got := diffTiles(after.Hand, before.Hand); len(got) > 0 {
+		news = append(news, "you drew "+strings.Join(got, ", "))
+	}
+	for p := range after.HandSizes {
+		if p == seat || p >= len(before.HandSizes) {
+			continue
+		}
+		if d := after.HandSizes[p] - before.HandSizes[p]; d > 0 {
+			news = append(news, fmt.Sprintf("seat %d drew %d tile(s)", p+1, d))
+		}
+	}
+	if len(after.Peek) > 0 && len(before.Peek) == 0 {
+		var names []string
+		for _, t := range after.Peek {
+			names = append(names, t.Name)
+		}
+		news = append(news, "you look at "+strings.Join(names, ", "))
+	}
+	if after.Over && !before.Over {
+		var sc []string
+		for p, x := range after.Scores {
+			sc = append(sc, fmt.Sprintf("seat %d %d", p+1, x.Total))
+		}
+		news = append(news, "game over: "+strings.Join(sc, ", "))
+	}
+	out.Outcome = strings.Join(news, "; ")
+	return out
+}
+
+func nameOf(t ViewTile) string {
+	if t.FaceDown {
+		return "the face-down tile"
+	}
+	return t.Name
+}
+
+func diffTiles(a, b []TileInfo) []string {
+	left := map[string]int{}
+	for _, t := range b {
+		left[t.Name]++
+	}
+	var out []string
+	for _, t := range a {
+		if left[t.Name] > 0 {
+			left[t.Name]--
+			continue
+		}
+		out = append(out, t.Name)
+	}
+	return out
+}
+
+// ScoreParts is seat's points by kind (engine.Scorer); scores are public.
+func (s *State) ScoreParts(seat, viewer int) ([]engine.ScorePart, bool) {
+	sc := s.Scores()
+	if seat < 0 || seat >= len(sc) {
+		return nil, false
+	}
+	x := sc[seat]
+	var parts []engine.ScorePart
+	for _, p := range []engine.ScorePart{{Label: "tiles in groups of 3+", Points: x.Groups}, {Label: "tile bonuses", Points: x.Bonus},
+		{Label: "rings", Points: x.Rings}, {Label: "most rings", Points: x.RingBonus}} {
+		if p.Points != 0 {
+			parts = append(parts, p)
+		}
+	}
+	return parts, true
+}
+
+// Terms lists the tiles in the seat's hand and on the table with their
+// texts (engine.Glossary).
+func (s *State) Terms(seat int) []engine.Term {
+	v := s.View(seat).(*View)
+	seen := map[string]bool{}
+	var out []engine.Term
+	for _, t := range append(append([]TileInfo(nil), v.Hand...), v.Legend...) {
+		if seen[t.Name] {
+			continue
+		}
+		seen[t.Name] = true
+		text := t.Text
+		if t.Bonus != 0 {
+			text += fmt.Sprintf(" (+%d points)", t.Bonus)
+		}
+		if t.Rings {
+			text += " (silver ring)"
+		}
+		out = append(out, engine.Term{Name: t.Name, Kind: "tile", Text: text})
+	}
+	return out
+}
+
+// ActionInfo points a move at its square, or at the tile in hand
+// (engine.ActionInformer).
+func (s *State) ActionInfo(a engine.Action) engine.ActionInfo {
+	var info engine.ActionInfo
+	switch {
+	case a.Op == OpPlay && len(a.Args) == 3 && a.Args[0] >= 0 && int(a.Args[0]) < len(s.set.Kinds):
+		info.Target = engine.Target{Kind: engine.TargetSquare, ID: fmt.Sprintf("%d,%d", a.Args[1], a.Args[2]), X: int(a.Args[1]), Y: int(a.Args[2])}
+		info.Text = s.set.Kinds[a.Args[0]].Instr.Text()
+	case len(a.Args) == 2:
+		info.Target = engine.Target{Kind: engine.TargetSquare, ID: fmt.Sprintf("%d,%d", a.Args[0], a.Args[1]), X: int(a.Args[0]), Y: int(a.Args[1])}
+	}
+	return info
+}
