@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/boardmesh/boardmesh/cli/tui"
+	"github.com/boardmesh/boardmesh/cli/web"
 	"github.com/boardmesh/boardmesh/crypto"
 	"github.com/boardmesh/boardmesh/engine"
 	"github.com/boardmesh/boardmesh/engine/games"
@@ -33,6 +34,7 @@ type NetFlags struct {
 	JSON      bool
 	BotDelay  time.Duration
 	DropAfter time.Duration
+	Web       bool
 	// InjectDesync, 0 or more, makes this peer's engine go wrong at that
 	// step (a developer's flag); -1 plays honestly.
 	InjectDesync int64
@@ -59,6 +61,7 @@ func addPeerFlags(cmd *cobra.Command, nf *NetFlags, withName bool) {
 	cmd.Flags().BoolVar(&nf.NoQUIC, "no-quic", false, "TCP only")
 	cmd.Flags().BoolVar(&nf.Auto, "auto", false, "no terminal UI: print progress lines and a summary")
 	cmd.Flags().BoolVar(&nf.JSON, "json", false, "machine-readable output: one JSON object per line (implies --auto)")
+	cmd.Flags().BoolVar(&nf.Web, "web", false, webFlagHelp)
 	nf.InjectDesync = -1
 }
 
@@ -102,10 +105,11 @@ func netSetup(io *IOStreams, nf *NetFlags) (p2p.NetConfig, error) {
 		return p2p.NetConfig{}, usageErrorf("--inject-desync %d: want a step number, 0 or more", nf.InjectDesync)
 	}
 	seed := sha256.Sum256([]byte(time.Now().String() + id.ID().String()))
-	// On the game screen the player decides to vote a drop (d); without
-	// it the peer votes by itself after --drop-after.
+	// On the game screen the player decides to vote a drop (d), on the
+	// page with a button; without either the peer votes by itself after
+	// --drop-after.
 	nodeDrop := nf.DropAfter
-	if netInteractive(io, nf) {
+	if netInteractive(io, nf) || nf.Web && nf.Bot == "" {
 		nodeDrop = 0
 	}
 	return p2p.NetConfig{Identity: id, Name: name, Home: home, LAN: !nf.Loopback, Port: nf.Port, NoQUIC: nf.NoQUIC,
@@ -114,7 +118,7 @@ func netSetup(io *IOStreams, nf *NetFlags) (p2p.NetConfig, error) {
 
 // netInteractive says whether a person plays at the game screen.
 func netInteractive(io *IOStreams, nf *NetFlags) bool {
-	return !nf.Auto && !nf.JSON && nf.Bot == "" && io.InTTY && io.OutTTY
+	return !nf.Auto && !nf.JSON && nf.Bot == "" && io.InTTY && io.OutTTY && !nf.Web
 }
 
 // lookupGames is games.Lookup, or with --inject-desync a lookup of games
@@ -179,6 +183,7 @@ type netReporter struct {
 	// the lobby instead of waiting for a game that cannot start.
 	refused string
 	leave   func()
+	page    *web.Page
 }
 
 func (r *netReporter) line(kind string, text string, extra map[string]any) {
@@ -265,6 +270,9 @@ func (r *netReporter) update(u p2p.Update) {
 	}
 	if r.view != nil {
 		r.view.update(u)
+		if r.page != nil {
+			r.page.Show(r.view.table())
+		}
 		if r.prog != nil {
 			r.prog.Send(tui.SnapshotMsg(r.view.snapshot()))
 		}
@@ -311,6 +319,12 @@ func runNetPeer(ctx context.Context, io *IOStreams, nf *NetFlags, peer *p2p.NetP
 	defer cancel()
 	rep.leave = cancel
 	var quit bool
+	if nf.Web {
+		if err := rep.openWeb(ctx, peer, canStart); err != nil {
+			return err
+		}
+		defer rep.page.Close()
+	}
 	if interactive {
 		title := peer.Meta.Game
 		if g, err := games.Lookup(peer.Meta.Game); err == nil {
@@ -338,7 +352,7 @@ func runNetPeer(ctx context.Context, io *IOStreams, nf *NetFlags, peer *p2p.NetP
 			})
 		}
 		rep.prog = tea.NewProgram(model, tea.WithInput(io.In), tea.WithOutput(io.Out), tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithContext(ctx))
-	} else if canStart {
+	} else if canStart && !nf.Web {
 		// Without a terminal UI the host starts on a line from stdin.
 		go func() {
 			sc := bufio.NewScanner(io.In)

@@ -93,6 +93,9 @@ func spectateRun(opts *SpectateOptions) error {
 	interactive := !opts.Net.Auto && !opts.Net.JSON && opts.IO.InTTY && opts.IO.OutTTY
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	if opts.Net.Web {
+		return spectateWeb(ctx, opts, g, h, sp)
+	}
 	if !interactive {
 		if !opts.Net.JSON {
 			fmt.Fprintf(opts.IO.ErrOut, "Spectating %s's %s; every entry is verified before it is shown.\n", info.Name, g.Title)
