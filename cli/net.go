@@ -36,6 +36,8 @@ type NetFlags struct {
 	// InjectDesync, 0 or more, makes this peer's engine go wrong at that
 	// step (a developer's flag); -1 plays honestly.
 	InjectDesync int64
+	// Internet: --relay, --bootstrap, --no-dht (internet.go).
+	Internet InternetFlags
 	// needHome is set by commands that need an existing home (resume):
 	// netSetup then creates nothing and names the home it did not find.
 	needHome bool
@@ -56,6 +58,7 @@ func addNetFlags(cmd *cobra.Command, nf *NetFlags, withName bool) {
 	cmd.Flags().BoolVar(&nf.Auto, "auto", false, "no terminal UI: print progress lines and a summary")
 	cmd.Flags().BoolVar(&nf.JSON, "json", false, "machine-readable output: one JSON object per line (implies --auto)")
 	nf.InjectDesync = -1
+	addInternetFlags(cmd, &nf.Internet)
 	cmd.Flags().Int64Var(&nf.InjectDesync, "inject-desync", -1, "developers: make this peer's engine state go wrong at step SEQ, so the others report a desync (see 'boardmesh play --help')")
 }
 
@@ -89,9 +92,14 @@ func netSetup(io *IOStreams, nf *NetFlags) (p2p.NetConfig, error) {
 	if nf.InjectDesync < -1 {
 		return p2p.NetConfig{}, usageErrorf("--inject-desync %d: want a step number, 0 or more", nf.InjectDesync)
 	}
+	inet, err := nf.Internet.config(io, nf)
+	if err != nil {
+		return p2p.NetConfig{}, err
+	}
 	seed := sha256.Sum256([]byte(time.Now().String() + id.ID().String()))
 	return p2p.NetConfig{Identity: id, Name: name, Home: home, LAN: !nf.Loopback, Port: nf.Port, NoQUIC: nf.NoQUIC,
-		MDNS: !nf.Loopback && !nf.NoMDNS, Games: lookupGames(nf), BotName: nf.Bot, BotRand: engine.NewRand(seed[:]), BotDelay: nf.BotDelay, DropAfter: nf.DropAfter}, nil
+		MDNS: !nf.Loopback && !nf.NoMDNS, Games: lookupGames(nf), BotName: nf.Bot, BotRand: engine.NewRand(seed[:]), BotDelay: nf.BotDelay, DropAfter: nf.DropAfter,
+		Internet: inet}, nil
 }
 
 // lookupGames is games.Lookup, or with --inject-desync a lookup of games
@@ -272,6 +280,9 @@ type NetSummary struct {
 	Dropped p2p.Drops `json:"dropped"`
 	// Log is this peer's session log; with a desync it is the bundle.
 	Log string `json:"log,omitempty"`
+	// Connections says how each peer was connected at the end (direct,
+	// punched, relayed) and what failed; only beyond the LAN.
+	Connections []p2p.Link `json:"connections,omitempty"`
 }
 
 // runNetPeer plays the session: with a terminal UI when a person plays in
@@ -315,6 +326,7 @@ func runNetPeer(ctx context.Context, io *IOStreams, nf *NetFlags, peer *p2p.NetP
 		}()
 	}
 	peer.OnUpdate(rep.update)
+	watchReach(rep, peer)
 	runErr := make(chan error, 1)
 	go func() { runErr <- peer.Run(ctx) }()
 	var err error
@@ -361,6 +373,7 @@ func printNetSummary(io *IOStreams, asJSON bool, peer *p2p.NetPeer, rep *netRepo
 	if peer.Log != nil {
 		s.Log = peer.Log.Path()
 	}
+	s.Connections = peer.Links()
 	// Entries replayed from disk on resume are part of the log too.
 	if log := peer.Node.Log(); len(log) != len(rep.entries) {
 		rep.entries = rep.entries[:0]

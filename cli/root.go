@@ -46,6 +46,7 @@ machine, or 'boardmesh rules GAME' to read a game's rules.`,
 		newCmdJoin(f, nil),
 		newCmdResume(f, nil),
 		newCmdSpectate(f, nil),
+		newCmdRelay(f, nil),
 		newCmdBench(f),
 		newCmdReplay(f, nil),
 		// More commands register here, one line each.
