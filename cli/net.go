@@ -239,6 +239,11 @@ func (r *netReporter) update(u p2p.Update) {
 			}
 		}
 	}
+	for _, note := range u.Notes {
+		if r.prog == nil {
+			r.line("note", note, nil)
+		}
+	}
 	if t := dropsText(u.Drops, r.drops); t != "" && r.prog == nil && time.Since(r.dropsAt) >= dropsEvery {
 		r.line("dropped", t, map[string]any{"drops": u.Drops})
 		r.drops, r.dropsAt = u.Drops, time.Now()

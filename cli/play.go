@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/boardmesh/boardmesh/cli/tui"
@@ -206,6 +207,30 @@ func playRun(opts *PlayOptions) error {
 			}
 		}
 	}
+	// Every cheat any peer of the table detects is named once, in --auto
+	// lines (stderr) and in the summary.
+	var cheatMu sync.Mutex
+	var cheats []Cheat
+	seenCheat := map[string]bool{}
+	ui := cfg.OnUpdate
+	cfg.OnUpdate = func(i int, u p2p.Update) {
+		for _, ev := range u.Events {
+			if c, ok := cheatOf(ev, u.Status); ok {
+				cheatMu.Lock()
+				if !seenCheat[c.Text] {
+					seenCheat[c.Text] = true
+					cheats = append(cheats, c)
+					if auto && !opts.JSON {
+						fmt.Fprintln(opts.IO.ErrOut, "CHEAT: "+c.Text)
+					}
+				}
+				cheatMu.Unlock()
+			}
+		}
+		if ui != nil {
+			ui(i, u)
+		}
+	}
 	start := time.Now()
 	table, err := p2p.NewTable(ctx, cfg)
 	if err != nil {
@@ -214,7 +239,9 @@ func playRun(opts *PlayOptions) error {
 	defer table.Close()
 	if auto {
 		runErr := table.Run(ctx)
-		return printSummary(opts.IO, opts.JSON, g, table, humans, time.Since(start), runErr)
+		cheatMu.Lock()
+		defer cheatMu.Unlock()
+		return printSummary(opts.IO, opts.JSON, g, table, humans, time.Since(start), runErr, cheats...)
 	}
 
 	me := table.Peers[0]
@@ -238,7 +265,7 @@ func playRun(opts *PlayOptions) error {
 	err = <-runErr
 	if quit {
 		if rep, _ := table.Desync(); rep != nil {
-			return printSummary(opts.IO, false, g, table, humans, time.Since(start), p2p.ErrStopped)
+			return printSummary(opts.IO, false, g, table, humans, time.Since(start), p2p.ErrStopped, cheats...)
 		}
 		if r := me.Result(); r != nil {
 			return printSummary(opts.IO, false, g, table, humans, time.Since(start), nil)
@@ -249,7 +276,7 @@ func playRun(opts *PlayOptions) error {
 	if ctxErr := opts.Ctx; ctxErr != nil && ctxErr.Err() != nil {
 		return ctxErr.Err()
 	}
-	return printSummary(opts.IO, false, g, table, humans, time.Since(start), err)
+	return printSummary(opts.IO, false, g, table, humans, time.Since(start), err, cheats...)
 }
 
 // newPlayDir makes the directory of a new play session's logs under

@@ -29,6 +29,15 @@ session's log from the boardmesh home, cuts a torn tail left by a crash back to
 the last whole record (and says so), replays and re-verifies every entry,
 reconnects to the other players and fetches what it missed from any of them.
 
+A log damaged in the middle (a flipped bit, a bad disk) is not cut: the
+damaged file is kept as log.corrupt-N, the damaged record is named with its
+byte offset, and the game resumes from the good records before it; what
+follows is fetched again from the other players. Every envelope you signed
+anywhere in the file still binds, so you never sign two for one move.
+
+resume needs the boardmesh home the game was played from; it never makes a
+new one (a mistyped --home is an error that names the nearest home).
+
 SESSION is the lobby id printed when the game began, or any unique prefix of
 it; with no argument the most recent session is resumed.`,
 		Example: `  boardmesh resume

@@ -167,6 +167,9 @@ func (v *tableView) update(u p2p.Update) {
 			v.add(ev.Text)
 		}
 	}
+	for _, note := range u.Notes {
+		v.add(note)
+	}
 	if t := dropsText(u.Drops, v.drops); t != "" && time.Since(v.dropsAt) >= dropsEvery {
 		v.drops, v.dropsAt = u.Drops, time.Now()
 		v.add(t)

@@ -27,6 +27,7 @@ type outsider struct {
 	id    *crypto.Identity
 	h     host.Host
 	topic *pubsub.Topic
+	sub   *pubsub.Subscription
 }
 
 func newOutsider(t *testing.T, ctx context.Context, target host.Host, lobby crypto.Hash) *outsider {
@@ -52,11 +53,12 @@ func newOutsider(t *testing.T, ctx context.Context, target host.Host, lobby cryp
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := tp.Subscribe(); err != nil {
+	sub, err := tp.Subscribe()
+	if err != nil {
 		t.Fatal(err)
 	}
 	connect(t, h, target)
-	o := &outsider{id: id, h: h, topic: tp}
+	o := &outsider{id: id, h: h, topic: tp, sub: sub}
 	deadline := time.Now().Add(10 * time.Second)
 	for !containsPeer(tp.ListPeers(), target.ID()) {
 		if time.Now().After(deadline) {
@@ -143,8 +145,10 @@ func TestLobbyStoppedByTwoJoinsDoesNotCrash(t *testing.T) {
 	runErr := make(chan error, 1)
 	go func() { runErr <- p.Run(ctx) }()
 	o := newOutsider(t, ctx, p.Host, p.Lobby)
+	// It holds its key and is live: it passes the host's challenge.
+	ServeAdmit(o.h, p.Host.ID(), p.Lobby, o.id)
 	o.publish(t, ctx, joinEnvelope(t, o.id, "Bob", p.Lobby).Marshal())
-	time.Sleep(100 * time.Millisecond)
+	time.Sleep(500 * time.Millisecond)
 	o.publish(t, ctx, joinEnvelope(t, o.id, "Robert", p.Lobby).Marshal())
 	deadline := time.After(5 * time.Second)
 	for {
@@ -153,6 +157,7 @@ func TestLobbyStoppedByTwoJoinsDoesNotCrash(t *testing.T) {
 			if !errors.Is(err, ErrStoppedInLobby) || !strings.Contains(err.Error(), "before the game began") {
 				t.Fatalf("Run: %v; want a plain stop before the game began", err)
 			}
+			t.Logf("the host stopped in the lobby: %v", err)
 			return
 		case <-deadline:
 			mu.Lock()
@@ -161,7 +166,8 @@ func TestLobbyStoppedByTwoJoinsDoesNotCrash(t *testing.T) {
 			if n == 0 {
 				t.Fatal("the host never saw the joins")
 			}
-			return // the host shrugged it off and is still running
+			t.Log("the host shrugged the second join off and is still running")
+			return
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
@@ -317,5 +323,69 @@ func TestGuardLimits(t *testing.T) {
 	d := g.drops()
 	if d.TooLarge != 1 || d.Throttled != 100-lobbyBurst || d.Outsider != 1 || d.WrongSession != 1 {
 		t.Fatalf("drops %+v", d)
+	}
+}
+
+// TestStartWhenCountsOnlyChallengedJoiners: with --start-when 2 an
+// outsider's join (signed by its key, but the outsider does not answer
+// the host's challenge) used to fill the second seat and start the game.
+// Now the host waits; a real joiner answers the challenge, and the roster
+// holds the host and that joiner only.
+func TestStartWhenCountsOnlyChallengedJoiners(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
+	defer cancel()
+	p := hostLobby(t, 2)
+	rosters := make(chan []lockstep.Member, 4)
+	var notes []string
+	var mu sync.Mutex
+	p.OnUpdate(func(u Update) {
+		mu.Lock()
+		notes = append(notes, u.Notes...)
+		mu.Unlock()
+		for _, ev := range u.Events {
+			if ev.Kind == lockstep.EventRoster {
+				rosters <- u.Status.Members
+			}
+		}
+	})
+	runErr := make(chan error, 1)
+	go func() { runErr <- p.Run(ctx) }()
+	o := newOutsider(t, ctx, p.Host, p.Lobby)
+	o.publish(t, ctx, joinEnvelope(t, o.id, "Fake", p.Lobby).Marshal())
+	select {
+	case m := <-rosters:
+		t.Fatalf("the host proposed a roster of %d with only an unchallenged outsider joined", len(m))
+	case err := <-runErr:
+		t.Fatalf("the host stopped: %v", err)
+	case <-time.After(AdmitTimeout + time.Second):
+	}
+	mu.Lock()
+	if len(notes) == 0 || !strings.Contains(notes[0], "did not answer the host's challenge") {
+		t.Errorf("the host was not told of the failed challenge: %q", notes)
+	}
+	mu.Unlock()
+	id, err := crypto.GenerateIdentity(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := Addrs(p.Host)[0].String()
+	j, _, err := JoinLobby(ctx, NetConfig{Identity: id, Name: "Bob", Home: t.TempDir(), NoQUIC: true, Games: games.Lookup}, addr, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	go j.Run(ctx)
+	select {
+	case m := <-rosters:
+		if len(m) != 2 {
+			t.Fatalf("roster of %d members, want the host and Bob", len(m))
+		}
+		for _, x := range m {
+			if x.ID == o.id.ID() {
+				t.Fatal("the outsider is in the roster")
+			}
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("no roster after a real joiner answered the challenge")
 	}
 }

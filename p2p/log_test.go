@@ -356,3 +356,59 @@ func TestRunnerSyncsBeforePublishing(t *testing.T) {
 		t.Fatalf("%d of %d own envelopes were published before they were on disk, e.g.:\n%s", len(failed), published, strings.Join(failed, "\n"))
 	}
 }
+
+// FuzzOpenLog writes arbitrary bytes as a log file and opens it: no
+// panic; a file that opens is left clean (a second open repairs nothing)
+// with the same records; a damaged one is kept aside unchanged; and the
+// log takes an append after it.
+func FuzzOpenLog(f *testing.F) {
+	recs := someRecords(&testing.T{}, 4)
+	var clean []byte
+	clean = lockstep.AppendLogHeader(clean)
+	for _, r := range recs {
+		clean = lockstep.AppendRecord(clean, r.Type, r.Env)
+	}
+	f.Add(clean)
+	f.Add(clean[:len(clean)-5])
+	mid := append([]byte(nil), clean...)
+	mid[len(lockstep.LogMagic)+40] ^= 2
+	f.Add(mid)
+	f.Add([]byte("not a log"))
+	f.Fuzz(fuzzOne)
+}
+
+func fuzzOne(t *testing.T, b []byte) {
+	recs := someRecords(t, 1)
+	{
+		dir, err := os.MkdirTemp("/dev/shm", "fuzzlog")
+		if err != nil {
+			dir = t.TempDir()
+		}
+		defer os.RemoveAll(dir)
+		path := filepath.Join(dir, "log")
+		os.WriteFile(path, b, 0o600)
+		l, lf, rep, err := OpenLog(path)
+		if err != nil {
+			if got, _ := os.ReadFile(path); !bytes.Equal(got, b) {
+				t.Fatal("a log that did not open was changed")
+			}
+			return
+		}
+		if rep != nil && rep.SetAside != "" {
+			if got, _ := os.ReadFile(rep.SetAside); !bytes.Equal(got, b) {
+				t.Fatal("the damaged file was not kept as it was")
+			}
+		}
+		if err := l.Append(recs[0]); err != nil {
+			t.Fatal(err)
+		}
+		l.Close()
+		_, again, rep2, err := OpenLog(path)
+		if err != nil || rep2 != nil {
+			t.Fatalf("second open: %v, %v", err, rep2)
+		}
+		if len(again.Records) != len(lf.Records)+1 {
+			t.Fatalf("second open: %d records, want %d", len(again.Records), len(lf.Records)+1)
+		}
+	}
+}

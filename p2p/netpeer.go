@@ -66,6 +66,9 @@ type SessionMeta struct {
 	LAN     bool         `json:"lan"`
 	Members []MemberAddr `json:"members"`
 	Started time.Time    `json:"started"`
+	// Host is the peer id of the lobby's host (for a joiner: whose
+	// challenge it answers).
+	Host string `json:"host,omitempty"`
 	// Port is the TCP port this peer listened on; resume listens on it
 	// again, so the others find it at the address they know.
 	Port int `json:"port,omitempty"`
@@ -92,6 +95,7 @@ type NetPeer struct {
 	Net *Internet
 
 	cfg     NetConfig
+	resumed bool
 	metaMu  sync.Mutex
 	stopMD  func() error
 	started bool
@@ -221,7 +225,7 @@ func JoinLobby(ctx context.Context, cfg NetConfig, target string, wait time.Dura
 	ConnectMembers(ctx, h, info.Members)
 	addDirect(ps, h, info.Members)
 	p := &NetPeer{Host: h, PubSub: ps, Lobby: lobby, cfg: cfg, Net: in}
-	p.Meta = SessionMeta{Lobby: info.Lobby, Game: info.Game, Version: info.Version, Role: "join", Name: cfg.Name, Bot: cfg.BotName, LAN: cfg.LAN, Members: info.Members, Started: time.Now().UTC(), Port: tcpPort(h)}
+	p.Meta = SessionMeta{Lobby: info.Lobby, Game: info.Game, Version: info.Version, Role: "join", Name: cfg.Name, Bot: cfg.BotName, LAN: cfg.LAN, Members: info.Members, Started: time.Now().UTC(), Port: tcpPort(h), Host: info.Host}
 	hostID, _ := peer.Decode(info.Host)
 	if err := p.open(nil, nil, hostID); err != nil {
 		in.Close()
@@ -245,12 +249,8 @@ func FindSession(home, prefix string) (string, SessionMeta, error) {
 	}
 	var found []cand
 	for _, f := range dirs {
-		b, err := os.ReadFile(f)
+		m, err := readSessionMeta(f)
 		if err != nil {
-			continue
-		}
-		var m SessionMeta
-		if json.Unmarshal(b, &m) != nil {
 			continue
 		}
 		if strings.HasPrefix(m.Lobby, strings.ToLower(prefix)) {
@@ -305,7 +305,7 @@ func ResumeSession(ctx context.Context, cfg NetConfig, dir string, meta SessionM
 	meta.Port = tcpPort(h)
 	ConnectMembers(ctx, h, meta.Members)
 	addDirect(ps, h, meta.Members)
-	p := &NetPeer{Host: h, PubSub: ps, Lobby: lobby, cfg: cfg, Log: log, Repair: rep, Meta: meta, Dir: dir, PortNote: portNote, Net: in}
+	p := &NetPeer{Host: h, PubSub: ps, Lobby: lobby, cfg: cfg, Log: log, Repair: rep, Meta: meta, Dir: dir, PortNote: portNote, resumed: true, Net: in}
 	if err := p.saveMeta(); err != nil {
 		p.Host.Close()
 		log.Close()
@@ -354,10 +354,16 @@ func (p *NetPeer) openNode(entries, sent []*crypto.Envelope, wait ...peer.ID) er
 	}
 	p.Node = node
 	ServeMembers(p.Host, p.membersFor)
+	var admit func(context.Context, peer.ID) error
+	if p.Meta.Role == "host" {
+		admit = func(ctx context.Context, who peer.ID) error { return Challenge(ctx, p.Host, who, p.Lobby) }
+	} else if hostID, err := peer.Decode(p.Meta.Host); err == nil {
+		ServeAdmit(p.Host, hostID, p.Lobby, p.cfg.Identity)
+	}
 	p.Runner, err = NewRunner(RunnerConfig{
 		Host: p.Host, PubSub: p.PubSub, Node: node, Lobby: p.Lobby, Log: p.Log,
 		Bot: p.cfg.Bot, BotRand: p.cfg.BotRand, BotDelay: p.cfg.BotDelay, StartWhen: p.cfg.StartWhen, Peers: wait,
-		OnUpdate: p.onUpdate, Trusted: trusted, WantState: true,
+		OnUpdate: p.onUpdate, Trusted: trusted, WantState: true, Admit: admit, CatchUpFirst: p.resumed,
 	})
 	return err
 }

@@ -56,6 +56,15 @@ type RunnerConfig struct {
 	// Peers lists the session's other peers as far as known in advance;
 	// the runner waits until they are all on the topic before stepping.
 	Peers []peer.ID
+	// Admit, for a host, challenges a joiner (Challenge). A join counts
+	// (reaches the node, so Joined, --start-when and the roster see it)
+	// only once its author has answered; until then the latest join of
+	// each author is held back. Nil admits every join.
+	Admit func(ctx context.Context, p peer.ID) error
+	// CatchUpFirst (resume) keeps the bot and Act from playing until a
+	// peer's catch-up answer has brought nothing this peer lacks: a
+	// restarted peer must not act on a state the table has left behind.
+	CatchUpFirst bool
 }
 
 // Update is what changed in one batch, for UIs and summaries.
@@ -67,6 +76,9 @@ type Update struct {
 	Entries []*crypto.Envelope
 	// Joined lists who has joined the lobby, while it is open.
 	Joined []lockstep.Member
+	// Notes are the runner's own news for the player (a joiner that
+	// failed the host's challenge), in plain words.
+	Notes []string
 	// Drops counts what the topic validator has turned away so far (it
 	// never reaches the node, so no event tells of it).
 	Drops Drops
@@ -95,6 +107,15 @@ type Runner struct {
 	fetching atomic.Int32
 	// serveRefused counts catch-up streams refused over a limit.
 	serveRefused func() int64
+	// admits tracks the challenge of each joiner (Admit), admitted the
+	// challenges' results; notes waits for the next Update.
+	admits   map[crypto.PeerID]*admission
+	admitted chan admitResult
+	notes    []string
+	ctx      context.Context
+	// caughtUp ends CatchUpFirst; catchAsked is when we last asked.
+	caughtUp   bool
+	catchAsked time.Time
 	// asked counts gap requests without a peer, to spread them over the
 	// topic's peers (one that cannot help is not asked every time).
 	asked int
@@ -111,11 +132,13 @@ func NewRunner(cfg RunnerConfig) (*Runner, error) {
 		cfg.Linger = 2 * time.Second
 	}
 	r := &Runner{
-		cfg:     cfg,
-		ops:     make(chan func(*lockstep.Node), 64),
-		in:      make(chan inbound, 4096),
-		answers: make(chan lockstep.GapAnswer, 64),
-		done:    make(chan struct{}),
+		cfg:      cfg,
+		ops:      make(chan func(*lockstep.Node), 64),
+		in:       make(chan inbound, 4096),
+		answers:  make(chan lockstep.GapAnswer, 64),
+		admits:   map[crypto.PeerID]*admission{},
+		admitted: make(chan admitResult, 8),
+		done:     make(chan struct{}),
 	}
 	r.guard = newGuard(cfg.Host.ID(), cfg.Lobby)
 	t, err := JoinTopic(cfg.PubSub, cfg.Host.ID(), TopicName(cfg.Lobby.String()), r.guard.check)
@@ -174,7 +197,42 @@ var ErrRunnerDone = errors.New("the session has ended")
 
 // Act plays a for this peer's seat.
 func (r *Runner) Act(ctx context.Context, a engine.Action) error {
-	return r.Do(ctx, func(n *lockstep.Node) error { return n.Act(a) })
+	return r.Do(ctx, func(n *lockstep.Node) error {
+		if r.catchingUp() {
+			return ErrCatchingUp
+		}
+		return n.Act(a)
+	})
+}
+
+// ErrCatchingUp is Act's answer while a resumed peer is still fetching
+// what the table did while it was away.
+var ErrCatchingUp = errors.New("still catching up with the table; try again in a moment")
+
+// catchingUp says whether this peer may not act yet (CatchUpFirst).
+func (r *Runner) catchingUp() bool { return r.cfg.CatchUpFirst && !r.caughtUp }
+
+// catchUp asks a peer for what we lack, at most once a second, while
+// catchingUp.
+func (r *Runner) catchUp(ctx context.Context) {
+	if !r.catchingUp() || time.Since(r.catchAsked) < time.Second {
+		return
+	}
+	r.catchAsked = time.Now()
+	r.fetch(ctx, lockstep.GapRequest{From: uint64(len(r.cfg.Node.Log()))})
+}
+
+// noteAnswer ends catching up once a peer's answer holds no entry beyond
+// our log, after StepAnswer took what it had.
+func (r *Runner) noteAnswer(a lockstep.GapAnswer, err error) {
+	if !r.catchingUp() || err != nil {
+		return
+	}
+	have := uint64(len(r.cfg.Node.Log()))
+	if a.From+uint64(len(a.Entries)) <= have {
+		r.caughtUp = true
+		r.notes = append(r.notes, fmt.Sprintf("Caught up with the table (%d log entries); playing on.", have))
+	}
 }
 
 // Host is the libp2p host of the runner.
@@ -190,6 +248,7 @@ func (r *Runner) Run(ctx context.Context) error {
 	defer r.wg.Wait()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	r.ctx = ctx
 	r.wg.Add(1)
 	go r.read(ctx)
 	if len(r.cfg.Peers) > 0 {
@@ -240,7 +299,7 @@ func (r *Runner) Run(ctx context.Context) error {
 				return fmt.Errorf("start the game: %w", err)
 			}
 			continue
-		} else if r.cfg.Bot != nil && n.CanAct() {
+		} else if r.cfg.Bot != nil && n.CanAct() && !r.catchingUp() {
 			if botAt.IsZero() {
 				botAt = time.Now().Add(r.cfg.BotDelay)
 				botTimer.Reset(r.cfg.BotDelay)
@@ -272,22 +331,34 @@ func (r *Runner) Run(ctx context.Context) error {
 					more = false
 				}
 			}
+		case res := <-r.admitted:
+			r.admittedResult(res)
+			if len(r.notes) > 0 && !n.HasReady() && r.cfg.OnUpdate != nil {
+				u := Update{Status: n.Status(), Drops: r.Drops(), Notes: r.notes}
+				if u.Status.Phase <= lockstep.PhaseLobby {
+					u.Joined = n.Joined()
+				}
+				r.notes = nil
+				r.cfg.OnUpdate(u)
+			}
 		case a := <-r.answers:
 			// The node verifies every envelope; an answer that contradicts
 			// our log comes back as ErrFork (and, if it proves the others
 			// dropped us, as an event).
-			_ = n.StepAnswer(a)
+			r.noteAnswer(a, n.StepAnswer(a))
 		case op := <-r.ops:
 			op(n)
 		case <-botTimer.C:
 		case <-tick.C:
 			n.Tick(time.Since(epoch).Milliseconds() + 1)
 			r.askIfHeld(ctx, &held)
-			if d := r.Drops(); d != r.told && r.cfg.OnUpdate != nil && !n.HasReady() {
+			r.catchUp(ctx)
+			if d := r.Drops(); (d != r.told || len(r.notes) > 0) && r.cfg.OnUpdate != nil && !n.HasReady() {
 				// Junk the validator dropped changes nothing in the
 				// node; say so anyway, at most once a tick.
 				r.told = d
-				u := Update{Status: n.Status(), Drops: d}
+				u := Update{Status: n.Status(), Drops: d, Notes: r.notes}
+				r.notes = nil
 				if u.Status.Phase <= lockstep.PhaseLobby {
 					u.Joined = n.Joined()
 				}
@@ -337,7 +408,93 @@ type inbound struct {
 	verified bool
 }
 
+// admission is where a joiner's challenge stands.
+type admission struct {
+	state int // admitPending, admitOK or admitFailed
+	at    time.Time
+	join  *inbound // the latest join held back meanwhile
+}
+
+const (
+	admitPending = iota + 1
+	admitOK
+	admitFailed
+	// maxAdmits bounds the joiners tracked; admitRetry is how soon a
+	// joiner that failed is challenged again when it re-sends its join.
+	maxAdmits  = 64
+	admitRetry = 3 * time.Second
+)
+
+type admitResult struct {
+	who crypto.PeerID
+	err error
+}
+
+// held says whether in is a join to hold back until its author has
+// answered the host's challenge, and starts the challenge if need be.
+func (r *Runner) held(in inbound) bool {
+	env := in.env
+	if r.cfg.Admit == nil || env.Kind != crypto.KindJoin || env.Session != r.cfg.Lobby || peer.ID(env.Author) == r.cfg.Host.ID() {
+		return false
+	}
+	a := r.admits[env.Author]
+	if a == nil {
+		if len(r.admits) >= maxAdmits {
+			return true // too many strangers at once: ignored
+		}
+		a = &admission{}
+		r.admits[env.Author] = a
+	}
+	switch a.state {
+	case admitOK:
+		return false
+	case admitFailed:
+		if time.Since(a.at) < admitRetry {
+			return true
+		}
+	case admitPending:
+		a.join = &in
+		return true
+	}
+	a.state, a.at, a.join = admitPending, time.Now(), &in
+	who := env.Author
+	r.wg.Add(1)
+	go func() {
+		defer r.wg.Done()
+		err := r.cfg.Admit(r.ctx, peer.ID(who))
+		select {
+		case r.admitted <- admitResult{who, err}:
+		case <-r.ctx.Done():
+		}
+	}()
+	return true
+}
+
+// admittedResult records a challenge's outcome; an admitted joiner's held
+// join reaches the node now.
+func (r *Runner) admittedResult(res admitResult) {
+	a := r.admits[res.who]
+	if a == nil {
+		return
+	}
+	a.at = time.Now()
+	if res.err != nil {
+		a.state, a.join = admitFailed, nil
+		r.notes = append(r.notes, fmt.Sprintf("A peer (…%s) sent a join but %s in time; it does not count until it answers.", short(peer.ID(res.who)), ErrNotAdmitted))
+		return
+	}
+	a.state = admitOK
+	if a.join != nil {
+		in := *a.join
+		a.join = nil
+		r.step(in)
+	}
+}
+
 func (r *Runner) step(in inbound) {
+	if r.held(in) {
+		return
+	}
 	if in.verified && r.cfg.Trusted != nil {
 		r.cfg.Trusted.env = in.env
 		defer func() { r.cfg.Trusted.env = nil }()
@@ -453,7 +610,8 @@ func (r *Runner) drain(ctx context.Context) error {
 				s = cur.Clone()
 			}
 			r.told = r.Drops()
-			u := Update{Status: st, State: s, Events: rd.Events, Entries: rd.Entries, Drops: r.told}
+			u := Update{Status: st, State: s, Events: rd.Events, Entries: rd.Entries, Drops: r.told, Notes: r.notes}
+			r.notes = nil
 			if st.Phase <= lockstep.PhaseLobby {
 				u.Joined = n.Joined()
 			}
@@ -533,19 +691,14 @@ func (r *Runner) fetch(ctx context.Context, q lockstep.GapRequest) {
 
 // serveCatchup answers a catch-up stream on the node's goroutine.
 func (r *Runner) serveCatchup(from peer.ID, query []byte) ([][]byte, error) {
-	fromIdx, n := binary.Uvarint(query)
-	mode := byte(0)
-	switch {
-	case n > 0 && n == len(query):
-	case n > 0 && n+1 == len(query) && (query[n] == queryCommitted || query[n] == queryAnswer):
-		mode = query[n]
-	default:
-		return nil, fmt.Errorf("bad catch-up query from %s", short(from))
+	fromIdx, mode, err := ParseQuery(query)
+	if err != nil {
+		return nil, fmt.Errorf("catch-up query from %s: %w", short(from), err)
 	}
 	var out [][]byte
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	err := r.Do(ctx, func(node *lockstep.Node) error {
+	err = r.Do(ctx, func(node *lockstep.Node) error {
 		switch mode {
 		case queryCommitted:
 			log := node.Log()
@@ -649,6 +802,27 @@ func DecodeAnswer(from peer.ID, items [][]byte) (lockstep.GapAnswer, error) {
 		}
 	}
 	return a, nil
+}
+
+// ErrBadQuery is a catch-up query that is not uvarint(from) with an
+// optional mode byte.
+var ErrBadQuery = errors.New("bad catch-up query")
+
+// ParseQuery reads a catch-up query: uvarint(from) in its shortest form,
+// then nothing (mode 0: committed entries from index from on and every
+// pending envelope), queryCommitted or queryAnswer.
+func ParseQuery(q []byte) (from uint64, mode byte, err error) {
+	var n int
+	from, n = binary.Uvarint(q)
+	switch {
+	case n <= 0 || len(binary.AppendUvarint(nil, from)) != n:
+		return 0, 0, ErrBadQuery
+	case n == len(q):
+		return from, 0, nil
+	case n+1 == len(q) && (q[n] == queryCommitted || q[n] == queryAnswer):
+		return from, q[n], nil
+	}
+	return 0, 0, ErrBadQuery
 }
 
 // CommittedQuery asks for committed entries from index from on.
