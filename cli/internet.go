@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/boardmesh/boardmesh/p2p"
+	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/spf13/cobra"
 )
 
@@ -103,4 +104,21 @@ func printJoinCode(io *IOStreams, cfg p2p.NetConfig, code, lan string) {
 	case dht:
 		fmt.Fprintf(io.Out, "Join code: %s\n           boardmesh join %s\n", code, code)
 	}
+}
+
+// connText is the connection state of peer p on the terminal UI's peers
+// line: "connected" on a LAN; beyond it how (direct, punched, relayed) and
+// that a punch failed.
+func (v *tableView) connText(p peer.ID) string {
+	if v.reach == nil {
+		return "connected"
+	}
+	l := v.reach.LinkOf(p)
+	switch {
+	case l.How == p2p.LinkLimited:
+		return "limited relay, waiting for a hole punch"
+	case l.How == p2p.LinkRelayed && l.Failed != "":
+		return "relayed, hole punch failed"
+	}
+	return l.How
 }

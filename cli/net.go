@@ -64,8 +64,11 @@ func addNetFlags(cmd *cobra.Command, nf *NetFlags, withName bool) {
 
 // netSetup loads the identity and builds the common peer configuration.
 func netSetup(io *IOStreams, nf *NetFlags) (p2p.NetConfig, error) {
+	inet, err := nf.Internet.config(io, nf)
+	if err != nil {
+		return p2p.NetConfig{}, err
+	}
 	var home string
-	var err error
 	if nf.needHome {
 		home, err = existingHome(nf.Home)
 	} else {
@@ -91,10 +94,6 @@ func netSetup(io *IOStreams, nf *NetFlags) (p2p.NetConfig, error) {
 	}
 	if nf.InjectDesync < -1 {
 		return p2p.NetConfig{}, usageErrorf("--inject-desync %d: want a step number, 0 or more", nf.InjectDesync)
-	}
-	inet, err := nf.Internet.config(io, nf)
-	if err != nil {
-		return p2p.NetConfig{}, err
 	}
 	seed := sha256.Sum256([]byte(time.Now().String() + id.ID().String()))
 	return p2p.NetConfig{Identity: id, Name: name, Home: home, LAN: !nf.Loopback, Port: nf.Port, NoQUIC: nf.NoQUIC,
@@ -306,6 +305,9 @@ func runNetPeer(ctx context.Context, io *IOStreams, nf *NetFlags, peer *p2p.NetP
 		}
 		rep.view = newTableView(title, peer.Host, true)
 		rep.view.canStart = canStart
+		if peer.Net != nil {
+			rep.view.reach = peer.Net.Reach
+		}
 		snap := rep.view.snapshot()
 		model := tui.New(snap, true, func(a engine.Action) { go actAndTell(ctx, rep.prog, peer.Runner, a) }, func() { quit = true; cancel() })
 		if canStart {

@@ -40,6 +40,8 @@ type tableView struct {
 	// summed up every few seconds, not line by line.
 	drops   p2p.Drops
 	dropsAt time.Time
+	// reach says how each peer is connected beyond the LAN (internet.go).
+	reach *p2p.Reach
 }
 
 func newTableView(title string, h host.Host, human bool) *tableView {
@@ -250,10 +252,10 @@ func (v *tableView) snapshot() tui.Snapshot {
 				seat = si
 			}
 		}
-		conn := "connected"
+		conn := v.connText(peer.ID(m.ID))
 		if m.ID == v.self() {
 			conn = "here"
-		} else if v.host.Network().Connectedness(peer.ID(m.ID)) != network.Connected {
+		} else if c := v.host.Network().Connectedness(peer.ID(m.ID)); c != network.Connected && c != network.Limited {
 			conn = "not connected"
 		}
 		for _, w := range st.Waiting {

@@ -68,7 +68,7 @@ func ParseJoinCode(s string) (string, error) {
 		return r == '-' || r == ' ' || r == '_' || r == '.'
 	})
 	if len(f) != JoinCodeWords && len(f) != LANCodeWords {
-		return "", fmt.Errorf("%w: %q has %d words (a code is eight words like amber-falcon-river-otter-cedar-mint-opal-wren, or on a LAN its first three words)", ErrNotJoinCode, s, len(f))
+		return "", fmt.Errorf("%w: %q (a code is eight words like amber-falcon-river-otter-cedar-mint-opal-wren, or on a LAN its first three words)", ErrNotJoinCode, s)
 	}
 	for _, w := range f {
 		if !isCodeWord(w) {

@@ -307,3 +307,10 @@ func (r *Reach) note(key, text string) {
 		f(l)
 	}
 }
+
+// LinkOf says how peer p is connected now.
+func (r *Reach) LinkOf(p peer.ID) Link {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.link(p)
+}
