@@ -71,21 +71,21 @@ func NewInternet(cfg *InternetConfig) *Internet {
 }
 
 // options are the libp2p options NewHost adds for in: the relay transport
-// (to dial and accept circuits), hole punching with our tracer, AutoNAT v2
-// (so the relays tell us whether we are reachable) and an address factory
-// that advertises our circuit addresses beside the direct ones. Never NAT
-// port mapping: boardmesh opens no holes in a router by itself.
+// (to dial and accept circuits), an address factory that advertises our
+// circuit addresses beside the direct ones, and, when relays are used,
+// hole punching with our tracer and AutoNAT v2 (so the relays tell us
+// whether we are reachable). Never NAT port mapping: boardmesh opens no
+// holes in a router by itself.
 func (in *Internet) options() []libp2p.Option {
 	if in == nil {
 		return nil
 	}
 	opts := []libp2p.Option{
 		libp2p.EnableRelay(),
-		libp2p.EnableAutoNATv2(),
 		libp2p.AddrsFactory(in.addrs),
 	}
 	if len(in.cfg.Relays) > 0 {
-		opts = append(opts, libp2p.EnableHolePunching(holepunch.WithTracer(in.Reach)))
+		opts = append(opts, libp2p.EnableHolePunching(holepunch.WithTracer(in.Reach)), libp2p.EnableAutoNATv2())
 	}
 	return opts
 }

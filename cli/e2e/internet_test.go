@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -34,17 +35,23 @@ func newInetGame(t *testing.T, ctx context.Context, n *netnstest.Internet) *inet
 // multiaddr on the public segment.
 func (g *inetGame) relay(i int, args ...string) string {
 	g.t.Helper()
+	_, a := g.relayProc(i, args...)
+	return a
+}
+
+func (g *inetGame) relayProc(i int, args ...string) (*proc, string) {
+	g.t.Helper()
 	p := startProg(g.t, g.ctx, fmt.Sprintf("relay%d", i), "ip", append([]string{"netns", "exec", g.n.Public(i), binary, "relay", "--home", filepath.Join(g.tmp, fmt.Sprintf("relay%d", i)), "--port", "4001", "--json"}, args...)...)
 	ev := p.waitEvent(g.t, "relay", 20*time.Second)
 	addrs, _ := ev["addrs"].([]any)
 	for _, a := range addrs {
 		s, _ := a.(string)
 		if strings.HasPrefix(s, "/ip4/"+g.n.PublicIP(i)+"/tcp/") {
-			return s
+			return p, s
 		}
 	}
 	g.t.Fatalf("relay %d printed no TCP address on %s: %v", i, g.n.PublicIP(i), ev)
-	return ""
+	return nil, ""
 }
 
 // player starts boardmesh in home i.
@@ -143,7 +150,7 @@ func sameEnd(t *testing.T, timeout time.Duration, ps ...*proc) []map[string]any 
 // say the other is "relayed" and why the punch failed, and the game ends
 // with identical logs.
 func TestInternetRelayFallback(t *testing.T) {
-	n := netnstest.NewInternet(t, "bmi", 50, 1, netnstest.NATDrop, netnstest.NATSymmetric)
+	n := netnstest.NewInternet(t, "bmi", 50, 1, netnstest.Home{NAT: netnstest.NATDrop}, netnstest.Home{NAT: netnstest.NATSymmetric})
 	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
 	defer cancel()
 	g := newInetGame(t, ctx, n)
@@ -174,7 +181,7 @@ func TestInternetRelayFallback(t *testing.T) {
 // connection). The peers meet through it, punch a direct connection (the
 // hole punch tracer reports it: "punched"), and play on that.
 func TestInternetPunchThroughLimitedRelay(t *testing.T) {
-	n := netnstest.NewInternet(t, "bmp", 60, 1, netnstest.NATDrop, netnstest.NATDrop)
+	n := netnstest.NewInternet(t, "bmp", 60, 1, netnstest.Home{NAT: netnstest.NATDrop}, netnstest.Home{NAT: netnstest.NATDrop})
 	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
 	defer cancel()
 	g := newInetGame(t, ctx, n)
@@ -204,12 +211,12 @@ func TestInternetPunchThroughLimitedRelay(t *testing.T) {
 // finds the host there, checks that the peer found is the one the code
 // commits to, reaches it through the relay and plays.
 func TestInternetJoinCodeOverDHT(t *testing.T) {
-	n := netnstest.NewInternet(t, "bmd", 70, 2, netnstest.NATDrop, netnstest.NATDrop)
+	n := netnstest.NewInternet(t, "bmd", 70, 2, netnstest.Home{NAT: netnstest.NATDrop}, netnstest.Home{NAT: netnstest.NATDrop})
 	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
 	defer cancel()
 	g := newInetGame(t, ctx, n)
 	r0 := g.relay(0)
-	r1 := g.relay(1, "--bootstrap", r0)
+	relay1, r1 := g.relayProc(1, "--bootstrap", r0)
 	host := g.player(0, "ada", "host", "dragonslair", "--bot", "cautious", "--start-when", "2", "--relay", r0, "--bootstrap", r0)
 	lobby := host.waitEvent(t, "lobby", 30*time.Second)
 	code, _ := lobby["code"].(string)
@@ -222,16 +229,21 @@ func TestInternetJoinCodeOverDHT(t *testing.T) {
 		t.Fatalf("bob joined the lobby with code %v, want %s", joined["code"], code)
 	}
 	sameEnd(t, 120*time.Second, host, bob)
+	// Ctrl-C stops a relay cleanly.
+	relay1.cmd.Process.Signal(os.Interrupt)
+	if err := relay1.wait(t, 10*time.Second); err != nil {
+		t.Fatalf("relay after Ctrl-C: %v; stderr %s", err, relay1.stderr.String())
+	}
 }
 
 // TestInternetLossAndCut: the game of TestInternetPunchThroughLimitedRelay
-// over an unlimited relay, with one home losing 15% of its packets both
-// ways for the whole game and, once the game runs, cut off completely for
-// 8 seconds: it ends identical on both peers (lockstep catch-up fetches
-// whatever gossipsub lost). tc netem is missing on this kernel, so there
-// is no added delay.
+// over an unlimited relay, with one home whose packets are delayed 60 ms
+// each way (a TUN hop; tc netem is missing on this kernel) and lost at 15%
+// both ways for the whole game and which, once the game runs, is cut off
+// completely for 8 seconds: it ends identical on both peers (lockstep
+// catch-up fetches whatever gossipsub lost).
 func TestInternetLossAndCut(t *testing.T) {
-	n := netnstest.NewInternet(t, "bml", 80, 1, netnstest.NATDrop, netnstest.NATDrop)
+	n := netnstest.NewInternet(t, "bml", 80, 1, netnstest.Home{NAT: netnstest.NATDrop}, netnstest.Home{NAT: netnstest.NATDrop, Delay: 60 * time.Millisecond})
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Second)
 	defer cancel()
 	g := newInetGame(t, ctx, n)

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
 )
 
 // NAT is the kind of router in front of a home.
@@ -23,6 +24,14 @@ const (
 	NATSymmetric
 )
 
+// Home is one home: its router's kind and, if not 0, a delay added to
+// every packet between the home's host and its router, each way (a hop
+// through a TUN device the test process holds; tc netem is not needed).
+type Home struct {
+	NAT   NAT
+	Delay time.Duration
+}
+
 // Internet is a small internet for tests, all in namespaces the test makes
 // and removes: a "public" segment 192.0.0.64/26 (go-libp2p counts it as
 // public; no real network routes it), hosts on it (relays, DHT nodes), and
@@ -36,12 +45,14 @@ type Internet struct {
 	names  []string
 	pubs   int
 	homes  int
+	tuns   []*os.File
 }
 
 // NewInternet builds public hosts on the public segment and one home per
-// entry of nats; homes use LANs 10.<subnet+i>.0.0/24. It needs root, the ip
-// command and iptables; without them the test is skipped with the reason.
-func NewInternet(t testing.TB, tag string, subnet, public int, nats ...NAT) *Internet {
+// entry of homes; home i's LAN is 10.<subnet+i>.0.0/24. It needs root, the
+// ip command and iptables; without them the test is skipped with the
+// reason.
+func NewInternet(t testing.TB, tag string, subnet, public int, homes ...Home) *Internet {
 	t.Helper()
 	for _, cmd := range []string{"ip", "iptables"} {
 		if _, err := exec.LookPath(cmd); err != nil {
@@ -51,8 +62,11 @@ func NewInternet(t testing.TB, tag string, subnet, public int, nats ...NAT) *Int
 	if os.Geteuid() != 0 {
 		t.Skip("this test needs root to build network namespaces")
 	}
-	n := &Internet{t: t, prefix: fmt.Sprintf("%s%d", tag, os.Getpid()%100000), subnet: subnet, pubs: public, homes: len(nats)}
+	n := &Internet{t: t, prefix: fmt.Sprintf("%s%d", tag, os.Getpid()%100000), subnet: subnet, pubs: public, homes: len(homes)}
 	t.Cleanup(func() {
+		for _, f := range n.tuns {
+			f.Close()
+		}
 		for _, ns := range n.names {
 			exec.Command("ip", "netns", "del", ns).Run()
 		}
@@ -74,13 +88,17 @@ func NewInternet(t testing.TB, tag string, subnet, public int, nats ...NAT) *Int
 		n.add(ns)
 		plug(ns, "eth0", fmt.Sprintf("p%d", i), n.PublicIP(i))
 	}
-	for i, nat := range nats {
+	for i, home := range homes {
 		r, h := n.Router(i), n.Home(i)
 		n.add(r)
 		n.add(h)
 		plug(r, "wan", fmt.Sprintf("r%d", i), n.RouterIP(i))
-		n.ip("-n", r, "link", "add", "lan", "type", "veth", "peer", "name", "eth0", "netns", h)
-		n.ip("-n", r, "addr", "add", fmt.Sprintf("10.%d.0.1/24", subnet+i), "dev", "lan")
+		if home.Delay > 0 {
+			n.delayHop(i, home.Delay)
+		} else {
+			n.ip("-n", r, "link", "add", "lan", "type", "veth", "peer", "name", "eth0", "netns", h)
+			n.ip("-n", r, "addr", "add", fmt.Sprintf("10.%d.0.1/24", subnet+i), "dev", "lan")
+		}
 		n.ip("-n", r, "link", "set", "lan", "up")
 		n.ip("-n", h, "addr", "add", n.HomeIP(i)+"/24", "dev", "eth0")
 		n.ip("-n", h, "link", "set", "eth0", "up")
@@ -88,7 +106,7 @@ func NewInternet(t testing.TB, tag string, subnet, public int, nats ...NAT) *Int
 		n.ip("-n", h, "route", "add", "default", "via", fmt.Sprintf("10.%d.0.1", subnet+i))
 		n.exec(r, "sysctl", "-q", "-w", "net.ipv4.ip_forward=1")
 		masq := []string{"-t", "nat", "-A", "POSTROUTING", "-o", "wan", "-j", "MASQUERADE"}
-		if nat == NATSymmetric {
+		if home.NAT == NATSymmetric {
 			masq = append(masq, "--random-fully")
 		}
 		n.iptables(r, masq...)
