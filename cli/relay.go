@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/boardmesh/boardmesh/p2p"
+	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/spf13/cobra"
 )
 
@@ -22,6 +24,7 @@ type RelayOptions struct {
 	Limited   bool
 	NoDHT     bool
 	MaxSlots  int
+	Allow     []string
 	JSON      bool
 }
 
@@ -35,7 +38,9 @@ reach each other: each gives its address to host, join, spectate or resume
 with --relay. Circuits through it have no time or byte limit (a public relay
 cuts them after 2 minutes and 128 KiB, so a game through one runs only once a
 hole punch has made a direct connection); what it holds is still bounded:
-128 slots by default, 16 circuits per peer, 8 slots per IP address.
+128 slots by default, 16 circuits per peer, 8 slots per IP address, and
+with --allow only your friends' peer IDs may hold one (anyone may still
+reach a peer that holds one, so a joiner reaches the host's lobby).
 
 The relay is also a DHT node (server mode), so the friends' join codes resolve
 through it even with no other DHT peer; --no-dht turns that off.
@@ -45,6 +50,7 @@ UDP) on your router, and say with --announce the address your friends dial
 when it is not on this machine's interfaces. The relay's identity is kept in
 the boardmesh home, so its address stays the same across restarts.`,
 		Example: `  boardmesh relay --port 4001
+  boardmesh relay --port 4001 --allow 12D3KooWAda... --allow 12D3KooWBob...
   boardmesh relay --port 4001 --announce /ip4/203.0.113.7/tcp/4001 --announce /ip4/203.0.113.7/udp/4001/quic-v1
   # then, on each friend's machine:
   boardmesh host dragonslair --relay /ip4/203.0.113.7/tcp/4001/p2p/12D3KooW...`,
@@ -64,6 +70,7 @@ the boardmesh home, so its address stays the same across restarts.`,
 	cmd.Flags().BoolVar(&opts.Limited, "limited", false, "cut circuits after 2 minutes and 128 KiB, as public relays do (games then need a hole punch)")
 	cmd.Flags().BoolVar(&opts.NoDHT, "no-dht", false, "do not run a DHT node")
 	cmd.Flags().IntVar(&opts.MaxSlots, "max-slots", 128, "most peers holding a slot at once")
+	cmd.Flags().StringArrayVar(&opts.Allow, "allow", nil, "only this peer ID may hold a slot (repeatable; each friend's 'boardmesh keys' shows it); default: anyone")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the relay's addresses as one JSON line")
 	return cmd
 }
@@ -95,6 +102,14 @@ func relayRun(opts *RelayOptions) error {
 	if err != nil {
 		return &UsageError{Err: err}
 	}
+	var allow []peer.ID
+	for _, a := range opts.Allow {
+		id, err := peer.Decode(strings.TrimSpace(a))
+		if err != nil {
+			return usageErrorf("--allow %q is not a peer ID (it looks like 12D3KooW…; 'boardmesh keys' shows it): %v", a, err)
+		}
+		allow = append(allow, id)
+	}
 	home, err := resolveHome(opts.Home)
 	if err != nil {
 		return err
@@ -112,7 +127,7 @@ func relayRun(opts *RelayOptions) error {
 		return err
 	}
 	r, err := p2p.StartRelay(ctx, p2p.RelayNodeConfig{Key: key, Port: opts.Port, Announce: opts.Announce, Bootstrap: boot,
-		DHT: !opts.NoDHT, Relay: p2p.RelayConfig{Limited: opts.Limited, MaxReservations: opts.MaxSlots}})
+		DHT: !opts.NoDHT, Relay: p2p.RelayConfig{Limited: opts.Limited, MaxReservations: opts.MaxSlots, Allow: allow}})
 	if err != nil {
 		return err
 	}

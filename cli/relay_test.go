@@ -27,6 +27,7 @@ func TestInternetFlagsRefused(t *testing.T) {
 		{[]string{"relay", "--port", "70000"}, "--port 70000"},
 		{[]string{"relay", "--bootstrap", "/ip4/1.2.3.4/tcp/1"}, "no /p2p/<peer id>"},
 		{[]string{"relay", "extra"}, "unknown command"},
+		{[]string{"relay", "--allow", "bob"}, "--allow \"bob\" is not a peer ID"},
 	}
 	for _, c := range cases {
 		out, errOut, code := run(t, c.args...)

@@ -149,6 +149,9 @@ func (r *Reach) Trace(evt *holepunch.Event) {
 // lists every address dialled, which is for the debug log, not a screen.
 func plainPunchError(s string) string {
 	const why = "no direct connection came up (a NAT that gives each connection a new port, i.e. symmetric NAT, or a router that resets or blocks the punch); play goes on through the relay if it has no limits"
+	if strings.Contains(s, "protocols not supported") {
+		return "the other peer does not take part in hole punching yet (it knows no public address of its own, or has no relay)"
+	}
 	if s == "" || strings.Contains(s, "all dials failed") || strings.Contains(s, "timeout") || strings.Contains(s, "deadline") {
 		return why
 	}

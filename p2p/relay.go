@@ -165,12 +165,14 @@ func (in *Internet) Ready(ctx context.Context, timeout time.Duration) {
 
 func (in *Internet) ready() bool {
 	in.mu.Lock()
-	tried, got := len(in.tried), len(in.circuits)
+	tried := len(in.tried)
 	in.mu.Unlock()
 	if tried < len(in.cfg.Relays) {
 		return false
 	}
-	if got > 0 && !slices.Contains(in.h.Mux().Protocols(), protocol.ID(holepunch.Protocol)) {
+	// Hole punching answers once we know a public address of ours, which
+	// the relays tell us (identify), slot or no slot.
+	if len(in.cfg.Relays) > 0 && !slices.Contains(in.h.Mux().Protocols(), protocol.ID(holepunch.Protocol)) {
 		return false
 	}
 	return in.dht == nil || in.dht.ready()
@@ -272,7 +274,18 @@ type RelayConfig struct {
 	// MaxReservations and MaxCircuits bound what the relay holds (0:
 	// 128 slots, 16 circuits per peer).
 	MaxReservations, MaxCircuits int
+	// Allow, when not empty, are the only peers that may hold a slot (the
+	// friends'); anyone may still open a circuit to a peer holding one, so
+	// a joiner the host does not know yet reaches its lobby.
+	Allow []peer.ID
 }
+
+// friendsOnly is the relay's ACL for RelayConfig.Allow.
+type friendsOnly map[peer.ID]bool
+
+func (f friendsOnly) AllowReserve(p peer.ID, _ ma.Multiaddr) bool { return f[p] }
+
+func (f friendsOnly) AllowConnect(_ peer.ID, _ ma.Multiaddr, dest peer.ID) bool { return f[dest] }
 
 // StartRelayService makes h a circuit relay v2 server. Circuits have no
 // time or byte limit unless cfg.Limited; what the relay holds is still
@@ -288,6 +301,13 @@ func StartRelayService(h host.Host, cfg RelayConfig) (*relayv2.Relay, error) {
 	}
 	rc.BufferSize = 16 << 10
 	opts := []relayv2.Option{relayv2.WithResources(rc)}
+	if len(cfg.Allow) > 0 {
+		acl := friendsOnly{}
+		for _, p := range cfg.Allow {
+			acl[p] = true
+		}
+		opts = append(opts, relayv2.WithACL(acl))
+	}
 	if !cfg.Limited {
 		opts = append(opts, relayv2.WithInfiniteLimits())
 	}

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -96,6 +97,18 @@ func (p *proc) links() []map[string]any {
 	return out
 }
 
+// saidRelay says whether p printed a line about its relay containing text.
+func (p *proc) saidRelay(text string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, l := range p.lines {
+		if l != nil && l["event"] == "connection" && l["how"] == "relay" && strings.Contains(fmt.Sprint(l["text"]), text) {
+			return true
+		}
+	}
+	return false
+}
+
 // has says whether p printed an event line of that kind yet.
 func (p *proc) has(event string) bool {
 	p.mu.Lock()
@@ -154,11 +167,23 @@ func TestInternetRelayFallback(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
 	defer cancel()
 	g := newInetGame(t, ctx, n)
-	r := g.relay(0, "--no-dht")
+	// Only ada may hold a slot (--allow); bob is refused one, and reaches
+	// her through hers.
+	out, _, code := run(t, 20*time.Second, "keys", "--home", filepath.Join(g.tmp, "ada"), "--json")
+	var keys struct {
+		PeerID string `json:"peer_id"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &keys) != nil || keys.PeerID == "" {
+		t.Fatalf("keys: exit %d, %q", code, out)
+	}
+	r := g.relay(0, "--no-dht", "--allow", keys.PeerID)
 	host := g.player(0, "ada", "host", "dragonslair", "--bot", "cautious", "--start-when", "2", "--relay", r, "--no-dht")
 	addr := circuitAddr(t, host.waitEvent(t, "lobby", 30*time.Second))
 	bob := g.player(1, "bob", "join", addr, "--bot", "random", "--relay", r, "--no-dht")
 	sameEnd(t, 120*time.Second, host, bob)
+	if !bob.saidRelay("refused a slot") || host.saidRelay("refused") {
+		t.Errorf("the relay's --allow: want bob refused a slot and ada not")
+	}
 	t.Logf("ada: %s", host.linkTexts())
 	t.Logf("bob: %s", bob.linkTexts())
 	for _, p := range []*proc{host, bob} {
