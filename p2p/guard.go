@@ -165,6 +165,15 @@ func (g *guard) take(id peer.ID) bool {
 	b, ok := g.buckets[id]
 	if !ok {
 		if len(g.buckets) >= maxBucketMap {
+			// Forget strangers quiet long enough to have a full bucket
+			// again: they lose nothing by it.
+			for k, x := range g.buckets {
+				if g.now().Sub(x.at) > time.Duration(lobbyBurst/lobbyRate+1)*time.Second {
+					delete(g.buckets, k)
+				}
+			}
+		}
+		if len(g.buckets) >= maxBucketMap {
 			// Too many strangers at once: a new one waits until the
 			// roster exists (or is a flood of fresh identities).
 			return false

@@ -104,6 +104,23 @@ func joinEnvelope(t *testing.T, id *crypto.Identity, name string, lobby crypto.H
 	return nil
 }
 
+// runUntilCleanup runs p in the background until the test ends, and
+// makes sure Run has returned before p is closed (cleanups run last
+// first, so call it after the peer's constructor registered Close).
+func runUntilCleanup(t *testing.T, ctx context.Context, p *NetPeer) <-chan error {
+	t.Helper()
+	ctx, cancel := context.WithCancel(ctx)
+	out := make(chan error, 1)
+	done := make(chan struct{})
+	go func() {
+		err := p.Run(ctx)
+		close(done)
+		out <- err
+	}()
+	t.Cleanup(func() { cancel(); <-done })
+	return out
+}
+
 // hostLobby opens a real lobby (as `boardmesh host` does) on loopback.
 func hostLobby(t *testing.T, startWhen int) *NetPeer {
 	t.Helper()
@@ -142,8 +159,7 @@ func TestLobbyStoppedByTwoJoinsDoesNotCrash(t *testing.T) {
 		}
 	})
 	p.Runner.cfg.Linger = 100 * time.Millisecond
-	runErr := make(chan error, 1)
-	go func() { runErr <- p.Run(ctx) }()
+	runErr := runUntilCleanup(t, ctx, p)
 	o := newOutsider(t, ctx, p.Host, p.Lobby)
 	// It holds its key and is live: it passes the host's challenge.
 	ServeAdmit(o.h, p.Host.ID(), p.Lobby, o.id)
@@ -348,8 +364,7 @@ func TestStartWhenCountsOnlyChallengedJoiners(t *testing.T) {
 			}
 		}
 	})
-	runErr := make(chan error, 1)
-	go func() { runErr <- p.Run(ctx) }()
+	runErr := runUntilCleanup(t, ctx, p)
 	o := newOutsider(t, ctx, p.Host, p.Lobby)
 	o.publish(t, ctx, joinEnvelope(t, o.id, "Fake", p.Lobby).Marshal())
 	select {
@@ -373,8 +388,8 @@ func TestStartWhenCountsOnlyChallengedJoiners(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer j.Close()
-	go j.Run(ctx)
+	t.Cleanup(j.Close)
+	runUntilCleanup(t, ctx, j)
 	select {
 	case m := <-rosters:
 		if len(m) != 2 {
@@ -387,5 +402,57 @@ func TestStartWhenCountsOnlyChallengedJoiners(t *testing.T) {
 		}
 	case <-time.After(20 * time.Second):
 		t.Fatal("no roster after a real joiner answered the challenge")
+	}
+}
+
+// TestLobbyFloodOfStrangers: an outsider floods the lobby with joins of
+// hundreds of fresh identities that never answer the challenge. The
+// flood is throttled and counted, and a real joiner still gets in: the
+// game's roster is the host and that joiner.
+func TestLobbyFloodOfStrangers(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	p := hostLobby(t, 2)
+	rosters := make(chan []lockstep.Member, 4)
+	p.OnUpdate(func(u Update) {
+		for _, ev := range u.Events {
+			if ev.Kind == lockstep.EventRoster {
+				rosters <- u.Status.Members
+			}
+		}
+	})
+	runUntilCleanup(t, ctx, p)
+	o := newOutsider(t, ctx, p.Host, p.Lobby)
+	for range 300 {
+		id, err := crypto.GenerateIdentity(rand.Reader)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o.publish(t, ctx, joinEnvelope(t, id, "sybil", p.Lobby).Marshal())
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for p.Runner.Drops().Throttled == 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("300 joins from one peer at once and none throttled: %+v", p.Runner.Drops())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	id, err := crypto.GenerateIdentity(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, _, err := JoinLobby(ctx, NetConfig{Identity: id, Name: "Bob", Home: t.TempDir(), NoQUIC: true, Games: games.Lookup}, Addrs(p.Host)[0].String(), time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(j.Close)
+	runUntilCleanup(t, ctx, j)
+	select {
+	case m := <-rosters:
+		if len(m) != 2 || (m[0].ID != id.ID() && m[1].ID != id.ID()) {
+			t.Fatalf("roster %+v, want the host and Bob", m)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatalf("Bob never got in after the flood (drops %+v)", p.Runner.Drops())
 	}
 }

@@ -440,6 +440,15 @@ func (r *Runner) held(in inbound) bool {
 	a := r.admits[env.Author]
 	if a == nil {
 		if len(r.admits) >= maxAdmits {
+			// Forget those that failed: a flood of identities that never
+			// answer must not lock a real joiner out.
+			for k, x := range r.admits {
+				if x.state == admitFailed {
+					delete(r.admits, k)
+				}
+			}
+		}
+		if len(r.admits) >= maxAdmits {
 			return true // too many strangers at once: ignored
 		}
 		a = &admission{}
