@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -286,4 +287,46 @@ func TestInternetLossAndCut(t *testing.T) {
 		t.Fatal("the game ended before the cut was lifted: the cut did not happen during play")
 	}
 	sameEnd(t, 150*time.Second, host, bob)
+}
+
+// TestInternetResumeAndSpectate: a joiner behind NAT is killed in the
+// middle of the game and comes back with `resume --relay`; a spectator in
+// a third home follows the game through the relay and verifies it; all end
+// with the same log.
+func TestInternetResumeAndSpectate(t *testing.T) {
+	n := netnstest.NewInternet(t, "bmr", 90, 1, netnstest.Home{NAT: netnstest.NATDrop}, netnstest.Home{NAT: netnstest.NATSymmetric}, netnstest.Home{NAT: netnstest.NATDrop})
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Second)
+	defer cancel()
+	g := newInetGame(t, ctx, n)
+	r := g.relay(0, "--no-dht")
+	host := g.player(0, "ada", "host", "dragonslair", "--bot", "cautious", "--start-when", "2", "--relay", r, "--no-dht")
+	addr := circuitAddr(t, host.waitEvent(t, "lobby", 30*time.Second))
+	bob := g.player(1, "bob", "join", addr, "--bot", "random", "--relay", r, "--no-dht", "--bot-delay", "100ms")
+	bob.waitEvent(t, "started", 60*time.Second)
+	spec := startProg(t, ctx, "spectator", "ip", "netns", "exec", n.Home(2), binary, "spectate", addr, "--home", filepath.Join(g.tmp, "spec"),
+		"--relay", r, "--no-dht", "--no-mdns", "--json")
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		if entries, _ := logEntries(t, filepath.Join(g.tmp, "bob")); len(entries) >= 60 {
+			break
+		}
+		if time.Now().After(deadline) || bob.has("summary") {
+			t.Fatal("bob's log did not reach 60 entries before the end")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	bob.cmd.Process.Signal(syscall.SIGKILL)
+	<-bob.done
+	if host.has("summary") {
+		t.Fatal("the game ended while bob was dead")
+	}
+	full := []string{"netns", "exec", n.Home(1), binary, "resume", "--home", filepath.Join(g.tmp, "bob"), "--relay", r, "--no-dht", "--no-mdns", "--json", "--bot-delay", "40ms"}
+	bob2 := startProg(t, ctx, "bob resumed", "ip", full...)
+	bob2.waitEvent(t, "resumed", 30*time.Second)
+	sums := sameEnd(t, 150*time.Second, host, bob2)
+	s := spec.waitEvent(t, "summary", 60*time.Second)
+	if s["log_hash"] != sums[0]["log_hash"] {
+		t.Fatalf("the spectator verified log %v, the players ended with %v", s["log_hash"], sums[0]["log_hash"])
+	}
+	t.Logf("bob resumed: %s", bob2.linkTexts())
 }
