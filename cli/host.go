@@ -123,6 +123,7 @@ func hostRun(opts *HostOptions) error {
 		fmt.Fprintf(opts.IO.Out, "Hosting %s as %s (lobby %s).\n", g.Title, cfg.Name, ann.Lobby[:12])
 		printJoinCode(opts.IO, cfg, ann.Code, ann.LANCode)
 		fmt.Fprintf(opts.IO.Out, "Address:   %s\n           boardmesh join %s\n", ann.Addrs[0], ann.Addrs[0])
+		printRelayedAddr(opts.IO, ann.Addrs)
 		switch {
 		case opts.StartWhen > 0:
 			fmt.Fprintf(opts.IO.Out, "The game starts when %d players have joined.\n", opts.StartWhen)

@@ -122,3 +122,26 @@ func (v *tableView) connText(p peer.ID) string {
 	}
 	return l.How
 }
+
+// printRelayedAddr shows the host's address through its first relay, the
+// one friends behind other NATs can dial.
+func printRelayedAddr(io *IOStreams, addrs []string) {
+	for _, a := range addrs {
+		if strings.Contains(a, "/p2p-circuit/") && strings.Contains(a, "/tcp/") {
+			fmt.Fprintf(io.Out, "Relayed:   %s\n           boardmesh join %s\n", a, a)
+			return
+		}
+	}
+}
+
+// impliedRelay makes the relay of a relayed target address (one with
+// /p2p-circuit) a --relay of this peer when none is given: dialling a
+// circuit needs the relay transport, and the relay is where a hole punch
+// starts from.
+func (f *InternetFlags) impliedRelay(target string) {
+	i := strings.Index(target, "/p2p-circuit")
+	if len(f.Relays) > 0 || i <= 0 {
+		return
+	}
+	f.Relays = []string{strings.TrimSpace(target[:i])}
+}

@@ -71,6 +71,7 @@ func joinRun(opts *JoinOptions) error {
 			return usageErrorf("a join code is found with mDNS on the LAN or on the DHT; without both give the host's multiaddr")
 		}
 	}
+	opts.Net.Internet.impliedRelay(opts.Target)
 	cfg, err := netSetup(opts.IO, &opts.Net)
 	if err != nil {
 		return err

@@ -65,6 +65,7 @@ func spectateRun(opts *SpectateOptions) error {
 			return &UsageError{Err: err}
 		}
 	}
+	opts.Net.Internet.impliedRelay(opts.Target)
 	cfg, err := netSetup(opts.IO, &opts.Net)
 	if err != nil {
 		return err

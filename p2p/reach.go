@@ -231,8 +231,32 @@ func shortString(id string) string {
 	return id
 }
 
+// maxTracked bounds what Reach remembers of peers: past it, what it knows
+// of peers no longer connected is forgotten (outsiders may connect by the
+// thousand on the internet).
+const maxTracked = 256
+
+func (r *Reach) prune() {
+	if len(r.last)+len(r.failed)+len(r.punched) <= maxTracked {
+		return
+	}
+	gone := func(p peer.ID) bool { return r.h.Network().Connectedness(p) == network.NotConnected }
+	forget(r.last, gone)
+	forget(r.failed, gone)
+	forget(r.punched, gone)
+}
+
+func forget[V any](m map[peer.ID]V, gone func(peer.ID) bool) {
+	for p := range m {
+		if gone(p) {
+			delete(m, p)
+		}
+	}
+}
+
 func (r *Reach) update(p peer.ID) {
 	r.mu.Lock()
+	r.prune()
 	if !r.isPlayer(p) {
 		r.mu.Unlock()
 		return

@@ -291,8 +291,8 @@ func TestInternetLossAndCut(t *testing.T) {
 
 // TestInternetResumeAndSpectate: a joiner behind NAT is killed in the
 // middle of the game and comes back with `resume --relay`; a spectator in
-// a third home follows the game through the relay and verifies it; all end
-// with the same log.
+// a third home, given only the host's relayed address, follows the game
+// through the relay and verifies it; all end with the same log.
 func TestInternetResumeAndSpectate(t *testing.T) {
 	n := netnstest.NewInternet(t, "bmr", 90, 1, netnstest.Home{NAT: netnstest.NATDrop}, netnstest.Home{NAT: netnstest.NATSymmetric}, netnstest.Home{NAT: netnstest.NATDrop})
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Second)
@@ -303,8 +303,9 @@ func TestInternetResumeAndSpectate(t *testing.T) {
 	addr := circuitAddr(t, host.waitEvent(t, "lobby", 30*time.Second))
 	bob := g.player(1, "bob", "join", addr, "--bot", "random", "--relay", r, "--no-dht", "--bot-delay", "100ms")
 	bob.waitEvent(t, "started", 60*time.Second)
+	// The spectator gives only the relayed address: its relay is implied.
 	spec := startProg(t, ctx, "spectator", "ip", "netns", "exec", n.Home(2), binary, "spectate", addr, "--home", filepath.Join(g.tmp, "spec"),
-		"--relay", r, "--no-dht", "--no-mdns", "--json")
+		"--no-dht", "--no-mdns", "--json")
 	deadline := time.Now().Add(60 * time.Second)
 	for {
 		if entries, _ := logEntries(t, filepath.Join(g.tmp, "bob")); len(entries) >= 60 {
