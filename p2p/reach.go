@@ -50,7 +50,7 @@ type Reach struct {
 	mu           sync.Mutex
 	h            host.Host
 	relayIDs     map[peer.ID]bool
-	punched      map[peer.ID]bool
+	punched      map[peer.ID]time.Duration // how long the successful punch took
 	failed       map[peer.ID]string
 	last         map[peer.ID]string
 	relays       map[peer.ID]Link
@@ -60,7 +60,7 @@ type Reach struct {
 }
 
 func newReach() *Reach {
-	return &Reach{relayIDs: map[peer.ID]bool{}, punched: map[peer.ID]bool{}, failed: map[peer.ID]string{},
+	return &Reach{relayIDs: map[peer.ID]bool{}, punched: map[peer.ID]time.Duration{}, failed: map[peer.ID]string{},
 		last: map[peer.ID]string{}, relays: map[peer.ID]Link{}, kick: make(chan peer.ID, 64)}
 }
 
@@ -126,7 +126,7 @@ func (r *Reach) Trace(evt *holepunch.Event) {
 	switch e := evt.Evt.(type) {
 	case *holepunch.EndHolePunchEvt:
 		if e.Success {
-			r.punched[p] = true
+			r.punched[p] = e.EllapsedTime
 			delete(r.failed, p)
 		} else {
 			r.failed[p] = "hole punch failed after " + e.EllapsedTime.Round(time.Millisecond).String() + ": " + plainPunchError(e.Error)
@@ -181,7 +181,7 @@ func (r *Reach) link(p peer.ID) Link {
 	for _, c := range r.h.Network().ConnsToPeer(p) {
 		if !connectedVia(c) {
 			l.How, l.Addr = LinkDirect, c.RemoteMultiaddr().String()
-			if r.punched[p] {
+			if _, ok := r.punched[p]; ok {
 				l.How = LinkPunched
 			}
 			break
@@ -212,6 +212,12 @@ func (r *Reach) link(p peer.ID) Link {
 		l.Failed = r.failed[p]
 	}
 	l.Text = fmt.Sprintf("%s: %s", short(p), l.How)
+	switch {
+	case l.How == LinkPunched:
+		l.Text += fmt.Sprintf(" (%s, the punch took %s)", transportOf(l.Addr), r.punched[p].Round(time.Millisecond))
+	case l.How == LinkDirect:
+		l.Text += " (" + transportOf(l.Addr) + ")"
+	}
 	if l.Relay != "" {
 		l.Text += " via " + shortString(l.Relay)
 	}
@@ -340,4 +346,15 @@ func (r *Reach) LinkOf(p peer.ID) Link {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.link(p)
+}
+
+// transportOf names the transport of a multiaddr for a person.
+func transportOf(addr string) string {
+	switch {
+	case strings.Contains(addr, "/quic-v1"):
+		return "QUIC"
+	case strings.Contains(addr, "/tcp/"):
+		return "TCP"
+	}
+	return "?"
 }
