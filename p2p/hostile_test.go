@@ -320,6 +320,19 @@ func TestGuardLimits(t *testing.T) {
 	if v, _ := g.check(sid, env(stranger, lobby, nil)); v != Accept {
 		t.Fatalf("after a second's refill: %v, want Accept", v)
 	}
+	// A forger sends envelopes in an honest joiner's name with bad
+	// signatures: they are rejected, and the joiner's own tokens are
+	// untouched (the author's bucket is spent only once a signature
+	// proves it).
+	honest, _ := crypto.GenerateIdentity(rand.Reader)
+	forger, _ := crypto.GenerateIdentity(rand.Reader)
+	for i := range 40 {
+		e := &crypto.Envelope{Session: lobby, Kind: crypto.KindJoin, Author: honest.ID(), Body: []byte{byte(i)}, Sig: make([]byte, crypto.SigLen)}
+		g.check(peer.ID(forger.ID()), e.Marshal())
+	}
+	if v, _ := g.check(peer.ID(honest.ID()), env(honest, lobby, nil)); v != Accept {
+		t.Fatalf("the honest joiner after a forger used its name: %v, want Accept", v)
+	}
 	// Once there is a roster only its members publish.
 	g.setMembers([]peer.ID{peer.ID(self.ID()), mid})
 	var session crypto.Hash
@@ -337,7 +350,7 @@ func TestGuardLimits(t *testing.T) {
 		t.Fatalf("another session: %v, want Reject", v)
 	}
 	d := g.drops()
-	if d.TooLarge != 1 || d.Throttled != 100-lobbyBurst || d.Outsider != 1 || d.WrongSession != 1 {
+	if d.TooLarge != 1 || d.Throttled != 100-lobbyBurst+40-lobbyBurst || d.Outsider != 1 || d.WrongSession != 1 || d.BadSignature != lobbyBurst {
 		t.Fatalf("drops %+v", d)
 	}
 }
