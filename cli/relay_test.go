@@ -42,3 +42,36 @@ func TestInternetFlagsRefused(t *testing.T) {
 		t.Errorf("a refused command left %d files in the home", len(n))
 	}
 }
+
+// TestInternetFlagsConfig: what the flags turn on. --loopback is never on
+// the internet; --bootstrap replaces every default (so a test gives it and
+// the public DHT is never dialled); without it the relays are bootstrap
+// peers; --no-dht keeps the relays only.
+func TestInternetFlagsConfig(t *testing.T) {
+	const relay = "/ip4/192.0.0.65/tcp/4001/p2p/12D3KooWGRUVh8G9Cb3k5fMLtSDbd5Vrp8qMxTjYbBNp8Wt2PJNc"
+	const boot = "/ip4/192.0.0.66/tcp/4001/p2p/12D3KooWA4Xop1JaT3MHxwYMkCepYsv4iPVopMXwCz5iHYdBfeSB"
+	io := &IOStreams{Out: new(strings.Builder), ErrOut: new(strings.Builder)}
+	if c, err := (&InternetFlags{}).config(io, &NetFlags{Loopback: true}); err != nil || c != nil {
+		t.Fatalf("--loopback: %v, %v; want no internet", c, err)
+	}
+	c, err := (&InternetFlags{Relays: []string{relay}, Bootstrap: []string{boot}}).config(io, &NetFlags{})
+	if err != nil || len(c.Relays) != 1 || !c.DHT || len(c.Bootstrap) != 1 || c.Bootstrap[0].ID.String() != boot[len(boot)-52:] {
+		t.Fatalf("--relay --bootstrap: %+v, %v; want that relay and only that bootstrap peer", c, err)
+	}
+	c, err = (&InternetFlags{Relays: []string{relay}}).config(io, &NetFlags{})
+	if err != nil || !c.DHT || len(c.Bootstrap) == 0 || c.Bootstrap[0].ID != c.Relays[0].ID {
+		t.Fatalf("--relay: %+v, %v; want the relay as the first bootstrap peer", c, err)
+	}
+	c, err = (&InternetFlags{Relays: []string{relay}, NoDHT: true}).config(io, &NetFlags{})
+	if err != nil || c.DHT || len(c.Bootstrap) != 0 || len(c.Relays) != 1 {
+		t.Fatalf("--relay --no-dht: %+v, %v; want the relay and no DHT", c, err)
+	}
+	if c, err := (&InternetFlags{NoDHT: true}).config(io, &NetFlags{}); err != nil || c != nil {
+		t.Fatalf("--no-dht alone: %+v, %v; want a LAN peer", c, err)
+	}
+	f := &InternetFlags{}
+	f.impliedRelay(relay + "/p2p-circuit/p2p/12D3KooWA4Xop1JaT3MHxwYMkCepYsv4iPVopMXwCz5iHYdBfeSB")
+	if len(f.Relays) != 1 || f.Relays[0] != relay {
+		t.Fatalf("a relayed target implies %v, want %s", f.Relays, relay)
+	}
+}
