@@ -144,7 +144,7 @@ func listLobbies(ctx context.Context, opts *JoinOptions, cfg p2p.NetConfig) erro
 		if l.Started {
 			state = "started"
 		}
-		fmt.Fprintf(opts.IO.Out, "%-26s %-28s host %-12s %s\n", l.Code, l.Title, l.Name, state)
+		fmt.Fprintf(opts.IO.Out, "%-52s %-28s host %-12s %s\n", l.Code, l.Title, l.Name, state)
 	}
 	fmt.Fprintf(opts.IO.Out, "Join with: boardmesh join CODE\n")
 	return nil
