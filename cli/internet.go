@@ -81,6 +81,9 @@ func watchReach(rep *netReporter, peer *p2p.NetPeer) {
 	}
 	peer.Net.Reach.OnChange(func(l p2p.Link) {
 		if rep.prog != nil {
+			if rep.view != nil {
+				rep.view.queueReach(l.Text)
+			}
 			return
 		}
 		rep.line("connection", l.Text, map[string]any{"peer": l.Peer, "how": l.How, "relay": l.Relay, "addr": l.Addr, "failed": l.Failed})
@@ -144,4 +147,24 @@ func (f *InternetFlags) impliedRelay(target string) {
 		return
 	}
 	f.Relays = []string{strings.TrimSpace(target[:i])}
+}
+
+// queueReach keeps a connection line for the terminal UI's log; the
+// runner's goroutine adds it with its next update (drainReach).
+func (v *tableView) queueReach(line string) {
+	v.reachMu.Lock()
+	defer v.reachMu.Unlock()
+	if len(v.reachLines) < 64 {
+		v.reachLines = append(v.reachLines, line)
+	}
+}
+
+func (v *tableView) drainReach() {
+	v.reachMu.Lock()
+	lines := v.reachLines
+	v.reachLines = nil
+	v.reachMu.Unlock()
+	for _, l := range lines {
+		v.add(l)
+	}
 }

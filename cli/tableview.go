@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/boardmesh/boardmesh/cli/tui"
@@ -40,8 +41,11 @@ type tableView struct {
 	// summed up every few seconds, not line by line.
 	drops   p2p.Drops
 	dropsAt time.Time
-	// reach says how each peer is connected beyond the LAN (internet.go).
-	reach *p2p.Reach
+	// reach says how each peer is connected beyond the LAN (internet.go);
+	// its changes wait in reachLines for the runner's goroutine.
+	reach      *p2p.Reach
+	reachMu    sync.Mutex
+	reachLines []string
 }
 
 func newTableView(title string, h host.Host, human bool) *tableView {
@@ -111,6 +115,7 @@ const dropsEvery = 2 * time.Second
 
 // update folds one runner update in.
 func (v *tableView) update(u p2p.Update) {
+	v.drainReach()
 	v.status = u.Status
 	v.joined = u.Joined
 	for _, e := range u.Entries {
