@@ -88,7 +88,6 @@ type NetPeer struct {
 	Meta     SessionMeta
 
 	cfg     NetConfig
-	resumed bool
 	metaMu  sync.Mutex
 	stopMD  func() error
 	started bool
@@ -297,7 +296,7 @@ func ResumeSession(ctx context.Context, cfg NetConfig, dir string, meta SessionM
 	meta.Port = tcpPort(h)
 	ConnectMembers(ctx, h, meta.Members)
 	addDirect(ps, h, meta.Members)
-	p := &NetPeer{Host: h, PubSub: ps, Lobby: lobby, cfg: cfg, Log: log, Repair: rep, Meta: meta, Dir: dir, PortNote: portNote, resumed: true}
+	p := &NetPeer{Host: h, PubSub: ps, Lobby: lobby, cfg: cfg, Log: log, Repair: rep, Meta: meta, Dir: dir, PortNote: portNote}
 	if err := p.saveMeta(); err != nil {
 		p.Host.Close()
 		log.Close()
@@ -355,7 +354,7 @@ func (p *NetPeer) openNode(entries, sent []*crypto.Envelope, wait ...peer.ID) er
 	p.Runner, err = NewRunner(RunnerConfig{
 		Host: p.Host, PubSub: p.PubSub, Node: node, Lobby: p.Lobby, Log: p.Log,
 		Bot: p.cfg.Bot, BotRand: p.cfg.BotRand, BotDelay: p.cfg.BotDelay, StartWhen: p.cfg.StartWhen, Peers: wait,
-		OnUpdate: p.onUpdate, Trusted: trusted, WantState: true, Admit: admit, CatchUpFirst: p.resumed,
+		OnUpdate: p.onUpdate, Trusted: trusted, WantState: true, Admit: admit,
 	})
 	return err
 }
