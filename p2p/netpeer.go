@@ -95,7 +95,6 @@ type NetPeer struct {
 	Net *Internet
 
 	cfg     NetConfig
-	resumed bool
 	metaMu  sync.Mutex
 	stopMD  func() error
 	started bool
@@ -305,7 +304,7 @@ func ResumeSession(ctx context.Context, cfg NetConfig, dir string, meta SessionM
 	meta.Port = tcpPort(h)
 	ConnectMembers(ctx, h, meta.Members)
 	addDirect(ps, h, meta.Members)
-	p := &NetPeer{Host: h, PubSub: ps, Lobby: lobby, cfg: cfg, Log: log, Repair: rep, Meta: meta, Dir: dir, PortNote: portNote, resumed: true, Net: in}
+	p := &NetPeer{Host: h, PubSub: ps, Lobby: lobby, cfg: cfg, Log: log, Repair: rep, Meta: meta, Dir: dir, PortNote: portNote, Net: in}
 	if err := p.saveMeta(); err != nil {
 		p.Host.Close()
 		log.Close()
@@ -363,7 +362,7 @@ func (p *NetPeer) openNode(entries, sent []*crypto.Envelope, wait ...peer.ID) er
 	p.Runner, err = NewRunner(RunnerConfig{
 		Host: p.Host, PubSub: p.PubSub, Node: node, Lobby: p.Lobby, Log: p.Log,
 		Bot: p.cfg.Bot, BotRand: p.cfg.BotRand, BotDelay: p.cfg.BotDelay, StartWhen: p.cfg.StartWhen, Peers: wait,
-		OnUpdate: p.onUpdate, Trusted: trusted, WantState: true, Admit: admit, CatchUpFirst: p.resumed,
+		OnUpdate: p.onUpdate, Trusted: trusted, WantState: true, Admit: admit,
 	})
 	return err
 }
