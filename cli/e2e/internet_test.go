@@ -287,6 +287,8 @@ func TestInternetLossAndCut(t *testing.T) {
 		t.Fatal("the game ended before the cut was lifted: the cut did not happen during play")
 	}
 	sameEnd(t, 150*time.Second, host, bob)
+	t.Logf("ada: %s", host.linkTexts())
+	t.Logf("bob: %s", bob.linkTexts())
 }
 
 // TestInternetResumeAndSpectate: a joiner behind NAT is killed in the
