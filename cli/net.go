@@ -38,6 +38,8 @@ type NetFlags struct {
 	// InjectDesync, 0 or more, makes this peer's engine go wrong at that
 	// step (a developer's flag); -1 plays honestly.
 	InjectDesync int64
+	// Internet: --relay, --bootstrap, --no-dht (internet.go).
+	Internet InternetFlags
 	// needHome is set by commands that need an existing home (resume):
 	// netSetup then creates nothing and names the home it did not find.
 	needHome bool
@@ -63,6 +65,7 @@ func addPeerFlags(cmd *cobra.Command, nf *NetFlags, withName bool) {
 	cmd.Flags().BoolVar(&nf.JSON, "json", false, "machine-readable output: one JSON object per line (implies --auto)")
 	cmd.Flags().BoolVar(&nf.Web, "web", false, webFlagHelp)
 	nf.InjectDesync = -1
+	addInternetFlags(cmd, &nf.Internet)
 }
 
 // addSeatFlags registers the flags of a peer with a seat: who plays it,
@@ -76,8 +79,11 @@ func addSeatFlags(cmd *cobra.Command, nf *NetFlags) {
 
 // netSetup loads the identity and builds the common peer configuration.
 func netSetup(io *IOStreams, nf *NetFlags) (p2p.NetConfig, error) {
+	inet, err := nf.Internet.config(io, nf)
+	if err != nil {
+		return p2p.NetConfig{}, err
+	}
 	var home string
-	var err error
 	if nf.needHome {
 		home, err = existingHome(nf.Home)
 	} else {
@@ -113,7 +119,8 @@ func netSetup(io *IOStreams, nf *NetFlags) (p2p.NetConfig, error) {
 		nodeDrop = 0
 	}
 	return p2p.NetConfig{Identity: id, Name: name, Home: home, LAN: !nf.Loopback, Port: nf.Port, NoQUIC: nf.NoQUIC,
-		MDNS: !nf.Loopback && !nf.NoMDNS, Games: lookupGames(nf), BotName: nf.Bot, BotRand: engine.NewRand(seed[:]), BotDelay: nf.BotDelay, DropAfter: nodeDrop}, nil
+		MDNS: !nf.Loopback && !nf.NoMDNS, Games: lookupGames(nf), BotName: nf.Bot, BotRand: engine.NewRand(seed[:]), BotDelay: nf.BotDelay, DropAfter: nodeDrop,
+		Internet: inet}, nil
 }
 
 // netInteractive says whether a person plays at the game screen.
@@ -308,6 +315,9 @@ type NetSummary struct {
 	Dropped p2p.Drops `json:"dropped"`
 	// Log is this peer's session log; with a desync it is the bundle.
 	Log string `json:"log,omitempty"`
+	// Connections says how each peer was connected at the end (direct,
+	// punched, relayed) and what failed; only beyond the LAN.
+	Connections []p2p.Link `json:"connections,omitempty"`
 }
 
 // runNetPeer plays the session: with a terminal UI when a person plays in
@@ -341,6 +351,9 @@ func runNetPeer(ctx context.Context, io *IOStreams, nf *NetFlags, peer *p2p.NetP
 		if st := peer.Node.State(); st != nil {
 			rep.view.state = st.Clone()
 		}
+		if peer.Net != nil {
+			rep.view.reach = peer.Net.Reach
+		}
 		snap := rep.view.snapshot()
 		model := tui.New(snap, true, func(a engine.Action) { go actAndTell(ctx, rep.prog, peer.Runner, a) }, func() { quit = true; cancel() })
 		model.OnDrop(func(seats []int) {
@@ -369,6 +382,7 @@ func runNetPeer(ctx context.Context, io *IOStreams, nf *NetFlags, peer *p2p.NetP
 		}()
 	}
 	peer.OnUpdate(rep.update)
+	watchReach(rep, peer)
 	runErr := make(chan error, 1)
 	go func() { runErr <- peer.Run(ctx) }()
 	var err error
@@ -415,6 +429,7 @@ func printNetSummary(io *IOStreams, asJSON bool, peer *p2p.NetPeer, rep *netRepo
 	if peer.Log != nil {
 		s.Log = peer.Log.Path()
 	}
+	s.Connections = peer.Links()
 	// Entries replayed from disk on resume are part of the log too.
 	if log := peer.Node.Log(); len(log) != len(rep.entries) {
 		rep.entries = rep.entries[:0]

@@ -65,20 +65,18 @@ func spectateRun(opts *SpectateOptions) error {
 			return &UsageError{Err: err}
 		}
 	}
+	opts.Net.Internet.impliedRelay(opts.Target)
 	cfg, err := netSetup(opts.IO, &opts.Net)
 	if err != nil {
 		return err
 	}
-	key, err := p2p.HostKey(cfg.Identity)
-	if err != nil {
-		return err
-	}
-	h, err := p2p.NewHost(p2p.HostConfig{Key: key, LAN: cfg.LAN, Port: cfg.Port, NoQUIC: cfg.NoQUIC})
+	h, inet, err := p2p.NewInternetHost(ctx, cfg)
 	if err != nil {
 		return err
 	}
 	defer h.Close()
-	info, err := p2p.FindLobby(ctx, h, opts.Target, opts.Wait)
+	defer inet.Close()
+	info, err := p2p.FindLobbyVia(ctx, h, inet, opts.Target, opts.Wait, cfg.MDNS)
 	if err != nil {
 		return err
 	}
