@@ -381,9 +381,12 @@ func (r *Runner) drain(ctx context.Context) error {
 		if err := r.cfg.Log.Append(recs...); err != nil {
 			return err
 		}
-		mustSync := len(rd.Persist) > 0 || len(rd.Keep) > 0 // a desync stops the game: make the bundle durable
+		// lockstep says when (Ready.MustSync: whenever it signed something).
+		// A desync bundle (Keep) and the game's end are synced too, so what
+		// replay and the summary name is on disk when the process exits.
+		mustSync := rd.MustSync || len(rd.Keep) > 0
 		for _, ev := range rd.Events {
-			if ev.Kind == lockstep.EventTurn || ev.Kind == lockstep.EventGameOver || ev.Kind == lockstep.EventStarted {
+			if ev.Kind == lockstep.EventGameOver {
 				mustSync = true
 			}
 		}
