@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/boardmesh/boardmesh/cli/tui"
@@ -37,6 +38,11 @@ type NetFlags struct {
 	// InjectDesync, 0 or more, makes this peer's engine go wrong at that
 	// step (a developer's flag); -1 plays honestly.
 	InjectDesync int64
+	// Internet: --relay, --bootstrap, --no-dht (internet.go).
+	Internet InternetFlags
+	// needHome is set by commands that need an existing home (resume):
+	// netSetup then creates nothing and names the home it did not find.
+	needHome bool
 }
 
 func addNetFlags(cmd *cobra.Command, nf *NetFlags, withName bool) {
@@ -59,6 +65,7 @@ func addPeerFlags(cmd *cobra.Command, nf *NetFlags, withName bool) {
 	cmd.Flags().BoolVar(&nf.JSON, "json", false, "machine-readable output: one JSON object per line (implies --auto)")
 	cmd.Flags().BoolVar(&nf.Web, "web", false, webFlagHelp)
 	nf.InjectDesync = -1
+	addInternetFlags(cmd, &nf.Internet)
 }
 
 // addSeatFlags registers the flags of a peer with a seat: who plays it,
@@ -72,11 +79,20 @@ func addSeatFlags(cmd *cobra.Command, nf *NetFlags) {
 
 // netSetup loads the identity and builds the common peer configuration.
 func netSetup(io *IOStreams, nf *NetFlags) (p2p.NetConfig, error) {
-	home, err := resolveHome(nf.Home)
+	inet, err := nf.Internet.config(io, nf)
 	if err != nil {
 		return p2p.NetConfig{}, err
 	}
-	ident, err := p2p.LoadOrCreateIdentity(home)
+	var home string
+	if nf.needHome {
+		home, err = existingHome(nf.Home)
+	} else {
+		home, err = resolveHome(nf.Home)
+	}
+	if err != nil {
+		return p2p.NetConfig{}, err
+	}
+	ident, err := loadIdentity(home, !nf.needHome, io.ErrOut)
 	if err != nil {
 		return p2p.NetConfig{}, err
 	}
@@ -103,7 +119,8 @@ func netSetup(io *IOStreams, nf *NetFlags) (p2p.NetConfig, error) {
 		nodeDrop = 0
 	}
 	return p2p.NetConfig{Identity: id, Name: name, Home: home, LAN: !nf.Loopback, Port: nf.Port, NoQUIC: nf.NoQUIC,
-		MDNS: !nf.Loopback && !nf.NoMDNS, Games: lookupGames(nf), BotName: nf.Bot, BotRand: engine.NewRand(seed[:]), BotDelay: nf.BotDelay, DropAfter: nodeDrop}, nil
+		MDNS: !nf.Loopback && !nf.NoMDNS, Games: lookupGames(nf), BotName: nf.Bot, BotRand: engine.NewRand(seed[:]), BotDelay: nf.BotDelay, DropAfter: nodeDrop,
+		Internet: inet}, nil
 }
 
 // netInteractive says whether a person plays at the game screen.
@@ -168,6 +185,11 @@ type netReporter struct {
 	dropsAt time.Time
 	view    *tableView
 	prog    *tea.Program
+	// refused is why this peer cannot play the host's roster (its game,
+	// version or options); leave cancels the run then, so the peer leaves
+	// the lobby instead of waiting for a game that cannot start.
+	refused string
+	leave   func()
 	page    *web.Page
 }
 
@@ -192,7 +214,7 @@ func (r *netReporter) update(u p2p.Update) {
 	for _, ev := range u.Events {
 		if c, ok := cheatOf(ev, u.Status); ok {
 			r.cheats = append(r.cheats, c)
-			if c.What == "equivocation" && r.cheat == "" {
+			if c.kind == lockstep.CheatEquivocation && r.cheat == "" {
 				r.cheat = c.Text
 			}
 			if r.prog == nil {
@@ -211,8 +233,18 @@ func (r *netReporter) update(u p2p.Update) {
 				}
 				r.line(ev.Kind.String(), text, nil)
 			}
+		case lockstep.EventRefused:
+			if r.prog == nil {
+				r.line(ev.Kind.String(), ev.Text, nil)
+			}
+			if errors.Is(ev.Err, lockstep.ErrRefused) && r.refused == "" && r.status.Phase < lockstep.PhasePlaying {
+				r.refused = ev.Text
+				if r.leave != nil {
+					r.leave()
+				}
+			}
 		case lockstep.EventRoster, lockstep.EventStarted, lockstep.EventDropped,
-			lockstep.EventWaiting, lockstep.EventResumed, lockstep.EventRefused:
+			lockstep.EventWaiting, lockstep.EventResumed:
 			if r.prog == nil {
 				r.line(ev.Kind.String(), ev.Text, nil)
 			}
@@ -232,6 +264,11 @@ func (r *netReporter) update(u p2p.Update) {
 				res := *ev.Result
 				r.result = &res
 			}
+		}
+	}
+	for _, note := range u.Notes {
+		if r.prog == nil {
+			r.line("note", note, nil)
 		}
 	}
 	if t := dropsText(u.Drops, r.drops); t != "" && r.prog == nil && time.Since(r.dropsAt) >= dropsEvery {
@@ -278,6 +315,9 @@ type NetSummary struct {
 	Dropped p2p.Drops `json:"dropped"`
 	// Log is this peer's session log; with a desync it is the bundle.
 	Log string `json:"log,omitempty"`
+	// Connections says how each peer was connected at the end (direct,
+	// punched, relayed) and what failed; only beyond the LAN.
+	Connections []p2p.Link `json:"connections,omitempty"`
 }
 
 // runNetPeer plays the session: with a terminal UI when a person plays in
@@ -287,6 +327,7 @@ func runNetPeer(ctx context.Context, io *IOStreams, nf *NetFlags, peer *p2p.NetP
 	interactive := netInteractive(io, nf) && peer.Meta.Bot == ""
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	rep.leave = cancel
 	var quit bool
 	if nf.Web {
 		if err := rep.openWeb(ctx, peer, canStart, nf.DropAfter); err != nil {
@@ -301,8 +342,23 @@ func runNetPeer(ctx context.Context, io *IOStreams, nf *NetFlags, peer *p2p.NetP
 		}
 		rep.view = newTableView(title, peer.Host, true)
 		rep.view.canStart = canStart
+		rep.view.dropAfter = nf.DropAfter.Milliseconds()
+		rep.view.earlier = peer.Node.Log()
+		rep.view.lobby = lobbyOf(peer, nf)
+		// A resumed peer knows the table from its log: the first frame
+		// says so, not "in the lobby".
+		rep.view.status = peer.Node.Status()
+		if st := peer.Node.State(); st != nil {
+			rep.view.state = st.Clone()
+		}
+		if peer.Net != nil {
+			rep.view.reach = peer.Net.Reach
+		}
 		snap := rep.view.snapshot()
 		model := tui.New(snap, true, func(a engine.Action) { go actAndTell(ctx, rep.prog, peer.Runner, a) }, func() { quit = true; cancel() })
+		model.OnDrop(func(seats []int) {
+			go peer.Runner.Do(ctx, func(n *lockstep.Node) error { return n.VoteDrop(seats) })
+		})
 		if canStart {
 			model.OnStart(func() {
 				go peer.Runner.Do(ctx, func(n *lockstep.Node) error { return n.Propose() })
@@ -326,6 +382,7 @@ func runNetPeer(ctx context.Context, io *IOStreams, nf *NetFlags, peer *p2p.NetP
 		}()
 	}
 	peer.OnUpdate(rep.update)
+	watchReach(rep, peer)
 	runErr := make(chan error, 1)
 	go func() { runErr <- peer.Run(ctx) }()
 	var err error
@@ -348,6 +405,9 @@ func runNetPeer(ctx context.Context, io *IOStreams, nf *NetFlags, peer *p2p.NetP
 		}
 		return printNetSummary(io, nf.JSON, peer, rep, err)
 	}
+	if rep.refused != "" {
+		return fmt.Errorf("cannot play the host's game here, so this peer left the lobby: %s", strings.TrimPrefix(rep.refused, "lockstep: refused: "))
+	}
 	if quit && rep.result == nil {
 		fmt.Fprintf(io.ErrOut, "You left the game. Rejoin with: %s\n", resumeCommand(nf, peer.Meta.Lobby[:12]))
 		return nil
@@ -369,6 +429,7 @@ func printNetSummary(io *IOStreams, asJSON bool, peer *p2p.NetPeer, rep *netRepo
 	if peer.Log != nil {
 		s.Log = peer.Log.Path()
 	}
+	s.Connections = peer.Links()
 	// Entries replayed from disk on resume are part of the log too.
 	if log := peer.Node.Log(); len(log) != len(rep.entries) {
 		rep.entries = rep.entries[:0]
@@ -414,7 +475,7 @@ func printNetSummary(io *IOStreams, asJSON bool, peer *p2p.NetPeer, rep *netRepo
 				return fmt.Errorf("%s; nothing was played, start a new lobby", plainErr(runErr))
 			}
 			for _, c := range rep.cheats {
-				if c.What == "wrong-checkpoint" {
+				if c.kind == lockstep.CheatWrongCheckpoint {
 					return &ExitCodeError{Code: ExitDesync, Err: fmt.Errorf("the game stopped: %s; log %s", c.Text, s.Log)}
 				}
 			}

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/boardmesh/boardmesh/cli/present"
@@ -46,6 +47,11 @@ type tableView struct {
 	// summed up every few seconds, not line by line.
 	drops   p2p.Drops
 	dropsAt time.Time
+	// reach says how each peer is connected beyond the LAN (internet.go);
+	// its changes wait in reachLines for the runner's goroutine.
+	reach      *p2p.Reach
+	reachMu    sync.Mutex
+	reachLines []string
 }
 
 // dropsEvery is how often the junk a flood sends is summed up.
@@ -90,6 +96,7 @@ func (v *tableView) seatOfPeer(id string) (int, string) {
 
 // update folds one runner update in.
 func (v *tableView) update(u p2p.Update) {
+	v.drainReach()
 	v.status = u.Status
 	v.joined = u.Joined
 	v.rec.SetNames(func(seat int) string {
@@ -105,7 +112,13 @@ func (v *tableView) update(u p2p.Update) {
 		v.rec.Feed(v.earlier...)
 		v.earlier = nil
 	}
-	v.rec.Feed(u.Entries...)
+	// The update's entries end the log at Status.Entries: skip any the
+	// recorder already has (those read from disk on resume).
+	ents := u.Entries
+	if skip := v.rec.Len() - (u.Status.Entries - len(ents)); skip > 0 {
+		ents = ents[min(skip, len(ents)):]
+	}
+	v.rec.Feed(ents...)
 	self := v.self().String()
 	for _, ev := range u.Events {
 		// Waiting for our own move is what "your move" says already: the
@@ -135,7 +148,17 @@ func (v *tableView) update(u p2p.Update) {
 			continue
 		}
 		seat, name := v.seatOfPeer(ev.Peer.String())
+		if ev.Kind == lockstep.EventJoined {
+			for _, m := range u.Joined {
+				if m.ID == ev.Peer && m.Name != "" {
+					ev.Text = fmt.Sprintf("%s joined (%d in the lobby)", m.Name, len(u.Joined))
+				}
+			}
+		}
 		v.rec.Event(ev, seat, name)
+	}
+	for _, note := range u.Notes {
+		v.rec.Note(note)
 	}
 	if t := dropsText(u.Drops, v.drops); t != "" && time.Since(v.dropsAt) >= dropsEvery {
 		v.drops, v.dropsAt = u.Drops, time.Now()
@@ -163,8 +186,8 @@ func (v *tableView) table() present.Table {
 				if m.ID.String() == id {
 					// Seen on the network, or heard from: its moves arrive
 					// (a peer may reach us through another).
-					if v.host.Network().Connectedness(peer.ID(m.ID)) == network.Connected {
-						return "connected"
+					if c := v.host.Network().Connectedness(peer.ID(m.ID)); c == network.Connected || c == network.Limited {
+						return v.connText(peer.ID(m.ID))
 					}
 					for _, w := range v.status.Waiting {
 						if w.Peer == m.ID {

@@ -27,7 +27,7 @@ func TestEachGameAt80x24(t *testing.T) {
 	}{
 		{"dominion", "Dominion", []string{"Hand: ", "In play: ", "Province $8[", "Cellar $2[", "S1", "S2", "VP", "phase: "}, nil},
 		{"dragonslair", "The Sleeping Dragon's Lair", []string{"Bag", "seat 1 ", "seat 2 ", " gold"},
-			[]string{`(?i)dragon +0/`, `Dwarf Digger|Wandering Bard|Fearless Knight|Alchemist|Trophy Hunter|Night Thief|Elf Tracker|Sleepy Wizard`}},
+			[]string{`(?i)dragon +\d+/\d+`, `Dwarf Digger|Wandering Bard|Fearless Knight|Alchemist|Trophy Hunter|Night Thief|Elf Tracker|Sleepy Wizard`}},
 		{"serpentcity", "Serpent City", []string{"Road ", "START ", "Capital ", "A Seat 1", "B Seat 2", " IP · ", " MP left"}, nil},
 		{"infinitecity", "Infinite City", []string{"Your hand: ", "[]", "S1", "S2", "pt ", "mk ", "* protected"}, nil},
 	}

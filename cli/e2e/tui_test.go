@@ -95,6 +95,22 @@ func TestTerminalPlayWithKeys(t *testing.T) {
 			if k == "key" {
 				k = m[1] // the key shown before the highlighted move
 			}
+			if k == "/" {
+				// The menu re-arms when the card turned over arrives; a /
+				// pressed while no move is to be chosen does nothing, so
+				// wait for the filter to open (again if need be).
+				opened := false
+				for try := 0; try < 5 && !opened; try++ {
+					x.run("send-keys", "-t", "bm", "/")
+					for end := time.Now().Add(2 * time.Second); time.Now().Before(end) && !opened; time.Sleep(100 * time.Millisecond) {
+						opened = strings.Contains(x.screen(), "filter:")
+					}
+				}
+				if !opened {
+					t.Fatalf("/ never opened the filter:\n%s", x.screen())
+				}
+				continue
+			}
 			if k == "turn over" {
 				x.run("send-keys", "-t", "bm", "-l", k)
 				x.waitScreen(regexp.MustCompile(`filter: turn over`), 5*time.Second)

@@ -116,7 +116,7 @@ func (m *Model) layout() screen {
 	if s.State != nil {
 		sc.board = strings.Split(strings.TrimRight(s.State.View(s.Seat).Render(w, m.color), "\n"), "\n")
 	} else if t := s.Table; t != nil && t.Lobby != nil {
-		sc.board = lobbyLines(t)
+		sc.board = lobbyLines(t, w)
 	}
 	avail := h - len(sc.top) - len(sc.bottom)
 
@@ -552,17 +552,31 @@ func wrapLines(text string, w int) []string {
 }
 
 // lobbyLines is the lobby screen: how the others join, and who has.
-func lobbyLines(t *present.Table) []string {
+func lobbyLines(t *present.Table, w int) []string {
 	l := t.Lobby
 	var out []string
+	// An address is never cut: it is what the others copy. Long ones go
+	// on lines of their own, broken at the width.
+	whole := func(label, text string) {
+		if len(label)+len(text) <= w {
+			out = append(out, label+text)
+			return
+		}
+		out = append(out, label)
+		for len(text) > w {
+			out = append(out, text[:w])
+			text = text[w:]
+		}
+		out = append(out, text)
+	}
 	if l.Code != "" {
 		out = append(out, "Join code: "+titleStyle.Render(l.Code))
 	}
 	if len(l.Addresses) > 0 {
-		out = append(out, "Address:   "+l.Addresses[0])
+		whole("Address:   ", l.Addresses[0])
 	}
 	if l.Join != "" {
-		out = append(out, "The others type: "+titleStyle.Render(l.Join))
+		whole("The others type: ", l.Join)
 	}
 	if l.Host || l.Code != "" || len(l.Addresses) > 0 {
 		out = append(out, dimStyle.Render("Players on this machine: each needs a home of their own (--home DIR)."))
