@@ -553,12 +553,14 @@ func (r *Runner) drain(ctx context.Context) error {
 		if err := r.cfg.Log.Append(recs...); err != nil {
 			return err
 		}
-		// Ready.MustSync: what we signed is durable before it is sent. A
-		// desync bundle (Keep) and a turn's end are synced too.
-		mustSync := rd.MustSync || len(rd.Persist) > 0 || len(rd.Keep) > 0
+		// lockstep says when (Ready.MustSync: whenever it signed something).
+		// A desync bundle (Keep), the game's end and a stop are synced too,
+		// so what replay and the summary name is on disk when the process
+		// exits.
+		mustSync := rd.MustSync || len(rd.Keep) > 0
 		for _, ev := range rd.Events {
 			switch ev.Kind {
-			case lockstep.EventTurn, lockstep.EventGameOver, lockstep.EventStarted:
+			case lockstep.EventGameOver:
 				mustSync = true
 			case lockstep.EventCheat:
 				if ev.Cheat == lockstep.CheatWrongCheckpoint && r.stopWhy == "" {
