@@ -109,8 +109,8 @@ type Runner struct {
 	admitted chan admitResult
 	notes    []string
 	ctx      context.Context
-	// caughtUp remembers that the node said it had caught up.
-	caughtUp bool
+	// behind remembers that the node had not caught up yet.
+	behind bool
 	// asked counts gap requests without a peer, to spread them over the
 	// topic's peers (one that cannot help is not asked every time).
 	asked int
@@ -209,11 +209,12 @@ var ErrCatchingUp = errors.New("still catching up with the table; try again in a
 // Tick asks the peers until then). It also says so to the player once.
 func (r *Runner) catchingUp() bool {
 	up := r.cfg.Node.CaughtUp()
-	if up && !r.caughtUp {
-		r.caughtUp = true
-		if r.cfg.Node.Status().Phase == lockstep.PhasePlaying && len(r.cfg.Node.Log()) > 0 {
-			r.notes = append(r.notes, fmt.Sprintf("Caught up with the table (%d log entries); playing on.", len(r.cfg.Node.Log())))
-		}
+	switch {
+	case !up:
+		r.behind = true
+	case r.behind:
+		r.behind = false
+		r.notes = append(r.notes, fmt.Sprintf("Caught up with the table (%d log entries); playing on.", len(r.cfg.Node.Log())))
 	}
 	return !up
 }
