@@ -329,6 +329,9 @@ func (r *Runner) Run(ctx context.Context) error {
 			// The node verifies every envelope; an answer that contradicts
 			// our log comes back as ErrFork (and, if it proves the others
 			// dropped us, as an event).
+			// Joins in an answer are held back like those from the topic
+			// until their authors answer the host's challenge.
+			a.Pending = r.admitPending(a.Pending)
 			_ = n.StepAnswer(a)
 		case op := <-r.ops:
 			op(n)
@@ -482,6 +485,21 @@ func (r *Runner) admittedResult(res admitResult) {
 		a.join = nil
 		r.step(in)
 	}
+}
+
+// admitPending drops from envs the joins that held keeps back.
+func (r *Runner) admitPending(envs []*crypto.Envelope) []*crypto.Envelope {
+	if r.cfg.Admit == nil {
+		return envs
+	}
+	out := envs[:0:0]
+	for _, e := range envs {
+		if e.Kind == crypto.KindJoin && r.held(inbound{env: e}) {
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
 }
 
 func (r *Runner) step(in inbound) {
