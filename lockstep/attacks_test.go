@@ -61,7 +61,7 @@ func expectRejected(t *testing.T, n *simNet, i int, env *crypto.Envelope, want e
 	p := n.peers[i]
 	before := len(p.node.Log())
 	hashBefore := p.node.Hashes()[len(p.node.Hashes())-1]
-	p.events = nil
+	counted := p.node.Status().Counters.Rejected
 	err := p.node.Step(env)
 	n.drain(i)
 	if !errors.Is(err, want) {
@@ -73,9 +73,14 @@ func expectRejected(t *testing.T, n *simNet, i int, env *crypto.Envelope, want e
 	if want == ErrDuplicate || want == ErrStale {
 		return
 	}
+	if p.node.Status().Counters.Rejected != counted+1 {
+		t.Fatalf("the rejection was not counted")
+	}
+	// The event may have been raised by an earlier envelope of the same
+	// author, kind and reason at this step: one is shown, all are counted.
 	found := false
 	for _, ev := range p.events {
-		found = found || (ev.Kind == EventRejected && errors.Is(ev.Err, want))
+		found = found || ((ev.Kind == EventRejected || ev.Kind == EventCheat) && errors.Is(ev.Err, want) && ev.Peer == env.Author)
 	}
 	if !found {
 		t.Fatalf("no rejection event for %v; events: %v", want, p.events)
@@ -180,7 +185,7 @@ func TestRejectsBadReveal(t *testing.T) {
 		p := n.peers[i]
 		found := false
 		for _, ev := range p.events {
-			found = found || (ev.Kind == EventRejected && errors.Is(ev.Err, ErrBadReveal) && ev.Peer == n.peers[cheat].id.ID())
+			found = found || (ev.Kind == EventCheat && ev.Cheat == CheatBadReveal && errors.Is(ev.Err, ErrBadReveal) && ev.Peer == n.peers[cheat].id.ID())
 		}
 		if !found {
 			t.Fatalf("%s did not reject the bad reveal", p.name)

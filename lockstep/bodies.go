@@ -222,6 +222,41 @@ func decodeSeats(b []byte, players int) ([]int, error) {
 	return seats, canonical(d, crypto.KindDrop, b, encodeSeats(seats))
 }
 
+// wellFormed checks that an envelope's body decodes for its kind, with no
+// other context. A malformed envelope is rejected for what it is and is
+// never half of an equivocation: two different accepts, say, cannot both
+// be well formed.
+func wellFormed(env *crypto.Envelope) error {
+	var err error
+	switch env.Kind {
+	case crypto.KindJoin:
+		_, err = decodeJoin(env.Body)
+	case crypto.KindRoster:
+		_, err = decodeRoster(env.Body)
+	case crypto.KindAccept:
+		if len(env.Body) != 0 || !env.StateHash.IsZero() || env.Seq != 0 {
+			err = fmt.Errorf("%w: accept with a body, a seq or a state hash", ErrBadBody)
+		}
+	case crypto.KindReveal:
+		_, err = decodeHashBody(env.Kind, env.Body)
+	case crypto.KindAction:
+		if _, derr := engine.DecodeAction(env.Body); derr != nil {
+			err = fmt.Errorf("%w: %v", ErrBadBody, derr)
+		}
+	case crypto.KindCheckpoint:
+		_, err = decodeUintBody(env.Kind, env.Body)
+	case crypto.KindDrop:
+		_, err = decodeSeats(env.Body, maxSeats)
+	case crypto.KindExtend:
+		_, err = decodeExtend(env.Body)
+	case crypto.KindEvidence:
+		_, _, err = decodeEvidence(env.Body)
+	case crypto.KindState:
+		_, err = decodeState(env.Body)
+	}
+	return err
+}
+
 // evidenceBody holds two envelopes of one author for one slot.
 func encodeEvidence(a, b *crypto.Envelope) []byte {
 	e := engine.NewEncoder(nil)
@@ -262,6 +297,18 @@ func (b *stateBody) encode() []byte {
 	}
 	e.Blob("state", b.State)
 	return e.Bytes()
+}
+
+// fits checks a state body against its envelope: one hash for every step
+// from From to the envelope's Seq, both included, the last one being the
+// envelope's state hash. It is written so that nothing can wrap around
+// 2^64 (a Seq of 2^64-1 with no hashes once made seq-from+1 zero).
+func (b *stateBody) fits(env *crypto.Envelope) error {
+	if len(b.Hashes) == 0 || b.From > env.Seq || uint64(len(b.Hashes)-1) != env.Seq-b.From ||
+		b.Hashes[len(b.Hashes)-1] != env.StateHash {
+		return fmt.Errorf("%w: state envelope of step %d: its hashes from step %d do not add up to it", ErrBadBody, env.Seq, b.From)
+	}
+	return nil
 }
 
 func decodeState(b []byte) (*stateBody, error) {

@@ -50,8 +50,13 @@ func (n *Node) sendState(seq uint64) {
 func (n *Node) stepState(env *crypto.Envelope) error {
 	m := n.m
 	mi, ok := m.member(env.Author)
-	if !ok || m.phase < PhasePlaying {
+	if !ok {
 		return n.reject(env, ErrNotMember)
+	}
+	if m.seatOf == nil {
+		// Before the seat draw there is no game state to compare (and a
+		// session stopped by evidence in the accept phase has no seats).
+		return n.reject(env, fmt.Errorf("%w: a state envelope before the seat draw", ErrUnexpected))
 	}
 	if env.Author == n.id.ID() {
 		return ErrDuplicate
@@ -65,8 +70,8 @@ func (n *Node) stepState(env *crypto.Envelope) error {
 	if err != nil {
 		return n.reject(env, err)
 	}
-	if body.From > env.Seq || uint64(len(body.Hashes)) != env.Seq-body.From+1 || body.Hashes[len(body.Hashes)-1] != env.StateHash {
-		return n.reject(env, fmt.Errorf("%w: state envelope hashes do not add up", ErrBadBody))
+	if err := body.fits(env); err != nil {
+		return n.reject(env, err)
 	}
 	n.seen[slotOf(env)] = env
 	if env.Seq > m.seq {
@@ -109,12 +114,12 @@ func (n *Node) report(env *crypto.Envelope, mi int, body *stateBody) {
 	if !found {
 		r.Mine, r.Theirs = m.hashes[env.Seq], env.StateHash
 	}
-	if r.Entry < uint64(len(m.steps)) && found && body.From+uint64(0) <= r.Entry+1 {
+	if r.Entry < uint64(len(m.steps)) && found && body.From <= r.Entry+1 {
 		st := m.steps[r.Entry]
 		r.EntryAuthor = st.Author
 		r.EntryWhat = st.Kind
 		if st.Seat >= 0 {
-			r.EntryWhat = fmt.Sprintf("%s of seat %d", st.Kind, st.Seat)
+			r.EntryWhat = fmt.Sprintf("%s of seat %d", st.Kind, st.Seat+1)
 		}
 		if st.Kind == "chance" {
 			r.EntryWhat = "chance step (beacon)"
@@ -136,7 +141,7 @@ func (n *Node) report(env *crypto.Envelope, mi int, body *stateBody) {
 	}
 	n.rd.Keep = append(n.rd.Keep, env)
 	n.reports = append(n.reports, r)
-	n.rd.Events = append(n.rd.Events, Event{Kind: EventDesync, Peer: env.Author, Seat: m.seatOf[mi], Seq: env.Seq,
+	n.rd.Events = append(n.rd.Events, Event{Kind: EventDesync, Peer: env.Author, Seat: m.seatOf[mi] + 1, Seq: env.Seq,
 		Desync: r, Text: r.String()})
 	n.sendState(env.Seq)
 	n.stopped = true
@@ -195,8 +200,8 @@ func ExplainDesync(log []*crypto.Envelope, games func(string) (*engine.Game, err
 	if err != nil {
 		return nil, err
 	}
-	if body.From > env.Seq || uint64(len(body.Hashes)) != env.Seq-body.From+1 || body.Hashes[len(body.Hashes)-1] != env.StateHash {
-		return nil, fmt.Errorf("%w: state envelope hashes do not add up", ErrBadBody)
+	if err := body.fits(env); err != nil {
+		return nil, err
 	}
 	r, _, err := ReplayAt(log, games, env.Seq)
 	if err != nil {

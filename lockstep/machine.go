@@ -351,10 +351,10 @@ func (m *machine) apply(env *crypto.Envelope, x expectation) error {
 		if m.st.ToAct().Kind == engine.ActorOver {
 			m.phase = PhaseOver
 			r := m.st.Result()
-			m.events = append(m.events, Event{Kind: EventGameOver, Seat: -1, Seq: m.seq, Result: &r, Text: "game over: " + r.Reason})
+			m.events = append(m.events, Event{Kind: EventGameOver, Seq: m.seq, Result: &r, Text: "game over: " + r.Reason})
 			return nil
 		}
-		m.events = append(m.events, Event{Kind: EventTurn, Seat: m.st.ToAct().Seat, Turn: m.turn, Seq: m.seq,
+		m.events = append(m.events, Event{Kind: EventTurn, Seat: m.st.ToAct().Seat + 1, Turn: m.turn, Seq: m.seq,
 			Text: fmt.Sprintf("turn %d begins", m.turn+1)})
 		return m.autoplay()
 	case crypto.KindDrop:
@@ -440,7 +440,7 @@ func (m *machine) drawSeats(b crypto.Hash) error {
 	}
 	m.noteRound()
 	m.phase = PhasePlaying
-	m.events = append(m.events, Event{Kind: EventStarted, Seat: -1, Text: "seats drawn; the game begins"})
+	m.events = append(m.events, Event{Kind: EventStarted, Text: "seats drawn; the game begins"})
 	return m.autoplay()
 }
 
@@ -487,7 +487,7 @@ func (m *machine) autoplay() error {
 		}
 		legal := m.st.Legal(nil)
 		if len(legal) == 0 {
-			return fmt.Errorf("lockstep: seat %d to act with no legal action", who.Seat)
+			return fmt.Errorf("lockstep: seat %d to act with no legal action", who.Seat+1)
 		}
 		if m.bots[who.Seat] == nil {
 			m.bots[who.Seat] = m.game.Bots[0].New()
@@ -499,7 +499,7 @@ func (m *machine) autoplay() error {
 			info.What = m.st.Describe(a)
 		}
 		if err := m.st.Apply(who.Seat, a); err != nil {
-			return fmt.Errorf("lockstep: bot for dropped seat %d: %w", who.Seat, err)
+			return fmt.Errorf("lockstep: bot for dropped seat %d: %w", who.Seat+1, err)
 		}
 		if err := m.stepDone(info); err != nil {
 			return err
@@ -515,12 +515,12 @@ func (m *machine) finishDrop() error {
 	for _, s := range seats {
 		m.dropped[s] = true
 	}
-	m.events = append(m.events, Event{Kind: EventDropped, Seat: -1, Seats: seats, Seq: m.seq,
+	m.events = append(m.events, Event{Kind: EventDropped, Seats: seats, Seq: m.seq,
 		Text: fmt.Sprintf("dropped by agreement: %s", m.seatNames(seats))})
 	if m.dropper != nil {
 		for _, s := range seats {
 			if err := m.dropper.Drop(s); err != nil {
-				return fmt.Errorf("lockstep: game refused to drop seat %d: %w", s, err)
+				return fmt.Errorf("lockstep: game refused to drop seat %d: %w", s+1, err)
 			}
 		}
 		// The state changed outside any entry, so the peers confirm it
@@ -543,7 +543,7 @@ func (m *machine) seatNames(seats []int) string {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		fmt.Fprintf(&b, "%s (seat %d)", m.name(m.seats[s]), s)
+		fmt.Fprintf(&b, "%s (seat %d)", m.name(m.seats[s]), s+1)
 	}
 	return b.String()
 }
@@ -630,7 +630,7 @@ func (m *machine) applyExtend(env *crypto.Envelope, x *extendBody, mi int) {
 	mem := m.members[mi]
 	mem.ext = append(mem.ext, segment{start: env.Seq, n: x.ChainLen, commitment: x.Commitment})
 	m.appendLog(env)
-	m.events = append(m.events, Event{Kind: EventExtended, Peer: env.Author, Seat: m.seatOf[mi], Seq: env.Seq,
+	m.events = append(m.events, Event{Kind: EventExtended, Peer: env.Author, Seat: m.seatOf[mi] + 1, Seq: env.Seq,
 		Text: fmt.Sprintf("%s extended its hash chain from round %d", m.name(mi), env.Seq)})
 }
 
@@ -782,21 +782,77 @@ func CheckEvidence(env *crypto.Envelope) (crypto.PeerID, error) {
 	if err := crypto.Verify(b); err != nil {
 		return "", fmt.Errorf("second envelope: %w", err)
 	}
-	if !crypto.SameSlot(a, b) || !slotKind(a.Kind) {
-		return "", fmt.Errorf("%w: the two envelopes are not for one slot", ErrBadBody)
+	if !crypto.SameSlot(a, b) || !evidenceKind(a.Kind) {
+		return "", fmt.Errorf("%w: the two envelopes are not for one slot of a session", ErrBadBody)
 	}
 	if crypto.Equal(a, b) {
 		return "", fmt.Errorf("%w: the two envelopes are the same", ErrBadBody)
 	}
+	if err := wellFormed(a); err != nil {
+		return "", fmt.Errorf("first envelope: %w", err)
+	}
+	if err := wellFormed(b); err != nil {
+		return "", fmt.Errorf("second envelope: %w", err)
+	}
 	return a.Author, nil
 }
 
+// evidenceKind reports whether two envelopes of kind k for one slot can
+// prove an equivocation: the slots of a session. Joins and rosters are
+// not: before the roster a joiner may join again (under another name, a
+// later join replaces the first) and a host may propose again.
+func evidenceKind(k crypto.Kind) bool {
+	switch k {
+	case crypto.KindAccept, crypto.KindReveal, crypto.KindAction, crypto.KindCheckpoint, crypto.KindExtend:
+		return true
+	}
+	return false
+}
+
+// checkEvidence tests evidence as the next entry of the session without
+// changing anything: it must come from a member, for this session, and
+// prove that a member signed two envelopes for one slot of it. It returns
+// the cheater and one of its two envelopes.
+func (m *machine) checkEvidence(env *crypto.Envelope) (crypto.PeerID, *crypto.Envelope, error) {
+	if m.phase == PhaseLobby || m.members == nil {
+		return "", nil, fmt.Errorf("%w: evidence before the roster", ErrUnexpected)
+	}
+	if env.Session != m.session {
+		return "", nil, ErrWrongSession
+	}
+	if _, ok := m.member(env.Author); !ok {
+		return "", nil, ErrNotMember
+	}
+	if env.Seq != 0 || !env.StateHash.IsZero() {
+		return "", nil, fmt.Errorf("%w: evidence with a seq or state hash", ErrBadBody)
+	}
+	if m.checkSigs {
+		if err := crypto.VerifyBuf(env, m.scratch); err != nil {
+			return "", nil, err
+		}
+	}
+	cheat, err := CheckEvidence(env)
+	if err != nil {
+		return "", nil, err
+	}
+	if _, ok := m.member(cheat); !ok {
+		return "", nil, fmt.Errorf("%w: the evidence is about %s, who is not a member", ErrNotMember, shortID(cheat))
+	}
+	x, _, _ := decodeEvidence(env.Body)
+	if x.Session != m.session {
+		return "", nil, fmt.Errorf("%w: evidence about another session", ErrWrongSession)
+	}
+	return cheat, x, nil
+}
+
 // slotKind reports whether an author may sign only one envelope of kind
-// per (session, seq). Drop votes may be re-cast for other seat sets, and
-// evidence and state envelopes are not slots.
+// per (session, seq), so that de-duplication keys it by slot alone. Drop
+// votes may be re-cast for other seat sets, a host may propose a roster
+// again, and evidence and state envelopes are not slots: their body is
+// part of the key.
 func slotKind(k crypto.Kind) bool {
 	switch k {
-	case crypto.KindDrop, crypto.KindEvidence, crypto.KindState:
+	case crypto.KindDrop, crypto.KindEvidence, crypto.KindState, crypto.KindRoster:
 		return false
 	}
 	return true
@@ -838,32 +894,19 @@ func (m *machine) feed(env *crypto.Envelope) error {
 	}
 	switch env.Kind {
 	case crypto.KindEvidence:
-		if m.phase == PhaseLobby {
-			return fmt.Errorf("%w: evidence in the lobby", ErrUnexpected)
-		}
-		if env.Session != m.session {
-			return ErrWrongSession
-		}
-		if _, ok := m.member(env.Author); !ok {
-			return ErrNotMember
-		}
-		if m.checkSigs {
-			if err := crypto.VerifyBuf(env, m.scratch); err != nil {
-				return err
-			}
-		}
-		cheat, err := CheckEvidence(env)
+		cheat, x, err := m.checkEvidence(env)
 		if err != nil {
 			return err
 		}
-		x, _, _ := decodeEvidence(env.Body)
-		if x.Session != m.session {
-			return fmt.Errorf("%w: evidence about another session", ErrWrongSession)
-		}
 		m.appendLog(env)
 		m.phase = PhaseStopped
-		m.events = append(m.events, Event{Kind: EventEquivocation, Peer: cheat, Seat: m.seatOfPeer(cheat), Evidence: env,
-			Err: ErrEquivocation, Text: fmt.Sprintf("%s signed two different %s envelopes for seq %d", m.nameOf(cheat), x.Kind, x.Seq)})
+		who, seat := m.nameOf(cheat), m.seatOfPeer(cheat)+1
+		if seat > 0 {
+			who = fmt.Sprintf("%s (seat %d)", who, seat)
+		}
+		what := fmt.Sprintf("%s signed two different %s envelopes for seq %d: proof of cheating, kept in the log; the game stops", who, x.Kind, x.Seq)
+		m.events = append(m.events, Event{Kind: EventEquivocation, Cheat: CheatEquivocation, Peer: cheat, Seat: seat, Who: who,
+			What: what, Evidence: env, Err: ErrEquivocation, Text: what})
 		return nil
 	case crypto.KindState:
 		return fmt.Errorf("%w: a state envelope is not a log entry", ErrUnexpected)

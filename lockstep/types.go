@@ -30,6 +30,10 @@ type Config struct {
 	// ResendAfter is how long it waits without progress before re-sending
 	// its own pending envelopes and asking peers for gaps (default 1000).
 	ResendAfter int64
+	// AcceptTimeout is how long the host waits, in the accept phase, for
+	// every member's accept before it proposes the roster again without
+	// the silent ones (default DefaultAcceptTimeout, 20 s). See lobby.go.
+	AcceptTimeout int64
 	// Verifier, if set, replaces crypto.Verify for received envelopes.
 	// The p2p runner can pass one that remembers what its topic validator
 	// has already checked, so each signature is verified once per
@@ -46,10 +50,19 @@ type Config struct {
 }
 
 // Ready is the output of a Node since the last Advance. The caller handles
-// its fields in this order: append Persist and Entries to the disk log,
-// THEN broadcast Messages and send Requests, then show Events, then call
-// Advance.
+// its fields in this order: append Persist, Entries and Keep to the disk
+// log; if MustSync, fsync it; THEN broadcast Messages and send Requests,
+// then show Events, then call Advance.
 type Ready struct {
+	// MustSync says that the disk log must be fsynced after Persist is
+	// appended and BEFORE any of Messages is sent (as raft's
+	// Ready.MustSync): it is true whenever Persist is not empty. An
+	// envelope this peer signed must be durable before anyone can hold
+	// it, or a crash could lose it and the restarted peer sign a
+	// different one for the same slot, which the others would rightly
+	// prove to be an equivocation. Entries and Keep need no fsync of
+	// their own: a lost tail of them is fetched again from the peers.
+	MustSync bool
 	// Persist holds envelopes this node has just signed. They must be on
 	// disk before any of them is sent: after a crash the node must find
 	// them (Config.Sent), or it could sign a different envelope for the
@@ -107,13 +120,54 @@ const (
 	EventGameOver                          // the game ended; Result is set
 	EventRefused                           // the roster cannot be accepted (Err says why)
 	EventExtended                          // a peer extended its hash chain
+	// EventCheat names a cheat or a fault of a peer, in plain words: Cheat
+	// is what, Who the author (its name), Seat its seat counted from 1 (0
+	// for a non-seated peer), What a sentence, Err the rejection. At most
+	// one per (author, kind, cheat) and step is raised; every rejection is
+	// counted in Status.Counters.
+	EventCheat
 )
 
 var eventNames = [...]string{
 	EventJoined: "joined", EventRoster: "roster", EventStarted: "started", EventTurn: "turn",
 	EventWaiting: "waiting", EventResumed: "resumed", EventDropVote: "drop-vote", EventDropped: "dropped",
 	EventRejected: "rejected", EventEquivocation: "equivocation", EventDesync: "desync",
-	EventGameOver: "game-over", EventRefused: "refused", EventExtended: "extended",
+	EventGameOver: "game-over", EventRefused: "refused", EventExtended: "extended", EventCheat: "cheat",
+}
+
+// CheatKind says what a peer did wrong (EventCheat).
+type CheatKind uint8
+
+// The cheats. A forged or replayed envelope proves nothing against the
+// peer it names (anyone can forge a claim or replay an old envelope), so
+// their What says "under the name of"; every other kind is signed by its
+// author.
+const (
+	CheatForged          CheatKind = iota + 1 // a signature that does not verify
+	CheatReplayed                             // an envelope signed for another session or lobby
+	CheatOutOfTurn                            // an action from a seat that is not to act
+	CheatIllegal                              // an action the engine refuses (What has its reason)
+	CheatWrongHash                            // an action, reveal or vote for a state that is not ours
+	CheatBadReveal                            // a reveal that is not the next element of its chain
+	CheatEquivocation                         // two different envelopes for one slot (proof)
+	CheatFlood                                // more envelopes than a buffer holds for one author
+	CheatWrongCheckpoint                      // a checkpoint whose state differs from ours
+	CheatMalformed                            // a body that does not decode for its kind
+	CheatLyingState                           // a state envelope contradicting checkpoints its author signed
+)
+
+var cheatNames = [...]string{
+	CheatForged: "forged", CheatReplayed: "replayed", CheatOutOfTurn: "out of turn", CheatIllegal: "illegal",
+	CheatWrongHash: "wrong state hash", CheatBadReveal: "bad reveal", CheatEquivocation: "equivocation",
+	CheatFlood: "flood", CheatWrongCheckpoint: "wrong checkpoint", CheatMalformed: "malformed",
+	CheatLyingState: "lying state",
+}
+
+func (k CheatKind) String() string {
+	if int(k) < len(cheatNames) && cheatNames[k] != "" {
+		return cheatNames[k]
+	}
+	return fmt.Sprintf("cheat(%d)", uint8(k))
 }
 
 func (k EventKind) String() string {
@@ -123,16 +177,25 @@ func (k EventKind) String() string {
 	return fmt.Sprintf("event(%d)", uint8(k))
 }
 
-// Event is something the player should know. Text is a sentence for them;
-// the other fields are set as the kind needs.
+// Event is something the player should know. Text is a sentence for them
+// (seats counted from 1); the other fields are set as the kind needs.
 type Event struct {
-	Kind     EventKind
-	Text     string
-	Peer     crypto.PeerID // the peer concerned (joiner, rejected author, cheater)
-	Seat     int           // the seat concerned, -1 if none
+	Kind EventKind
+	Text string
+	Peer crypto.PeerID // the peer concerned (joiner, rejected author, cheater)
+	// Seat is the seat concerned counted from 1, as players count: 0 if
+	// none. (Seats, Status.MySeat and Wait.Seat are the engine's 0-based
+	// indices, for code.)
+	Seat int
+	// Cheat, Who and What describe an EventCheat (and the EventEquivocation
+	// and EventDesync that name a culprit): what was done, the author's
+	// name, and a sentence saying what and where.
+	Cheat    CheatKind
+	Who      string
+	What     string
 	Turn     int
 	Seq      uint64
-	Seats    []int  // EventDropped, EventDropVote: the seats
+	Seats    []int  // EventDropped, EventDropVote: the seats (engine indices, from 0)
 	Waiting  []Wait // EventWaiting
 	Err      error  // EventRejected, EventRefused, EventEquivocation
 	Evidence *crypto.Envelope
@@ -265,6 +328,8 @@ type Status struct {
 	// for the table UI; additive.)
 	DropVotes []DropVote
 	CanDrop   []bool
+	// Counters count what the node refused or dropped since it started.
+	Counters Counters
 }
 
 // DropVote is a pending vote to drop Seats: the seats that have voted for
@@ -273,4 +338,19 @@ type DropVote struct {
 	Seats  []int
 	Voters []int
 	Needed []int
+}
+
+// Counters count the envelopes a node did not keep, so that floods and
+// cheats show even when their events are rate-limited.
+type Counters struct {
+	// Rejected counts envelopes rejected by the protocol's checks (each
+	// also raised an EventCheat or EventRejected, at most once per author,
+	// kind, reason and step).
+	Rejected uint64
+	// Outsider counts envelopes from peers that are not members, once the
+	// roster exists (evidence included): ignored, with no event.
+	Outsider uint64
+	// Dropped and DroppedBytes count envelopes thrown away because a
+	// buffer for their author and kind was full (a flood).
+	Dropped, DroppedBytes uint64
 }

@@ -1,0 +1,120 @@
+package lockstep
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/boardmesh/boardmesh/crypto"
+)
+
+// raisedKey is one (author, kind, reason) whose event was raised at the
+// current step: more of the same are counted, not shown again.
+type raisedKey struct {
+	author crypto.PeerID
+	kind   crypto.Kind
+	cheat  CheatKind
+	reason string // for rejections that are not cheats
+}
+
+// cheatOf names the cheat behind a rejection, or 0 for a rejection that
+// is no cheat (stale, out of phase, a dropped peer's late envelope).
+func cheatOf(err error) CheatKind {
+	switch {
+	case errors.Is(err, ErrBadSignature):
+		return CheatForged
+	case errors.Is(err, ErrWrongSession):
+		return CheatReplayed
+	case errors.Is(err, ErrNotYourTurn):
+		return CheatOutOfTurn
+	case errors.Is(err, ErrIllegal):
+		return CheatIllegal
+	case errors.Is(err, ErrStateHash):
+		return CheatWrongHash
+	case errors.Is(err, ErrBadReveal):
+		return CheatBadReveal
+	case errors.Is(err, ErrEquivocation):
+		return CheatEquivocation
+	case errors.Is(err, ErrCheckpoint):
+		return CheatWrongCheckpoint
+	case errors.Is(err, ErrBadBody), errors.Is(err, ErrMalformed):
+		return CheatMalformed
+	}
+	return 0
+}
+
+// who is an author as players know it: its name and seat (from 1).
+func (n *Node) who(id crypto.PeerID) (string, int) {
+	name := n.m.nameOf(id)
+	seat := n.m.seatOfPeer(id) + 1
+	if seat > 0 {
+		name = fmt.Sprintf("%s (seat %d)", name, seat)
+	}
+	return name, seat
+}
+
+// cheatWhat is the sentence of an EventCheat.
+func (n *Node) cheatWhat(c CheatKind, env *crypto.Envelope, err error) string {
+	name, _ := n.who(env.Author)
+	switch c {
+	case CheatForged:
+		return fmt.Sprintf("a %s under the name of %s has a signature that does not verify (forged or corrupted); ignored", env.Kind, name)
+	case CheatReplayed:
+		return fmt.Sprintf("a %s that %s signed for another table was sent here (replayed); ignored", env.Kind, name)
+	case CheatOutOfTurn:
+		return fmt.Sprintf("%s sent an action for step %d out of turn; refused: %v", name, env.Seq, err)
+	case CheatIllegal:
+		return fmt.Sprintf("%s sent an illegal action for step %d; refused: %v", name, env.Seq, err)
+	case CheatWrongHash:
+		return fmt.Sprintf("%s sent a %s for a state that is not ours (step %d); refused: %v", name, env.Kind, env.Seq, err)
+	case CheatBadReveal:
+		return fmt.Sprintf("%s sent a reveal for beacon round %d that is not the next element of its hash chain; refused", name, env.Seq)
+	case CheatWrongCheckpoint:
+		return fmt.Sprintf("%s signed a checkpoint at step %d that differs from ours: %v", name, env.Seq, err)
+	case CheatMalformed:
+		return fmt.Sprintf("%s sent a malformed %s; refused: %v", name, env.Kind, err)
+	case CheatEquivocation:
+		return fmt.Sprintf("%s signed two different %s envelopes for seq %d", name, env.Kind, env.Seq)
+	}
+	return fmt.Sprintf("%s: %v", name, err)
+}
+
+// reject reports a rejected envelope and returns err. Every rejection is
+// counted; an event is raised at most once per (author, kind, reason) and
+// step, so a flood of bad envelopes cannot flood the player's screen. A
+// non-member's envelope once the roster exists is only counted: an
+// outsider has no seat to blame and nobody needs to read about it.
+func (n *Node) reject(env *crypto.Envelope, err error) error {
+	if n.rejected != nil {
+		n.rejected[slotOf(env)] = err
+	}
+	if n.m.members != nil && errors.Is(err, ErrNotMember) {
+		n.counters.Outsider++
+		return err
+	}
+	n.counters.Rejected++
+	c := cheatOf(err)
+	key := raisedKey{author: env.Author, kind: env.Kind, cheat: c}
+	if c == 0 {
+		key.reason = err.Error()
+	}
+	if at := uint64(len(n.m.log)); n.raised == nil || n.raisedAt != at {
+		n.raised, n.raisedAt = map[raisedKey]bool{}, at
+	}
+	if n.raised[key] || len(n.raised) >= maxRaised {
+		return err
+	}
+	n.raised[key] = true
+	name, seat := n.who(env.Author)
+	if c == 0 {
+		n.rd.Events = append(n.rd.Events, Event{Kind: EventRejected, Peer: env.Author, Seat: seat, Who: name,
+			Seq: env.Seq, Err: err, Text: fmt.Sprintf("rejected %s from %s: %v", env.Kind, name, err)})
+		return err
+	}
+	what := n.cheatWhat(c, env, err)
+	n.rd.Events = append(n.rd.Events, Event{Kind: EventCheat, Cheat: c, Peer: env.Author, Seat: seat, Who: name,
+		What: what, Seq: env.Seq, Err: err, Text: c.String() + ": " + what})
+	return err
+}
+
+// maxRaised bounds the distinct rejections shown at one step.
+const maxRaised = 256
