@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
@@ -14,10 +13,12 @@ import (
 // the terminal UI's log, --auto lines and --json objects.
 type Cheat struct {
 	Event string `json:"event"` // "cheat"
-	// What is the kind of cheat: out-of-turn, illegal, wrong-hash,
-	// wrong-checkpoint, bad-reveal, forged, equivocation, malformed,
-	// outsider.
+	// What is the kind of cheat, lockstep's CheatKind name: "forged",
+	// "replayed", "out of turn", "illegal", "wrong state hash", "bad
+	// reveal", "equivocation", "flood", "wrong checkpoint", "malformed",
+	// "lying state".
 	What string `json:"what"`
+	kind lockstep.CheatKind
 	// Seat is the seat of the peer concerned, counted from 1; 0 if it
 	// has none (the lobby, an outsider).
 	Seat int    `json:"seat,omitempty"`
@@ -28,74 +29,25 @@ type Cheat struct {
 	Text string `json:"text"`
 }
 
-// cheatKinds maps lockstep's rejection reasons to what is said of them.
-// Reasons that are no one's fault (a duplicate, a stale re-send, another
-// session) are not cheats and are not named.
-var cheatKinds = []struct {
-	err  error
-	what string
-	says string
-}{
-	{lockstep.ErrNotYourTurn, "out-of-turn", "sent an action out of turn"},
-	{lockstep.ErrIllegal, "illegal", "sent an illegal move"},
-	{lockstep.ErrCheckpoint, "wrong-checkpoint", "signed a checkpoint that disagrees with ours"},
-	{lockstep.ErrStateHash, "wrong-hash", "sent an envelope built on a state that is not ours (wrong state hash)"},
-	{lockstep.ErrBadReveal, "bad-reveal", "sent a bad reveal (not the next link of its hash chain)"},
-	{lockstep.ErrEquivocation, "equivocation", "signed two different envelopes for one slot; the proof is in the log"},
-	{lockstep.ErrBadBody, "malformed", "sent a malformed envelope"},
-	{lockstep.ErrMalformed, "malformed", "sent a malformed envelope"},
-	{lockstep.ErrNotMember, "outsider", "is not at the table but sent an envelope for it"},
-}
-
-// cheatOf says whether ev is a cheat and names it. Seats are counted from
-// 1, as on the boards. A forged signature proves nothing about the peer
-// it names, so that peer is not blamed.
+// cheatOf says whether ev names a cheat and gives it in the form every
+// front end shows. The words are lockstep's (EventCheat.What, seats
+// counted from 1, a forged or replayed envelope not blamed on the peer it
+// names); this only adds the member's plain name for the JSON.
 func cheatOf(ev lockstep.Event, st lockstep.Status) (Cheat, bool) {
-	var err error
-	switch ev.Kind {
-	case lockstep.EventRejected:
-		err = ev.Err
-	case lockstep.EventEquivocation:
-		err = lockstep.ErrEquivocation
-	default:
+	if ev.Kind != lockstep.EventCheat && ev.Kind != lockstep.EventEquivocation {
 		return Cheat{}, false
 	}
-	if err == nil {
-		return Cheat{}, false
+	c := Cheat{Event: "cheat", kind: ev.Cheat, Seat: ev.Seat, Peer: ev.Peer.String(), Step: ev.Seq, Text: ev.What}
+	if ev.Kind == lockstep.EventEquivocation {
+		c.kind = lockstep.CheatEquivocation
 	}
-	c := Cheat{Event: "cheat", Peer: ev.Peer.String(), Step: ev.Seq}
-	c.Name, c.Seat = memberAndSeat(ev.Peer, st)
-	if c.Seat == 0 && ev.Seat >= 0 {
-		c.Seat = ev.Seat + 1
+	c.What = c.kind.String()
+	if c.Text == "" {
+		c.Text = ev.Text
 	}
-	if errors.Is(err, lockstep.ErrBadSignature) {
-		c.What = "forged"
-		c.Text = fmt.Sprintf("An envelope claiming to come from %s has a forged signature; it was dropped (%s is not blamed)", whoIs(c), c.Name)
-		if c.Name == "" {
-			c.Text = fmt.Sprintf("An envelope claiming to come from %s has a forged signature; it was dropped", whoIs(c))
-		}
-		return c, true
-	}
-	for _, k := range cheatKinds {
-		if errors.Is(err, k.err) {
-			c.What = k.what
-			c.Text = fmt.Sprintf("%s %s", capitalize(whoIs(c)), k.says)
-			if k.what == "wrong-checkpoint" {
-				c.Text = fmt.Sprintf("%s's checkpoint at step %d disagrees with ours", capitalize(whoIs(c)), ev.Seq)
-			}
-			// The details after the reason's own words: the engine's
-			// reason for an illegal move, the hashes of a checkpoint.
-			detail := ""
-			if ev.Err != nil {
-				detail = plainErr(errors.New(strings.TrimPrefix(strings.TrimPrefix(ev.Err.Error(), k.err.Error()), ": ")))
-			}
-			if detail != "" && k.what != "equivocation" {
-				c.Text += ": " + detail
-			}
-			return c, true
-		}
-	}
-	return Cheat{}, false
+	c.Text = capitalize(c.Text)
+	c.Name, _ = memberAndSeat(ev.Peer, st)
+	return c, true
 }
 
 // dropsText names what the topic validator dropped since last time, or ""
@@ -114,6 +66,7 @@ func dropsText(now, before p2p.Drops) string {
 	add(now.TooLarge, before.TooLarge, "too large")
 	add(now.WrongSession, before.WrongSession, "for another session")
 	add(now.Throttled, before.Throttled, "over a stranger's rate in the lobby (a flood)")
+	add(now.CatchupRefused, before.CatchupRefused, "catch-up requests over a peer's limit")
 	if len(parts) == 0 {
 		return ""
 	}
@@ -136,19 +89,11 @@ func memberAndSeat(id crypto.PeerID, st lockstep.Status) (string, int) {
 	return "", 0
 }
 
-// whoIs names the peer of c: "Seat 3 (Mallory)", "Mallory" before the
-// seats are drawn, "an outsider (peer …k3Qm)" for a stranger.
-func whoIs(c Cheat) string {
-	short := c.Peer[max(0, len(c.Peer)-6):]
-	switch {
-	case c.Seat > 0 && c.Name != "":
-		return fmt.Sprintf("Seat %d (%s)", c.Seat, c.Name)
-	case c.Seat > 0:
-		return fmt.Sprintf("Seat %d (peer …%s)", c.Seat, short)
-	case c.Name != "":
-		return c.Name
+func capitalize(s string) string {
+	if s == "" {
+		return s
 	}
-	return fmt.Sprintf("an outsider (peer …%s)", short)
+	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 // plainErr is an error without the package prefixes of sentinel errors.
@@ -161,11 +106,4 @@ func plainErr(err error) string {
 		s = strings.ReplaceAll(s, p, "")
 	}
 	return s
-}
-
-func capitalize(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
 }

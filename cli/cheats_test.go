@@ -1,17 +1,22 @@
 package cli
 
 import (
+	"context"
 	"crypto/rand"
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/boardmesh/boardmesh/crypto"
+	"github.com/boardmesh/boardmesh/engine"
 	"github.com/boardmesh/boardmesh/engine/dragonslair"
 	"github.com/boardmesh/boardmesh/engine/games"
 	"github.com/boardmesh/boardmesh/lockstep"
 	"github.com/boardmesh/boardmesh/p2p"
+	"github.com/libp2p/go-libp2p/core/peer"
 )
 
 func testMembers(t *testing.T, names ...string) []lockstep.Member {
@@ -27,52 +32,97 @@ func testMembers(t *testing.T, names ...string) []lockstep.Member {
 	return out
 }
 
-// TestCheatsNamedInPlainWords: every kind of cheat lockstep reports is
-// named with its seat counted from 1 and its author's name; a forged
-// signature does not blame the peer it names; what is no one's fault (a
-// duplicate, a stale re-send) is not called a cheat.
-func TestCheatsNamedInPlainWords(t *testing.T) {
-	members := testMembers(t, "Alice", "Mallory", "Bob")
-	// Seat 1 is Bob, seat 2 Alice, seat 3 Mallory.
-	st := lockstep.Status{Members: members, Seats: []int{2, 0, 1}}
-	mallory := members[1].ID
-	ev := func(err error) lockstep.Event {
-		return lockstep.Event{Kind: lockstep.EventRejected, Peer: mallory, Seat: 2, Seq: 12, Err: err}
-	}
-	cases := []struct {
-		ev   lockstep.Event
-		what string
-		text string
-	}{
-		{ev(fmt.Errorf("%w: step 12 was not Mallory's to take", lockstep.ErrNotYourTurn)), "out-of-turn",
-			"Seat 3 (Mallory) sent an action out of turn: step 12 was not Mallory's to take"},
-		{ev(fmt.Errorf("%w: you cannot buy that", lockstep.ErrIllegal)), "illegal",
-			"Seat 3 (Mallory) sent an illegal move: you cannot buy that"},
-		{ev(fmt.Errorf("%w: Mallory has 1a2b (turn 5) at step 12, ours is 3c4d (turn 5)", lockstep.ErrCheckpoint)), "wrong-checkpoint",
-			"Seat 3 (Mallory)'s checkpoint at step 12 disagrees with ours: Mallory has 1a2b (turn 5) at step 12, ours is 3c4d (turn 5)"},
-		{ev(fmt.Errorf("%w: reveal 4", lockstep.ErrBadReveal)), "bad-reveal",
-			"Seat 3 (Mallory) sent a bad reveal (not the next link of its hash chain): reveal 4"},
-		{ev(lockstep.ErrBadSignature), "forged",
-			"An envelope claiming to come from Seat 3 (Mallory) has a forged signature; it was dropped (Mallory is not blamed)"},
-		{lockstep.Event{Kind: lockstep.EventEquivocation, Peer: mallory, Seat: -1, Err: lockstep.ErrEquivocation}, "equivocation",
-			"Seat 3 (Mallory) signed two different envelopes for one slot; the proof is in the log"},
-	}
-	for _, c := range cases {
-		got, ok := cheatOf(c.ev, st)
-		if !ok || got.What != c.what || got.Text != c.text || got.Seat != 3 || got.Name != "Mallory" {
-			t.Errorf("%v:\n got %+v (%v)\nwant %s: %q", c.ev.Err, got, ok, c.what, c.text)
+// TestEquivocationNamedOverTheNetwork: a member's key signs a second,
+// different action for a step it already acted at (as a cheating client
+// would), published from another host into a real two-peer game on
+// loopback. The honest peer's --json output names the cheat, with the
+// cheater's seat counted from 1 and its name, and the game stops.
+func TestEquivocationNamedOverTheNetwork(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	g := dragonslair.Game
+	keys := []*crypto.Identity{nil, nil}
+	for i := range keys {
+		id, err := crypto.GenerateIdentity(rand.Reader)
+		if err != nil {
+			t.Fatal(err)
 		}
+		keys[i] = id
 	}
-	// Before the seat draw there is no seat; a stranger is an outsider.
-	stranger := testMembers(t, "x")[0].ID
-	got, ok := cheatOf(lockstep.Event{Kind: lockstep.EventRejected, Peer: stranger, Seat: -1, Err: lockstep.ErrNotMember}, lockstep.Status{Members: members})
-	if !ok || got.Seat != 0 || !strings.HasPrefix(got.Text, "An outsider (peer …") {
-		t.Errorf("an outsider: %+v", got)
+	io, _, out, _ := TestIO()
+	rep := &netReporter{io: io, json: true}
+	var mu sync.Mutex
+	forged := make(chan *crypto.Envelope, 1)
+	tbl, err := p2p.NewTable(ctx, p2p.TableConfig{Game: g, Names: []string{"Alice", "Mallory"}, Keys: keys,
+		Bots: []engine.Bot{g.Bots[0].New(), g.Bots[0].New()}, Seed: []byte("equivocate"), Dir: t.TempDir(), BotDelay: 20 * time.Millisecond,
+		OnUpdate: func(i int, u p2p.Update) {
+			if i == 0 {
+				mu.Lock()
+				rep.update(u)
+				mu.Unlock()
+			}
+		},
+		OnPublish: func(i int, e *crypto.Envelope) {
+			if i != 1 || e.Kind != crypto.KindAction {
+				return
+			}
+			twin := *e
+			twin.StateHash[0] ^= 1
+			crypto.Sign(keys[1], &twin)
+			select {
+			case forged <- &twin:
+			default:
+			}
+		}})
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, err := range []error{lockstep.ErrDuplicate, lockstep.ErrStale, lockstep.ErrDropped} {
-		if c, ok := cheatOf(ev(err), st); ok {
-			t.Errorf("%v is named a cheat: %q", err, c.Text)
+	defer tbl.Close()
+	attacker, err := p2p.NewHost(p2p.HostConfig{NoQUIC: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer attacker.Close()
+	ps, err := p2p.NewPubSub(ctx, attacker, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	topic, err := ps.Join(p2p.TopicName(tbl.Lobby.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := topic.Subscribe(); err != nil {
+		t.Fatal(err)
+	}
+	target := tbl.Peers[0].Host
+	if err := attacker.Connect(ctx, peer.AddrInfo{ID: target.ID(), Addrs: target.Addrs()}); err != nil {
+		t.Fatal(err)
+	}
+	runErr := make(chan error, 1)
+	go func() { runErr <- tbl.Run(ctx) }()
+	select {
+	case twin := <-forged:
+		for len(topic.ListPeers()) == 0 {
+			time.Sleep(10 * time.Millisecond)
 		}
+		if err := topic.Publish(ctx, twin.Marshal()); err != nil {
+			t.Fatal(err)
+		}
+	case err := <-runErr:
+		t.Fatalf("the game ended before Mallory acted: %v", err)
+	}
+	if err := <-runErr; !errors.Is(err, p2p.ErrStopped) {
+		t.Fatalf("Run: %v, want the game stopped", err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	_, seat := memberAndSeat(keys[1].ID(), tbl.Peers[0].Status())
+	if seat == 0 || rep.cheat == "" {
+		t.Fatalf("no equivocation named (seat %d, cheat %q); output:\n%s", seat, rep.cheat, out.String())
+	}
+	want := fmt.Sprintf("Mallory (seat %d) signed two different action envelopes", seat)
+	if !strings.Contains(rep.cheat, want) || !strings.Contains(out.String(), `"event":"cheat"`) || !strings.Contains(out.String(), fmt.Sprintf(`"seat":%d`, seat)) {
+		t.Fatalf("the cheat is not named as %q with seat %d:\n%s", want, seat, out.String())
 	}
 }
 
@@ -94,13 +144,14 @@ func TestEquivocationStopExitsCheating(t *testing.T) {
 	for _, asJSON := range []bool{false, true} {
 		io, _, out, errOut := TestIO()
 		rep := &netReporter{io: io, json: asJSON}
-		rep.update(p2p.Update{Status: st, Events: []lockstep.Event{{Kind: lockstep.EventEquivocation, Peer: members[0].ID, Seat: -1, Err: lockstep.ErrEquivocation}}})
+		rep.update(p2p.Update{Status: st, Events: []lockstep.Event{{Kind: lockstep.EventEquivocation, Cheat: lockstep.CheatEquivocation, Peer: members[0].ID, Seat: 2,
+			Err: lockstep.ErrEquivocation, What: "Mallory (seat 2) signed two different action envelopes for seq 4: proof of cheating, kept in the log; the game stops"}}})
 		err := printNetSummary(io, asJSON, peerNet, rep, fmt.Errorf("%w: equivocation", p2p.ErrStopped))
 		if code := exitCode(err); code != ExitCheating {
 			t.Fatalf("json=%v: exit %d (%v), want %d", asJSON, code, err, ExitCheating)
 		}
 		all := out.String() + errOut.String()
-		want := "Seat 2 (Mallory) signed two different envelopes for one slot"
+		want := "Mallory (seat 2) signed two different"
 		if !strings.Contains(all, want) {
 			t.Fatalf("json=%v: the output does not name the cheat (%q):\n%s", asJSON, want, all)
 		}
@@ -111,5 +162,41 @@ func TestEquivocationStopExitsCheating(t *testing.T) {
 	var ec *ExitCodeError
 	if !errors.As(printNetSummary(&IOStreams{Out: new(strings.Builder), ErrOut: new(strings.Builder)}, false, peerNet, &netReporter{desync: "x"}, p2p.ErrStopped), &ec) || ec.Code != ExitDesync {
 		t.Fatal("a desync does not exit 3")
+	}
+}
+
+// TestCheatsInTheTUILogAndSpectate: the terminal UI's log names a cheat
+// as --auto does, and a spectator whose verified log ends with proof of
+// an equivocation names the cheater (seat from 1) and exits 4.
+func TestCheatsInTheTUILogAndSpectate(t *testing.T) {
+	members := testMembers(t, "Alice", "Mallory")
+	st := lockstep.Status{Members: members, Seats: []int{1, 0}}
+	h, err := p2p.NewHost(p2p.HostConfig{NoQUIC: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	v := newTableView("Test", h, true)
+	v.update(p2p.Update{Status: st, Events: []lockstep.Event{{Kind: lockstep.EventCheat, Cheat: lockstep.CheatOutOfTurn, Peer: members[1].ID, Seat: 1,
+		What: "Mallory (seat 1) sent an action for step 3 out of turn; refused: not your turn"}}})
+	var lines []string
+	for _, e := range v.snapshot().History {
+		lines = append(lines, e.Line())
+	}
+	if got := strings.Join(lines, "\n"); !strings.Contains(got, "CHEAT: Mallory (seat 1) sent an action for step 3 out of turn") {
+		t.Fatalf("the TUI log does not name the cheat:\n%s", got)
+	}
+
+	for _, asJSON := range []bool{false, true} {
+		io, _, out, _ := TestIO()
+		opts := &SpectateOptions{IO: io, Net: NetFlags{JSON: asJSON}}
+		rp := &lockstep.Replay{Members: members, Seats: []int{1, 0}, Cheater: members[1].ID, Phase: lockstep.PhaseStopped}
+		err := spectateSummary(opts, dragonslair.Game, &p2p.Spectator{}, rp, nil)
+		if code := exitCode(err); code != ExitCheating {
+			t.Fatalf("json=%v: exit %d (%v), want %d", asJSON, code, err, ExitCheating)
+		}
+		if !strings.Contains(out.String(), "Mallory (seat 1) signed two different envelopes") {
+			t.Fatalf("json=%v: the spectator does not name the cheater:\n%s", asJSON, out.String())
+		}
 	}
 }

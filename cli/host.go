@@ -74,12 +74,19 @@ func hostRun(opts *HostOptions) error {
 	if err != nil {
 		return &UsageError{Err: err}
 	}
-	gameOpts, err := opts.Options.resolve(g)
-	if err != nil {
-		return err
-	}
 	if opts.StartWhen != 0 && (opts.StartWhen < g.MinPlayers || opts.StartWhen > g.MaxPlayers) {
 		return usageErrorf("--start-when %d: %s is for %d to %d players", opts.StartWhen, g.Title, g.MinPlayers, g.MaxPlayers)
+	}
+	// The options are checked as sim checks them, for every table size the
+	// lobby may start with, before the lobby opens: a bad one would
+	// otherwise stall every peer at the seat draw.
+	var sizes []int
+	if opts.StartWhen > 0 {
+		sizes = []int{opts.StartWhen}
+	}
+	gameOpts, err := opts.Options.setup(ctx, g, sizes...)
+	if err != nil {
+		return err
 	}
 	cfg, err := netSetup(opts.IO, &opts.Net)
 	if err != nil {

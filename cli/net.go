@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/boardmesh/boardmesh/cli/tui"
@@ -35,6 +36,9 @@ type NetFlags struct {
 	// InjectDesync, 0 or more, makes this peer's engine go wrong at that
 	// step (a developer's flag); -1 plays honestly.
 	InjectDesync int64
+	// needHome is set by commands that need an existing home (resume):
+	// netSetup then creates nothing and names the home it did not find.
+	needHome bool
 }
 
 func addNetFlags(cmd *cobra.Command, nf *NetFlags, withName bool) {
@@ -69,11 +73,17 @@ func addSeatFlags(cmd *cobra.Command, nf *NetFlags) {
 
 // netSetup loads the identity and builds the common peer configuration.
 func netSetup(io *IOStreams, nf *NetFlags) (p2p.NetConfig, error) {
-	home, err := resolveHome(nf.Home)
+	var home string
+	var err error
+	if nf.needHome {
+		home, err = existingHome(nf.Home)
+	} else {
+		home, err = resolveHome(nf.Home)
+	}
 	if err != nil {
 		return p2p.NetConfig{}, err
 	}
-	ident, err := p2p.LoadOrCreateIdentity(home)
+	ident, err := loadIdentity(home, !nf.needHome, io.ErrOut)
 	if err != nil {
 		return p2p.NetConfig{}, err
 	}
@@ -164,6 +174,11 @@ type netReporter struct {
 	dropsAt time.Time
 	view    *tableView
 	prog    *tea.Program
+	// refused is why this peer cannot play the host's roster (its game,
+	// version or options); leave cancels the run then, so the peer leaves
+	// the lobby instead of waiting for a game that cannot start.
+	refused string
+	leave   func()
 }
 
 func (r *netReporter) line(kind string, text string, extra map[string]any) {
@@ -187,7 +202,7 @@ func (r *netReporter) update(u p2p.Update) {
 	for _, ev := range u.Events {
 		if c, ok := cheatOf(ev, u.Status); ok {
 			r.cheats = append(r.cheats, c)
-			if c.What == "equivocation" && r.cheat == "" {
+			if c.kind == lockstep.CheatEquivocation && r.cheat == "" {
 				r.cheat = c.Text
 			}
 			if r.prog == nil {
@@ -206,8 +221,18 @@ func (r *netReporter) update(u p2p.Update) {
 				}
 				r.line(ev.Kind.String(), text, nil)
 			}
+		case lockstep.EventRefused:
+			if r.prog == nil {
+				r.line(ev.Kind.String(), ev.Text, nil)
+			}
+			if errors.Is(ev.Err, lockstep.ErrRefused) && r.refused == "" && r.status.Phase < lockstep.PhasePlaying {
+				r.refused = ev.Text
+				if r.leave != nil {
+					r.leave()
+				}
+			}
 		case lockstep.EventRoster, lockstep.EventStarted, lockstep.EventDropped,
-			lockstep.EventWaiting, lockstep.EventResumed, lockstep.EventRefused:
+			lockstep.EventWaiting, lockstep.EventResumed:
 			if r.prog == nil {
 				r.line(ev.Kind.String(), ev.Text, nil)
 			}
@@ -227,6 +252,11 @@ func (r *netReporter) update(u p2p.Update) {
 				res := *ev.Result
 				r.result = &res
 			}
+		}
+	}
+	for _, note := range u.Notes {
+		if r.prog == nil {
+			r.line("note", note, nil)
 		}
 	}
 	if t := dropsText(u.Drops, r.drops); t != "" && r.prog == nil && time.Since(r.dropsAt) >= dropsEvery {
@@ -279,6 +309,7 @@ func runNetPeer(ctx context.Context, io *IOStreams, nf *NetFlags, peer *p2p.NetP
 	interactive := netInteractive(io, nf) && peer.Meta.Bot == ""
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	rep.leave = cancel
 	var quit bool
 	if interactive {
 		title := peer.Meta.Game
@@ -346,6 +377,9 @@ func runNetPeer(ctx context.Context, io *IOStreams, nf *NetFlags, peer *p2p.NetP
 		}
 		return printNetSummary(io, nf.JSON, peer, rep, err)
 	}
+	if rep.refused != "" {
+		return fmt.Errorf("cannot play the host's game here, so this peer left the lobby: %s", strings.TrimPrefix(rep.refused, "lockstep: refused: "))
+	}
 	if quit && rep.result == nil {
 		fmt.Fprintf(io.ErrOut, "You left the game. Rejoin with: %s\n", resumeCommand(nf, peer.Meta.Lobby[:12]))
 		return nil
@@ -412,7 +446,7 @@ func printNetSummary(io *IOStreams, asJSON bool, peer *p2p.NetPeer, rep *netRepo
 				return fmt.Errorf("%s; nothing was played, start a new lobby", plainErr(runErr))
 			}
 			for _, c := range rep.cheats {
-				if c.What == "wrong-checkpoint" {
+				if c.kind == lockstep.CheatWrongCheckpoint {
 					return &ExitCodeError{Code: ExitDesync, Err: fmt.Errorf("the game stopped: %s; log %s", c.Text, s.Log)}
 				}
 			}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/boardmesh/boardmesh/cli/tui"
@@ -123,10 +124,6 @@ func playRun(opts *PlayOptions) error {
 			return &UsageError{Err: err}
 		}
 	}
-	gameOpts, err := opts.Options.resolve(g)
-	if err != nil {
-		return err
-	}
 	humans := 1
 	if opts.Watch {
 		humans = 0
@@ -138,6 +135,12 @@ func playRun(opts *PlayOptions) error {
 	players := bots + humans
 	if players < g.MinPlayers || players > g.MaxPlayers {
 		return usageErrorf("%s is for %d to %d players; --bots %d makes %d", g.Title, g.MinPlayers, g.MaxPlayers, bots, players)
+	}
+	// The options are checked as sim checks them, before any peer starts:
+	// a bad one would otherwise stall every peer at the seat draw.
+	gameOpts, err := opts.Options.setup(ctx, g, players)
+	if err != nil {
+		return err
 	}
 	kinds := opts.BotKinds
 	if len(kinds) == 0 {
@@ -204,6 +207,33 @@ func playRun(opts *PlayOptions) error {
 			}
 		}
 	}
+	// Every cheat the first peer (yours) detects is named once, in --auto
+	// lines (stderr) and in the summary: what it saw, as host and join
+	// show each player its own peer's view. (With --inject-desync another
+	// peer's buggy engine sees honest moves as "wrong hash"; that is its
+	// bug, not their cheat.)
+	var cheatMu sync.Mutex
+	var cheats []Cheat
+	seenCheat := map[string]bool{}
+	ui := cfg.OnUpdate
+	cfg.OnUpdate = func(i int, u p2p.Update) {
+		for _, ev := range u.Events {
+			if c, ok := cheatOf(ev, u.Status); ok && i == 0 {
+				cheatMu.Lock()
+				if !seenCheat[c.Text] {
+					seenCheat[c.Text] = true
+					cheats = append(cheats, c)
+					if auto && !opts.JSON {
+						fmt.Fprintln(opts.IO.ErrOut, "CHEAT: "+c.Text)
+					}
+				}
+				cheatMu.Unlock()
+			}
+		}
+		if ui != nil {
+			ui(i, u)
+		}
+	}
 	start := time.Now()
 	table, err := p2p.NewTable(ctx, cfg)
 	if err != nil {
@@ -212,7 +242,9 @@ func playRun(opts *PlayOptions) error {
 	defer table.Close()
 	if auto {
 		runErr := table.Run(ctx)
-		return printSummary(opts.IO, opts.JSON, g, table, humans, time.Since(start), runErr)
+		cheatMu.Lock()
+		defer cheatMu.Unlock()
+		return printSummary(opts.IO, opts.JSON, g, table, humans, time.Since(start), runErr, cheats...)
 	}
 
 	me := table.Peers[0]
@@ -239,7 +271,7 @@ func playRun(opts *PlayOptions) error {
 	err = <-runErr
 	if quit {
 		if rep, _ := table.Desync(); rep != nil {
-			return printSummary(opts.IO, false, g, table, humans, time.Since(start), p2p.ErrStopped)
+			return printSummary(opts.IO, false, g, table, humans, time.Since(start), p2p.ErrStopped, cheats...)
 		}
 		if r := me.Result(); r != nil {
 			return printSummary(opts.IO, false, g, table, humans, time.Since(start), nil)
@@ -250,7 +282,7 @@ func playRun(opts *PlayOptions) error {
 	if ctxErr := opts.Ctx; ctxErr != nil && ctxErr.Err() != nil {
 		return ctxErr.Err()
 	}
-	return printSummary(opts.IO, false, g, table, humans, time.Since(start), err)
+	return printSummary(opts.IO, false, g, table, humans, time.Since(start), err, cheats...)
 }
 
 // newPlayDir makes the directory of a new play session's logs under

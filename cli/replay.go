@@ -1,10 +1,10 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/boardmesh/boardmesh/cli/present"
@@ -12,6 +12,7 @@ import (
 	"github.com/boardmesh/boardmesh/engine"
 	"github.com/boardmesh/boardmesh/engine/games"
 	"github.com/boardmesh/boardmesh/lockstep"
+	"github.com/boardmesh/boardmesh/p2p/fileio"
 	"github.com/spf13/cobra"
 )
 
@@ -19,8 +20,10 @@ import (
 type ReplayOptions struct {
 	IO    *IOStreams
 	Games func(string) (*engine.Game, error)
-	// ReadFile reads the log file; tests replace it.
-	ReadFile func(string) ([]byte, error)
+	// Ctx cancels a long read (Ctrl-C).
+	Ctx context.Context
+	// ReadFile reads the log file, bounded; tests replace it.
+	ReadFile func(ctx context.Context, path string) ([]byte, error)
 	File     string
 	JSON     bool
 	At       int64 // -1: the whole game
@@ -30,7 +33,7 @@ type ReplayOptions struct {
 }
 
 func newCmdReplay(f *Factory, runF func(*ReplayOptions) error) *cobra.Command {
-	opts := &ReplayOptions{IO: f.IO, Games: games.Lookup, ReadFile: os.ReadFile, At: -1}
+	opts := &ReplayOptions{IO: f.IO, Games: games.Lookup, ReadFile: readLogFile, At: -1}
 	cmd := &cobra.Command{
 		Use:   "replay FILE",
 		Short: "Verify a session log and print the game turn by turn",
@@ -57,6 +60,7 @@ with seq SEQ was played in). The file format is described in docs/protocol.md.`,
 		Args: usageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.File = args[0]
+			opts.Ctx = cmd.Context()
 			if opts.At < -1 {
 				return &UsageError{Err: fmt.Errorf("--at %d: want a step number, 0 or more", opts.At)}
 			}
@@ -75,8 +79,22 @@ with seq SEQ was played in). The file format is described in docs/protocol.md.`,
 	return cmd
 }
 
+// readLogFile reads a log or bundle no larger than lockstep.MaxLogFile,
+// from a file, a pipe or a device alike, and gives up on Ctrl-C.
+func readLogFile(ctx context.Context, path string) ([]byte, error) {
+	b, err := fileio.ReadFileHead(ctx, path, lockstep.MaxLogFile, lockstep.LogMagic)
+	if errors.Is(err, fileio.ErrWrongHead) {
+		return nil, fmt.Errorf("%s: not a boardmesh log file (bad magic)", path)
+	}
+	return b, err
+}
+
 func replayRun(opts *ReplayOptions) error {
-	data, err := opts.ReadFile(opts.File)
+	ctx := opts.Ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	data, err := opts.ReadFile(ctx, opts.File)
 	if err != nil {
 		return err
 	}
@@ -89,7 +107,14 @@ func replayRun(opts *ReplayOptions) error {
 		if errors.Is(err, lockstep.ErrTruncated) {
 			return fmt.Errorf("%s is truncated: %w (the %d entries before it are intact)", opts.File, err, len(lf.Entries))
 		}
-		return fmt.Errorf("%s is corrupted: %w", opts.File, err)
+		more := ""
+		if n := recordsAfter(lf); n > 0 {
+			more = fmt.Sprintf("; %d good records follow it", n)
+		}
+		if len(lf.Damaged) > 1 {
+			more += fmt.Sprintf("; %d damaged places in all", len(lf.Damaged))
+		}
+		return fmt.Errorf("%s is corrupted: %w (the %d entries before it are intact%s)", opts.File, err, len(lf.Entries), more)
 	}
 	if len(lf.Entries) == 0 {
 		return fmt.Errorf("%s holds no log entries", opts.File)
@@ -409,4 +434,15 @@ func replayAt(opts *ReplayOptions, log []*crypto.Envelope) error {
 	}
 	fmt.Fprintln(w, r.Final.View(-1).Render(100, false))
 	return nil
+}
+
+// recordsAfter counts the good records after the first damage.
+func recordsAfter(lf *lockstep.LogFile) int {
+	n := 0
+	for _, off := range lf.Offsets {
+		if off >= lf.Good {
+			n++
+		}
+	}
+	return n
 }

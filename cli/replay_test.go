@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -85,7 +86,7 @@ func runReplay(t *testing.T, data []byte, args ...string) (string, error) {
 	t.Helper()
 	io, _, out, _ := TestIO()
 	cmd := newCmdReplay(&Factory{IO: io}, func(o *ReplayOptions) error {
-		o.ReadFile = func(string) ([]byte, error) { return data, nil }
+		o.ReadFile = func(context.Context, string) ([]byte, error) { return data, nil }
 		return replayRun(o)
 	})
 	cmd.SetArgs(args)

@@ -29,6 +29,15 @@ session's log from the boardmesh home, cuts a torn tail left by a crash back to
 the last whole record (and says so), replays and re-verifies every entry,
 reconnects to the other players and fetches what it missed from any of them.
 
+A log damaged in the middle (a flipped bit, a bad disk) is not cut: the
+damaged file is kept as log.corrupt-N, the damaged record is named with its
+byte offset, and the game resumes from the good records before it; what
+follows is fetched again from the other players. Every envelope you signed
+anywhere in the file still binds, so you never sign two for one move.
+
+resume needs the boardmesh home the game was played from; it never makes a
+new one (a mistyped --home is an error that names the nearest home).
+
 SESSION is the lobby id printed when the game began, or any unique prefix of
 it; with no argument the most recent session is resumed.`,
 		Example: `  boardmesh resume
@@ -55,6 +64,7 @@ func resumeRun(opts *ResumeOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	opts.Net.needHome = true // a typo in --home must not make a new identity
 	cfg, err := netSetup(opts.IO, &opts.Net)
 	if err != nil {
 		return err
@@ -91,12 +101,18 @@ func resumeRun(opts *ResumeOptions) error {
 		if peer.Repair != nil {
 			m["repair"] = peer.Repair.String()
 		}
+		if peer.PortNote != "" {
+			m["port_note"] = peer.PortNote
+		}
 		b, _ := json.Marshal(m)
 		fmt.Fprintln(opts.IO.Out, string(b))
 	} else {
 		fmt.Fprintln(opts.IO.ErrOut, msg)
 		if peer.Repair != nil {
 			fmt.Fprintln(opts.IO.ErrOut, peer.Repair.String())
+		}
+		if peer.PortNote != "" {
+			fmt.Fprintln(opts.IO.ErrOut, peer.PortNote)
 		}
 	}
 	return runNetPeer(ctx, opts.IO, &opts.Net, peer, false)

@@ -49,6 +49,7 @@ machine, or 'boardmesh rules GAME' to read a game's rules.`,
 	root.SetOut(f.IO.Out)
 	root.SetErr(f.IO.ErrOut)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &UsageError{Err: err} })
+	root.PersistentPreRunE = refuseNegative
 	root.AddCommand(
 		newCmdGames(f, nil),
 		newCmdRules(f, nil),

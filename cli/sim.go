@@ -112,13 +112,11 @@ func simRun(opts *SimOptions) error {
 	if opts.Games < 1 {
 		return usageErrorf("--games must be at least 1, not %d", opts.Games)
 	}
-	resolved, err := opts.Options.resolve(g)
+	// A bad player count or option fails before any work, with the check
+	// play and host make too.
+	resolved, err := opts.Options.setup(opts.Ctx, g, opts.Players)
 	if err != nil {
 		return err
-	}
-	// Setup once up front so a bad player count or option fails before any work.
-	if _, err := g.Setup(opts.Players, resolved); err != nil {
-		return &UsageError{Err: err}
 	}
 	names := opts.Bots
 	if len(names) == 0 {

@@ -182,9 +182,25 @@ func spectateSummary(opts *SpectateOptions, g *engine.Game, sp *p2p.Spectator, r
 			s.Seats = summarySeats(*rp.Result, rp.Members, rp.Seats)
 		}
 	}
+	var cheat string
+	if rp != nil && rp.Cheater != "" {
+		// The log ends with proof of an equivocation: name the cheater
+		// as the players do, seat counted from 1.
+		who, seat := memberName(rp, rp.Cheater), 0
+		for si, mi := range rp.Seats {
+			if mi < len(rp.Members) && rp.Members[mi].ID == rp.Cheater {
+				who, seat = fmt.Sprintf("%s (seat %d)", who, si+1), si+1
+			}
+		}
+		cheat = who + " signed two different envelopes for one slot: proof of cheating, kept in the log; the game stopped"
+		s.Cheats = append(s.Cheats, Cheat{Event: "cheat", What: lockstep.CheatEquivocation.String(), kind: lockstep.CheatEquivocation,
+			Seat: seat, Name: memberName(rp, rp.Cheater), Peer: rp.Cheater.String(), Text: cheat})
+	}
 	if opts.Net.JSON {
 		b, _ := json.Marshal(s)
 		fmt.Fprintln(opts.IO.Out, string(b))
+	} else if cheat != "" {
+		fmt.Fprintf(opts.IO.Out, "CHEATING: %s\n", cheat)
 	} else if s.Reason != "" {
 		fmt.Fprintf(opts.IO.Out, "%s\n", s.Reason)
 		for _, seat := range s.Seats {
@@ -201,6 +217,9 @@ func spectateSummary(opts *SpectateOptions, g *engine.Game, sp *p2p.Spectator, r
 			return &ExitCodeError{Code: ExitCheating, Err: runErr}
 		}
 		return runErr
+	}
+	if cheat != "" {
+		return &ExitCodeError{Code: ExitCheating, Err: errors.New(cheat)}
 	}
 	return nil
 }

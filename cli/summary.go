@@ -32,6 +32,8 @@ type PlaySummary struct {
 	// the log file that holds it (replay explains it from that file).
 	Desync string `json:"desync,omitempty"`
 	Bundle string `json:"desync_bundle,omitempty"`
+	// Cheats names every cheat a peer of the table detected (seats from 1).
+	Cheats []Cheat `json:"cheats,omitempty"`
 }
 
 // SummarySeat is one seat's outcome.
@@ -85,8 +87,9 @@ func summarySeats(res engine.Result, members []lockstep.Member, seats []int) []S
 	return out
 }
 
-func printSummary(io *IOStreams, asJSON bool, g *engine.Game, t *p2p.Table, humans int, elapsed time.Duration, runErr error) error {
+func printSummary(io *IOStreams, asJSON bool, g *engine.Game, t *p2p.Table, humans int, elapsed time.Duration, runErr error, cheats ...Cheat) error {
 	s, over := summarize(g, t, elapsed)
+	s.Cheats = cheats
 	var desync *lockstep.DesyncReport
 	if runErr != nil {
 		// A desync stops the game (ErrStopped), or the player quit after
@@ -126,6 +129,11 @@ func printSummary(io *IOStreams, asJSON bool, g *engine.Game, t *p2p.Table, huma
 		fmt.Fprintf(io.Out, "Log: %s\n  boardmesh replay %s\n", s.Log, s.Log)
 	} else if desync != nil {
 		printDesync(io, s.Desync, s.Bundle)
+	}
+	for _, c := range cheats {
+		if c.kind == lockstep.CheatEquivocation && !over {
+			return &ExitCodeError{Code: ExitCheating, Err: fmt.Errorf("a player was caught cheating: %s", c.Text)}
+		}
 	}
 	if desync != nil {
 		return &ExitCodeError{Code: ExitDesync, Err: fmt.Errorf("the peers' states diverged; desync bundle %s", s.Bundle)}

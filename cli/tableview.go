@@ -150,6 +150,9 @@ func (v *tableView) update(u p2p.Update) {
 		}
 		v.rec.Event(ev, seat, name)
 	}
+	for _, note := range u.Notes {
+		v.rec.Note(note)
+	}
 	if t := dropsText(u.Drops, v.drops); t != "" && time.Since(v.dropsAt) >= dropsEvery {
 		v.drops, v.dropsAt = u.Drops, time.Now()
 		v.rec.Note(t)

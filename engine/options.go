@@ -7,6 +7,19 @@ import (
 	"strings"
 )
 
+// The limits on options, the same on the command line, in the lobby's
+// signed messages and in every peer's check of a roster: a Serpent City
+// rules table is about 5 KiB of JSON (15 KiB pretty-printed), an Infinite
+// City tile table under 1 KiB, and all of a lobby's options together stay
+// far inside one pubsub message (1 MiB) with room for the members.
+const (
+	// MaxOptionValue bounds one option's value (64 KiB).
+	MaxOptionValue = 64 << 10
+	// MaxOptionsSize bounds all of a game's option names and values
+	// together (256 KiB).
+	MaxOptionsSize = 256 << 10
+)
+
 // OptionKind is the type of a game option's value.
 type OptionKind uint8
 
@@ -137,6 +150,16 @@ func ParseOptions(items []string) (Options, error) {
 // the game, given or default, sorted by name. Unknown names, repeated
 // names and bad values are errors that list what is allowed.
 func ResolveOptions(specs []OptionSpec, given Options) (Options, error) {
+	total := 0
+	for _, g := range given {
+		if len(g.Value) > MaxOptionValue {
+			return nil, fmt.Errorf("option %s is %d bytes long; an option value may hold at most %d KiB", g.Name, len(g.Value), MaxOptionValue>>10)
+		}
+		total += len(g.Name) + len(g.Value)
+	}
+	if total > MaxOptionsSize {
+		return nil, fmt.Errorf("the options are %d bytes long together; a game's options may hold at most %d KiB", total, MaxOptionsSize>>10)
+	}
 	seen := make([]bool, len(specs))
 	out := make(Options, 0, len(specs))
 	for _, g := range given {

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -48,5 +49,28 @@ func TestResolveOptionsErrorsSayWhatIsAllowed(t *testing.T) {
 	}
 	if _, err := ParseOptions([]string{"novalue"}); err == nil {
 		t.Error("option without = accepted")
+	}
+}
+
+// TestOptionLimits: one value over engine.MaxOptionValue, or options over
+// MaxOptionsSize together, are refused with the limit in words; a value
+// at the limit passes (the wire carries as much, see lockstep).
+func TestOptionLimits(t *testing.T) {
+	specs := []OptionSpec{{Name: "rules", Kind: OptionText}, {Name: "more", Kind: OptionText}}
+	if _, err := ResolveOptions(specs, Options{{Name: "rules", Value: strings.Repeat("x", MaxOptionValue)}}); err != nil {
+		t.Fatalf("value at the limit: %v", err)
+	}
+	_, err := ResolveOptions(specs, Options{{Name: "rules", Value: strings.Repeat("x", MaxOptionValue+1)}})
+	if err == nil || !strings.Contains(err.Error(), "at most 64 KiB") {
+		t.Fatalf("value over the limit: %v", err)
+	}
+	many := make([]OptionSpec, 8)
+	var given Options
+	for i := range many {
+		many[i] = OptionSpec{Name: fmt.Sprintf("o%d", i), Kind: OptionText}
+		given = append(given, Option{Name: many[i].Name, Value: strings.Repeat("y", MaxOptionValue)})
+	}
+	if _, err := ResolveOptions(many, given); err == nil || !strings.Contains(err.Error(), "at most 256 KiB") {
+		t.Fatalf("options over the total limit: %v", err)
 	}
 }

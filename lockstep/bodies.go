@@ -58,7 +58,7 @@ func decodeOptions(d *engine.Decoder) engine.Options {
 	n := d.Len(maxOptions)
 	var o engine.Options
 	for i := 0; i < n; i++ {
-		o = append(o, engine.Option{Name: d.Text(maxText), Value: d.Text(maxText)})
+		o = append(o, engine.Option{Name: d.Text(maxText), Value: d.Text(engine.MaxOptionValue)})
 	}
 	return o
 }

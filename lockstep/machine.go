@@ -750,6 +750,13 @@ func (m *machine) checkRosterBody(env *crypto.Envelope, r *rosterBody) (*rosterB
 	if n := len(r.Members); n < g.MinPlayers || n > g.MaxPlayers {
 		return nil, nil, fmt.Errorf("%w: %s is for %d to %d players, not %d", ErrRefused, g.Title, g.MinPlayers, g.MaxPlayers, n)
 	}
+	// The game's own setup checks what ResolveOptions cannot (a kingdom of
+	// known cards, a rules table that parses): a roster it refuses could
+	// never start, so every peer refuses it now, saying why, instead of
+	// stalling at the seat draw.
+	if _, err := g.Setup(len(r.Members), opts); err != nil {
+		return nil, nil, fmt.Errorf("%w: the host's game cannot be set up: %v", ErrRefused, err)
+	}
 	return r, g, nil
 }
 

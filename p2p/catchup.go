@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/libp2p/go-libp2p/core/host"
@@ -23,39 +25,145 @@ import (
 // any peer is as good a source as the author.
 const CatchupProtocol = protocol.ID("/boardmesh/catchup/1.0.0")
 
+// Limits of the catch-up stream. A query is a uvarint and a mode byte, so
+// maxQuery is generous. An answer holds at most maxCatchupItems frames of
+// at most MaxEnvelope bytes each and maxCatchupAnswer bytes in all; a
+// server cuts its answer to fit (the asker asks again from where it got
+// to), an asker refuses a larger one. Every stream has a deadline for all
+// its reads and writes together.
 const (
-	maxQuery         = 64 << 10
-	maxCatchupItems  = 1 << 20
-	maxCatchupAnswer = 256 << 20
+	maxQuery         = 16
+	maxCatchupItems  = 2*4096 + 1
+	maxCatchupAnswer = 32 << 20
 	catchupTimeout   = 30 * time.Second
+	serveTimeout     = 15 * time.Second
+)
+
+// Serving limits: at most servePerPeer streams of one peer at once and
+// serveTotal of all peers; each peer may open serveBurst streams at once
+// and then serveRate a second. A stream over a limit is reset unread.
+const (
+	servePerPeer = 2
+	serveTotal   = 16
+	serveBurst   = 8
+	serveRate    = 4
 )
 
 // CatchupServer answers one catch-up query with envelopes.
 type CatchupServer func(from peer.ID, query []byte) ([][]byte, error)
 
-// ServeCatchup registers serve as h's catch-up handler.
-func ServeCatchup(h host.Host, serve CatchupServer) {
+// streamLimits tracks the streams of one protocol being served, per
+// peer: at most perPeer of one peer and total of all at once, and burst
+// streams of one peer in a row, then rate a second.
+type streamLimits struct {
+	perPeer, total int
+	burst, rate    float64
+
+	mu      sync.Mutex
+	now     func() time.Time
+	active  map[peer.ID]int
+	n       int
+	buckets map[peer.ID]*bucket
+	refused atomic.Int64
+}
+
+func newStreamLimits(perPeer, total int, burst, rate float64) *streamLimits {
+	return &streamLimits{perPeer: perPeer, total: total, burst: burst, rate: rate,
+		now: time.Now, active: map[peer.ID]int{}, buckets: map[peer.ID]*bucket{}}
+}
+
+func newCatchupLimits() *streamLimits {
+	return newStreamLimits(servePerPeer, serveTotal, serveBurst, serveRate)
+}
+
+// enter admits one stream of p, or says no.
+func (l *streamLimits) enter(p peer.ID) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	b, ok := l.buckets[p]
+	if !ok {
+		if len(l.buckets) >= maxBucketMap {
+			for k, x := range l.buckets {
+				if l.active[k] == 0 && l.now().Sub(x.at) > time.Duration(l.burst/l.rate+1)*time.Second {
+					delete(l.buckets, k)
+				}
+			}
+		}
+		if len(l.buckets) >= maxBucketMap {
+			l.refused.Add(1)
+			return false
+		}
+		b = &bucket{tokens: l.burst, at: l.now()}
+		l.buckets[p] = b
+	}
+	if l.active[p] >= l.perPeer || l.n >= l.total || !b.take(l.now(), l.burst, l.rate) {
+		l.refused.Add(1)
+		return false
+	}
+	l.active[p]++
+	l.n++
+	return true
+}
+
+func (l *streamLimits) leave(p peer.ID) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.n--
+	if l.active[p]--; l.active[p] <= 0 {
+		delete(l.active, p)
+	}
+}
+
+// ServeCatchup registers serve as h's catch-up handler, with the limits
+// above. It returns the count of streams refused over a limit.
+func ServeCatchup(h host.Host, serve CatchupServer) func() int64 {
+	lim := newCatchupLimits()
 	h.SetStreamHandler(CatchupProtocol, func(s network.Stream) {
+		from := s.Conn().RemotePeer()
+		if !lim.enter(from) {
+			s.Reset()
+			return
+		}
+		defer lim.leave(from)
 		defer s.Close()
-		s.SetDeadline(time.Now().Add(catchupTimeout))
-		r := bufio.NewReader(s)
+		s.SetDeadline(time.Now().Add(serveTimeout))
+		r := bufio.NewReader(io.LimitReader(s, maxQuery+binary.MaxVarintLen64))
 		query, err := readFrame(r, maxQuery)
 		if err != nil {
 			s.Reset()
 			return
 		}
-		items, err := serve(s.Conn().RemotePeer(), query)
+		items, err := serve(from, query)
 		if err != nil {
 			s.Reset()
 			return
 		}
 		w := bufio.NewWriter(s)
-		if err := writeFrames(w, items); err != nil {
+		if err := writeFrames(w, capItems(items)); err != nil {
 			s.Reset()
 			return
 		}
-		w.Flush()
+		if err := w.Flush(); err != nil {
+			s.Reset()
+		}
 	})
+	return lim.refused.Load
+}
+
+// capItems cuts an answer to the limits an asker enforces. Items are in
+// log order, so a prefix is still a valid answer.
+func capItems(items [][]byte) [][]byte {
+	if len(items) > maxCatchupItems {
+		items = items[:maxCatchupItems]
+	}
+	total := 0
+	for i, it := range items {
+		total += len(it)
+		if total > maxCatchupAnswer || len(it) > MaxEnvelope {
+			return items[:i]
+		}
+	}
+	return items
 }
 
 // Fetch asks peer p one catch-up query and returns the envelopes it sent.
@@ -140,7 +248,7 @@ func readFrames(r *bufio.Reader) ([][]byte, error) {
 	items := make([][]byte, 0, min(count, 4096))
 	total := 0
 	for range count {
-		b, err := readFrame(r, MaxRecord)
+		b, err := readFrame(r, MaxEnvelope)
 		if err != nil {
 			return nil, err
 		}

@@ -39,11 +39,14 @@ type Drops struct {
 	WrongSession int64
 	Outsider     int64 // author not in the roster
 	Throttled    int64 // a stranger over its lobby rate
+	// CatchupRefused counts catch-up streams refused over a peer's
+	// concurrency or rate limit (not topic messages).
+	CatchupRefused int64
 }
 
 // Total is the sum of all drops.
 func (d Drops) Total() int64 {
-	return d.TooLarge + d.Malformed + d.BadSignature + d.WrongSession + d.Outsider + d.Throttled
+	return d.TooLarge + d.Malformed + d.BadSignature + d.WrongSession + d.Outsider + d.Throttled + d.CatchupRefused
 }
 
 // guard is the admission policy of a session topic, shared by the
@@ -132,18 +135,26 @@ func (g *guard) check(from peer.ID, data []byte) (Verdict, any) {
 			g.outsider.Add(1)
 			return Reject, nil
 		}
-	} else if !local && author != g.self {
-		// A stranger in the lobby: allowed, at a join's pace.
-		if !g.take(author) || (from != author && !g.take(from)) {
-			g.throttled.Add(1)
-			return Ignore, nil
-		}
+	}
+	stranger := !local && !g.hasRoster() && author != g.self
+	// A stranger in the lobby is allowed at a join's pace: first the
+	// forwarding peer's bucket (libp2p authenticated it, so the cost of a
+	// flood falls on its sender) before any signature is checked, then,
+	// once the signature proves the author, the author's (checked after,
+	// so a forger cannot spend an honest joiner's tokens).
+	if stranger && !g.take(from) {
+		g.throttled.Add(1)
+		return Ignore, nil
 	}
 	if !local {
 		if err := crypto.Verify(env); err != nil {
 			g.badSig.Add(1)
 			return Reject, nil
 		}
+	}
+	if stranger && from != author && !g.take(author) {
+		g.throttled.Add(1)
+		return Ignore, nil
 	}
 	if env.Session == g.lobby {
 		return Accept, env
@@ -161,6 +172,15 @@ func (g *guard) take(id peer.ID) bool {
 	defer g.mu.Unlock()
 	b, ok := g.buckets[id]
 	if !ok {
+		if len(g.buckets) >= maxBucketMap {
+			// Forget strangers quiet long enough to have a full bucket
+			// again: they lose nothing by it.
+			for k, x := range g.buckets {
+				if g.now().Sub(x.at) > time.Duration(lobbyBurst/lobbyRate+1)*time.Second {
+					delete(g.buckets, k)
+				}
+			}
+		}
 		if len(g.buckets) >= maxBucketMap {
 			// Too many strangers at once: a new one waits until the
 			// roster exists (or is a flood of fresh identities).

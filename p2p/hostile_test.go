@@ -27,6 +27,7 @@ type outsider struct {
 	id    *crypto.Identity
 	h     host.Host
 	topic *pubsub.Topic
+	sub   *pubsub.Subscription
 }
 
 func newOutsider(t *testing.T, ctx context.Context, target host.Host, lobby crypto.Hash) *outsider {
@@ -52,11 +53,12 @@ func newOutsider(t *testing.T, ctx context.Context, target host.Host, lobby cryp
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := tp.Subscribe(); err != nil {
+	sub, err := tp.Subscribe()
+	if err != nil {
 		t.Fatal(err)
 	}
 	connect(t, h, target)
-	o := &outsider{id: id, h: h, topic: tp}
+	o := &outsider{id: id, h: h, topic: tp, sub: sub}
 	deadline := time.Now().Add(10 * time.Second)
 	for !containsPeer(tp.ListPeers(), target.ID()) {
 		if time.Now().After(deadline) {
@@ -102,6 +104,23 @@ func joinEnvelope(t *testing.T, id *crypto.Identity, name string, lobby crypto.H
 	return nil
 }
 
+// runUntilCleanup runs p in the background until the test ends, and
+// makes sure Run has returned before p is closed (cleanups run last
+// first, so call it after the peer's constructor registered Close).
+func runUntilCleanup(t *testing.T, ctx context.Context, p *NetPeer) <-chan error {
+	t.Helper()
+	ctx, cancel := context.WithCancel(ctx)
+	out := make(chan error, 1)
+	done := make(chan struct{})
+	go func() {
+		err := p.Run(ctx)
+		close(done)
+		out <- err
+	}()
+	t.Cleanup(func() { cancel(); <-done })
+	return out
+}
+
 // hostLobby opens a real lobby (as `boardmesh host` does) on loopback.
 func hostLobby(t *testing.T, startWhen int) *NetPeer {
 	t.Helper()
@@ -140,11 +159,12 @@ func TestLobbyStoppedByTwoJoinsDoesNotCrash(t *testing.T) {
 		}
 	})
 	p.Runner.cfg.Linger = 100 * time.Millisecond
-	runErr := make(chan error, 1)
-	go func() { runErr <- p.Run(ctx) }()
+	runErr := runUntilCleanup(t, ctx, p)
 	o := newOutsider(t, ctx, p.Host, p.Lobby)
+	// It holds its key and is live: it passes the host's challenge.
+	ServeAdmit(o.h, p.Host.ID(), p.Lobby, o.id)
 	o.publish(t, ctx, joinEnvelope(t, o.id, "Bob", p.Lobby).Marshal())
-	time.Sleep(100 * time.Millisecond)
+	time.Sleep(500 * time.Millisecond)
 	o.publish(t, ctx, joinEnvelope(t, o.id, "Robert", p.Lobby).Marshal())
 	deadline := time.After(5 * time.Second)
 	for {
@@ -153,6 +173,7 @@ func TestLobbyStoppedByTwoJoinsDoesNotCrash(t *testing.T) {
 			if !errors.Is(err, ErrStoppedInLobby) || !strings.Contains(err.Error(), "before the game began") {
 				t.Fatalf("Run: %v; want a plain stop before the game began", err)
 			}
+			t.Logf("the host stopped in the lobby: %v", err)
 			return
 		case <-deadline:
 			mu.Lock()
@@ -161,7 +182,8 @@ func TestLobbyStoppedByTwoJoinsDoesNotCrash(t *testing.T) {
 			if n == 0 {
 				t.Fatal("the host never saw the joins")
 			}
-			return // the host shrugged it off and is still running
+			t.Log("the host shrugged the second join off and is still running")
+			return
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
@@ -298,6 +320,19 @@ func TestGuardLimits(t *testing.T) {
 	if v, _ := g.check(sid, env(stranger, lobby, nil)); v != Accept {
 		t.Fatalf("after a second's refill: %v, want Accept", v)
 	}
+	// A forger sends envelopes in an honest joiner's name with bad
+	// signatures: they are rejected, and the joiner's own tokens are
+	// untouched (the author's bucket is spent only once a signature
+	// proves it).
+	honest, _ := crypto.GenerateIdentity(rand.Reader)
+	forger, _ := crypto.GenerateIdentity(rand.Reader)
+	for i := range 40 {
+		e := &crypto.Envelope{Session: lobby, Kind: crypto.KindJoin, Author: honest.ID(), Body: []byte{byte(i)}, Sig: make([]byte, crypto.SigLen)}
+		g.check(peer.ID(forger.ID()), e.Marshal())
+	}
+	if v, _ := g.check(peer.ID(honest.ID()), env(honest, lobby, nil)); v != Accept {
+		t.Fatalf("the honest joiner after a forger used its name: %v, want Accept", v)
+	}
 	// Once there is a roster only its members publish.
 	g.setMembers([]peer.ID{peer.ID(self.ID()), mid})
 	var session crypto.Hash
@@ -315,7 +350,122 @@ func TestGuardLimits(t *testing.T) {
 		t.Fatalf("another session: %v, want Reject", v)
 	}
 	d := g.drops()
-	if d.TooLarge != 1 || d.Throttled != 100-lobbyBurst || d.Outsider != 1 || d.WrongSession != 1 {
+	if d.TooLarge != 1 || d.Throttled != 100-lobbyBurst+40-lobbyBurst || d.Outsider != 1 || d.WrongSession != 1 || d.BadSignature != lobbyBurst {
 		t.Fatalf("drops %+v", d)
+	}
+}
+
+// TestStartWhenCountsOnlyChallengedJoiners: with --start-when 2 an
+// outsider's join (signed by its key, but the outsider does not answer
+// the host's challenge) used to fill the second seat and start the game.
+// Now the host waits; a real joiner answers the challenge, and the roster
+// holds the host and that joiner only.
+func TestStartWhenCountsOnlyChallengedJoiners(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
+	defer cancel()
+	p := hostLobby(t, 2)
+	rosters := make(chan []lockstep.Member, 4)
+	var notes []string
+	var mu sync.Mutex
+	p.OnUpdate(func(u Update) {
+		mu.Lock()
+		notes = append(notes, u.Notes...)
+		mu.Unlock()
+		for _, ev := range u.Events {
+			if ev.Kind == lockstep.EventRoster {
+				rosters <- u.Status.Members
+			}
+		}
+	})
+	runErr := runUntilCleanup(t, ctx, p)
+	o := newOutsider(t, ctx, p.Host, p.Lobby)
+	o.publish(t, ctx, joinEnvelope(t, o.id, "Fake", p.Lobby).Marshal())
+	select {
+	case m := <-rosters:
+		t.Fatalf("the host proposed a roster of %d with only an unchallenged outsider joined", len(m))
+	case err := <-runErr:
+		t.Fatalf("the host stopped: %v", err)
+	case <-time.After(AdmitTimeout + time.Second):
+	}
+	mu.Lock()
+	if len(notes) == 0 || !strings.Contains(notes[0], "did not answer the host's challenge") {
+		t.Errorf("the host was not told of the failed challenge: %q", notes)
+	}
+	mu.Unlock()
+	id, err := crypto.GenerateIdentity(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := Addrs(p.Host)[0].String()
+	j, _, err := JoinLobby(ctx, NetConfig{Identity: id, Name: "Bob", Home: t.TempDir(), NoQUIC: true, Games: games.Lookup}, addr, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(j.Close)
+	runUntilCleanup(t, ctx, j)
+	select {
+	case m := <-rosters:
+		if len(m) != 2 {
+			t.Fatalf("roster of %d members, want the host and Bob", len(m))
+		}
+		for _, x := range m {
+			if x.ID == o.id.ID() {
+				t.Fatal("the outsider is in the roster")
+			}
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("no roster after a real joiner answered the challenge")
+	}
+}
+
+// TestLobbyFloodOfStrangers: an outsider floods the lobby with joins of
+// hundreds of fresh identities that never answer the challenge. The
+// flood is throttled and counted, and a real joiner still gets in: the
+// game's roster is the host and that joiner.
+func TestLobbyFloodOfStrangers(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	p := hostLobby(t, 2)
+	rosters := make(chan []lockstep.Member, 4)
+	p.OnUpdate(func(u Update) {
+		for _, ev := range u.Events {
+			if ev.Kind == lockstep.EventRoster {
+				rosters <- u.Status.Members
+			}
+		}
+	})
+	runUntilCleanup(t, ctx, p)
+	o := newOutsider(t, ctx, p.Host, p.Lobby)
+	for range 300 {
+		id, err := crypto.GenerateIdentity(rand.Reader)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o.publish(t, ctx, joinEnvelope(t, id, "sybil", p.Lobby).Marshal())
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for p.Runner.Drops().Throttled == 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("300 joins from one peer at once and none throttled: %+v", p.Runner.Drops())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	id, err := crypto.GenerateIdentity(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, _, err := JoinLobby(ctx, NetConfig{Identity: id, Name: "Bob", Home: t.TempDir(), NoQUIC: true, Games: games.Lookup}, Addrs(p.Host)[0].String(), time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(j.Close)
+	runUntilCleanup(t, ctx, j)
+	select {
+	case m := <-rosters:
+		if len(m) != 2 || (m[0].ID != id.ID() && m[1].ID != id.ID()) {
+			t.Fatalf("roster %+v, want the host and Bob", m)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatalf("Bob never got in after the flood (drops %+v)", p.Runner.Drops())
 	}
 }

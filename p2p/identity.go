@@ -1,6 +1,7 @@
 package p2p
 
 import (
+	"context"
 	"crypto/ed25519"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"path/filepath"
 
 	"github.com/boardmesh/boardmesh/crypto"
+	"github.com/boardmesh/boardmesh/p2p/fileio"
 	p2pcrypto "github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/peer"
 )
@@ -25,15 +27,47 @@ type Identity struct {
 	Created bool
 }
 
+// maxIdentityFile bounds an identity file: an ed25519 key file is 68
+// bytes, so anything near this is not one.
+const maxIdentityFile = 4 << 10
+
 // LoadIdentity reads the key under home; fs.ErrNotExist if there is none.
+// The file must be a regular file of at most 4 KiB holding an ed25519
+// key; anything else is refused without reading further.
 func LoadIdentity(home string) (*Identity, error) {
 	path := filepath.Join(home, IdentityFile)
-	b, err := os.ReadFile(path)
+	st, err := os.Stat(path)
 	if err != nil {
 		return nil, err
 	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file, so not a boardmesh identity", path)
+	}
+	b, err := fileio.ReadFile(context.Background(), path, maxIdentityFile)
+	if err != nil {
+		return nil, err
+	}
+	return DecodeIdentity(b, path)
+}
+
+// DecodeIdentity decodes the bytes of an identity file (a libp2p
+// protobuf-encoded private key); path only names it in errors. Only
+// ed25519 keys are identities: the envelopes are signed with them.
+func DecodeIdentity(b []byte, path string) (*Identity, error) {
+	if len(b) > maxIdentityFile {
+		return nil, &fileio.TooLargeError{Path: path, Max: maxIdentityFile}
+	}
 	key, err := p2pcrypto.UnmarshalPrivateKey(b)
 	if err != nil {
+		return nil, fmt.Errorf("%s is not a boardmesh identity: %w", path, err)
+	}
+	if key.Type() != p2pcrypto.Ed25519 {
+		return nil, fmt.Errorf("%s is not a boardmesh identity: a %s key, want ed25519", path, key.Type())
+	}
+	// libp2p takes the 64 key bytes as they are; a file whose public half
+	// is not the seed's would give a peer id that its signatures do not
+	// match. Refuse it here, not at the first signature.
+	if _, err := SigningIdentity(key); err != nil {
 		return nil, fmt.Errorf("%s is not a boardmesh identity: %w", path, err)
 	}
 	id, err := peer.IDFromPrivateKey(key)

@@ -2,9 +2,12 @@ package p2p
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/libp2p/go-libp2p/core/host"
@@ -44,8 +47,17 @@ type MemberAddr struct {
 }
 
 // ServeLobby answers lobby queries with what info returns at the time.
+// Anyone may ask, within limits (one stream of a peer at once, eight in
+// all, four in a row then two a second): each answer asks the node.
 func ServeLobby(h host.Host, info func() LobbyInfo) {
+	lim := newStreamLimits(1, 8, 4, 2)
 	h.SetStreamHandler(LobbyProtocol, func(s network.Stream) {
+		from := s.Conn().RemotePeer()
+		if !lim.enter(from) {
+			s.Reset()
+			return
+		}
+		defer lim.leave(from)
 		defer s.Close()
 		s.SetDeadline(time.Now().Add(10 * time.Second))
 		json.NewEncoder(s).Encode(info())
@@ -62,9 +74,37 @@ func AskLobby(ctx context.Context, h host.Host, p peer.ID) (LobbyInfo, error) {
 	}
 	defer s.Close()
 	s.SetDeadline(time.Now().Add(10 * time.Second))
-	var info LobbyInfo
-	if err := json.NewDecoder(bufio.NewReader(s)).Decode(&info); err != nil {
+	info, err := DecodeLobbyInfo(s)
+	if err != nil {
 		return LobbyInfo{}, fmt.Errorf("lobby answer from %s: %w", short(p), err)
+	}
+	return info, nil
+}
+
+// maxLobbyAnswer bounds a lobby answer: a few hundred bytes per member.
+const maxLobbyAnswer = 64 << 10
+
+// DecodeLobbyInfo reads one lobby answer: a single JSON object of at most
+// maxLobbyAnswer bytes, then the end of the stream. Anything longer, a
+// second value, or more members than a table holds is an error.
+func DecodeLobbyInfo(r io.Reader) (LobbyInfo, error) {
+	b, err := io.ReadAll(io.LimitReader(bufio.NewReader(r), maxLobbyAnswer+1))
+	if err != nil {
+		return LobbyInfo{}, err
+	}
+	if len(b) > maxLobbyAnswer {
+		return LobbyInfo{}, fmt.Errorf("answer over %d bytes", maxLobbyAnswer)
+	}
+	var info LobbyInfo
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if err := dec.Decode(&info); err != nil {
+		return LobbyInfo{}, err
+	}
+	if dec.More() {
+		return LobbyInfo{}, errors.New("more than one answer")
+	}
+	if len(info.Members) > 64 || info.Players < 0 || info.Max < 0 {
+		return LobbyInfo{}, fmt.Errorf("%d members, %d players of %d: not a lobby", len(info.Members), info.Players, info.Max)
 	}
 	return info, nil
 }

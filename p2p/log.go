@@ -1,68 +1,93 @@
 package p2p
 
 import (
-	"bufio"
-	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
+	"github.com/boardmesh/boardmesh/crypto"
 	"github.com/boardmesh/boardmesh/lockstep"
+	"github.com/boardmesh/boardmesh/p2p/fileio"
 )
 
-// The on-disk log uses lockstep's log file format (lockstep/logfile.go), so
-// `boardmesh replay` and lockstep.ParseLog read it directly: a magic line,
-// then records framed as length (u32 big endian), payload, CRC-32C of the
-// payload (u32 big endian). A payload is a record type byte and an
-// envelope; this file treats it as opaque bytes. The checksum lets a
-// restart tell a whole record from one a crash cut short.
-const (
-	logMagic     = lockstep.LogMagic
-	recordHeader = 4
-	recordFrame  = 8
-	// MaxRecord bounds one record; a larger length field is a torn or
-	// corrupt header, not a real record (envelopes are under 1 MiB).
-	MaxRecord = 4 << 20
-)
+// The on-disk log is lockstep's log file (lockstep/logfile.go holds the
+// one codec: framing, checksums, limits, the torn-tail and corruption
+// rules); this file only does the file I/O around it: open, bounded read,
+// repair on disk, append and fsync.
 
-var crcTable = crc32.MakeTable(crc32.Castagnoli)
+// MaxRecord bounds one record's payload, and a catch-up frame: lockstep's
+// limit, kept here for the stream code.
+const MaxRecord = lockstep.MaxRecord
 
-// Log is an append-only file of checksummed records. Append writes through
-// to the file at once (so a record is on disk, in the page cache, before
-// the caller acts on it); Sync makes it durable, which the runner does at
-// every turn's end.
+// Log is an append-only session log file. Append writes through to the
+// file at once (one write call per batch, so a crash leaves whole records
+// and at most one torn tail); Sync makes everything appended durable.
+// What this peer signed must be synced before it is published.
 type Log struct {
-	f     *os.File
-	path  string
-	n     int
-	size  int64
-	dirty bool
+	f       *os.File
+	path    string
+	n       int
+	size    int64
+	durable int64
+	buf     []byte
 }
 
-// Repair describes a torn tail that OpenLog cut off.
+// Repair describes what OpenLog found wrong with a log and did about it.
+// It is nil for a clean log.
 type Repair struct {
-	// Offset is where the last whole record ended; the file now ends there.
-	Offset int64
-	// Cut is how many bytes were removed.
-	Cut int64
+	// Torn is the torn tail that was cut off (a crash while appending).
+	Torn *lockstep.LogError
+	// Damaged lists damaged records in the middle of the file (a flipped
+	// bit, a bad disk): not a crash, and never silently cut.
+	Damaged []*lockstep.LogError
+	// SetAside is where the damaged original was kept, unchanged, before
+	// a repaired copy replaced it.
+	SetAside string
 	// Records is how many whole records were kept.
 	Records int
-	// Reason says what was wrong with the tail.
-	Reason string
+	// Entries is how many committed entries the log resumes from; Later
+	// how many good entries after the damage wait for the gap to be
+	// fetched again from the other peers.
+	Entries, Later int
 }
 
 func (r *Repair) String() string {
-	return fmt.Sprintf("log had a torn tail (%s): cut %d bytes at offset %d, kept %d whole records", r.Reason, r.Cut, r.Offset, r.Records)
+	var b strings.Builder
+	if len(r.Damaged) > 0 {
+		d := r.Damaged[0]
+		fmt.Fprintf(&b, "log is corrupted: %v", d)
+		if len(r.Damaged) > 1 {
+			fmt.Fprintf(&b, " (and %d more damaged places)", len(r.Damaged)-1)
+		}
+		fmt.Fprintf(&b, "; the damaged file is kept as %s, and a repaired copy keeps its %d good records: resuming from entry %d", r.SetAside, r.Records, r.Entries)
+		if r.Later > 0 {
+			fmt.Fprintf(&b, ", %d good entries after the damage wait until the missing ones are fetched from the other players", r.Later)
+		} else {
+			b.WriteString(", the rest is fetched from the other players")
+		}
+		if r.Torn != nil {
+			fmt.Fprintf(&b, "; it also had a torn tail of %d bytes at byte %d, cut", r.Torn.Length, r.Torn.Offset)
+		}
+		return b.String()
+	}
+	if r.Torn != nil {
+		return fmt.Sprintf("log had a torn tail (the last record was cut short by a crash): cut %d bytes at byte %d, kept %d whole records", r.Torn.Length, r.Torn.Offset, r.Records)
+	}
+	return "log is intact"
 }
 
-// OpenLog opens or creates the log at path and returns every whole record
-// in order. A torn tail (a record cut short by a crash, or one whose
-// checksum does not match) is cut back to the last whole record, and the
-// returned Repair says so; it is nil for a clean log.
-func OpenLog(path string) (*Log, [][]byte, *Repair, error) {
+// OpenLog opens or creates the log at path and reads it with lockstep's
+// codec (at most lockstep.MaxLogFile bytes; the log must be a regular
+// file). A torn tail is cut back to the last whole record. A damaged
+// record anywhere else is corruption: the original file is kept as
+// PATH.corrupt-N, a repaired copy (every good record, entries after the
+// damage as lockstep.RecordLater) takes its place, and the Repair says
+// so. The returned Repair is nil for a clean log.
+func OpenLog(path string) (*Log, *lockstep.LogFile, *Repair, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, nil, nil, fmt.Errorf("open log: %w", err)
 	}
@@ -71,123 +96,250 @@ func OpenLog(path string) (*Log, [][]byte, *Repair, error) {
 		return nil, nil, nil, fmt.Errorf("open log: %w", err)
 	}
 	l := &Log{f: f, path: path}
-	recs, rep, err := l.load()
+	lf, rep, err := l.load()
 	if err != nil {
-		f.Close()
+		l.f.Close()
 		return nil, nil, nil, err
 	}
-	return l, recs, rep, nil
+	return l, lf, rep, nil
 }
 
-func (l *Log) load() ([][]byte, *Repair, error) {
+func (l *Log) load() (*lockstep.LogFile, *Repair, error) {
 	st, err := l.f.Stat()
 	if err != nil {
 		return nil, nil, fmt.Errorf("open log: %w", err)
 	}
+	if !st.Mode().IsRegular() {
+		return nil, nil, fmt.Errorf("%s is not a regular file, so it cannot be a log", l.path)
+	}
+	if st.Size() > lockstep.MaxLogFile {
+		return nil, nil, &fileio.TooLargeError{Path: l.path, Max: lockstep.MaxLogFile}
+	}
 	if st.Size() == 0 {
-		if _, err := l.f.Write([]byte(logMagic)); err != nil {
+		if _, err := l.f.Write([]byte(lockstep.LogMagic)); err != nil {
 			return nil, nil, fmt.Errorf("write log header: %w", err)
 		}
-		l.size = int64(len(logMagic))
-		return nil, nil, l.f.Sync()
-	}
-	r := bufio.NewReader(l.f)
-	magic := make([]byte, len(logMagic))
-	if _, err := io.ReadFull(r, magic); err != nil || string(magic) != logMagic {
-		return nil, nil, fmt.Errorf("%s is not a boardmesh log (bad header)", l.path)
-	}
-	off := int64(len(logMagic))
-	var recs [][]byte
-	var reason string
-	hdr := make([]byte, recordHeader)
-	var tail [4]byte
-	for {
-		n, err := io.ReadFull(r, hdr)
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			reason = fmt.Sprintf("record header cut short after %d of %d bytes", n, recordHeader)
-			break
-		}
-		size := binary.BigEndian.Uint32(hdr)
-		if size < 1 || size > MaxRecord {
-			reason = fmt.Sprintf("record length %d is impossible", size)
-			break
-		}
-		payload := make([]byte, size)
-		if n, err := io.ReadFull(r, payload); err != nil {
-			reason = fmt.Sprintf("record cut short after %d of %d bytes", n, size)
-			break
-		}
-		if n, err := io.ReadFull(r, tail[:]); err != nil {
-			reason = fmt.Sprintf("record checksum cut short after %d of 4 bytes", n)
-			break
-		}
-		if crc32.Checksum(payload, crcTable) != binary.BigEndian.Uint32(tail[:]) {
-			reason = "checksum mismatch"
-			break
-		}
-		recs = append(recs, payload)
-		off += recordFrame + int64(size)
-	}
-	l.n = len(recs)
-	l.size = off
-	if reason == "" {
-		if _, err := l.f.Seek(off, io.SeekStart); err != nil {
+		l.size = int64(len(lockstep.LogMagic))
+		if err := l.f.Sync(); err != nil {
 			return nil, nil, err
 		}
-		return recs, nil, nil
+		l.durable = l.size
+		return &lockstep.LogFile{Good: int(l.size)}, nil, syncDir(l.path)
 	}
-	rep := &Repair{Offset: off, Cut: st.Size() - off, Records: len(recs), Reason: reason}
-	if err := l.f.Truncate(off); err != nil {
-		return nil, nil, fmt.Errorf("cut torn tail of %s: %w", l.path, err)
-	}
-	if _, err := l.f.Seek(off, io.SeekStart); err != nil {
+	data, err := fileio.ReadAll(l.f, l.path, lockstep.MaxLogFile)
+	if err != nil {
 		return nil, nil, err
 	}
-	if err := l.f.Sync(); err != nil {
+	lf, perr := lockstep.ParseLog(data)
+	var le *lockstep.LogError
+	if perr != nil && errors.As(perr, &le) && le.Record < 0 {
+		return nil, nil, fmt.Errorf("%s is not a boardmesh log (bad header)", l.path)
+	}
+	l.n = len(lf.Records)
+	if perr == nil {
+		l.size = int64(len(data))
+		l.durable = l.size
+		return lf, nil, nil
+	}
+	rep := &Repair{Torn: lf.Torn, Damaged: lf.Damaged, Records: len(lf.Records), Entries: len(lf.Entries), Later: len(lf.Later)}
+	if len(lf.Damaged) == 0 {
+		// Only a torn tail: what a crash while appending leaves. Cut it.
+		if err := l.f.Truncate(int64(lf.Torn.Offset)); err != nil {
+			return nil, nil, fmt.Errorf("cut torn tail of %s: %w", l.path, err)
+		}
+		if err := l.f.Sync(); err != nil {
+			return nil, nil, err
+		}
+		l.size = int64(lf.Torn.Offset)
+		l.durable = l.size
+		if _, err := l.f.Seek(l.size, io.SeekStart); err != nil {
+			return nil, nil, err
+		}
+		return lf, rep, nil
+	}
+	fixed := lf.Repaired()
+	aside, err := l.setAside(fixed)
+	if err != nil {
 		return nil, nil, err
 	}
-	return recs, rep, nil
+	rep.SetAside = aside
+	// The repaired copy is a clean file: read it back as the writer will
+	// continue it, so Records and Offsets match what is on disk.
+	repaired, err := lockstep.ParseLog(fixed)
+	if err != nil {
+		return nil, nil, fmt.Errorf("repair %s: %w", l.path, err)
+	}
+	repaired.Damaged, repaired.Torn = lf.Damaged, lf.Torn
+	return repaired, rep, nil
+}
+
+// setAside keeps the damaged file as PATH.corrupt-N (a hard link, so its
+// bytes are never rewritten) and puts repaired in its place atomically. A
+// crash in between leaves the damaged file at PATH, and the next open
+// does it again.
+func (l *Log) setAside(repaired []byte) (string, error) {
+	var aside string
+	for i := 1; ; i++ {
+		aside = fmt.Sprintf("%s.corrupt-%d", l.path, i)
+		err := os.Link(l.path, aside)
+		if err == nil {
+			break
+		}
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		// No hard links on this file system: copy it instead.
+		if err := copyNew(l.path, aside); err != nil {
+			if errors.Is(err, fs.ErrExist) {
+				continue
+			}
+			return "", fmt.Errorf("keep damaged log as %s: %w", aside, err)
+		}
+		break
+	}
+	tmp := l.path + ".repair"
+	if err := writeSynced(tmp, repaired); err != nil {
+		return "", fmt.Errorf("write repaired log: %w", err)
+	}
+	if err := os.Rename(tmp, l.path); err != nil {
+		return "", fmt.Errorf("write repaired log: %w", err)
+	}
+	if err := syncDir(l.path); err != nil {
+		return "", err
+	}
+	f, err := os.OpenFile(l.path, os.O_RDWR, 0o600)
+	if err != nil {
+		return "", fmt.Errorf("open repaired log: %w", err)
+	}
+	l.f.Close()
+	l.f = f
+	if _, err := l.f.Seek(0, io.SeekEnd); err != nil {
+		return "", err
+	}
+	l.size = int64(len(repaired))
+	l.durable = l.size
+	return aside, nil
+}
+
+func writeSynced(path string, b []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+func copyNew(from, to string) error {
+	src, err := os.Open(from)
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	b, err := fileio.ReadAll(src, from, lockstep.MaxLogFile)
+	if err != nil {
+		return err
+	}
+	f, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// syncDir makes a new or renamed file's directory entry durable.
+func syncDir(path string) error {
+	d, err := os.Open(filepath.Dir(path))
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil && !errors.Is(err, os.ErrInvalid) {
+		return fmt.Errorf("sync %s: %w", filepath.Dir(path), err)
+	}
+	return nil
 }
 
 // ErrLogClosed is returned by a Log used after Close.
 var ErrLogClosed = errors.New("log is closed")
 
-// Append writes one record. It is one write call, so a crash leaves either
-// the whole record, a torn tail that the next OpenLog cuts, or nothing.
-func (l *Log) Append(rec []byte) error {
+// Append writes records in one write call, without syncing: a crash
+// leaves all of them, a torn tail that the next OpenLog cuts, or nothing.
+// Call Sync before publishing anything this peer signed.
+func (l *Log) Append(recs ...lockstep.Record) error {
 	if l.f == nil {
 		return ErrLogClosed
 	}
-	if len(rec) < 1 || len(rec) > MaxRecord {
-		return fmt.Errorf("log record of %d bytes: want 1 to %d", len(rec), MaxRecord)
+	if len(recs) == 0 {
+		return nil
 	}
-	buf := make([]byte, 0, recordFrame+len(rec))
-	buf = binary.BigEndian.AppendUint32(buf, uint32(len(rec)))
-	buf = append(buf, rec...)
-	buf = binary.BigEndian.AppendUint32(buf, crc32.Checksum(rec, crcTable))
-	if _, err := l.f.Write(buf); err != nil {
+	l.buf = l.buf[:0]
+	for _, r := range recs {
+		if r.Env == nil || 1+r.Env.Size() > lockstep.MaxRecord {
+			return fmt.Errorf("log record of type %d: no envelope, or one over %s", r.Type, fileio.Size(lockstep.MaxRecord))
+		}
+		l.buf = lockstep.AppendRecord(l.buf, r.Type, r.Env)
+	}
+	if l.size+int64(len(l.buf)) > lockstep.MaxLogFile {
+		return fmt.Errorf("append to log %s: it would be larger than %s", l.path, fileio.Size(lockstep.MaxLogFile))
+	}
+	if _, err := l.f.Write(l.buf); err != nil {
 		return fmt.Errorf("append to log: %w", err)
 	}
-	l.n++
-	l.size += int64(len(buf))
-	l.dirty = true
+	l.n += len(recs)
+	l.size += int64(len(l.buf))
+	if cap(l.buf) > 1<<20 {
+		l.buf = nil // do not keep a large state envelope's buffer
+	}
 	return nil
 }
 
-// Sync makes every appended record durable.
+// AppendSent appends this peer's own signed envelopes and syncs: when it
+// returns nil they are on disk and may be published.
+func (l *Log) AppendSent(envs ...*crypto.Envelope) error {
+	recs := make([]lockstep.Record, len(envs))
+	for i, e := range envs {
+		recs[i] = lockstep.Record{Type: lockstep.RecordSent, Env: e}
+	}
+	if err := l.Append(recs...); err != nil {
+		return err
+	}
+	return l.Sync()
+}
+
+// Sync makes every appended record durable (fsync), if any is not yet.
 func (l *Log) Sync() error {
 	if l.f == nil {
 		return ErrLogClosed
 	}
-	if !l.dirty {
+	if l.durable == l.size {
 		return nil
 	}
-	l.dirty = false
-	return l.f.Sync()
+	if err := l.f.Sync(); err != nil {
+		return fmt.Errorf("sync log: %w", err)
+	}
+	l.durable = l.size
+	return nil
 }
+
+// Durable is how many bytes of the file are known to be on disk: the
+// size at the last Sync. A crash keeps at least these.
+func (l *Log) Durable() int64 { return l.durable }
 
 // Len is the number of records in the log.
 func (l *Log) Len() int { return l.n }

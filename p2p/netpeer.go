@@ -63,6 +63,12 @@ type SessionMeta struct {
 	LAN     bool         `json:"lan"`
 	Members []MemberAddr `json:"members"`
 	Started time.Time    `json:"started"`
+	// Host is the peer id of the lobby's host (for a joiner: whose
+	// challenge it answers).
+	Host string `json:"host,omitempty"`
+	// Port is the TCP port this peer listened on; resume listens on it
+	// again, so the others find it at the address they know.
+	Port int `json:"port,omitempty"`
 }
 
 // NetPeer is one networked peer with its session.
@@ -76,9 +82,13 @@ type NetPeer struct {
 	Dir    string
 	// Repair reports a torn log tail cut back on resume.
 	Repair *Repair
-	Meta   SessionMeta
+	// PortNote, set by resume, says that the port of the session was
+	// taken and which one this peer listens on instead.
+	PortNote string
+	Meta     SessionMeta
 
 	cfg     NetConfig
+	resumed bool
 	metaMu  sync.Mutex
 	stopMD  func() error
 	started bool
@@ -118,7 +128,7 @@ func HostLobby(cfg NetConfig, g *engine.Game, opts engine.Options) (*NetPeer, er
 		return nil, err
 	}
 	p := &NetPeer{Host: h, PubSub: ps, Lobby: lobby, cfg: cfg}
-	p.Meta = SessionMeta{Lobby: lobby.String(), Game: g.Name, Version: g.Version, Role: "host", Name: cfg.Name, Bot: cfg.BotName, LAN: cfg.LAN, Started: time.Now().UTC()}
+	p.Meta = SessionMeta{Lobby: lobby.String(), Game: g.Name, Version: g.Version, Role: "host", Name: cfg.Name, Bot: cfg.BotName, LAN: cfg.LAN, Started: time.Now().UTC(), Port: tcpPort(h)}
 	if err := p.open(nil, nil); err != nil {
 		h.Close()
 		return nil, err
@@ -208,7 +218,7 @@ func JoinLobby(ctx context.Context, cfg NetConfig, target string, wait time.Dura
 	ConnectMembers(ctx, h, info.Members)
 	addDirect(ps, h, info.Members)
 	p := &NetPeer{Host: h, PubSub: ps, Lobby: lobby, cfg: cfg}
-	p.Meta = SessionMeta{Lobby: info.Lobby, Game: info.Game, Version: info.Version, Role: "join", Name: cfg.Name, Bot: cfg.BotName, LAN: cfg.LAN, Members: info.Members, Started: time.Now().UTC()}
+	p.Meta = SessionMeta{Lobby: info.Lobby, Game: info.Game, Version: info.Version, Role: "join", Name: cfg.Name, Bot: cfg.BotName, LAN: cfg.LAN, Members: info.Members, Started: time.Now().UTC(), Port: tcpPort(h), Host: info.Host}
 	hostID, _ := peer.Decode(info.Host)
 	if err := p.open(nil, nil, hostID); err != nil {
 		h.Close()
@@ -231,12 +241,8 @@ func FindSession(home, prefix string) (string, SessionMeta, error) {
 	}
 	var found []cand
 	for _, f := range dirs {
-		b, err := os.ReadFile(f)
+		m, err := readSessionMeta(f)
 		if err != nil {
-			continue
-		}
-		var m SessionMeta
-		if json.Unmarshal(b, &m) != nil {
 			continue
 		}
 		if strings.HasPrefix(m.Lobby, strings.ToLower(prefix)) {
@@ -263,23 +269,40 @@ func ResumeSession(ctx context.Context, cfg NetConfig, dir string, meta SessionM
 	if err := parseHash(meta.Lobby, &lobby); err != nil {
 		return nil, fmt.Errorf("session %s: %w", dir, err)
 	}
-	log, recs, rep, err := OpenLog(filepath.Join(dir, "log"))
+	log, lf, rep, err := OpenLog(filepath.Join(dir, "log"))
 	if err != nil {
 		return nil, err
 	}
-	entries, sent, err := ReadLog(recs)
-	if err != nil {
-		log.Close()
-		return nil, err
+	// Resume from the good prefix; every own envelope anywhere in the
+	// file still binds, so the node never signs a second one for a slot.
+	entries, sent := lf.Entries, lf.SentBy(cfg.Identity)
+	// Listen where the others last knew us, unless told otherwise: when
+	// the whole table restarts, that is where they look.
+	portNote := ""
+	if cfg.Port == 0 && meta.Port != 0 {
+		cfg.Port = meta.Port
 	}
 	h, ps, err := newNetHost(cfg)
+	if errors.Is(err, ErrPortInUse) && cfg.Port == meta.Port {
+		cfg.Port = 0
+		h, ps, err = newNetHost(cfg)
+		if err == nil {
+			portNote = fmt.Sprintf("Port %d of this session is taken; listening on port %d instead (the others learn the new address from whichever of them we reach).", meta.Port, tcpPort(h))
+		}
+	}
 	if err != nil {
 		log.Close()
 		return nil, err
 	}
+	meta.Port = tcpPort(h)
 	ConnectMembers(ctx, h, meta.Members)
 	addDirect(ps, h, meta.Members)
-	p := &NetPeer{Host: h, PubSub: ps, Lobby: lobby, cfg: cfg, Log: log, Repair: rep, Meta: meta, Dir: dir}
+	p := &NetPeer{Host: h, PubSub: ps, Lobby: lobby, cfg: cfg, Log: log, Repair: rep, Meta: meta, Dir: dir, PortNote: portNote, resumed: true}
+	if err := p.saveMeta(); err != nil {
+		p.Host.Close()
+		log.Close()
+		return nil, err
+	}
 	var others []peer.ID
 	for _, m := range meta.Members {
 		if id, err := peer.Decode(m.ID); err == nil && id != h.ID() {
@@ -322,10 +345,17 @@ func (p *NetPeer) openNode(entries, sent []*crypto.Envelope, wait ...peer.ID) er
 		return fmt.Errorf("replay the session log: %w", err)
 	}
 	p.Node = node
+	ServeMembers(p.Host, p.membersFor)
+	var admit func(context.Context, peer.ID) error
+	if p.Meta.Role == "host" {
+		admit = func(ctx context.Context, who peer.ID) error { return Challenge(ctx, p.Host, who, p.Lobby) }
+	} else if hostID, err := peer.Decode(p.Meta.Host); err == nil {
+		ServeAdmit(p.Host, hostID, p.Lobby, p.cfg.Identity)
+	}
 	p.Runner, err = NewRunner(RunnerConfig{
 		Host: p.Host, PubSub: p.PubSub, Node: node, Lobby: p.Lobby, Log: p.Log,
 		Bot: p.cfg.Bot, BotRand: p.cfg.BotRand, BotDelay: p.cfg.BotDelay, StartWhen: p.cfg.StartWhen, Peers: wait,
-		OnUpdate: p.onUpdate, Trusted: trusted, WantState: true,
+		OnUpdate: p.onUpdate, Trusted: trusted, WantState: true, Admit: admit, CatchUpFirst: p.resumed,
 	})
 	return err
 }
@@ -351,7 +381,7 @@ func (p *NetPeer) learnMembers(ids []peer.ID) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	// The host knows everyone's address; ask it, then dial whom we lack.
-	for _, m := range p.Meta.Members {
+	for _, m := range p.members() {
 		if id, err := peer.Decode(m.ID); err == nil && id != p.Host.ID() {
 			if info, err := AskLobby(ctx, p.Host, id); err == nil {
 				ConnectMembers(ctx, p.Host, info.Members)
@@ -363,6 +393,18 @@ func (p *NetPeer) learnMembers(ids []peer.ID) {
 	members := MemberAddrs(p.Host, ids)
 	addDirect(p.PubSub, p.Host, members)
 	p.metaMu.Lock()
+	// Keep the addresses we had for a member the peerstore has none of
+	// (not connected just now): they are its last known ones.
+	for i := range members {
+		if len(members[i].Addrs) > 0 {
+			continue
+		}
+		for _, old := range p.Meta.Members {
+			if old.ID == members[i].ID {
+				members[i].Addrs = old.Addrs
+			}
+		}
+	}
 	p.Meta.Members = members
 	p.metaMu.Unlock()
 	p.saveMeta()
@@ -422,7 +464,9 @@ func (p *NetPeer) lobbyInfo() LobbyInfo {
 func (p *NetPeer) SetBot(b engine.Bot, name string, r *engine.Rand) {
 	p.cfg.Bot, p.cfg.BotName, p.cfg.BotRand = b, name, r
 	p.Runner.cfg.Bot, p.Runner.cfg.BotRand = b, r
+	p.metaMu.Lock()
 	p.Meta.Bot = name
+	p.metaMu.Unlock()
 	p.saveMeta()
 }
 
@@ -430,8 +474,18 @@ func (p *NetPeer) SetBot(b engine.Bot, name string, r *engine.Rand) {
 // before Run.
 func (p *NetPeer) OnUpdate(f func(Update)) { p.cfg.OnUpdate = f }
 
-// Run plays the session to its end.
-func (p *NetPeer) Run(ctx context.Context) error { return p.Runner.Run(ctx) }
+// Run plays the session to its end. Meanwhile it keeps dialling the
+// members it is not connected to (keepMeeting).
+func (p *NetPeer) Run(ctx context.Context) error {
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		p.keepMeeting(ctx)
+	}()
+	defer func() { cancel(); <-done }()
+	return p.Runner.Run(ctx)
+}
 
 // Close stops mDNS and closes the host and the log.
 func (p *NetPeer) Close() {
@@ -462,6 +516,19 @@ func addDirect(ps *pubsub.PubSub, h host.Host, members []MemberAddr) {
 		}
 		ps.AddDirectPeer(peer.AddrInfo{ID: id, Addrs: addrs})
 	}
+}
+
+// tcpPort is the TCP port h listens on, 0 if none.
+func tcpPort(h host.Host) int {
+	for _, a := range h.Addrs() {
+		if v, err := a.ValueForProtocol(ma.P_TCP); err == nil {
+			var port int
+			if _, err := fmt.Sscan(v, &port); err == nil {
+				return port
+			}
+		}
+	}
+	return 0
 }
 
 func parseHash(s string, h *crypto.Hash) error {

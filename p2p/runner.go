@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/boardmesh/boardmesh/crypto"
@@ -16,16 +17,6 @@ import (
 	"github.com/libp2p/go-libp2p/core/host"
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
-)
-
-// Log record types are lockstep's: the on-disk log holds committed entries
-// and, apart from them, this peer's own signed envelopes (lockstep's Sent),
-// so a restart never signs a different envelope for a slot it already
-// signed.
-const (
-	tagEntry = byte(lockstep.RecordEntry)
-	tagSent  = byte(lockstep.RecordSent)
-	tagState = byte(lockstep.RecordState)
 )
 
 // RunnerConfig wires a Runner.
@@ -65,6 +56,15 @@ type RunnerConfig struct {
 	// Peers lists the session's other peers as far as known in advance;
 	// the runner waits until they are all on the topic before stepping.
 	Peers []peer.ID
+	// Admit, for a host, challenges a joiner (Challenge). A join counts
+	// (reaches the node, so Joined, --start-when and the roster see it)
+	// only once its author has answered; until then the latest join of
+	// each author is held back. Nil admits every join.
+	Admit func(ctx context.Context, p peer.ID) error
+	// CatchUpFirst (resume) keeps the bot and Act from playing until a
+	// peer's catch-up answer has brought nothing this peer lacks: a
+	// restarted peer must not act on a state the table has left behind.
+	CatchUpFirst bool
 }
 
 // Update is what changed in one batch, for UIs and summaries.
@@ -76,6 +76,9 @@ type Update struct {
 	Entries []*crypto.Envelope
 	// Joined lists who has joined the lobby, while it is open.
 	Joined []lockstep.Member
+	// Notes are the runner's own news for the player (a joiner that
+	// failed the host's challenge), in plain words.
+	Notes []string
 	// Drops counts what the topic validator has turned away so far (it
 	// never reaches the node, so no event tells of it).
 	Drops Drops
@@ -100,6 +103,19 @@ type Runner struct {
 	stopWhy string
 	// told is the Drops of the last Update.
 	told Drops
+	// fetching counts catch-up fetches under way (at most maxFetching).
+	fetching atomic.Int32
+	// serveRefused counts catch-up streams refused over a limit.
+	serveRefused func() int64
+	// admits tracks the challenge of each joiner (Admit), admitted the
+	// challenges' results; notes waits for the next Update.
+	admits   map[crypto.PeerID]*admission
+	admitted chan admitResult
+	notes    []string
+	ctx      context.Context
+	// caughtUp ends CatchUpFirst; catchAsked is when we last asked.
+	caughtUp   bool
+	catchAsked time.Time
 	// asked counts gap requests without a peer, to spread them over the
 	// topic's peers (one that cannot help is not asked every time).
 	asked int
@@ -116,11 +132,13 @@ func NewRunner(cfg RunnerConfig) (*Runner, error) {
 		cfg.Linger = 2 * time.Second
 	}
 	r := &Runner{
-		cfg:     cfg,
-		ops:     make(chan func(*lockstep.Node), 64),
-		in:      make(chan inbound, 4096),
-		answers: make(chan lockstep.GapAnswer, 64),
-		done:    make(chan struct{}),
+		cfg:      cfg,
+		ops:      make(chan func(*lockstep.Node), 64),
+		in:       make(chan inbound, 4096),
+		answers:  make(chan lockstep.GapAnswer, 64),
+		admits:   map[crypto.PeerID]*admission{},
+		admitted: make(chan admitResult, 8),
+		done:     make(chan struct{}),
 	}
 	r.guard = newGuard(cfg.Host.ID(), cfg.Lobby)
 	t, err := JoinTopic(cfg.PubSub, cfg.Host.ID(), TopicName(cfg.Lobby.String()), r.guard.check)
@@ -128,12 +146,16 @@ func NewRunner(cfg RunnerConfig) (*Runner, error) {
 		return nil, err
 	}
 	r.topic = t
-	ServeCatchup(cfg.Host, r.serveCatchup)
+	r.serveRefused = ServeCatchup(cfg.Host, r.serveCatchup)
 	return r, nil
 }
 
 // Drops counts what the topic validator has turned away so far.
-func (r *Runner) Drops() Drops { return r.guard.drops() }
+func (r *Runner) Drops() Drops {
+	d := r.guard.drops()
+	d.CatchupRefused = r.serveRefused()
+	return d
+}
 
 // Trusted lets the node skip the signature check of the one envelope the
 // runner is stepping right now, when the topic validator has verified it
@@ -175,7 +197,42 @@ var ErrRunnerDone = errors.New("the session has ended")
 
 // Act plays a for this peer's seat.
 func (r *Runner) Act(ctx context.Context, a engine.Action) error {
-	return r.Do(ctx, func(n *lockstep.Node) error { return n.Act(a) })
+	return r.Do(ctx, func(n *lockstep.Node) error {
+		if r.catchingUp() {
+			return ErrCatchingUp
+		}
+		return n.Act(a)
+	})
+}
+
+// ErrCatchingUp is Act's answer while a resumed peer is still fetching
+// what the table did while it was away.
+var ErrCatchingUp = errors.New("still catching up with the table; try again in a moment")
+
+// catchingUp says whether this peer may not act yet (CatchUpFirst).
+func (r *Runner) catchingUp() bool { return r.cfg.CatchUpFirst && !r.caughtUp }
+
+// catchUp asks a peer for what we lack, at most once a second, while
+// catchingUp.
+func (r *Runner) catchUp(ctx context.Context) {
+	if !r.catchingUp() || time.Since(r.catchAsked) < time.Second {
+		return
+	}
+	r.catchAsked = time.Now()
+	r.fetch(ctx, lockstep.GapRequest{From: uint64(len(r.cfg.Node.Log()))})
+}
+
+// noteAnswer ends catching up once a peer's answer holds no entry beyond
+// our log, after StepAnswer took what it had.
+func (r *Runner) noteAnswer(a lockstep.GapAnswer, err error) {
+	if !r.catchingUp() || err != nil {
+		return
+	}
+	have := uint64(len(r.cfg.Node.Log()))
+	if a.From+uint64(len(a.Entries)) <= have {
+		r.caughtUp = true
+		r.notes = append(r.notes, fmt.Sprintf("Caught up with the table (%d log entries); playing on.", have))
+	}
 }
 
 // Host is the libp2p host of the runner.
@@ -191,6 +248,7 @@ func (r *Runner) Run(ctx context.Context) error {
 	defer r.wg.Wait()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	r.ctx = ctx
 	r.wg.Add(1)
 	go r.read(ctx)
 	if len(r.cfg.Peers) > 0 {
@@ -241,7 +299,7 @@ func (r *Runner) Run(ctx context.Context) error {
 				return fmt.Errorf("start the game: %w", err)
 			}
 			continue
-		} else if r.cfg.Bot != nil && n.CanAct() {
+		} else if r.cfg.Bot != nil && n.CanAct() && !r.catchingUp() {
 			if botAt.IsZero() {
 				botAt = time.Now().Add(r.cfg.BotDelay)
 				botTimer.Reset(r.cfg.BotDelay)
@@ -273,22 +331,34 @@ func (r *Runner) Run(ctx context.Context) error {
 					more = false
 				}
 			}
+		case res := <-r.admitted:
+			r.admittedResult(res)
+			if len(r.notes) > 0 && !n.HasReady() && r.cfg.OnUpdate != nil {
+				u := Update{Status: n.Status(), Drops: r.Drops(), Notes: r.notes}
+				if u.Status.Phase <= lockstep.PhaseLobby {
+					u.Joined = n.Joined()
+				}
+				r.notes = nil
+				r.cfg.OnUpdate(u)
+			}
 		case a := <-r.answers:
 			// The node verifies every envelope; an answer that contradicts
 			// our log comes back as ErrFork (and, if it proves the others
 			// dropped us, as an event).
-			_ = n.StepAnswer(a)
+			r.noteAnswer(a, n.StepAnswer(a))
 		case op := <-r.ops:
 			op(n)
 		case <-botTimer.C:
 		case <-tick.C:
 			n.Tick(time.Since(epoch).Milliseconds() + 1)
 			r.askIfHeld(ctx, &held)
-			if d := r.guard.drops(); d != r.told && r.cfg.OnUpdate != nil && !n.HasReady() {
+			r.catchUp(ctx)
+			if d := r.Drops(); (d != r.told || len(r.notes) > 0) && r.cfg.OnUpdate != nil && !n.HasReady() {
 				// Junk the validator dropped changes nothing in the
 				// node; say so anyway, at most once a tick.
 				r.told = d
-				u := Update{Status: n.Status(), Drops: d}
+				u := Update{Status: n.Status(), Drops: d, Notes: r.notes}
+				r.notes = nil
 				if u.Status.Phase <= lockstep.PhaseLobby {
 					u.Joined = n.Joined()
 				}
@@ -297,6 +367,9 @@ func (r *Runner) Run(ctx context.Context) error {
 		}
 	}
 }
+
+// maxFetching bounds the catch-up fetches a runner has under way.
+const maxFetching = 4
 
 // heldState tracks whether the node is held back: playing, waiting for
 // nobody, yet committing nothing.
@@ -335,7 +408,102 @@ type inbound struct {
 	verified bool
 }
 
+// admission is where a joiner's challenge stands.
+type admission struct {
+	state int // admitPending, admitOK or admitFailed
+	at    time.Time
+	join  *inbound // the latest join held back meanwhile
+}
+
+const (
+	admitPending = iota + 1
+	admitOK
+	admitFailed
+	// maxAdmits bounds the joiners tracked; admitRetry is how soon a
+	// joiner that failed is challenged again when it re-sends its join.
+	maxAdmits  = 64
+	admitRetry = 3 * time.Second
+)
+
+type admitResult struct {
+	who crypto.PeerID
+	err error
+}
+
+// held says whether in is a join to hold back until its author has
+// answered the host's challenge, and starts the challenge if need be.
+func (r *Runner) held(in inbound) bool {
+	env := in.env
+	if r.cfg.Admit == nil || env.Kind != crypto.KindJoin || env.Session != r.cfg.Lobby || peer.ID(env.Author) == r.cfg.Host.ID() {
+		return false
+	}
+	a := r.admits[env.Author]
+	if a == nil {
+		if len(r.admits) >= maxAdmits {
+			// Forget those that failed: a flood of identities that never
+			// answer must not lock a real joiner out.
+			for k, x := range r.admits {
+				if x.state == admitFailed {
+					delete(r.admits, k)
+				}
+			}
+		}
+		if len(r.admits) >= maxAdmits {
+			return true // too many strangers at once: ignored
+		}
+		a = &admission{}
+		r.admits[env.Author] = a
+	}
+	switch a.state {
+	case admitOK:
+		return false
+	case admitFailed:
+		if time.Since(a.at) < admitRetry {
+			return true
+		}
+	case admitPending:
+		a.join = &in
+		return true
+	}
+	a.state, a.at, a.join = admitPending, time.Now(), &in
+	who := env.Author
+	r.wg.Add(1)
+	go func() {
+		defer r.wg.Done()
+		err := r.cfg.Admit(r.ctx, peer.ID(who))
+		select {
+		case r.admitted <- admitResult{who, err}:
+		case <-r.ctx.Done():
+		}
+	}()
+	return true
+}
+
+// admittedResult records a challenge's outcome; an admitted joiner's held
+// join reaches the node now.
+func (r *Runner) admittedResult(res admitResult) {
+	a := r.admits[res.who]
+	if a == nil {
+		return
+	}
+	a.at = time.Now()
+	if res.err != nil {
+		a.state, a.join = admitFailed, nil
+		r.notes = append(r.notes, fmt.Sprintf("A peer (…%s) sent a join but %s in time; it does not count until it answers.", short(peer.ID(res.who)), ErrNotAdmitted))
+		return
+	}
+	a.state = admitOK
+	if a.join != nil {
+		in := *a.join
+		a.join = nil
+		r.step(in)
+	}
+}
+
 func (r *Runner) step(in inbound) {
+	if r.held(in) {
+		return
+	}
 	if in.verified && r.cfg.Trusted != nil {
 		r.cfg.Trusted.env = in.env
 		defer func() { r.cfg.Trusted.env = nil }()
@@ -385,29 +553,32 @@ func (r *Runner) drain(ctx context.Context) error {
 	n := r.cfg.Node
 	for n.HasReady() {
 		rd := n.Ready()
+		// One write for the whole Ready, and at most one fsync: what this
+		// peer signed (Persist) must be durable before Messages go out.
+		recs := make([]lockstep.Record, 0, len(rd.Persist)+len(rd.Entries)+len(rd.Keep))
 		for _, e := range rd.Persist {
-			if err := r.cfg.Log.Append(append([]byte{tagSent}, e.Marshal()...)); err != nil {
-				return err
-			}
+			recs = append(recs, lockstep.Record{Type: lockstep.RecordSent, Env: e})
 		}
-		turnEnd := false
 		for _, e := range rd.Entries {
-			if err := r.cfg.Log.Append(append([]byte{tagEntry}, e.Marshal()...)); err != nil {
-				return err
-			}
+			recs = append(recs, lockstep.Record{Type: lockstep.RecordEntry, Env: e})
 		}
 		// Other peers' state envelopes that explain a desync: with them
 		// the log file is the desync bundle that `boardmesh replay` reads.
 		for _, e := range rd.Keep {
-			if err := r.cfg.Log.Append(append([]byte{tagState}, e.Marshal()...)); err != nil {
-				return err
-			}
-			turnEnd = true // a desync stops the game: make the bundle durable
+			recs = append(recs, lockstep.Record{Type: lockstep.RecordState, Env: e})
 		}
+		if err := r.cfg.Log.Append(recs...); err != nil {
+			return err
+		}
+		mustSync := len(rd.Persist) > 0 || len(rd.Keep) > 0 // a desync stops the game: make the bundle durable
 		for _, ev := range rd.Events {
 			switch ev.Kind {
 			case lockstep.EventTurn, lockstep.EventGameOver, lockstep.EventStarted:
-				turnEnd = true
+				mustSync = true
+			case lockstep.EventCheat:
+				if ev.Cheat == lockstep.CheatWrongCheckpoint && r.stopWhy == "" {
+					r.stopWhy = ev.Text // a checkpoint mismatch stops the game
+				}
 			case lockstep.EventEquivocation, lockstep.EventDesync:
 				if r.stopWhy == "" {
 					r.stopWhy = ev.Text
@@ -415,14 +586,14 @@ func (r *Runner) drain(ctx context.Context) error {
 						r.stopWhy = ev.Desync.String()
 					}
 				}
-				turnEnd = true
+				mustSync = true
 			}
 		}
 		// What we signed is on disk before it leaves (Ready.Persist): a
 		// crash after the send must find it, or the restarted peer could
 		// sign a different envelope for the slot and be convicted of an
 		// equivocation it never meant.
-		if turnEnd || len(rd.Persist) > 0 {
+		if mustSync {
 			if err := r.cfg.Log.Sync(); err != nil {
 				return err
 			}
@@ -451,8 +622,9 @@ func (r *Runner) drain(ctx context.Context) error {
 			if cur := n.State(); cur != nil && st.Phase >= lockstep.PhasePlaying && (r.cfg.WantState || st.Phase >= lockstep.PhaseOver) {
 				s = cur.Clone()
 			}
-			r.told = r.guard.drops()
-			u := Update{Status: st, State: s, Events: rd.Events, Entries: rd.Entries, Drops: r.told}
+			r.told = r.Drops()
+			u := Update{Status: st, State: s, Events: rd.Events, Entries: rd.Entries, Drops: r.told, Notes: r.notes}
+			r.notes = nil
 			if st.Phase <= lockstep.PhaseLobby {
 				u.Joined = n.Joined()
 			}
@@ -507,9 +679,14 @@ func (r *Runner) fetch(ctx context.Context, q lockstep.GapRequest) {
 		r.asked++
 	}
 	query := AnswerQuery(q.From)
+	if r.fetching.Load() >= maxFetching {
+		return // lockstep asks again after ResendAfter
+	}
+	r.fetching.Add(1)
 	r.wg.Add(1)
 	go func() {
 		defer r.wg.Done()
+		defer r.fetching.Add(-1)
 		items, err := Fetch(ctx, h, to, query)
 		if err != nil {
 			return // lockstep asks again after ResendAfter
@@ -527,19 +704,14 @@ func (r *Runner) fetch(ctx context.Context, q lockstep.GapRequest) {
 
 // serveCatchup answers a catch-up stream on the node's goroutine.
 func (r *Runner) serveCatchup(from peer.ID, query []byte) ([][]byte, error) {
-	fromIdx, n := binary.Uvarint(query)
-	mode := byte(0)
-	switch {
-	case n > 0 && n == len(query):
-	case n > 0 && n+1 == len(query) && (query[n] == queryCommitted || query[n] == queryAnswer):
-		mode = query[n]
-	default:
-		return nil, fmt.Errorf("bad catch-up query from %s", short(from))
+	fromIdx, mode, err := ParseQuery(query)
+	if err != nil {
+		return nil, fmt.Errorf("catch-up query from %s: %w", short(from), err)
 	}
 	var out [][]byte
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	err := r.Do(ctx, func(node *lockstep.Node) error {
+	err = r.Do(ctx, func(node *lockstep.Node) error {
 		switch mode {
 		case queryCommitted:
 			log := node.Log()
@@ -578,18 +750,33 @@ func AnswerQuery(from uint64) []byte {
 	return append(binary.AppendUvarint(nil, from), queryAnswer)
 }
 
-// EncodeAnswer is the reply to an AnswerQuery.
+// EncodeAnswer is the reply to an AnswerQuery, cut to the catch-up
+// stream's limits: the header counts the entries actually sent, and
+// pending envelopes come only while there is room.
 func EncodeAnswer(a lockstep.GapAnswer) [][]byte {
-	hdr := binary.AppendUvarint(binary.AppendUvarint(nil, a.From), uint64(len(a.Entries)))
-	out := make([][]byte, 0, 1+len(a.Entries)+len(a.Pending))
-	out = append(out, hdr)
+	items, budget := 1, maxCatchupAnswer
+	var entries, pending [][]byte
 	for _, e := range a.Entries {
-		out = append(out, e.Marshal())
+		b := e.Marshal()
+		if items >= maxCatchupItems || len(b) > budget {
+			break
+		}
+		entries, items, budget = append(entries, b), items+1, budget-len(b)
 	}
-	for _, e := range a.Pending {
-		out = append(out, e.Marshal())
+	if len(entries) == len(a.Entries) {
+		for _, e := range a.Pending {
+			b := e.Marshal()
+			if items >= maxCatchupItems || len(b) > budget {
+				break
+			}
+			pending, items, budget = append(pending, b), items+1, budget-len(b)
+		}
 	}
-	return out
+	hdr := binary.AppendUvarint(binary.AppendUvarint(nil, a.From), uint64(len(entries)))
+	out := make([][]byte, 0, items)
+	out = append(out, hdr)
+	out = append(out, entries...)
+	return append(out, pending...)
 }
 
 // DecodeAnswer reads the reply to an AnswerQuery that peer from sent. An
@@ -630,6 +817,27 @@ func DecodeAnswer(from peer.ID, items [][]byte) (lockstep.GapAnswer, error) {
 	return a, nil
 }
 
+// ErrBadQuery is a catch-up query that is not uvarint(from) with an
+// optional mode byte.
+var ErrBadQuery = errors.New("bad catch-up query")
+
+// ParseQuery reads a catch-up query: uvarint(from) in its shortest form,
+// then nothing (mode 0: committed entries from index from on and every
+// pending envelope), queryCommitted or queryAnswer.
+func ParseQuery(q []byte) (from uint64, mode byte, err error) {
+	var n int
+	from, n = binary.Uvarint(q)
+	switch {
+	case n <= 0 || len(binary.AppendUvarint(nil, from)) != n:
+		return 0, 0, ErrBadQuery
+	case n == len(q):
+		return from, 0, nil
+	case n+1 == len(q) && (q[n] == queryCommitted || q[n] == queryAnswer):
+		return from, q[n], nil
+	}
+	return 0, 0, ErrBadQuery
+}
+
 // CommittedQuery asks for committed entries from index from on.
 func CommittedQuery(from uint64) []byte {
 	return append(binary.AppendUvarint(nil, from), queryCommitted)
@@ -655,28 +863,4 @@ func (r *Runner) read(ctx context.Context) {
 			return
 		}
 	}
-}
-
-// ReadLog splits an on-disk log into lockstep's committed entries and this
-// peer's own sent envelopes, for lockstep.Config.Log and Sent.
-func ReadLog(recs [][]byte) (entries, sent []*crypto.Envelope, err error) {
-	for i, rec := range recs {
-		if len(rec) < 1 {
-			return nil, nil, fmt.Errorf("log record %d is empty", i)
-		}
-		env, err := crypto.Unmarshal(rec[1:])
-		if err != nil {
-			return nil, nil, fmt.Errorf("log record %d: %w", i, err)
-		}
-		switch rec[0] {
-		case tagEntry:
-			entries = append(entries, env)
-		case tagSent:
-			sent = append(sent, env)
-		default:
-			// Other record types (desync states, tagState) are not
-			// protocol input.
-		}
-	}
-	return entries, sent, nil
 }

@@ -71,14 +71,11 @@ func TestTableFourPeersPlayDragonsLair(t *testing.T) {
 		}
 		tbl.Close()
 		for i, p := range tbl.Peers {
-			_, recs, rep, err := OpenLog(p.Log.Path())
+			_, disk, rep, err := OpenLog(p.Log.Path())
 			if err != nil || rep != nil {
 				t.Fatalf("peer %d log: %v %v", i, err, rep)
 			}
-			entries, sent, err := ReadLog(recs)
-			if err != nil {
-				t.Fatal(err)
-			}
+			entries, sent := disk.Entries, disk.Sent
 			if len(entries) != len(want) || len(sent) == 0 {
 				t.Fatalf("peer %d: disk log has %d entries (want %d) and %d own envelopes", i, len(entries), len(want), len(sent))
 			}

@@ -146,3 +146,62 @@ func (p *proc) stopped() bool {
 		return false
 	}
 }
+
+// TestWholeTableKilledAndResumed kills every peer of a running game with
+// SIGKILL, then resumes all of them: they must meet again (each listens
+// on the port it had, and keeps dialling the others' last known
+// addresses) and finish the game with identical logs.
+func TestWholeTableKilledAndResumed(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
+	defer cancel()
+	tmp := t.TempDir()
+	homes := []string{filepath.Join(tmp, "ada"), filepath.Join(tmp, "bob")}
+	common := []string{"--loopback", "--json", "--bot-delay", "40ms"}
+	host := start(t, ctx, "host", append([]string{"host", "dragonslair", "--home", homes[0], "--name", "ada", "--bot", "cautious", "--start-when", "2"}, common...)...)
+	lobby := host.waitEvent(t, "lobby", 20*time.Second)
+	addrs, _ := lobby["addrs"].([]any)
+	if len(addrs) == 0 {
+		t.Fatalf("host printed no address: %v", lobby)
+	}
+	bob := start(t, ctx, "bob", append([]string{"join", addrs[0].(string), "--home", homes[1], "--name", "bob", "--bot", "random"}, common...)...)
+	bob.waitEvent(t, "started", 30*time.Second)
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		a, _ := logEntries(t, homes[0])
+		b, _ := logEntries(t, homes[1])
+		if len(a) >= 60 && len(b) >= 60 {
+			break
+		}
+		if time.Now().After(deadline) || host.stopped() || bob.stopped() {
+			t.Fatalf("the logs did not reach 60 entries (%d, %d) before the kill", len(a), len(b))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	for _, p := range []*proc{host, bob} {
+		if err := p.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+			t.Fatal(err)
+		}
+		<-p.done
+	}
+	before, _ := logEntries(t, homes[0])
+	// Resume in the other order: bob first, while nobody else is up.
+	bob2 := start(t, ctx, "bob resumed", append([]string{"resume", "--home", homes[1]}, common...)...)
+	bob2.waitEvent(t, "resumed", 20*time.Second)
+	time.Sleep(500 * time.Millisecond)
+	host2 := start(t, ctx, "host resumed", append([]string{"resume", "--home", homes[0]}, common...)...)
+	host2.waitEvent(t, "resumed", 20*time.Second)
+	sums := map[string]map[string]any{}
+	for _, p := range []*proc{host2, bob2} {
+		sums[p.name] = p.waitEvent(t, "summary", 100*time.Second)
+		if err := p.wait(t, 20*time.Second); err != nil {
+			t.Fatalf("%s exited with %v; stderr %s", p.name, err, p.stderr.String())
+		}
+	}
+	a, b := sums["host resumed"], sums["bob resumed"]
+	if a["reason"] == "" || a["log_hash"] != b["log_hash"] || a["log_entries"] != b["log_entries"] {
+		t.Fatalf("after the restart: host %v (%v entries), bob %v (%v entries)", a["log_hash"], a["log_entries"], b["log_hash"], b["log_entries"])
+	}
+	if a["log_entries"].(float64) <= float64(len(before)) {
+		t.Fatalf("the game did not go on after the restart: %v entries, %d before", a["log_entries"], len(before))
+	}
+}
