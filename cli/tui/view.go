@@ -155,6 +155,10 @@ func (m *Model) layout() screen {
 		}
 		want := len(menuHead) + max((len(items)+cols-1)/cols, 1)
 		menuRows = min(want, max(4, avail/2))
+		if s.Over {
+			// The score table whole: it is what the game ends with.
+			menuRows = min(want, max(4, avail-3))
+		}
 		sc.menu = m.menuLines(menuHead, items, menuRows, w, cols)
 		if text := m.highlightedText(items); text != "" {
 			sc.menu = append(sc.menu, dimStyle.Render("   ⓘ "+text))
