@@ -28,10 +28,14 @@ func newCmdHost(f *Factory, runF func(*HostOptions) error) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "host GAME",
 		Short: "Open a lobby on the LAN for others to join",
-		Long: `Open a lobby for GAME and wait for players. boardmesh prints a three-word join
-code and the multiaddr to join by, and announces the lobby on the LAN with mDNS,
-so 'boardmesh join CODE' (or plain 'boardmesh join', which lists lobbies) finds
-it. You hold seat like everyone else; once the game starts the host has no more
+		Long: `Open a lobby for GAME and wait for players. boardmesh prints a join code of
+eight words and the multiaddrs to join by; it announces the lobby on the LAN
+with mDNS (where the code's first three words are enough) and, when it can
+reach a DHT (--bootstrap, the relays, or the public one), advertises the code
+there, so 'boardmesh join CODE' finds it from anywhere. With --relay the
+lobby is reachable through the relay from behind another NAT, and peers punch
+direct connections where the NATs allow ('boardmesh relay' runs one).
+Plain 'boardmesh join' lists the lobbies on the LAN. You hold seat like everyone else; once the game starts the host has no more
 say than any other player.
 
 Start the game with s in the terminal UI (Enter without one), or let it start
@@ -39,7 +43,8 @@ by itself with --start-when N. The session log is kept under the boardmesh home,
 so after a crash or Ctrl-C 'boardmesh resume' rejoins the game.`,
 		Example: `  boardmesh host dragonslair --name Ada
   boardmesh host dragonslair --start-when 3 --bot cautious --auto
-  boardmesh host dragonslair --loopback --no-mdns --port 4001   # a table on this machine`,
+  boardmesh host dragonslair --loopback --no-mdns --port 4001   # a table on this machine
+  boardmesh host dragonslair --relay /ip4/203.0.113.7/tcp/4001/p2p/12D3KooW...   # friends across the internet`,
 		Args: usageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Game = args[0]
@@ -58,11 +63,13 @@ so after a crash or Ctrl-C 'boardmesh resume' rejoins the game.`,
 
 // LobbyAnnouncement is the first thing host prints (one JSON line with --json).
 type LobbyAnnouncement struct {
-	Event string   `json:"event"`
-	Lobby string   `json:"lobby"`
-	Code  string   `json:"code"`
-	Game  string   `json:"game"`
-	Addrs []string `json:"addrs"`
+	Event string `json:"event"`
+	Lobby string `json:"lobby"`
+	Code  string `json:"code"`
+	// LANCode is the code's first three words, enough over mDNS.
+	LANCode string   `json:"lan_code"`
+	Game    string   `json:"game"`
+	Addrs   []string `json:"addrs"`
 }
 
 func hostRun(opts *HostOptions) error {
@@ -104,7 +111,7 @@ func hostRun(opts *HostOptions) error {
 		return err
 	}
 	defer peer.Close()
-	ann := LobbyAnnouncement{Event: "lobby", Lobby: peer.Meta.Lobby, Code: p2p.JoinCode(peer.Host.ID()), Game: g.Name}
+	ann := LobbyAnnouncement{Event: "lobby", Lobby: peer.Meta.Lobby, Code: p2p.JoinCode(peer.Host.ID()), LANCode: p2p.LANCode(peer.Host.ID()), Game: g.Name}
 	for _, a := range p2p.Addrs(peer.Host) {
 		ann.Addrs = append(ann.Addrs, a.String())
 	}
@@ -114,10 +121,9 @@ func hostRun(opts *HostOptions) error {
 		fmt.Fprintln(opts.IO.Out, string(b))
 	} else {
 		fmt.Fprintf(opts.IO.Out, "Hosting %s as %s (lobby %s).\n", g.Title, cfg.Name, ann.Lobby[:12])
-		if cfg.MDNS {
-			fmt.Fprintf(opts.IO.Out, "Join code: %s     on this LAN: boardmesh join %s\n", ann.Code, ann.Code)
-		}
+		printJoinCode(opts.IO, cfg, ann.Code, ann.LANCode)
 		fmt.Fprintf(opts.IO.Out, "Address:   %s\n           boardmesh join %s\n", ann.Addrs[0], ann.Addrs[0])
+		printRelayedAddr(opts.IO, ann.Addrs)
 		switch {
 		case opts.StartWhen > 0:
 			fmt.Fprintf(opts.IO.Out, "The game starts when %d players have joined.\n", opts.StartWhen)

@@ -29,15 +29,18 @@ func newCmdJoin(f *Factory, runF func(*JoinOptions) error) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "join [CODE|MULTIADDR]",
 		Short: "Join a lobby by join code or multiaddr; with no argument, list lobbies on the LAN",
-		Long: `Join the lobby a host opened. Give the three-word join code the host shows
-(found on the LAN with mDNS) or the multiaddr it printed (works anywhere the
-address is reachable). With no argument, join lists the lobbies it finds on
+		Long: `Join the lobby a host opened. Give the join code the host shows (eight words,
+found on the LAN with mDNS and beyond it on the DHT; on a LAN its first three
+words do) or the multiaddr it printed (works anywhere the address is
+reachable). With --relay, a host behind another NAT is reached through the
+relay and then, when the NATs allow, by a hole-punched direct connection. With no argument, join lists the lobbies it finds on
 the LAN for a few seconds and exits.
 
 boardmesh refuses, with a message saying why, a lobby that is full, one whose
 game has started, and one whose rules version differs from yours.`,
 		Example: `  boardmesh join                       # list lobbies on this LAN
-  boardmesh join amber-falcon-river --name Bob
+  boardmesh join amber-falcon-river --name Bob              # on the LAN
+  boardmesh join amber-falcon-river-otter-cedar-mint-opal-wren --relay /ip4/203.0.113.7/tcp/4001/p2p/12D3KooW...
   boardmesh join /ip4/192.168.1.5/tcp/4001/p2p/12D3KooW...
   boardmesh join /ip4/127.0.0.1/tcp/4001/p2p/12D3KooW... --loopback --bot random --auto`,
 		Args: usageArgs(cobra.MaximumNArgs(1)),
@@ -66,10 +69,11 @@ func joinRun(opts *JoinOptions) error {
 		if _, err := p2p.ParseJoinCode(opts.Target); err != nil {
 			return &UsageError{Err: fmt.Errorf("%w; or give the multiaddr the host printed (it starts with /ip4/ or /ip6/)", err)}
 		}
-		if opts.Net.Loopback || opts.Net.NoMDNS {
-			return usageErrorf("a join code is found with mDNS on the LAN; without mDNS give the host's multiaddr")
+		if opts.Net.Loopback || (opts.Net.NoMDNS && opts.Net.Internet.NoDHT) {
+			return usageErrorf("a join code is found with mDNS on the LAN or on the DHT; without both give the host's multiaddr")
 		}
 	}
+	opts.Net.Internet.impliedRelay(opts.Target)
 	cfg, err := netSetup(opts.IO, &opts.Net)
 	if err != nil {
 		return err
@@ -145,7 +149,7 @@ func listLobbies(ctx context.Context, opts *JoinOptions, cfg p2p.NetConfig) erro
 		if l.Started {
 			state = "started"
 		}
-		fmt.Fprintf(opts.IO.Out, "%-26s %-28s host %-12s %s\n", l.Code, l.Title, l.Name, state)
+		fmt.Fprintf(opts.IO.Out, "%-52s %-28s host %-12s %s\n", l.Code, l.Title, l.Name, state)
 	}
 	fmt.Fprintf(opts.IO.Out, "Join with: boardmesh join CODE\n")
 	return nil

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/boardmesh/boardmesh/cli/tui"
+	"github.com/boardmesh/boardmesh/cli/web"
 	"github.com/boardmesh/boardmesh/crypto"
 	"github.com/boardmesh/boardmesh/engine"
 	"github.com/boardmesh/boardmesh/engine/games"
@@ -33,9 +34,12 @@ type NetFlags struct {
 	JSON      bool
 	BotDelay  time.Duration
 	DropAfter time.Duration
+	Web       bool
 	// InjectDesync, 0 or more, makes this peer's engine go wrong at that
 	// step (a developer's flag); -1 plays honestly.
 	InjectDesync int64
+	// Internet: --relay, --bootstrap, --no-dht (internet.go).
+	Internet InternetFlags
 	// needHome is set by commands that need an existing home (resume):
 	// netSetup then creates nothing and names the home it did not find.
 	needHome bool
@@ -59,7 +63,9 @@ func addPeerFlags(cmd *cobra.Command, nf *NetFlags, withName bool) {
 	cmd.Flags().BoolVar(&nf.NoQUIC, "no-quic", false, "TCP only")
 	cmd.Flags().BoolVar(&nf.Auto, "auto", false, "no terminal UI: print progress lines and a summary")
 	cmd.Flags().BoolVar(&nf.JSON, "json", false, "machine-readable output: one JSON object per line (implies --auto)")
+	cmd.Flags().BoolVar(&nf.Web, "web", false, webFlagHelp)
 	nf.InjectDesync = -1
+	addInternetFlags(cmd, &nf.Internet)
 }
 
 // addSeatFlags registers the flags of a peer with a seat: who plays it,
@@ -73,8 +79,11 @@ func addSeatFlags(cmd *cobra.Command, nf *NetFlags) {
 
 // netSetup loads the identity and builds the common peer configuration.
 func netSetup(io *IOStreams, nf *NetFlags) (p2p.NetConfig, error) {
+	inet, err := nf.Internet.config(io, nf)
+	if err != nil {
+		return p2p.NetConfig{}, err
+	}
 	var home string
-	var err error
 	if nf.needHome {
 		home, err = existingHome(nf.Home)
 	} else {
@@ -102,19 +111,21 @@ func netSetup(io *IOStreams, nf *NetFlags) (p2p.NetConfig, error) {
 		return p2p.NetConfig{}, usageErrorf("--inject-desync %d: want a step number, 0 or more", nf.InjectDesync)
 	}
 	seed := sha256.Sum256([]byte(time.Now().String() + id.ID().String()))
-	// On the game screen the player decides to vote a drop (d); without
-	// it the peer votes by itself after --drop-after.
+	// On the game screen the player decides to vote a drop (d), on the
+	// page with a button; without either the peer votes by itself after
+	// --drop-after.
 	nodeDrop := nf.DropAfter
-	if netInteractive(io, nf) {
+	if netInteractive(io, nf) || nf.Web && nf.Bot == "" {
 		nodeDrop = 0
 	}
 	return p2p.NetConfig{Identity: id, Name: name, Home: home, LAN: !nf.Loopback, Port: nf.Port, NoQUIC: nf.NoQUIC,
-		MDNS: !nf.Loopback && !nf.NoMDNS, Games: lookupGames(nf), BotName: nf.Bot, BotRand: engine.NewRand(seed[:]), BotDelay: nf.BotDelay, DropAfter: nodeDrop}, nil
+		MDNS: !nf.Loopback && !nf.NoMDNS, Games: lookupGames(nf), BotName: nf.Bot, BotRand: engine.NewRand(seed[:]), BotDelay: nf.BotDelay, DropAfter: nodeDrop,
+		Internet: inet}, nil
 }
 
 // netInteractive says whether a person plays at the game screen.
 func netInteractive(io *IOStreams, nf *NetFlags) bool {
-	return !nf.Auto && !nf.JSON && nf.Bot == "" && io.InTTY && io.OutTTY
+	return !nf.Auto && !nf.JSON && nf.Bot == "" && io.InTTY && io.OutTTY && !nf.Web
 }
 
 // lookupGames is games.Lookup, or with --inject-desync a lookup of games
@@ -179,6 +190,7 @@ type netReporter struct {
 	// the lobby instead of waiting for a game that cannot start.
 	refused string
 	leave   func()
+	page    *web.Page
 }
 
 func (r *netReporter) line(kind string, text string, extra map[string]any) {
@@ -265,6 +277,9 @@ func (r *netReporter) update(u p2p.Update) {
 	}
 	if r.view != nil {
 		r.view.update(u)
+		if r.page != nil {
+			r.page.Show(r.view.table())
+		}
 		if r.prog != nil {
 			r.prog.Send(tui.SnapshotMsg(r.view.snapshot()))
 		}
@@ -300,6 +315,9 @@ type NetSummary struct {
 	Dropped p2p.Drops `json:"dropped"`
 	// Log is this peer's session log; with a desync it is the bundle.
 	Log string `json:"log,omitempty"`
+	// Connections says how each peer was connected at the end (direct,
+	// punched, relayed) and what failed; only beyond the LAN.
+	Connections []p2p.Link `json:"connections,omitempty"`
 }
 
 // runNetPeer plays the session: with a terminal UI when a person plays in
@@ -311,6 +329,12 @@ func runNetPeer(ctx context.Context, io *IOStreams, nf *NetFlags, peer *p2p.NetP
 	defer cancel()
 	rep.leave = cancel
 	var quit bool
+	if nf.Web {
+		if err := rep.openWeb(ctx, peer, canStart); err != nil {
+			return err
+		}
+		defer rep.page.Close()
+	}
 	if interactive {
 		title := peer.Meta.Game
 		if g, err := games.Lookup(peer.Meta.Game); err == nil {
@@ -327,6 +351,9 @@ func runNetPeer(ctx context.Context, io *IOStreams, nf *NetFlags, peer *p2p.NetP
 		if st := peer.Node.State(); st != nil {
 			rep.view.state = st.Clone()
 		}
+		if peer.Net != nil {
+			rep.view.reach = peer.Net.Reach
+		}
 		snap := rep.view.snapshot()
 		model := tui.New(snap, true, func(a engine.Action) { go actAndTell(ctx, rep.prog, peer.Runner, a) }, func() { quit = true; cancel() })
 		model.OnDrop(func(seats []int) {
@@ -338,7 +365,7 @@ func runNetPeer(ctx context.Context, io *IOStreams, nf *NetFlags, peer *p2p.NetP
 			})
 		}
 		rep.prog = tea.NewProgram(model, tea.WithInput(io.In), tea.WithOutput(io.Out), tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithContext(ctx))
-	} else if canStart {
+	} else if canStart && !nf.Web {
 		// Without a terminal UI the host starts on a line from stdin.
 		go func() {
 			sc := bufio.NewScanner(io.In)
@@ -355,6 +382,7 @@ func runNetPeer(ctx context.Context, io *IOStreams, nf *NetFlags, peer *p2p.NetP
 		}()
 	}
 	peer.OnUpdate(rep.update)
+	watchReach(rep, peer)
 	runErr := make(chan error, 1)
 	go func() { runErr <- peer.Run(ctx) }()
 	var err error
@@ -401,6 +429,7 @@ func printNetSummary(io *IOStreams, asJSON bool, peer *p2p.NetPeer, rep *netRepo
 	if peer.Log != nil {
 		s.Log = peer.Log.Path()
 	}
+	s.Connections = peer.Links()
 	// Entries replayed from disk on resume are part of the log too.
 	if log := peer.Node.Log(); len(log) != len(rep.entries) {
 		rep.entries = rep.entries[:0]

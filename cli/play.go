@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/boardmesh/boardmesh/cli/tui"
+	"github.com/boardmesh/boardmesh/cli/web"
 	"github.com/boardmesh/boardmesh/engine"
 	"github.com/boardmesh/boardmesh/engine/games"
 	"github.com/boardmesh/boardmesh/lockstep"
@@ -36,6 +37,7 @@ type PlayOptions struct {
 	Options  gameOptionFlags
 	Delay    time.Duration
 	Home     string
+	Web      bool
 	// InjectDesync, 0 or more, makes the last bot's engine go wrong at
 	// that step (a developer's flag); -1 plays honestly.
 	InjectDesync int64
@@ -62,6 +64,10 @@ moves, the sync line and the keys at the bottom, the board scrolls between.
 ` + tui.HelpText + `
 The mouse wheel needs the mouse, so to select text hold Shift (most terminals).
 
+With --web your seat is a page in your browser instead: boardmesh prints its
+address (127.0.0.1 only, with a secret token) and opens it when it can; the
+board is drawn and every move is a click.
+
 With --auto, or when there is no terminal, your seat is played by a bot too,
 the game runs to the end, and a summary is printed. --watch seats only bots
 and shows the game as a spectator.
@@ -83,6 +89,7 @@ file with the buggy peer's state), then exits with code 3.
   boardmesh play dragonslair --bots 2
   boardmesh play --watch
   boardmesh play --auto --json
+  boardmesh play dominion --web   # play in your browser
   boardmesh play --auto --inject-desync 10   # see a desync detected and reported`,
 		Args: usageArgs(cobra.MaximumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -108,6 +115,7 @@ file with the buggy peer's state), then exits with code 3.
 	opts.Options.register(cmd.Flags())
 	cmd.Flags().DurationVar(&opts.Delay, "delay", 400*time.Millisecond, "pause before each bot move in the terminal UI")
 	cmd.Flags().StringVar(&opts.Home, "home", "", "boardmesh home: where the session logs are kept (default $"+HomeEnv+" or the user config dir)")
+	cmd.Flags().BoolVar(&opts.Web, "web", false, webFlagHelp)
 	cmd.Flags().Int64Var(&opts.InjectDesync, "inject-desync", -1, "developers: make the last bot's engine state go wrong at step SEQ, to see desync detection work")
 	return cmd
 }
@@ -154,7 +162,7 @@ func playRun(opts *PlayOptions) error {
 			return &UsageError{Err: err}
 		}
 	}
-	auto := opts.Auto || opts.JSON || !opts.IO.InTTY || !opts.IO.OutTTY
+	auto := opts.Auto || opts.JSON || (!opts.Web && (!opts.IO.InTTY || !opts.IO.OutTTY))
 	names := make([]string, players)
 	botList := make([]engine.Bot, players)
 	for i := range players {
@@ -191,6 +199,7 @@ func playRun(opts *PlayOptions) error {
 	defer cancel()
 	var prog *tea.Program
 	var view *tableView
+	var page *web.Page
 	cfg := p2p.TableConfig{Game: g, Options: gameOpts, Names: names, Bots: botList, Seed: seed, Dir: dir, BotDelay: delay}
 	if opts.InjectDesync >= 0 {
 		cfg.Inject = &p2p.Injection{Peer: players - 1, Seq: uint64(opts.InjectDesync)}
@@ -202,6 +211,9 @@ func playRun(opts *PlayOptions) error {
 				return
 			}
 			view.update(u)
+			if page != nil {
+				page.Show(view.table())
+			}
 			if prog != nil {
 				prog.Send(tui.SnapshotMsg(view.snapshot()))
 			}
@@ -251,6 +263,9 @@ func playRun(opts *PlayOptions) error {
 	view = newTableView(g.Title, me.Host, humans == 1)
 	for _, p := range table.Peers[humans:] {
 		view.bots[p.Host.ID().String()] = true
+	}
+	if opts.Web {
+		return playWeb(ctx, opts, g, table, view, humans, start, &page)
 	}
 	quit := false
 	model := tui.New(view.snapshot(), true, func(a engine.Action) {

@@ -67,20 +67,18 @@ func spectateRun(opts *SpectateOptions) error {
 			return &UsageError{Err: err}
 		}
 	}
+	opts.Net.Internet.impliedRelay(opts.Target)
 	cfg, err := netSetup(opts.IO, &opts.Net)
 	if err != nil {
 		return err
 	}
-	key, err := p2p.HostKey(cfg.Identity)
-	if err != nil {
-		return err
-	}
-	h, err := p2p.NewHost(p2p.HostConfig{Key: key, LAN: cfg.LAN, Port: cfg.Port, NoQUIC: cfg.NoQUIC})
+	h, inet, err := p2p.NewInternetHost(ctx, cfg)
 	if err != nil {
 		return err
 	}
 	defer h.Close()
-	info, err := p2p.FindLobby(ctx, h, opts.Target, opts.Wait)
+	defer inet.Close()
+	info, err := p2p.FindLobbyVia(ctx, h, inet, opts.Target, opts.Wait, cfg.MDNS)
 	if err != nil {
 		return err
 	}
@@ -95,6 +93,9 @@ func spectateRun(opts *SpectateOptions) error {
 	interactive := !opts.Net.Auto && !opts.Net.JSON && opts.IO.InTTY && opts.IO.OutTTY
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	if opts.Net.Web {
+		return spectateWeb(ctx, opts, g, h, sp)
+	}
 	if !interactive {
 		if !opts.Net.JSON {
 			fmt.Fprintf(opts.IO.ErrOut, "Spectating %s's %s; every entry is verified before it is shown.\n", info.Name, g.Title)

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/boardmesh/boardmesh/cli/present"
@@ -46,6 +47,11 @@ type tableView struct {
 	// summed up every few seconds, not line by line.
 	drops   p2p.Drops
 	dropsAt time.Time
+	// reach says how each peer is connected beyond the LAN (internet.go);
+	// its changes wait in reachLines for the runner's goroutine.
+	reach      *p2p.Reach
+	reachMu    sync.Mutex
+	reachLines []string
 }
 
 // dropsEvery is how often the junk a flood sends is summed up.
@@ -90,6 +96,7 @@ func (v *tableView) seatOfPeer(id string) (int, string) {
 
 // update folds one runner update in.
 func (v *tableView) update(u p2p.Update) {
+	v.drainReach()
 	v.status = u.Status
 	v.joined = u.Joined
 	v.rec.SetNames(func(seat int) string {
@@ -179,8 +186,8 @@ func (v *tableView) table() present.Table {
 				if m.ID.String() == id {
 					// Seen on the network, or heard from: its moves arrive
 					// (a peer may reach us through another).
-					if v.host.Network().Connectedness(peer.ID(m.ID)) == network.Connected {
-						return "connected"
+					if c := v.host.Network().Connectedness(peer.ID(m.ID)); c == network.Connected || c == network.Limited {
+						return v.connText(peer.ID(m.ID))
 					}
 					for _, w := range v.status.Waiting {
 						if w.Peer == m.ID {

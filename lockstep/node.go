@@ -960,6 +960,12 @@ func (n *Node) Status() Status {
 	return s
 }
 
+// release hands the committed entries not yet released to Ready.Entries.
+func (n *Node) release() {
+	n.rd.Entries = append(n.rd.Entries, n.m.log[n.released:]...)
+	n.released = len(n.m.log)
+}
+
 // dropVotes lists the pending drop votes at the current log position, and
 // which seats a vote could drop alone.
 func (n *Node) dropVotes() ([]DropVote, []bool) {
@@ -1011,12 +1017,6 @@ func (n *Node) dropVotes() ([]DropVote, []bool) {
 	}
 	sort.Slice(out, func(a, b int) bool { return lessInts(out[a].Seats, out[b].Seats) })
 	return out, can
-}
-
-// release hands the committed entries not yet released to Ready.Entries.
-func (n *Node) release() {
-	n.rd.Entries = append(n.rd.Entries, n.m.log[n.released:]...)
-	n.released = len(n.m.log)
 }
 
 func (n *Node) drainEvents() {

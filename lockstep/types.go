@@ -321,6 +321,8 @@ type Status struct {
 	Actor   engine.Actor
 	Waiting []Wait
 	Entries int // committed log entries
+	// Counters count what the node refused or dropped since it started.
+	Counters Counters
 	// DropVotes are the votes to drop seats seen at the current log
 	// position that have not passed yet, ordered by their seats; CanDrop
 	// says by seat whether a vote to drop that seat alone could pass now
@@ -328,16 +330,6 @@ type Status struct {
 	// for the table UI; additive.)
 	DropVotes []DropVote
 	CanDrop   []bool
-	// Counters count what the node refused or dropped since it started.
-	Counters Counters
-}
-
-// DropVote is a pending vote to drop Seats: the seats that have voted for
-// it and the seats whose votes it needs (all counted from 0).
-type DropVote struct {
-	Seats  []int
-	Voters []int
-	Needed []int
 }
 
 // Counters count the envelopes a node did not keep, so that floods and
@@ -353,4 +345,12 @@ type Counters struct {
 	// Dropped and DroppedBytes count envelopes thrown away because a
 	// buffer for their author and kind was full (a flood).
 	Dropped, DroppedBytes uint64
+}
+
+// DropVote is a pending vote to drop Seats: the seats that have voted for
+// it and the seats whose votes it needs (all counted from 0).
+type DropVote struct {
+	Seats  []int
+	Voters []int
+	Needed []int
 }

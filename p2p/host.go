@@ -30,15 +30,19 @@ type HostConfig struct {
 	Port int
 	// NoQUIC leaves QUIC out, for environments without UDP.
 	NoQUIC bool
+	// Internet adds relays, hole punching and AutoNAT (relay.go); nil for
+	// a LAN or loopback peer.
+	Internet *Internet
 }
 
 // ErrPortInUse is returned when the requested port is taken.
 var ErrPortInUse = errors.New("port already in use")
 
 // NewHost builds a libp2p host with explicit options: TCP and QUIC only,
-// no NAT port mapping (a LAN game must not open holes in a router), no relay
-// service or client, no DHT (peers meet by mDNS, join code or multiaddr),
-// and listen addresses limited to loopback unless cfg.LAN is set.
+// no NAT port mapping (a game must not open holes in a router), no relay
+// client, hole punching or AutoNAT unless cfg.Internet asks for them (then
+// relay.go adds them), and listen addresses limited to loopback unless
+// cfg.LAN is set.
 func NewHost(cfg HostConfig) (host.Host, error) {
 	key := cfg.Key
 	if key == nil {
@@ -77,6 +81,7 @@ func NewHost(cfg HostConfig) (host.Host, error) {
 	if !cfg.NoQUIC {
 		opts = append(opts, libp2p.Transport(quic.NewTransport))
 	}
+	opts = append(opts, cfg.Internet.options()...)
 	h, err := libp2p.New(opts...)
 	if err != nil {
 		if isAddrInUse(err) {

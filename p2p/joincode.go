@@ -9,36 +9,66 @@ import (
 	"github.com/libp2p/go-libp2p/core/peer"
 )
 
-// A join code is three words, "amber-falcon-river", that a host reads out
-// across the room. It is the first three bytes of
-// SHA-256("boardmesh/joincode/v1" || host peer ID), one word per byte from
-// a fixed list of 256 short English words. The code holds no address:
-// `join CODE` browses mDNS on the LAN, computes the code of every lobby it
-// finds, and connects to the one that matches; the host's peer ID then
-// authenticates the connection (libp2p's handshake proves the key). 24 bits
-// are plenty to tell apart the handful of lobbies on one LAN, and three
-// words are easier to say than a 52-character peer ID. Away from a LAN (or
-// in tests on loopback) join by the multiaddr the host prints instead.
+// A join code is eight words, "amber-falcon-river-otter-cedar-mint-opal-wren",
+// the first eight bytes of SHA-256("boardmesh/joincode/v1" || host peer ID),
+// one word per byte from a fixed list of 256 short English words. The code
+// holds no address; it commits to the host's peer ID:
+//   - on a LAN, `join CODE` browses mDNS, computes the code of every lobby it
+//     finds and connects to the one that matches;
+//   - beyond it, the host advertises a provider record on the DHT under a key
+//     derived from the code (dht.go), and the joiner accepts only a provider
+//     whose peer ID has that code, so a DHT node cannot redirect it; libp2p's
+//     handshake then proves the key.
+// 64 bits make a code hopeless to guess on a public DHT, and a forged peer
+// ID with a given code costs about 2^64 key generations. The first three
+// words alone (the LAN code, 24 bits) still find a lobby over mDNS, where
+// only the handful of lobbies on one LAN are candidates; the DHT is never
+// asked for a LAN code.
 
-// ErrNotJoinCode is returned by ParseJoinCode for text that is not three
-// words of the list.
+// Code lengths in words.
+const (
+	JoinCodeWords = 8
+	LANCodeWords  = 3
+)
+
+// ErrNotJoinCode is returned by ParseJoinCode for text that is not a code
+// of eight (or, on a LAN, three) words of the list.
 var ErrNotJoinCode = errors.New("not a join code")
 
-// JoinCode returns the join code of a lobby hosted by id.
-func JoinCode(id peer.ID) string {
+func codeWordsOf(id peer.ID, n int) string {
 	h := sha256.Sum256(append([]byte("boardmesh/joincode/v1"), id...))
-	return codeWords[h[0]] + "-" + codeWords[h[1]] + "-" + codeWords[h[2]]
+	w := make([]string, n)
+	for i := range w {
+		w[i] = codeWords[h[i]]
+	}
+	return strings.Join(w, "-")
 }
+
+// JoinCode returns the join code of a lobby hosted by id: eight words.
+func JoinCode(id peer.ID) string { return codeWordsOf(id, JoinCodeWords) }
+
+// LANCode returns the short code of a lobby hosted by id: the first three
+// words of its join code, enough on one LAN (mDNS) and nowhere else.
+func LANCode(id peer.ID) string { return codeWordsOf(id, LANCodeWords) }
+
+// CodeMatches says whether code (as ParseJoinCode returns it) is the join
+// code or the LAN code of id.
+func CodeMatches(id peer.ID, code string) bool {
+	return code == JoinCode(id) || code == LANCode(id)
+}
+
+// IsLANCode says whether a parsed code is the short LAN form.
+func IsLANCode(code string) bool { return strings.Count(code, "-") == LANCodeWords-1 }
 
 // ParseJoinCode normalises a code typed by a person (any case, words
 // separated by dashes, spaces, dots or underscores) and checks that every
-// word is on the list.
+// word is on the list and that there are eight (or three, for a LAN).
 func ParseJoinCode(s string) (string, error) {
 	f := strings.FieldsFunc(strings.ToLower(strings.TrimSpace(s)), func(r rune) bool {
 		return r == '-' || r == ' ' || r == '_' || r == '.'
 	})
-	if len(f) != 3 {
-		return "", fmt.Errorf("%w: %q (a code is three words like amber-falcon-river)", ErrNotJoinCode, s)
+	if len(f) != JoinCodeWords && len(f) != LANCodeWords {
+		return "", fmt.Errorf("%w: %q (a code is eight words like amber-falcon-river-otter-cedar-mint-opal-wren, or on a LAN its first three words)", ErrNotJoinCode, s)
 	}
 	for _, w := range f {
 		if !isCodeWord(w) {

@@ -80,7 +80,7 @@ func ResolveJoinCode(ctx context.Context, h host.Host, code string, wait time.Du
 	res := make(chan LobbyInfo, 1)
 	var once sync.Once
 	stop, err := StartMDNS(h, func(pi peer.AddrInfo) {
-		if JoinCode(pi.ID) != code {
+		if !CodeMatches(pi.ID, code) {
 			return
 		}
 		once.Do(func() {

@@ -49,6 +49,9 @@ type NetConfig struct {
 	// StartWhen makes the host start the game once that many have joined.
 	StartWhen int
 	OnUpdate  func(Update)
+	// Internet reaches friends beyond the LAN: relays, hole punching, the
+	// DHT (relay.go, dht.go); nil on a LAN or loopback.
+	Internet *InternetConfig
 }
 
 // SessionMeta is what a peer keeps beside its log so `resume` can rejoin:
@@ -87,8 +90,11 @@ type NetPeer struct {
 	PortNote string
 	Meta     SessionMeta
 
+	// Net is the relays, hole punching and DHT of an internet peer, with
+	// how each peer is connected (Net.Reach); nil on a LAN.
+	Net *Internet
+
 	cfg     NetConfig
-	resumed bool
 	metaMu  sync.Mutex
 	stopMD  func() error
 	started bool
@@ -99,21 +105,18 @@ func SessionDir(home string, lobby crypto.Hash) string {
 	return filepath.Join(home, "sessions", lobby.String())
 }
 
-func newNetHost(cfg NetConfig) (host.Host, *pubsub.PubSub, error) {
-	key, err := HostKey(cfg.Identity)
+func newNetHost(cfg NetConfig) (host.Host, *pubsub.PubSub, *Internet, error) {
+	h, in, err := NewInternetHost(context.Background(), cfg)
 	if err != nil {
-		return nil, nil, err
-	}
-	h, err := NewHost(HostConfig{Key: key, LAN: cfg.LAN, Port: cfg.Port, NoQUIC: cfg.NoQUIC})
-	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	ps, err := NewPubSub(context.Background(), h, nil)
 	if err != nil {
+		in.Close()
 		h.Close()
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return h, ps, nil
+	return h, ps, in, nil
 }
 
 // HostLobby opens a lobby for game g: it starts the host, the node, the
@@ -123,13 +126,14 @@ func HostLobby(cfg NetConfig, g *engine.Game, opts engine.Options) (*NetPeer, er
 	if err != nil {
 		return nil, err
 	}
-	h, ps, err := newNetHost(cfg)
+	h, ps, in, err := newNetHost(cfg)
 	if err != nil {
 		return nil, err
 	}
-	p := &NetPeer{Host: h, PubSub: ps, Lobby: lobby, cfg: cfg}
+	p := &NetPeer{Host: h, PubSub: ps, Lobby: lobby, cfg: cfg, Net: in}
 	p.Meta = SessionMeta{Lobby: lobby.String(), Game: g.Name, Version: g.Version, Role: "host", Name: cfg.Name, Bot: cfg.BotName, LAN: cfg.LAN, Started: time.Now().UTC(), Port: tcpPort(h)}
 	if err := p.open(nil, nil); err != nil {
+		in.Close()
 		h.Close()
 		return nil, err
 	}
@@ -144,6 +148,7 @@ func HostLobby(cfg NetConfig, g *engine.Game, opts engine.Options) (*NetPeer, er
 			return nil, fmt.Errorf("announce on mDNS: %w", err)
 		}
 	}
+	in.Advertise(JoinCode(h.ID()))
 	return p, nil
 }
 
@@ -199,11 +204,11 @@ func CheckLobby(info LobbyInfo, games func(string) (*engine.Game, error)) error 
 
 // JoinLobby joins the lobby at target (multiaddr or join code).
 func JoinLobby(ctx context.Context, cfg NetConfig, target string, wait time.Duration) (*NetPeer, LobbyInfo, error) {
-	h, ps, err := newNetHost(cfg)
+	h, ps, in, err := newNetHost(cfg)
 	if err != nil {
 		return nil, LobbyInfo{}, err
 	}
-	info, err := FindLobby(ctx, h, target, wait)
+	info, err := FindLobbyVia(ctx, h, in, target, wait, cfg.MDNS)
 	if err == nil {
 		err = CheckLobby(info, cfg.Games)
 	}
@@ -212,15 +217,17 @@ func JoinLobby(ctx context.Context, cfg NetConfig, target string, wait time.Dura
 		err = parseHash(info.Lobby, &lobby)
 	}
 	if err != nil {
+		in.Close()
 		h.Close()
 		return nil, info, err
 	}
 	ConnectMembers(ctx, h, info.Members)
 	addDirect(ps, h, info.Members)
-	p := &NetPeer{Host: h, PubSub: ps, Lobby: lobby, cfg: cfg}
+	p := &NetPeer{Host: h, PubSub: ps, Lobby: lobby, cfg: cfg, Net: in}
 	p.Meta = SessionMeta{Lobby: info.Lobby, Game: info.Game, Version: info.Version, Role: "join", Name: cfg.Name, Bot: cfg.BotName, LAN: cfg.LAN, Members: info.Members, Started: time.Now().UTC(), Port: tcpPort(h), Host: info.Host}
 	hostID, _ := peer.Decode(info.Host)
 	if err := p.open(nil, nil, hostID); err != nil {
+		in.Close()
 		h.Close()
 		return nil, info, err
 	}
@@ -282,10 +289,10 @@ func ResumeSession(ctx context.Context, cfg NetConfig, dir string, meta SessionM
 	if cfg.Port == 0 && meta.Port != 0 {
 		cfg.Port = meta.Port
 	}
-	h, ps, err := newNetHost(cfg)
+	h, ps, in, err := newNetHost(cfg)
 	if errors.Is(err, ErrPortInUse) && cfg.Port == meta.Port {
 		cfg.Port = 0
-		h, ps, err = newNetHost(cfg)
+		h, ps, in, err = newNetHost(cfg)
 		if err == nil {
 			portNote = fmt.Sprintf("Port %d of this session is taken; listening on port %d instead (the others learn the new address from whichever of them we reach).", meta.Port, tcpPort(h))
 		}
@@ -297,7 +304,7 @@ func ResumeSession(ctx context.Context, cfg NetConfig, dir string, meta SessionM
 	meta.Port = tcpPort(h)
 	ConnectMembers(ctx, h, meta.Members)
 	addDirect(ps, h, meta.Members)
-	p := &NetPeer{Host: h, PubSub: ps, Lobby: lobby, cfg: cfg, Log: log, Repair: rep, Meta: meta, Dir: dir, PortNote: portNote, resumed: true}
+	p := &NetPeer{Host: h, PubSub: ps, Lobby: lobby, cfg: cfg, Log: log, Repair: rep, Meta: meta, Dir: dir, PortNote: portNote, Net: in}
 	if err := p.saveMeta(); err != nil {
 		p.Host.Close()
 		log.Close()
@@ -355,7 +362,7 @@ func (p *NetPeer) openNode(entries, sent []*crypto.Envelope, wait ...peer.ID) er
 	p.Runner, err = NewRunner(RunnerConfig{
 		Host: p.Host, PubSub: p.PubSub, Node: node, Lobby: p.Lobby, Log: p.Log,
 		Bot: p.cfg.Bot, BotRand: p.cfg.BotRand, BotDelay: p.cfg.BotDelay, StartWhen: p.cfg.StartWhen, Peers: wait,
-		OnUpdate: p.onUpdate, Trusted: trusted, WantState: true, Admit: admit, CatchUpFirst: p.resumed,
+		OnUpdate: p.onUpdate, Trusted: trusted, WantState: true, Admit: admit,
 	})
 	return err
 }
@@ -495,6 +502,7 @@ func (p *NetPeer) Close() {
 	if p.Log != nil {
 		p.Log.Close()
 	}
+	p.Net.Close()
 	p.Host.Close()
 }
 

@@ -13,7 +13,8 @@ import (
 
 // TestLANWalkthrough follows the README: a host on one machine of a LAN,
 // `join` with no argument lists its lobby from another, and `join CODE`
-// joins by the three-word code found over mDNS; the game is played to the
+// joins by the three-word LAN code (the first words of the eight-word join
+// code) found over mDNS; the game is played to the
 // end and both logs agree.
 func TestLANWalkthrough(t *testing.T) {
 	l := netnstest.New(t, "bme", 214, 2)
@@ -23,13 +24,14 @@ func TestLANWalkthrough(t *testing.T) {
 	host := startProg(t, ctx, "host", "ip", "netns", "exec", l.NS(0), binary, "host", "dragonslair", "--home", filepath.Join(tmp, "a"),
 		"--name", "ada", "--bot", "cautious", "--start-when", "2", "--json")
 	lobby := host.waitEvent(t, "lobby", 20*time.Second)
-	code, _ := lobby["code"].(string)
-	if len(strings.Split(code, "-")) != 3 {
-		t.Fatalf("host printed no join code: %v", lobby)
+	long, _ := lobby["code"].(string)
+	code, _ := lobby["lan_code"].(string)
+	if len(strings.Split(code, "-")) != 3 || len(strings.Split(long, "-")) != 8 || !strings.HasPrefix(long, code+"-") {
+		t.Fatalf("host printed no eight-word join code with its three-word LAN form: %v", lobby)
 	}
 	list := exec.CommandContext(ctx, "ip", "netns", "exec", l.NS(1), binary, "join", "--home", filepath.Join(tmp, "b"), "--wait", "3s")
 	out, err := list.CombinedOutput()
-	if err != nil || !strings.Contains(string(out), code) || !strings.Contains(string(out), "ada") {
+	if err != nil || !strings.Contains(string(out), long) || !strings.Contains(string(out), "ada") {
 		t.Fatalf("join with no argument did not list the lobby %s: %v\n%s", code, err, out)
 	}
 	bob := startProg(t, ctx, "bob", "ip", "netns", "exec", l.NS(1), binary, "join", code, "--home", filepath.Join(tmp, "b"),

@@ -1,0 +1,571 @@
+package e2e
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+var updateScreenshots = flag.Bool("update-screenshots", false, "write the browser tests' screenshots into docs/img")
+
+// chromium finds Debian's chromium. CI installs it (.ci/run), so there a
+// missing browser fails the test; elsewhere the test says what to install.
+func chromium(t *testing.T) string {
+	t.Helper()
+	for _, name := range []string{"chromium", "chromium-browser"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if os.Getenv("CI") != "" {
+		t.Fatal("chromium is not installed; .ci/run installs it (apt-get install chromium)")
+	}
+	t.Skip("the browser tests need chromium: apt-get install chromium")
+	return ""
+}
+
+// browser starts a headless Chromium of the test's own (a fresh profile,
+// no background networking: the machine has no network) and returns a
+// context for its first tab. rebind.test resolves to 127.0.0.1, as a DNS
+// rebinding attacker's name would.
+func browser(t *testing.T) context.Context {
+	t.Helper()
+	path := chromium(t)
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(path), chromedp.Headless, chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck,
+		chromedp.NoSandbox, chromedp.DisableGPU, chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1600, 1000),
+		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true), chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.Flag("disable-default-apps", true), chromedp.Flag("disable-extensions", true),
+		chromedp.Flag("host-resolver-rules", "MAP rebind.test 127.0.0.1"),
+	}
+	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	t.Cleanup(cancel)
+	ctx, cancel2 := chromedp.NewContext(actx)
+	t.Cleanup(cancel2)
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatalf("start chromium: %v", err)
+	}
+	return ctx
+}
+
+// console collects the tab's console errors and exceptions.
+type console struct {
+	mu   sync.Mutex
+	errs []string
+}
+
+func watchConsole(ctx context.Context) *console {
+	c := &console{}
+	msgs := chromedp.Console(ctx)
+	go func() {
+		for m, err := range msgs {
+			if err != nil {
+				return
+			}
+			if m.Type == chromedp.ConsoleError || m.IsException() {
+				c.mu.Lock()
+				c.errs = append(c.errs, m.String()+" at "+m.URL)
+				c.mu.Unlock()
+			}
+		}
+	}()
+	return c
+}
+
+func (c *console) check(t *testing.T) {
+	t.Helper()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, e := range c.errs {
+		t.Errorf("JavaScript console: %s", e)
+	}
+}
+
+// pageURL waits for the URL a --web command prints on stderr.
+func (p *proc) pageURL(t *testing.T, timeout time.Duration) string {
+	t.Helper()
+	re := regexp.MustCompile(`Your seat in the browser: (http://127\.0\.0\.1:\d+/\S+/)`)
+	deadline := time.Now().Add(timeout)
+	for time.Now().Before(deadline) {
+		p.mu.Lock()
+		m := re.FindStringSubmatch(p.stderr.String())
+		p.mu.Unlock()
+		if m != nil {
+			return m[1]
+		}
+		select {
+		case <-p.done:
+			t.Fatalf("%s exited (%v) before printing its page; stderr %s", p.name, p.err, p.stderr.String())
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	t.Fatalf("%s printed no page URL within %s; stderr %s", p.name, timeout, p.stderr.String())
+	return ""
+}
+
+// waitJS polls the expression until it is true or timeout passes, and
+// reports whether it became true.
+func waitJS(t *testing.T, ctx context.Context, expr string, timeout time.Duration) bool {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for time.Now().Before(deadline) {
+		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](expr))
+		if err != nil {
+			t.Fatalf("evaluate %s: %v", expr, err)
+		}
+		if ok {
+			return true
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return false
+}
+
+// choice is what the page offers now, read from its DOM.
+type choice struct {
+	Step    string   `json:"step"`
+	Board   []string `json:"board"`
+	Buttons []string `json:"buttons"`
+	Labels  []string `json:"labels"`
+}
+
+const readChoice = `(() => {
+  const b = document.body;
+  if (!b.classList.contains('myturn') || b.classList.contains('sent') || b.classList.contains('gone')) return null;
+  // A sensible player buys no Curse.
+  const board = [...document.querySelectorAll('#board [data-action]')].filter(e => !/^Buy Curse/.test(e.getAttribute('aria-label'))).map(e => e.getAttribute('data-action'));
+  const btns = [...document.querySelectorAll('#buttons button[data-action]')];
+  return {step: b.dataset.step || '', board, buttons: btns.map(e => e.getAttribute('data-action')), labels: btns.map(e => e.textContent)};
+})()`
+
+// calm are the buttons a test player prefers when it clicks a button:
+// they end a turn or a question without starting a side show (a trade).
+var calm = regexp.MustCompile(`^(End|Escape|Keep|Stop|Done|Decline|No |Pass|Don't|Do not|Play all Treasures)`)
+
+// clickOnce waits for the page to offer a choice and makes it with a real
+// mouse click: on the board most of the time, a button every fourth
+// click (and whenever the board offers nothing). It returns whether it
+// clicked the board.
+func clickOnce(t *testing.T, ctx context.Context, n int, timeout time.Duration) (bool, bool) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	var c *choice
+	for time.Now().Before(deadline) {
+		var err error
+		c, err = chromedp.Run(ctx, chromedp.Evaluate[*choice](readChoice))
+		if err != nil {
+			t.Fatalf("read the page: %v", err)
+		}
+		if c != nil && (len(c.Board) > 0 || len(c.Buttons) > 0) {
+			break
+		}
+		c = nil
+		time.Sleep(100 * time.Millisecond)
+	}
+	if c == nil {
+		return false, false
+	}
+	id, onBoard := "", false
+	btn := ""
+	for i, l := range c.Labels {
+		if calm.MatchString(l) {
+			btn = c.Buttons[i]
+			break
+		}
+	}
+	switch {
+	case len(c.Board) > 0 && (n%4 != 3 || btn == ""):
+		// The middle of what the board offers: a city grows compactly, a
+		// hand's cards are played, a road's pawns move on.
+		id, onBoard = c.Board[(len(c.Board)*(n%3+1))/4], true
+	case btn != "":
+		id = btn
+	default:
+		id = c.Buttons[0]
+	}
+	sel := fmt.Sprintf(`#board [data-action=%q]`, id)
+	if !onBoard {
+		sel = fmt.Sprintf(`#buttons button[data-action=%q]`, id)
+	}
+	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := chromedp.Do(cctx, chromedp.Click(chromedp.CSS(sel))); err != nil {
+		t.Fatalf("click %s: %v", sel, err)
+	}
+	// The click counts once the page has a new decision (or none).
+	for time.Now().Before(deadline) {
+		step, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body.dataset.step + (document.body.classList.contains('sent') ? 's' : '')`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if step != c.Step && !strings.HasSuffix(step, "s") {
+			return true, onBoard
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("clicking %s did not move the game on (step %s)", sel, c.Step)
+	return false, false
+}
+
+// screenshot saves the page: into docs/img with -update-screenshots, else
+// beside the test's other files.
+func screenshot(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatalf("screenshot: %v", err)
+	}
+	dir := t.TempDir()
+	if *updateScreenshots {
+		dir = filepath.Join("..", "..", "docs", "img")
+	}
+	if err := os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestBrowserPlaysEveryGame: for each game, `boardmesh play GAME --web`
+// (the player and its bots are real libp2p peers on loopback) serves the
+// seat's page; headless Chromium plays several turns by clicking the
+// board and the buttons, the history shows the player's moves and the
+// bots', the sync line says the peers agree, and the console stays clean.
+func TestBrowserPlaysEveryGame(t *testing.T) {
+	ctx := browser(t)
+	for _, game := range []string{"dominion", "infinitecity", "serpentcity", "dragonslair"} {
+		t.Run(game, func(t *testing.T) {
+			pctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+			defer cancel()
+			p := start(t, pctx, "play", "play", game, "--web", "--home", t.TempDir(), "--delay", "30ms", "--seed", "web-"+game)
+			url := p.pageURL(t, 30*time.Second)
+			t.Logf("%s: page at %s", time.Now().Format("15:04:05.000"), url)
+			tab, closeTab := chromedp.NewContext(ctx)
+			defer closeTab()
+			con := watchConsole(tab)
+			if err := chromedp.Do(tab, chromedp.Navigate(url)); err != nil || !waitJS(t, tab, `!!document.querySelector('#board svg')`, 30*time.Second) {
+				board, _ := chromedp.Run(tab, chromedp.Evaluate[string](`document.getElementById('board').innerText + ' | ' + document.getElementById('status').innerText`))
+				con.check(t)
+				t.Fatalf("open %s: %v; the page shows %q", url, err, board)
+			}
+			t.Logf("%s: page open", time.Now().Format("15:04:05.000"))
+			clicks, onBoard := 0, 0
+			for n := 0; clicks < 10 && n < 40; n++ {
+				ok, board := clickOnce(t, tab, n, 60*time.Second)
+				if !ok {
+					break
+				}
+				clicks++
+				if board {
+					onBoard++
+				}
+			}
+			t.Logf("%s: %d clicks", time.Now().Format("15:04:05.000"), clicks)
+			if clicks < 10 || onBoard < 3 {
+				t.Fatalf("made %d moves (%d on the board), want 10 (3 on the board)", clicks, onBoard)
+			}
+			// Wait for our next decision, so the picture shows what to click
+			// (unless the game has ended).
+			waitJS(t, tab, `!!document.querySelector('body.myturn #board svg') || !document.getElementById('over').hidden`, 20*time.Second)
+			hist, err := chromedp.Run(tab, chromedp.Evaluate[[]string](`[...document.querySelectorAll('#history li')].map(e => e.textContent)`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var mine, bots int
+			for _, h := range hist {
+				if strings.HasPrefix(h, "you (seat") {
+					mine++
+				}
+				if strings.HasPrefix(h, "bot") {
+					bots++
+				}
+			}
+			if mine < 5 || bots < 1 {
+				t.Errorf("the history has %d moves of yours and %d of bots:\n%s", mine, bots, strings.Join(hist, "\n"))
+			}
+			sync, _ := chromedp.Run(tab, chromedp.Evaluate[string](`document.getElementById('sync').textContent`))
+			if !strings.Contains(sync, "agree") {
+				t.Errorf("sync line %q does not say the peers agree", sync)
+			}
+			time.Sleep(300 * time.Millisecond) // let the highlight settle
+			screenshot(t, tab, game)
+			con.check(t)
+			// Stop the peer before the tab goes: the page's socket closes
+			// from the server's side, as when a player quits.
+			p.cmd.Process.Kill()
+			<-p.done
+			waitJS(t, tab, `document.body.classList.contains('gone')`, 10*time.Second)
+		})
+	}
+}
+
+// TestBrowserSecurity: the page is reachable only with its token, only
+// under the name 127.0.0.1 (a rebinding name gets 403 in the browser), and
+// no other page in the same browser can open its socket, even knowing
+// the token.
+func TestBrowserSecurity(t *testing.T) {
+	ctx := browser(t)
+	pctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	p := start(t, pctx, "play", "play", "dragonslair", "--web", "--home", t.TempDir(), "--delay", "200ms", "--seed", "web-security")
+	url := p.pageURL(t, 30*time.Second)
+	m := regexp.MustCompile(`^(http://127\.0\.0\.1:(\d+))/([^/]+)/$`).FindStringSubmatch(url)
+	origin, port, token := m[1], m[2], m[3]
+	for _, u := range []string{origin + "/", origin + "/app.js", origin + "/ws", origin + "/x" + token + "/"} {
+		resp, err := http.Get(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != 403 {
+			t.Errorf("GET %s without the token: %d, want 403", u, resp.StatusCode)
+		}
+	}
+	if resp, err := http.Get(url); err != nil || resp.StatusCode != 200 {
+		t.Fatalf("GET the page with its token: %v %v", resp, err)
+	}
+
+	// DNS rebinding: the browser asks rebind.test, which resolves to us.
+	tab, closeTab := chromedp.NewContext(ctx)
+	defer closeTab()
+	resp, err := chromedp.Run(tab, chromedp.NavigateResponse("http://rebind.test:"+port+"/"+token+"/"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := chromedp.Run(tab, chromedp.Evaluate[string](`document.body.innerText`))
+	if resp.Status != 403 || strings.Contains(body, "Players") {
+		t.Errorf("the page under a rebinding name: %d %q, want 403", resp.Status, body)
+	}
+
+	// Another origin's page tries the socket, token and all.
+	evil := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprintf(w, `<title>trying</title><script>
+const ws = new WebSocket("ws://127.0.0.1:%s/%s/ws");
+ws.onopen = () => { document.title = "OPEN"; };
+ws.onmessage = (m) => { document.title = "READ " + m.data.slice(0, 20); };
+ws.onclose = () => { if (!document.title.startsWith("READ") && document.title !== "OPEN") document.title = "REFUSED"; };
+</script>`, port, token)
+	}))
+	defer evil.Close()
+	etab, closeEvil := chromedp.NewContext(ctx)
+	defer closeEvil()
+	if err := chromedp.Do(etab, chromedp.Navigate(evil.URL)); err != nil {
+		t.Fatal(err)
+	}
+	var title string
+	for range 100 {
+		title, _ = chromedp.Run(etab, chromedp.Title())
+		if title != "trying" {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if title != "REFUSED" {
+		t.Errorf("a page of %s opening the socket: %q, want it refused", evil.URL, title)
+	}
+
+	// The real page still works: it has its board and its socket.
+	ptab, closePage := chromedp.NewContext(ctx)
+	defer closePage()
+	con := watchConsole(ptab)
+	if err := chromedp.Do(ptab, chromedp.Navigate(url)); err != nil || !waitJS(t, ptab, `!!document.querySelector('#board svg')`, 30*time.Second) {
+		t.Fatalf("the page itself shows no board: %v", err)
+	}
+	con.check(t)
+}
+
+// handOf reads the hand a page shows: the names of its hand's cards.
+const handOf = `[...document.querySelectorAll('#board g.inhand')].map(e => e.getAttribute('data-card')).sort()`
+
+// TestBrowserTwoSeats: two players on one machine, host and join with
+// --web, each with a page in the same browser. The host starts the game
+// from its page once the other has joined. Each page shows its own
+// seat, its own hand and the other's hand only as a count; once their
+// hands differ, neither page shows the other's cards.
+func TestBrowserTwoSeats(t *testing.T) {
+	ctx := browser(t)
+	pctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	tmp := t.TempDir()
+	host := start(t, pctx, "ada", "host", "dominion", "--web", "--loopback", "--json", "--home", filepath.Join(tmp, "a"), "--name", "ada")
+	addr := host.waitEvent(t, "lobby", 20*time.Second)["addrs"].([]any)[0].(string)
+	bob := start(t, pctx, "bob", "join", addr, "--web", "--loopback", "--json", "--home", filepath.Join(tmp, "b"), "--name", "bob")
+	urls := []string{host.pageURL(t, 20*time.Second), bob.pageURL(t, 20*time.Second)}
+	if urls[0] == urls[1] {
+		t.Fatal("the two players got the same page")
+	}
+	var tabs []context.Context
+	var cons []*console
+	for _, u := range urls {
+		tab, closeTab := chromedp.NewContext(ctx)
+		defer closeTab()
+		cons = append(cons, watchConsole(tab))
+		if err := chromedp.Do(tab, chromedp.Navigate(u)); err != nil || !waitJS(t, tab, `!!window.BM.frame`, 30*time.Second) {
+			t.Fatalf("open %s: %v", u, err)
+		}
+		tabs = append(tabs, tab)
+	}
+	// In the lobby: the host's page lists who joined and offers Start.
+	if !waitJS(t, tabs[0], `!!document.querySelector('#buttons button[data-action="start"]') && BM.frame.lobby && BM.frame.lobby.joined.length >= 2`, 30*time.Second) {
+		t.Fatal("the host's page never offered to start with both players in the lobby")
+	}
+	if n, _ := chromedp.Run(tabs[1], chromedp.Evaluate[int](`document.querySelectorAll('#buttons button[data-action="start"]').length`)); n != 0 {
+		t.Fatal("the joiner's page offers to start the game")
+	}
+	lobby, _ := chromedp.Run(tabs[0], chromedp.Evaluate[string](`document.getElementById('board').innerText`))
+	if !strings.Contains(lobby, "bob") || !strings.Contains(lobby, "ada") {
+		t.Errorf("the host's lobby does not list both players: %q", lobby)
+	}
+	screenshot(t, tabs[0], "lobby")
+	if err := chromedp.Do(tabs[0], chromedp.Click(chromedp.CSS(`#buttons button[data-action="start"]`))); err != nil {
+		t.Fatal(err)
+	}
+	for _, tab := range tabs {
+		if !waitJS(t, tab, `!!document.querySelector('#board svg')`, 60*time.Second) {
+			t.Fatal("the game did not start after the host clicked Start")
+		}
+	}
+	seat := func(tab context.Context) int {
+		n, err := chromedp.Run(tab, chromedp.Evaluate[int](`BM.frame.you`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if a, b := seat(tabs[0]), seat(tabs[1]); a == b || a < 1 || b < 1 {
+		t.Fatalf("the pages show seats %d and %d", a, b)
+	}
+	differ := false
+	for round := 0; round < 40 && !differ; round++ {
+		var hands [2][]string
+		for i, tab := range tabs {
+			h, err := chromedp.Run(tab, chromedp.Evaluate[[]string](handOf))
+			if err != nil {
+				t.Fatal(err)
+			}
+			hands[i] = h
+		}
+		if len(hands[0]) > 0 && len(hands[1]) > 0 && strings.Join(hands[0], ",") != strings.Join(hands[1], ",") {
+			differ = true
+			for i, tab := range tabs {
+				// The page's own model names exactly its hand, and of the
+				// other player a count only.
+				own, err := chromedp.Run(tab, chromedp.Evaluate[[]string](`BM.frame.view.hand.flatMap(c => Array(c.count).fill(c.card)).sort()`))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if strings.Join(own, ",") != strings.Join(hands[i], ",") {
+					t.Errorf("page %d draws the hand %v, its seat holds %v", i+1, hands[i], own)
+				}
+				other, err := chromedp.Run(tab, chromedp.Evaluate[string](`JSON.stringify(BM.frame.view.players.filter(p => p.seat !== BM.frame.view.seat).map(p => p.hand))`))
+				if err != nil || !regexp.MustCompile(`^\[\d+\]$`).MatchString(other) {
+					t.Errorf("page %d knows the other hand as %s (%v), want a count", i+1, other, err)
+				}
+				if strings.Join(hands[1-i], ",") == strings.Join(hands[i], ",") {
+					t.Errorf("page %d shows the other's hand", i+1)
+				}
+			}
+			break
+		}
+		// Whoever is to move clicks once.
+		for i, tab := range tabs {
+			mine, _ := chromedp.Run(tab, chromedp.Evaluate[bool](`document.body.classList.contains('myturn')`))
+			if mine {
+				clickOnce(t, tab, round+i, 30*time.Second)
+			}
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if !differ {
+		t.Fatal("the two hands never differed in 40 rounds of clicks")
+	}
+	for _, c := range cons {
+		c.check(t)
+	}
+}
+
+// TestBrowserWatchesToTheEnd: `play --watch --web` seats only bots; the
+// page only watches (no choices), follows the game to its end and shows
+// the final scores with the winner and their breakdown.
+func TestBrowserWatchesToTheEnd(t *testing.T) {
+	ctx := browser(t)
+	pctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	p := start(t, pctx, "watch", "play", "dragonslair", "--web", "--watch", "--bots", "3", "--home", t.TempDir(), "--delay", "40ms", "--seed", "web-watch")
+	url := p.pageURL(t, 30*time.Second)
+	tab, closeTab := chromedp.NewContext(ctx)
+	defer closeTab()
+	con := watchConsole(tab)
+	if err := chromedp.Do(tab, chromedp.Navigate(url)); err != nil {
+		t.Fatal(err)
+	}
+	if !waitJS(t, tab, `!document.getElementById('over').hidden`, 150*time.Second) {
+		st, _ := chromedp.Run(tab, chromedp.Evaluate[string](`document.getElementById('status').innerText`))
+		t.Fatalf("the page never showed the end of the game; status %q", st)
+	}
+	rows, err := chromedp.Run(tab, chromedp.Evaluate[[]string](`[...document.querySelectorAll('#overtable tr')].map(r => r.innerText)`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	winners := 0
+	for _, r := range rows[1:] {
+		if strings.Contains(r, "winner") {
+			winners++
+		}
+	}
+	if len(rows) != 4 || winners == 0 || !strings.Contains(strings.ToLower(rows[0]), "eggs") {
+		t.Errorf("the score table is %q; want a header with the breakdown, 3 seats and a winner", rows)
+	}
+	seat, _ := chromedp.Run(tab, chromedp.Evaluate[string](`document.getElementById('seatno').innerText`))
+	n, _ := chromedp.Run(tab, chromedp.Evaluate[int](`document.querySelectorAll('#buttons button').length`))
+	if seat != "spectating" || n != 0 {
+		t.Errorf("a watcher's page says %q and offers %d buttons", seat, n)
+	}
+	screenshot(t, tab, "dragonslair-over")
+	con.check(t)
+}
+
+// TestBrowserSpectator: `spectate --web` shows a game hosted by others on
+// a page that follows the verified log: the board as a spectator sees it,
+// the players, no choices.
+func TestBrowserSpectator(t *testing.T) {
+	ctx := browser(t)
+	pctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	tmp := t.TempDir()
+	common := []string{"--loopback", "--json", "--bot-delay", "150ms"}
+	host := start(t, pctx, "host", append([]string{"host", "dragonslair", "--home", filepath.Join(tmp, "a"), "--name", "ada", "--bot", "cautious", "--start-when", "2"}, common...)...)
+	addr := host.waitEvent(t, "lobby", 20*time.Second)["addrs"].([]any)[0].(string)
+	bob := start(t, pctx, "bob", append([]string{"join", addr, "--home", filepath.Join(tmp, "b"), "--name", "bob", "--bot", "random"}, common...)...)
+	bob.waitEvent(t, "started", 30*time.Second)
+	spec := start(t, pctx, "spectator", "spectate", addr, "--web", "--home", filepath.Join(tmp, "s"), "--loopback")
+	url := spec.pageURL(t, 30*time.Second)
+	tab, closeTab := chromedp.NewContext(ctx)
+	defer closeTab()
+	con := watchConsole(tab)
+	if err := chromedp.Do(tab, chromedp.Navigate(url)); err != nil || !waitJS(t, tab, `!!document.querySelector('#board svg .hall')`, 60*time.Second) {
+		t.Fatalf("the spectator's page shows no cave: %v", err)
+	}
+	players, _ := chromedp.Run(tab, chromedp.Evaluate[string](`document.getElementById('seats').innerText`))
+	if !strings.Contains(players, "ada") || !strings.Contains(players, "bob") {
+		t.Errorf("the spectator's players are %q", players)
+	}
+	seat, _ := chromedp.Run(tab, chromedp.Evaluate[string](`document.getElementById('seatno').innerText`))
+	n, _ := chromedp.Run(tab, chromedp.Evaluate[int](`document.querySelectorAll('#buttons button, #board [data-action]').length`))
+	if seat != "spectating" || n != 0 {
+		t.Errorf("the spectator's page says %q and offers %d choices", seat, n)
+	}
+	con.check(t)
+}

@@ -1,0 +1,182 @@
+//go:build hostilepending
+
+package p2p_test
+
+// Attacks whose defence has not landed on this branch yet. They are built
+// with -tags hostilepending (docs/reliability.md lists them); each moves
+// to attack_test.go with the merge that makes it pass.
+
+import (
+	"context"
+	"crypto/rand"
+	"regexp"
+	"testing"
+	"time"
+
+	"github.com/boardmesh/boardmesh/crypto"
+	"github.com/boardmesh/boardmesh/engine"
+	"github.com/boardmesh/boardmesh/p2p/hostile"
+)
+
+// TestAttackOutsiderTwoJoins: an outsider sends two different joins to
+// the lobby before the game starts (it used to stop the host in the lobby
+// and crash it on a nil state).
+func TestAttackOutsiderTwoJoins(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	a := newArena(t, ctx, arenaConfig{})
+	var c1, c2 crypto.Hash
+	rand.Read(c1[:])
+	rand.Read(c2[:])
+	for _, c := range []crypto.Hash{c1, c2} {
+		if err := a.bad.Publish(ctx, hostile.Join(a.bad.Identity, a.tbl.Lobby, "mallory", c)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a.start(ctx)
+	a.wait(all3, 80*time.Second)
+	a.finishedIdentical(all3)
+	a.outsiderLeftNoTrace(all3, a.bad.Identity)
+}
+
+// TestAttackLobbyHijack: fake joiners fill the lobby before the real
+// players' joins arrive; the host starts when three have joined
+// (--start-when). Only peers that answer the lobby's challenge may be
+// seated, so the real players play and the fakes are left out.
+func TestAttackLobbyHijack(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	a := newArena(t, ctx, arenaConfig{})
+	var fakes []*crypto.Identity
+	for i := range 3 {
+		id := mustIdentity(t)
+		fakes = append(fakes, id)
+		var c crypto.Hash
+		rand.Read(c[:])
+		if err := a.bad.Publish(ctx, hostile.Join(id, a.tbl.Lobby, "fake"+string(rune('1'+i)), c)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a.start(ctx)
+	a.wait(all3, 80*time.Second)
+	a.finishedIdentical(all3)
+	for _, f := range fakes {
+		a.outsiderLeftNoTrace(all3, f)
+	}
+}
+
+// TestAttackLyingState: bob sends a state envelope for a step whose
+// checkpoints everyone signed alike, carrying an older state (well
+// formed, hashes consistent, just not the state at that step). The
+// checkpoints prove bob lies: no honest player's move may be blamed, and
+// bob is the suspect.
+func TestAttackLyingState(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	a := newArena(t, ctx, arenaConfig{botDelay: 20 * time.Millisecond})
+	a.start(ctx)
+	old := a.waitPlaying(ctx, ada, 2)
+	oldBytes := engine.Encode(old.state)
+	// A later step whose checkpoints all three signed alike: a "state"
+	// for it that differs is a lie, and the signed checkpoints prove it.
+	var cp *crypto.Envelope
+	for cp == nil {
+		_, err := a.bad.WaitSeen(ctx, func(e *crypto.Envelope) bool {
+			return e.Kind == crypto.KindCheckpoint && e.Seq > old.st.Seq
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		bySeq := map[uint64]map[crypto.PeerID]*crypto.Envelope{}
+		for _, e := range a.bad.Seen() {
+			if e.Kind == crypto.KindCheckpoint && e.Seq > old.st.Seq {
+				if bySeq[e.Seq] == nil {
+					bySeq[e.Seq] = map[crypto.PeerID]*crypto.Envelope{}
+				}
+				bySeq[e.Seq][e.Author] = e
+			}
+		}
+		for _, m := range bySeq {
+			if len(m) == 3 {
+				cp = m[a.keys[ada].ID()]
+			}
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	h := crypto.Hash(sha256Sum(oldBytes))
+	lie := hostile.Signed(a.keys[bob], &crypto.Envelope{Session: cp.Session, Seq: cp.Seq, Kind: crypto.KindState, StateHash: h,
+		Body: hostile.StateBody(cp.Seq, []crypto.Hash{h}, oldBytes)})
+	if err := a.bad.Publish(ctx, lie); err != nil {
+		t.Fatal(err)
+	}
+	a.wait(all3, 80*time.Second)
+	a.noPanic(all3)
+	for _, i := range []int{ada, cy} {
+		for _, r := range a.tbl.Peers[i].Node.Reports() {
+			if r.EntryAuthor != "" && r.EntryAuthor != a.keys[bob].ID() {
+				t.Errorf("%s's desync report blames another than the liar: %s", a.name(i), r)
+			}
+		}
+	}
+	a.framesNobody([]int{ada, cy}, []int{ada, cy})
+	a.named([]int{ada, cy}, bob, regexp.MustCompile(`(?i)state`))
+	a.finishedIdentical([]int{ada, cy})
+}
+
+// TestAttackOutOfTurn: bob signs an action for a step where another seat
+// is to act. It is refused and bob named; the game goes on. Pending: the
+// refusal quotes the engine's "seat 1 is to act, not seat 0", seats
+// counted from 0 (engine/errors.go).
+func TestAttackOutOfTurn(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	a := newArena(t, ctx, arenaConfig{botDelay: 150 * time.Millisecond})
+	a.start(ctx)
+	for {
+		v := a.waitPlaying(ctx, ada, 0)
+		if v.state.ToAct().Kind == engine.ActorSeat && len(v.st.Waiting) > 0 && v.st.Waiting[0].What == "an action" && v.st.Waiting[0].Name != a.name(bob) {
+			legal := v.state.Legal(nil)
+			env := hostile.Signed(a.keys[bob], &crypto.Envelope{Session: v.st.Session, Seq: v.st.Seq, Kind: crypto.KindAction,
+				StateHash: v.hash, Body: hostile.ActionBody(legal[0])})
+			if err := a.bad.Publish(ctx, env); err != nil {
+				t.Fatal(err)
+			}
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	a.wait(all3, 80*time.Second)
+	a.finishedIdentical(all3)
+	a.named([]int{ada, cy}, bob, regexp.MustCompile(`(?i)out of turn|not .*turn`))
+}
+
+// TestAttackMemberTwoAccepts: a member signs a second, different accept
+// for the roster while the accepts are being collected (it used to stop
+// every node before the seat draw and crash the runners on a nil state).
+// An accept has an empty body, seq 0 and a zero hash, and ed25519
+// signatures are deterministic, so only one well-formed accept exists per
+// member and session: the other is malformed. It is refused, bob is named,
+// and the game goes on. Pending: when the malformed accept lands before
+// bob's own (3 runs in 10), ada never takes bob's good one and waits for
+// "an accept" forever (no time-out, no re-proposal).
+func TestAttackMemberTwoAccepts(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	a := newArena(t, ctx, arenaConfig{})
+	a.start(ctx)
+	// The session id is the hash of the roster's body: anyone on the topic
+	// can compute it the moment the roster is proposed, and sign a second
+	// accept for bob while the accepts are being collected.
+	roster, err := a.bad.WaitSeen(ctx, func(e *crypto.Envelope) bool { return e.Kind == crypto.KindRoster })
+	if err != nil {
+		t.Fatal(err)
+	}
+	session := crypto.Hash(sha256Sum(append([]byte("boardmesh/session/v1"), roster.Body...)))
+	two := hostile.Signed(a.keys[bob], &crypto.Envelope{Session: session, Kind: crypto.KindAccept, StateHash: crypto.Hash{1}})
+	if err := a.bad.Publish(ctx, two); err != nil {
+		t.Fatal(err)
+	}
+	a.wait(all3, 80*time.Second)
+	a.finishedIdentical(all3)
+	a.named([]int{ada, cy}, bob, regexp.MustCompile(`(?i)accept`))
+}

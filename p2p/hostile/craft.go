@@ -1,0 +1,84 @@
+package hostile
+
+import (
+	"github.com/boardmesh/boardmesh/crypto"
+	"github.com/boardmesh/boardmesh/engine"
+)
+
+// Signed returns e signed by id (e is changed and returned).
+func Signed(id *crypto.Identity, e *crypto.Envelope) *crypto.Envelope {
+	crypto.Sign(id, e)
+	return e
+}
+
+// Forged returns e claiming victim as its author with a signature made by
+// signer (over e as if signer were the author; then the author is
+// swapped): well formed on the wire, but it does not verify.
+func Forged(signer, victim *crypto.Identity, e *crypto.Envelope) *crypto.Envelope {
+	crypto.Sign(signer, e)
+	e.Author = victim.ID()
+	return e
+}
+
+// JoinBody is a join body (docs/protocol.md §4.1) for a joiner: name,
+// commitment and chain length, no game.
+func JoinBody(name string, commitment crypto.Hash, chainLen uint64) []byte {
+	e := engine.NewEncoder(nil)
+	e.Text("name", name)
+	e.Blob("commitment", commitment[:])
+	e.Uint("chain", chainLen)
+	e.Text("game", "")
+	e.Text("version", "")
+	e.Len("options", 0)
+	return e.Bytes()
+}
+
+// Join is a joiner's join envelope for lobby, signed by id. The
+// commitment is random bytes: an outsider that never means to reveal
+// needs no chain.
+func Join(id *crypto.Identity, lobby crypto.Hash, name string, commitment crypto.Hash) *crypto.Envelope {
+	return Signed(id, &crypto.Envelope{Session: lobby, Kind: crypto.KindJoin, Body: JoinBody(name, commitment, 1024)})
+}
+
+// Accept is a member's accept of session, signed by id.
+func Accept(id *crypto.Identity, session crypto.Hash) *crypto.Envelope {
+	return Signed(id, &crypto.Envelope{Session: session, Kind: crypto.KindAccept})
+}
+
+// StateBody is a state body (§4.8): the hashes after from, from+1, …
+// steps and a canonical state, any bytes at all.
+func StateBody(from uint64, hashes []crypto.Hash, state []byte) []byte {
+	e := engine.NewEncoder(nil)
+	e.Uint("from", from)
+	e.Len("hashes", len(hashes))
+	for _, h := range hashes {
+		e.Blob("hash", h[:])
+	}
+	e.Blob("state", state)
+	return e.Bytes()
+}
+
+// EvidenceBody is an evidence body (§4.7) holding a and b.
+func EvidenceBody(a, b *crypto.Envelope) []byte {
+	e := engine.NewEncoder(nil)
+	e.Blob("first", a.Marshal())
+	e.Blob("second", b.Marshal())
+	return e.Bytes()
+}
+
+// ActionBody is the body of an action envelope (§4.4).
+func ActionBody(a engine.Action) []byte { return engine.AppendAction(nil, a) }
+
+// UintBody is a checkpoint's body: the turn (§2, kind 6).
+func UintBody(v uint64) []byte {
+	e := engine.NewEncoder(nil)
+	e.Uint("turn", v)
+	return e.Bytes()
+}
+
+// HashBody is a reveal's body (§4.3).
+func HashBody(h crypto.Hash) []byte {
+	e := engine.NewEncoder(nil)
+	e.Blob("hash", h[:])
+	return e.Bytes()
+}
