@@ -46,6 +46,10 @@ type NetConfig struct {
 	// table waiting that long; the drop happens when every other seated
 	// peer agrees (lockstep). 0 never votes.
 	DropAfter time.Duration
+	// AcceptTimeout, for a host, is how long the accept phase waits
+	// before the roster is proposed again without the silent members
+	// (0: lockstep's default).
+	AcceptTimeout time.Duration
 	// StartWhen makes the host start the game once that many have joined.
 	StartWhen int
 	OnUpdate  func(Update)
@@ -347,7 +351,7 @@ func (p *NetPeer) open(entries, sent []*crypto.Envelope, wait ...peer.ID) error 
 func (p *NetPeer) openNode(entries, sent []*crypto.Envelope, wait ...peer.ID) error {
 	trusted := &Trusted{}
 	node, err := lockstep.New(lockstep.Config{Identity: p.cfg.Identity, Name: p.cfg.Name, Games: p.cfg.Games, Log: entries, Sent: sent, Verifier: trusted.Verify,
-		DropAfter: p.cfg.DropAfter.Milliseconds()})
+		DropAfter: p.cfg.DropAfter.Milliseconds(), AcceptTimeout: p.cfg.AcceptTimeout.Milliseconds()})
 	if err != nil {
 		return fmt.Errorf("replay the session log: %w", err)
 	}

@@ -109,8 +109,8 @@ type Runner struct {
 	admitted chan admitResult
 	notes    []string
 	ctx      context.Context
-	// caughtUp remembers that the node said it had caught up.
-	caughtUp bool
+	// behind remembers that the node had not caught up yet.
+	behind bool
 	// asked counts gap requests without a peer, to spread them over the
 	// topic's peers (one that cannot help is not asked every time).
 	asked int
@@ -209,11 +209,12 @@ var ErrCatchingUp = errors.New("still catching up with the table; try again in a
 // Tick asks the peers until then). It also says so to the player once.
 func (r *Runner) catchingUp() bool {
 	up := r.cfg.Node.CaughtUp()
-	if up && !r.caughtUp {
-		r.caughtUp = true
-		if r.cfg.Node.Status().Phase == lockstep.PhasePlaying && len(r.cfg.Node.Log()) > 0 {
-			r.notes = append(r.notes, fmt.Sprintf("Caught up with the table (%d log entries); playing on.", len(r.cfg.Node.Log())))
-		}
+	switch {
+	case !up:
+		r.behind = true
+	case r.behind:
+		r.behind = false
+		r.notes = append(r.notes, fmt.Sprintf("Caught up with the table (%d log entries); playing on.", len(r.cfg.Node.Log())))
 	}
 	return !up
 }
@@ -554,8 +555,9 @@ func (r *Runner) drain(ctx context.Context) error {
 			return err
 		}
 		// lockstep says when (Ready.MustSync: whenever it signed something).
-		// A desync bundle (Keep) and the game's end are synced too, so what
-		// replay and the summary name is on disk when the process exits.
+		// A desync bundle (Keep), the game's end and a stop are synced too,
+		// so what replay and the summary name is on disk when the process
+		// exits.
 		mustSync := rd.MustSync || len(rd.Keep) > 0
 		for _, ev := range rd.Events {
 			switch ev.Kind {
