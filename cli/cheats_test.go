@@ -179,7 +179,11 @@ func TestCheatsInTheTUILogAndSpectate(t *testing.T) {
 	v := newTableView("Test", h, true)
 	v.update(p2p.Update{Status: st, Events: []lockstep.Event{{Kind: lockstep.EventCheat, Cheat: lockstep.CheatOutOfTurn, Peer: members[1].ID, Seat: 1,
 		What: "Mallory (seat 1) sent an action for step 3 out of turn; refused: not your turn"}}})
-	if got := strings.Join(v.snapshot().Log, "\n"); !strings.Contains(got, "CHEAT: Mallory (seat 1) sent an action for step 3 out of turn") {
+	var lines []string
+	for _, e := range v.snapshot().History {
+		lines = append(lines, e.Line())
+	}
+	if got := strings.Join(lines, "\n"); !strings.Contains(got, "CHEAT: Mallory (seat 1) sent an action for step 3 out of turn") {
 		t.Fatalf("the TUI log does not name the cheat:\n%s", got)
 	}
 

@@ -142,3 +142,21 @@ func TestCompletion(t *testing.T) {
 		t.Errorf("resume completes:\n%s", out)
 	}
 }
+
+// TestResumeCommandWorksAsPrinted: the Rejoin hint keeps the --home in
+// use (quoted for the shell when it must be) and --loopback.
+func TestResumeCommandWorksAsPrinted(t *testing.T) {
+	if got := resumeCommand(&NetFlags{}, "3fa9c2d41b7e"); got != "boardmesh resume 3fa9c2d41b7e" {
+		t.Errorf("plain: %q", got)
+	}
+	if got := resumeCommand(&NetFlags{Home: "/tmp/ana", Loopback: true}, "3fa9c2d41b7e"); got != "boardmesh resume --home /tmp/ana --loopback 3fa9c2d41b7e" {
+		t.Errorf("with a home: %q", got)
+	}
+	if got := resumeCommand(&NetFlags{Home: "/tmp/my home's"}, "x"); got != `boardmesh resume --home '/tmp/my home'\''s' x` {
+		t.Errorf("quoted: %q", got)
+	}
+	// And the command parses as printed.
+	if _, errOut, code := run(t, "resume", "--home", t.TempDir(), "--loopback", "3fa9c2d41b7e"); code == ExitUsage {
+		t.Errorf("the printed resume command is a usage error: %s", errOut)
+	}
+}

@@ -9,11 +9,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/boardmesh/boardmesh/cli/present"
 	"github.com/boardmesh/boardmesh/crypto"
 	"github.com/boardmesh/boardmesh/engine"
 	"github.com/boardmesh/boardmesh/engine/dragonslair"
 	"github.com/boardmesh/boardmesh/engine/games"
 	"github.com/boardmesh/boardmesh/lockstep"
+	"github.com/boardmesh/boardmesh/p2p"
 )
 
 // replayTestLog plays a 3-player Dragon's Lair game between in-process
@@ -222,5 +224,73 @@ func TestReplayDesyncBundle(t *testing.T) {
 	}
 	if !strings.Contains(out, "first divergent entry is step 9") || !strings.Contains(out, "mine ") {
 		t.Fatalf("report does not name the step or fields:\n%s", out)
+	}
+}
+
+// TestReplayTellsOutcomes: the replay says what came out of each step (the
+// card turned over), not "beacon round N"; --seat tells it as that seat;
+// --json counts seats from 1 and carries the history.
+func TestReplayTellsOutcomes(t *testing.T) {
+	data, _ := replayTestLog(t)
+	out, err := runReplay(t, data, "game.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(out, "beacon round") || !strings.Contains(out, "turned over") || !strings.Contains(out, "as a spectator saw it") {
+		t.Fatalf("the replay does not tell the outcomes:\n%s", out)
+	}
+	out, err = runReplay(t, data, "--seat", "1", "game.log")
+	if err != nil || !strings.Contains(out, "as seat 1 saw it") {
+		t.Fatalf("--seat 1: %v\n%s", err, out)
+	}
+	if _, err := runReplay(t, data, "--seat", "9", "game.log"); err == nil {
+		t.Fatal("--seat 9 of a smaller table was accepted")
+	}
+	out, err = runReplay(t, data, "--json", "game.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var j struct {
+		Seats   []struct{ Seat int }
+		Steps   []struct{ Kind, What, Outcome string }
+		History []struct{ Kind, Text, Outcome string }
+		Result  struct{ Winners []int }
+	}
+	if err := json.Unmarshal([]byte(out), &j); err != nil {
+		t.Fatal(err)
+	}
+	if len(j.Seats) == 0 || j.Seats[0].Seat != 1 || len(j.History) == 0 || len(j.Result.Winners) == 0 || j.Result.Winners[0] < 1 {
+		t.Fatalf("replay --json: seats %+v, %d history lines, winners %v", j.Seats, len(j.History), j.Result.Winners)
+	}
+	for _, s := range j.Steps {
+		if strings.Contains(s.What, "beacon round") {
+			t.Fatalf("a step still reads %q", s.What)
+		}
+	}
+}
+
+// TestSpectatorSeesTheScoreTable: the spectator's game-over screen has the
+// score table and the history told with outcomes.
+func TestSpectatorSeesTheScoreTable(t *testing.T) {
+	_, log := replayTestLog(t)
+	rp, err := lockstep.Verify(log, games.Lookup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := p2p.NewHost(p2p.HostConfig{NoQUIC: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	snap := spectatorSnapshot(rp.Game, h, log, present.NewRecorder(games.Lookup), rp, len(log))
+	if !snap.Over || !strings.Contains(snap.Result, "winner") || !strings.Contains(snap.Result, "gold") || snap.Seat != -1 {
+		t.Fatalf("the spectator's game over: over %v, result %q", snap.Over, snap.Result)
+	}
+	told := false
+	for _, e := range snap.History {
+		told = told || strings.Contains(e.Outcome, "turned over")
+	}
+	if !told {
+		t.Fatalf("the spectator's history has no outcomes: %+v", snap.History)
 	}
 }

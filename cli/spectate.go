@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/boardmesh/boardmesh/cli/present"
 	"github.com/boardmesh/boardmesh/cli/tui"
+	"github.com/boardmesh/boardmesh/crypto"
 	"github.com/boardmesh/boardmesh/engine"
 	"github.com/boardmesh/boardmesh/engine/games"
 	"github.com/boardmesh/boardmesh/lockstep"
@@ -102,9 +104,10 @@ func spectateRun(opts *SpectateOptions) error {
 		return spectateSummary(opts, g, sp, rp, err)
 	}
 	var prog *tea.Program
+	rec := present.NewRecorder(games.Lookup)
 	sp.OnReplay = func(rp *lockstep.Replay, entries int) {
 		if prog != nil {
-			prog.Send(tui.SnapshotMsg(spectatorSnapshot(g, h, sp, rp, entries)))
+			prog.Send(tui.SnapshotMsg(spectatorSnapshot(g, h, sp.Log(), rec, rp, entries)))
 		}
 	}
 	first := tui.Snapshot{Title: g.Title, Seat: -1, Status: "Fetching the log…"}
@@ -124,48 +127,43 @@ func spectateRun(opts *SpectateOptions) error {
 	return nil
 }
 
+// spectatorSnapshot is the spectator's screen: the presentation model of
+// the verified log, told to a spectator (rec is fed the entries verified
+// since the last call), with the score table at the end.
 func spectatorSnapshot(g *engine.Game, h interface {
 	Network() network.Network
-}, sp *p2p.Spectator, rp *lockstep.Replay, entries int) tui.Snapshot {
-	s := tui.Snapshot{Title: g.Title, Seat: -1, State: rp.Final}
-	name := func(seat int) string {
+}, log []*crypto.Envelope, rec *present.Recorder, rp *lockstep.Replay, entries int) tui.Snapshot {
+	if n := rec.Len(); n < len(log) && n < entries {
+		rec.Feed(log[n:min(entries, len(log))]...)
+	}
+	rec.SetNames(func(seat int) string {
 		if seat >= 0 && seat < len(rp.Seats) && rp.Seats[seat] < len(rp.Members) {
 			return rp.Members[rp.Seats[seat]].Name
 		}
-		return fmt.Sprintf("seat %d", seat+1)
+		return ""
+	})
+	st := lockstep.Status{Phase: rp.Phase, Game: g, Members: rp.Members, Seats: rp.Seats, MySeat: -1, Dropped: rp.Dropped,
+		Seq: uint64(len(rp.Steps)), Entries: entries}
+	if rp.Phase < lockstep.PhasePlaying && rp.Final == nil {
+		st.Phase = lockstep.PhaseLobby
 	}
-	for _, st := range rp.Steps[max(0, len(rp.Steps)-8):] {
-		if st.Kind == "chance" {
-			s.Log = append(s.Log, "beacon: "+st.What)
-		} else {
-			s.Log = append(s.Log, name(st.Seat)+": "+st.What)
-		}
+	if rp.Final != nil {
+		st.Actor, st.Turn = rp.Final.ToAct(), rp.Final.Turn()
 	}
-	switch {
-	case rp.Result != nil:
-		s.Over, s.Status = true, "The game is over."
-		s.Result = rp.Result.Reason
-	case rp.Final == nil:
-		s.Status = "In the lobby"
-	case rp.Final.ToAct().Kind == engine.ActorSeat:
-		s.Status = name(rp.Final.ToAct().Seat) + " to move"
-	default:
-		s.Status = "drawing from the beacon"
-	}
-	for mi, m := range rp.Members {
-		seat := -1
-		for si, x := range rp.Seats {
-			if x == mi {
-				seat = si
+	t := present.Build(rec, st, rp.Final, present.Env{Human: false, Conn: func(id string) string {
+		for _, m := range rp.Members {
+			if m.ID.String() == id && h.Network().Connectedness(peer.ID(m.ID)) == network.Connected {
+				return "connected"
 			}
 		}
-		conn := "not connected"
-		if h.Network().Connectedness(peer.ID(m.ID)) == network.Connected {
-			conn = "connected"
-		}
-		s.Peers = append(s.Peers, tui.PeerInfo{Name: m.Name, Seat: seat, Conn: conn})
+		return "not connected"
+	}})
+	t.Sync = present.Sync{OK: true, Text: fmt.Sprintf("verified all %d log entries: signatures, beacons, state hashes, checkpoints", entries)}
+	if t.Title == "" {
+		t.Title = g.Title
 	}
-	s.Sync = fmt.Sprintf("verified all %d log entries: signatures, beacons, state hashes, checkpoints", entries)
+	s := snapshotOf(t, rp.Final, false)
+	s.Seat = -1
 	return s
 }
 

@@ -278,7 +278,8 @@ func lobbyOf(peer *p2p.NetPeer, nf *NetFlags) *present.Lobby {
 		l.Code = p2p.JoinCode(peer.Host.ID())
 		l.Join = "boardmesh join " + l.Code
 	} else if len(l.Addresses) > 0 {
-		l.Join = "boardmesh join --loopback --home DIR " + l.Addresses[0]
+		// Another player on this machine needs a home of their own.
+		l.Join = "boardmesh join --loopback --home ~/boardmesh-2 " + l.Addresses[0]
 	}
 	return l
 }

@@ -98,15 +98,20 @@ func spectateWeb(ctx context.Context, opts *SpectateOptions, g *engine.Game, h h
 	}
 	defer page.Close()
 	page.Show(present.Table{Game: g.Name, Title: g.Title, Phase: "lobby", Status: "Fetching the log…"})
+	rec := present.NewRecorder(games.Lookup)
 	sp.OnReplay = func(rp *lockstep.Replay, entries int) {
-		page.Show(spectatorTable(g, spectatorSnapshot(g, h, sp, rp, entries)))
+		page.Show(spectatorTable(g, spectatorSnapshot(g, h, sp.Log(), rec, rp, entries)))
 	}
 	rp, err := sp.Run(ctx)
 	return spectateSummary(opts, g, sp, rp, err)
 }
 
-// spectatorTable is the spectator's snapshot as a presentation model.
+// spectatorTable is the spectator's snapshot as a presentation model: the
+// model it was made from, when it has one.
 func spectatorTable(g *engine.Game, s tui.Snapshot) present.Table {
+	if s.Table != nil {
+		return *s.Table
+	}
 	t := present.Table{Game: g.Name, Title: g.Title, Rules: g.Version, Phase: "playing", Status: s.Status, Step: s.Step,
 		Sync: present.Sync{OK: !s.Desync, Text: s.Sync}}
 	if s.Over {

@@ -49,6 +49,9 @@ func Build(r *Recorder, st lockstep.Status, state engine.State, env Env) Table {
 		viewer = -1
 	}
 	t.You = viewer + 1
+	if t.You > 0 {
+		t.Since = since(t.History, t.You)
+	}
 	memberName := func(mi int) string {
 		if mi < 0 || mi >= len(st.Members) {
 			return ""
@@ -203,6 +206,24 @@ func Build(r *Recorder, st lockstep.Status, state engine.State, env Env) Table {
 		}
 	}
 	return t
+}
+
+// since is the game's lines after the viewer's own last move, by others.
+func since(h []Entry, you int) []Entry {
+	i := len(h)
+	for i > 0 && !(h[i-1].Seat == you && h[i-1].Kind == "action") {
+		i--
+	}
+	var out []Entry
+	for _, e := range h[i:] {
+		if e.Kind == "action" || e.Kind == "bot" || e.Kind == "chance" || e.Kind == "drop" || e.Kind == "cheat" {
+			out = append(out, e)
+		}
+	}
+	if i == 0 && len(out) > 50 {
+		out = out[len(out)-50:] // never moved yet: the latest only
+	}
+	return out
 }
 
 func plus1(xs []int) []int {

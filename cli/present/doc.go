@@ -30,6 +30,19 @@
 //   - Actions carry a stable ID (the action's op and arguments, "3.1.-2"),
 //     the label, the group (the label's leading words, "Play Bank"), the
 //     game's Target (a square, a card, a pile) so a browser can make the
-//     board clickable, the effect Text, and Risky. Choose maps an ID back
-//     to the engine action.
+//     board clickable, the effect Text, and Risky; Table.Default is the
+//     move to highlight first (never a risky one). A combo (Serpent City's
+//     walk of several spaces, engine.Combiner) is one Action whose ID joins
+//     its steps' IDs with "+" (Steps lists them): send the steps one at a
+//     time, each once the one before is committed, while it is legal.
+//     Choose maps an ID back to the engine action, ChooseAll to all the
+//     steps of a combo.
+//   - Since is what the others did after the viewer's own last move; Last
+//     is the target of the newest move (the tile just laid), to highlight.
+//
+// What the games supply (optional interfaces in package engine, all
+// presentation, none part of the rules): Narrator (each step told as one
+// seat may know it, with its outcome), Scorer (score parts), ActionInformer
+// (targets, texts, risk), Glossary (the terms on the table, for help),
+// Compact (the essentials in a given number of lines) and Combiner.
 package present

@@ -53,6 +53,9 @@ type Table struct {
 	Step uint64 `json:"step"`
 	// Last is the target of the last move, to highlight.
 	Last *engine.Target `json:"last_target,omitempty"`
+	// Since is what the others did since the viewer's own last move
+	// (oldest first): who bought Militia, why a Coin vanished.
+	Since []Entry `json:"since_your_move,omitempty"`
 }
 
 // Seat is one seat of the game.

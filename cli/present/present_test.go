@@ -210,3 +210,16 @@ func TestMergeOutcome(t *testing.T) {
 		t.Fatalf("outcome %q", got)
 	}
 }
+
+// TestSinceYourMove: what the others did after the viewer's last move.
+func TestSinceYourMove(t *testing.T) {
+	h := []Entry{{Kind: "action", Seat: 2, Text: "Buy Silver"}, {Kind: "action", Seat: 1, Text: "Buy Gold"},
+		{Kind: "table", Text: "waiting for bo"}, {Kind: "action", Seat: 2, Text: "Buy Militia"}, {Kind: "action", Seat: 3, Text: "Play Witch", Outcome: "seat 1 gained Curse"}}
+	got := since(h, 1)
+	if len(got) != 2 || got[0].Text != "Buy Militia" || got[1].Outcome != "seat 1 gained Curse" {
+		t.Fatalf("since = %+v", got)
+	}
+	if got := since(h[:2], 1); len(got) != 0 {
+		t.Fatalf("right after our move, since = %+v", got)
+	}
+}

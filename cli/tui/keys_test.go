@@ -200,3 +200,20 @@ func TestComboSendsItsStepsInTurn(t *testing.T) {
 		t.Fatalf("a walk cut short is not explained:\n%s", m.View())
 	}
 }
+
+// TestScoreTableFitsASmallScreen: the game-over table of six seats is
+// shown whole on a screen of 80x18.
+func TestScoreTableFitsASmallScreen(t *testing.T) {
+	res := "the dragon woke up"
+	for i := 1; i <= 6; i++ {
+		res += fmt.Sprintf("\n  %d player-%d   %d  (gold +%d)", i, i, 10*i, 10*i)
+	}
+	m := New(Snapshot{Title: "Lair", Seat: 0, State: &cityState{}, Over: true, Result: res, Sync: "state hashes agree"}, false, nil, nil)
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 18})
+	v := m.View()
+	for i := 1; i <= 6; i++ {
+		if !strings.Contains(v, fmt.Sprintf("player-%d", i)) {
+			t.Fatalf("seat %d's score is cut off:\n%s", i, v)
+		}
+	}
+}

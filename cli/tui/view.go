@@ -63,6 +63,22 @@ func (m *Model) layout() screen {
 	if s.Status != "" {
 		sc.top = append(sc.top, titleStyle.Render(s.Status))
 	}
+	if t := s.Table; t != nil && len(s.Legal) > 0 && len(t.Since) > 0 && h >= 20 {
+		// What the others did since our last move, in one line: the rest
+		// is in the history (L).
+		var parts []string
+		for _, e := range t.Since {
+			p := e.Text
+			if e.Seat > 0 {
+				p = fmt.Sprintf("S%d %s", e.Seat, e.Text)
+			}
+			if e.Outcome != "" {
+				p += " (" + e.Outcome + ")"
+			}
+			parts = append(parts, p)
+		}
+		sc.top = append(sc.top, dimStyle.Render("Since your move: "+strings.Join(parts, "; ")))
+	}
 
 	if t := s.Table; t != nil && !s.Over {
 		for _, st := range t.Stalls {
@@ -139,6 +155,10 @@ func (m *Model) layout() screen {
 		}
 		want := len(menuHead) + max((len(items)+cols-1)/cols, 1)
 		menuRows = min(want, max(4, avail/2))
+		if s.Over {
+			// The score table whole: it is what the game ends with.
+			menuRows = min(want, max(4, avail-3))
+		}
 		sc.menu = m.menuLines(menuHead, items, menuRows, w, cols)
 		if text := m.highlightedText(items); text != "" {
 			sc.menu = append(sc.menu, dimStyle.Render("   ⓘ "+text))

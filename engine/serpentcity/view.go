@@ -299,6 +299,11 @@ func (v *View) Render(width int, color bool) string {
 				cs = append(cs, itoa(c.Count)+"× "+c.Name+" ("+c.Deck+", IP "+itoa(c.MinIP)+"–"+itoa(c.MaxIP)+")")
 			}
 			line("    your cards: " + strings.Join(cs, "; "))
+			for _, c := range p.Cards {
+				if t := cardTexts[keyOf(c.Name)]; t != "" {
+					line("      " + c.Name + ": " + t)
+				}
+			}
 		}
 	}
 	if v.LastDraw != "" {
