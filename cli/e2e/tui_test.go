@@ -172,7 +172,9 @@ func TestTerminalInfiniteCityMenus(t *testing.T) {
 	}
 	x, _ := startPlay(t, 100, 30, "infinitecity --bots 1 --delay 200ms --seed tmux-city")
 	group := regexp.MustCompile(`> (\w)\) (Play [^(…\n]+?) …  \((\d+) choices\)`)
-	first := regexp.MustCompile(`> (\w)\) (.+?)\s*\n`)
+	// The highlighted item ends at the line's end or, when short moves sit
+	// side by side in columns, at the gap before the next column.
+	first := regexp.MustCompile(`> (\w)\) (.+?)(?:\s{2,}|\s*\n)`)
 	yourMove := regexp.MustCompile(`(?m)^Your move`)
 	played := 0
 	deadline := time.Now().Add(90 * time.Second)
