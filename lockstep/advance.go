@@ -19,7 +19,7 @@ func (n *Node) advance() {
 		if n.replayEarly {
 			n.replayEarly = false
 			early := n.early
-			n.early = nil
+			n.early, n.earlyBytes = nil, 0
 			for _, e := range early {
 				_ = n.Step(e)
 			}
@@ -135,7 +135,7 @@ func (n *Node) commitExtensions(r uint64) bool {
 		}
 		x, who, err := m.checkExtend(env)
 		if err != nil {
-			delete(n.buf, s)
+			n.unbuf(s)
 			_ = n.reject(env, err)
 			continue
 		}
@@ -159,7 +159,7 @@ func (n *Node) commitGroup(x expectation) bool {
 			continue
 		}
 		if err := m.check(env, x, x.who[i]); err != nil {
-			delete(n.buf, s)
+			n.unbuf(s)
 			_ = n.reject(env, err)
 			n.suspect(env, err)
 			complete = false
@@ -172,7 +172,7 @@ func (n *Node) commitGroup(x expectation) bool {
 	}
 	for _, env := range envs {
 		if err := m.apply(env, x); err != nil {
-			delete(n.buf, slotOf(env))
+			n.unbuf(slotOf(env))
 			_ = n.reject(env, err)
 			return len(envs) > 1
 		}
@@ -204,7 +204,7 @@ func (n *Node) tryDrop() bool {
 		}
 		seats, err := decodeSeats(env.Body, len(m.seats))
 		if err != nil {
-			delete(n.buf, s)
+			n.unbuf(s)
 			_ = n.reject(env, err)
 			continue
 		}
@@ -262,7 +262,7 @@ func (n *Node) tryDrop() bool {
 func (n *Node) clearDropVotes() {
 	for s, env := range n.buf {
 		if s.kind == crypto.KindDrop && env.Seq < uint64(len(n.m.log)) {
-			delete(n.buf, s)
+			n.unbuf(s)
 		}
 	}
 }
@@ -290,7 +290,7 @@ func (n *Node) commitRoster() bool {
 	for _, env := range rosters {
 		r, err := decodeRoster(env.Body)
 		if err != nil {
-			delete(n.buf, slotOf(env))
+			n.unbuf(slotOf(env))
 			_ = n.reject(env, err)
 			continue
 		}
@@ -320,7 +320,7 @@ func (n *Node) commitRoster() bool {
 			ferr = try.feed(env)
 		}
 		if ferr != nil {
-			delete(n.buf, slotOf(env))
+			n.unbuf(slotOf(env))
 			_ = n.reject(env, ferr)
 			if errors.Is(ferr, ErrRefused) {
 				n.rd.Events = append(n.rd.Events, Event{Kind: EventRefused, Peer: env.Author, Err: ferr, Text: ferr.Error()})
@@ -332,12 +332,12 @@ func (n *Node) commitRoster() bool {
 		}
 		_ = m.feed(env)
 		for _, j := range joins {
-			delete(n.buf, slotOf(j))
+			n.unbuf(slotOf(j))
 		}
 		// Joins that did not make the roster stay out of the session.
 		for s := range n.buf {
 			if s.kind == crypto.KindJoin || s.kind == crypto.KindRoster {
-				delete(n.buf, s)
+				n.unbuf(s)
 			}
 		}
 		n.acceptSince = n.now

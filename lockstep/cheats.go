@@ -36,6 +36,8 @@ func cheatOf(err error) CheatKind {
 		return CheatEquivocation
 	case errors.Is(err, ErrCheckpoint):
 		return CheatWrongCheckpoint
+	case errors.Is(err, ErrLyingState):
+		return CheatLyingState
 	case errors.Is(err, ErrBadBody), errors.Is(err, ErrMalformed):
 		return CheatMalformed
 	}
@@ -72,6 +74,8 @@ func (n *Node) cheatWhat(c CheatKind, env *crypto.Envelope, err error) string {
 		return fmt.Sprintf("%s signed a checkpoint at step %d that differs from ours: %v", name, env.Seq, err)
 	case CheatMalformed:
 		return fmt.Sprintf("%s sent a malformed %s; refused: %v", name, env.Kind, err)
+	case CheatLyingState:
+		return fmt.Sprintf("%s sent a state that contradicts the checkpoints it signed with everyone (%v); %s is the suspect, no player's move is", name, err, name)
 	case CheatEquivocation:
 		return fmt.Sprintf("%s signed two different %s envelopes for seq %d", name, env.Kind, env.Seq)
 	}

@@ -9,13 +9,13 @@
 //
 //	n, err := lockstep.New(lockstep.Config{Identity: id, Name: "Ada", Games: games.Lookup,
 //		Log: entriesFromDisk, Sent: sentFromDisk})
-//	// host: n.Host(lobby, game, opts) ... later n.Propose()
+//	// host: n.Host(lobby, game, opts) ... later n.Propose() or n.ProposeMembers(admitted)
 //	// joiner: n.Join(lobby)
 //	for {
 //		select {
 //		case env := <-received:   // from gossipsub or a catch-up stream
 //			n.Step(env)           // an error is a rejected envelope, already reported as an event
-//		case a := <-playerChose:
+//		case a := <-playerChose:   // offered only while n.CanAct() (false until CaughtUp after a restart)
 //			n.Act(a)
 //		case now := <-ticker:
 //			n.Tick(now.UnixMilli())
@@ -26,10 +26,13 @@
 //		}
 //		for n.HasReady() {
 //			rd := n.Ready()
-//			appendToDisk(rd.Persist, rd.Entries, rd.Keep) // BEFORE sending anything
+//			appendToDisk(rd.Persist, rd.Entries, rd.Keep)
+//			if rd.MustSync {
+//				fsync()                      // BEFORE sending anything
+//			}
 //			broadcast(rd.Messages)
 //			fetch(rd.Requests)                   // each from its peer over the catch-up stream
-//			show(rd.Events)
+//			show(rd.Events)                      // EventCheat names every cheat, seats from 1
 //			n.Advance()
 //		}
 //	}

@@ -148,7 +148,7 @@ func (n *Node) supersede() bool {
 	for _, env := range cands {
 		r, err := decodeRoster(env.Body)
 		if err != nil || !strictSubset(r.Members, current) {
-			delete(n.buf, slotOf(env))
+			n.unbuf(slotOf(env))
 			continue
 		}
 		try := newMachine(m.games)
@@ -161,7 +161,7 @@ func (n *Node) supersede() bool {
 		if ferr == nil {
 			ferr = try.feed(env)
 		}
-		delete(n.buf, slotOf(env))
+		n.unbuf(slotOf(env))
 		if ferr != nil {
 			_ = n.reject(env, ferr)
 			continue
@@ -176,7 +176,7 @@ func (n *Node) supersede() bool {
 		// Envelopes of the old session are of no use any more.
 		for s := range n.buf {
 			if s.session == m.session {
-				delete(n.buf, s)
+				n.unbuf(s)
 			}
 		}
 		n.m = try

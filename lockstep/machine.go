@@ -54,7 +54,8 @@ type machine struct {
 	// once signed, can never be signed again for its round.
 	roundHash crypto.Hash
 	roundDue  bool
-	agreed    uint64 // seq of the last checkpoint round that matched
+	agreed    uint64   // seq of the last checkpoint round that matched
+	cps       []uint64 // seqs of every checkpoint round that matched, ascending
 
 	// group is the partial group being committed (a round of accepts,
 	// reveals, checkpoints or drop votes); who lists its authors in order.
@@ -348,6 +349,7 @@ func (m *machine) apply(env *crypto.Envelope, x expectation) error {
 	case crypto.KindCheckpoint:
 		m.needCP = false
 		m.agreed = m.seq
+		m.cps = append(m.cps, m.seq)
 		if m.st.ToAct().Kind == engine.ActorOver {
 			m.phase = PhaseOver
 			r := m.st.Result()

@@ -71,11 +71,13 @@ type Node struct {
 	chains  []ownSeg
 
 	// Lookup tables only; every ordered decision iterates slices.
-	buf  map[slot]*crypto.Envelope // received or own, not yet committed
+	buf  map[slot]*crypto.Envelope // received or own, not yet committed (bufPut, unbuf)
+	use  map[crypto.PeerID]*bufUse // each author's share of buf (buffers.go)
 	seen map[slot]*crypto.Envelope // every envelope accepted or committed, for equivocation checks
 	sent map[slot]*crypto.Envelope // own signed envelopes
 	// early holds envelopes that arrived before the session id was known.
 	early       []*crypto.Envelope
+	earlyBytes  int
 	replayEarly bool
 	rejected    map[slot]error     // rejections during one Step, or nil
 	states      []*crypto.Envelope // state envelopes from peers ahead of us
@@ -101,8 +103,9 @@ type Node struct {
 	// released is how many log entries went out in Ready.Entries: the
 	// lobby's are held until the seat draw (see lobby.go).
 	released    int
-	acceptSince int64         // when the current accept phase began
-	superseded  []crypto.Hash // sessions of rosters replaced by a re-proposal
+	acceptSince int64           // when the current accept phase began
+	superseded  []crypto.Hash   // sessions of rosters replaced by a re-proposal
+	disputed    []crypto.PeerID // authors of a signed checkpoint that differs from ours
 
 	stopped    bool
 	stateSent  map[uint64]bool
@@ -129,7 +132,7 @@ func New(cfg Config) (*Node, error) {
 		cfg.AcceptTimeout = DefaultAcceptTimeout
 	}
 	n := &Node{cfg: cfg, id: cfg.Identity, m: newMachine(cfg.Games),
-		buf: map[slot]*crypto.Envelope{}, seen: map[slot]*crypto.Envelope{}, sent: map[slot]*crypto.Envelope{},
+		buf: map[slot]*crypto.Envelope{}, use: map[crypto.PeerID]*bufUse{}, seen: map[slot]*crypto.Envelope{}, sent: map[slot]*crypto.Envelope{},
 		voted: map[uint64][][]int{}, asked: map[crypto.PeerID]int{}, stateSent: map[uint64]bool{}}
 	n.m.checkSigs = true
 	for i, env := range cfg.Log {
@@ -175,7 +178,7 @@ func New(cfg Config) (*Node, error) {
 		}
 		if _, done := n.seen[s]; !done {
 			n.seen[s] = env
-			n.buf[s] = env
+			n.bufPut(s, env)
 		}
 	}
 	if !n.lobby.IsZero() {
@@ -324,7 +327,7 @@ func (n *Node) sign(env *crypto.Envelope) *crypto.Envelope {
 	s = slotOf(env)
 	n.sent[s] = env
 	n.seen[s] = env
-	n.buf[s] = env
+	n.bufPut(s, env)
 	n.rd.Persist = append(n.rd.Persist, env)
 	n.rd.Messages = append(n.rd.Messages, env)
 	return env
@@ -371,9 +374,7 @@ func (n *Node) Step(env *crypto.Envelope) error {
 	} else if n.m.session.IsZero() || (env.Session != n.m.session && n.lobbyOpen()) {
 		// Before the session id is known, or possibly of a re-proposal
 		// that has not arrived yet: keep it for when it has.
-		if len(n.early) < maxEarly {
-			n.early = append(n.early, env)
-		}
+		n.keepEarly(env)
 		return nil
 	} else if env.Session != n.m.session {
 		return n.reject(env, ErrWrongSession)
@@ -420,8 +421,18 @@ func (n *Node) Step(env *crypto.Envelope) error {
 		}
 		return n.reject(env, err)
 	}
+	if n.tooFar(env) {
+		// Its author is far ahead (or floods): a gap answer brings the
+		// entries in order.
+		n.counters.Dropped++
+		n.counters.DroppedBytes += uint64(env.Size())
+		n.noteFuture(env)
+		return fmt.Errorf("%w: too far ahead to keep", ErrStale)
+	}
+	if !n.bufPut(s, env) {
+		return fmt.Errorf("%w: its author's buffer is full", ErrStale)
+	}
 	n.seen[s] = env
-	n.buf[s] = env
 	n.noteFuture(env)
 	// Report a rejection found while committing (an illegal action, a
 	// wrong hash, a bad reveal) to the caller too.
@@ -529,7 +540,10 @@ func (n *Node) prune() {
 		return gone[a].Author < gone[b].Author
 	})
 	for _, env := range gone {
-		delete(n.buf, slotOf(env))
+		n.unbuf(slotOf(env))
+		// Forget it altogether: its slot is decided, and a replay of it
+		// is refused as stale (this keeps seen as small as the log).
+		delete(n.seen, slotOf(env))
 		if env.Kind == crypto.KindAction && env.Seq < uint64(len(m.steps)) && m.steps[env.Seq].Author != env.Author {
 			_ = n.reject(env, fmt.Errorf("%w: step %d was not %s's to take", ErrNotYourTurn, env.Seq, m.nameOf(env.Author)))
 		}
@@ -636,6 +650,15 @@ func (n *Node) Tick(now int64) {
 	if !n.CaughtUp() && now-n.resent >= n.cfg.ResendAfter {
 		// Restarted: ask until a majority shows we are at the head, even
 		// when nobody else is waited for (our own action may be due).
+		n.resent = now
+		n.resend()
+		n.rd.Requests = append(n.rd.Requests, GapRequest{From: uint64(len(n.m.log))})
+	}
+	if len(waits) == 0 && n.m.phase == PhasePlaying && len(n.voted[uint64(len(n.m.log))]) > 0 &&
+		now-n.progress >= n.cfg.ResendAfter && now-n.resent >= n.cfg.ResendAfter {
+		// Held by our own drop vote: every input is here, but we may not
+		// commit it (mayCommitNormally). A peer that went on without
+		// voting frees us (StepAnswer), so ask.
 		n.resent = now
 		n.resend()
 		n.rd.Requests = append(n.rd.Requests, GapRequest{From: uint64(len(n.m.log))})
@@ -766,16 +789,55 @@ type GapAnswer struct {
 }
 
 // Answer answers a gap request: what Serve sends, with the committed
-// entries told apart from the rest.
+// entries told apart from the rest. req.To is the peer that asks (the
+// runner sets it to the stream's remote peer).
+//
+// The uncommitted envelopes served are only those that can help now, so
+// that an answer never amplifies what others sent us: during the game,
+// the ones for steps and rounds up to serveAhead beyond this node's own
+// position, this node's own, and the asking peer's own (a peer whose disk
+// lost what it signed gets it back; see CaughtUp); in the lobby, all (the
+// buffers bound them).
 func (n *Node) Answer(req GapRequest) GapAnswer {
 	a := GapAnswer{Peer: n.id.ID(), From: req.From}
 	if req.From < uint64(len(n.m.log)) {
 		end := min(uint64(len(n.m.log)), req.From+maxServe)
 		a.Entries = append(a.Entries, n.m.log[req.From:end]...)
 	}
-	a.Pending = n.pending()
+	a.Pending = n.pendingFor(req.To)
 	return a
 }
+
+// pendingFor is what Answer serves of the uncommitted envelopes.
+func (n *Node) pendingFor(asker crypto.PeerID) []*crypto.Envelope {
+	all := n.pending()
+	m := n.m
+	if m.phase < PhasePlaying && !n.stopped {
+		return all
+	}
+	out := all[:0]
+	for _, env := range all {
+		var near bool
+		switch env.Kind {
+		case crypto.KindAction, crypto.KindCheckpoint:
+			near = env.Seq <= m.seq+serveAhead
+		case crypto.KindReveal, crypto.KindExtend:
+			near = env.Seq <= m.round+serveAhead
+		case crypto.KindDrop:
+			near = env.Seq <= uint64(len(m.log))+serveAhead
+		}
+		if near || env.Author == asker || env.Author == n.id.ID() {
+			out = append(out, env)
+		}
+	}
+	return out
+}
+
+// serveAhead is how far beyond this node's own position an answer serves
+// others' envelopes: a peer a little ahead of us may need what we hold
+// for it (it asked because it waits), but nobody needs a flood of the
+// far future relayed.
+const serveAhead = maxAhead
 
 // StepAnswer takes another peer's answer to our gap request: every
 // envelope in it is stepped like a received one. Its committed entries
@@ -1030,7 +1092,7 @@ func (n *Node) committed(from int) {
 	// (A re-proposal replaces the lobby's machine by one with a shorter log.)
 	from = min(from, len(n.m.log))
 	for _, env := range n.m.log[from:] {
-		delete(n.buf, slotOf(env))
+		n.unbuf(slotOf(env))
 	}
 	if n.m.phase >= PhasePlaying {
 		n.release()

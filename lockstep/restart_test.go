@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/boardmesh/boardmesh/crypto"
+	"github.com/boardmesh/boardmesh/engine"
 )
 
 // TestPowerLossNeverEquivocates: peers crash as in a power cut, losing
@@ -120,5 +121,32 @@ func TestRestartedNodeWaitsToCatchUp(t *testing.T) {
 	}
 	if !n.peers[a].node.CanAct() {
 		t.Fatal("caught up, the restarted node still may not act")
+	}
+}
+
+// TestHeldByOwnDropVoteAsks: a peer that voted to drop the seat to act,
+// and then got that seat's late action, holds every input and waits for
+// nobody, yet may not commit; Tick once never asked for a gap then, and
+// the peer sat there until the runner asked for it (p2p's askIfHeld).
+func TestHeldByOwnDropVoteAsks(t *testing.T) {
+	n := startDice(t, "held", 3, Config{})
+	a, seat := n.actor()
+	x := (a + 1) % 3
+	p := n.peers[x].node
+	if err := p.VoteDrop([]int{seat}); err != nil {
+		t.Fatal(err)
+	}
+	n.drain(x)
+	st := p.Status()
+	act := n.signAs(a, &crypto.Envelope{Session: st.Session, Seq: st.Seq, Kind: crypto.KindAction,
+		StateHash: p.Hashes()[st.Seq], Body: engine.AppendAction(nil, legalAction(n))})
+	_ = p.Step(act)
+	n.drain(x)
+	if len(p.Waiting()) != 0 || len(p.Log()) != len(n.peers[a].node.Log()) {
+		t.Fatalf("the voter should hold the action uncommitted and wait for nobody: waits %v", p.Waiting())
+	}
+	p.Tick(n.now + 5000)
+	if rd := p.Ready(); len(rd.Requests) == 0 {
+		t.Fatal("a peer held by its own drop vote does not ask for a gap")
 	}
 }

@@ -247,6 +247,11 @@ type DesyncReport struct {
 	MyState, TheirState []byte
 	// Evidence is the other peer's signed state envelope.
 	Evidence *crypto.Envelope
+	// Agreed is the step of the last checkpoint every peer signed alike
+	// (the other's state agrees with it, or it would be a lie, not a
+	// desync): the divergence lies after it. The report does not say who
+	// diverged; the other peer is the suspect, the entry's author is not.
+	Agreed uint64
 }
 
 // String is the report as a player reads it.
@@ -256,7 +261,8 @@ func (r *DesyncReport) String() string {
 	if r.EntryAuthor != "" {
 		fmt.Fprintf(&b, " by %s", shortID(r.EntryAuthor))
 	}
-	fmt.Fprintf(&b, "); state hash after it: mine %s, theirs %s", r.Mine.Short(), r.Theirs.Short())
+	fmt.Fprintf(&b, "); state hash after it: mine %s, theirs %s; the states agreed at the checkpoint of step %d, which both signed",
+		r.Mine.Short(), r.Theirs.Short(), r.Agreed)
 	for _, d := range r.Diff {
 		fmt.Fprintf(&b, "\n  %s: mine %s, theirs %s", d.Path, d.A, d.B)
 	}
