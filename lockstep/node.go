@@ -860,7 +860,7 @@ func (n *Node) StepAnswer(a GapAnswer) error {
 	for i, env := range placed {
 		idx := a.From + uint64(i)
 		if idx < at && !crypto.Equal(n.m.log[idx], env) {
-			n.forked(idx, env)
+			n.forked(idx, placed[i:])
 			return fmt.Errorf("%w: entry %d differs from ours", ErrFork, idx)
 		}
 		if idx == at && env.Kind != crypto.KindDrop && len(n.voted[at]) > 0 && n.m.phase == PhasePlaying && n.wentOn(a.Peer, at) {
@@ -937,18 +937,53 @@ func (n *Node) wentOn(p crypto.PeerID, at uint64) bool {
 	return true
 }
 
-// forked handles a peer's log that differs from ours at idx. If there the
-// others dropped our own seat (while we, having every input, went on
-// alone), our log can never rejoin theirs: we stop and say so. Following
-// the game again means fetching the whole log afresh (a new Node with no
-// Config.Log), as a spectator.
-func (n *Node) forked(idx uint64, env *crypto.Envelope) {
-	if n.stopped || env.Kind != crypto.KindDrop || n.m.seatOf == nil || n.verify(env) != nil || env.Session != n.m.session {
+// forked stops this node when a peer's committed log shows, at position
+// idx where ours differs, that the others dropped this node's seat: the
+// drop group that starts there (entries, in the answering peer's log
+// order) must hold a signed vote from every voter the drop needs, for the
+// same seats at the same position. One member's vote alone proves
+// nothing (it could be that member's invention), so it never stops us.
+func (n *Node) forked(idx uint64, entries []*crypto.Envelope) {
+	if n.stopped || len(entries) == 0 || n.m.seatOf == nil {
 		return
 	}
-	seats, err := decodeSeats(env.Body, len(n.m.seats))
+	first := entries[0]
+	if first.Kind != crypto.KindDrop || first.Session != n.m.session || first.Seq != idx {
+		return
+	}
+	seats, err := decodeSeats(first.Body, len(n.m.seats))
 	if err != nil || !containsInt(seats, n.mySeat()) {
 		return
+	}
+	need := n.m.dropVoters(seats)
+	active := 0
+	for _, d := range n.m.dropped {
+		if !d {
+			active++
+		}
+	}
+	if len(need) == 0 || 2*len(need) <= active {
+		return
+	}
+	voted := make([]bool, len(need))
+	for _, env := range entries {
+		if env.Kind != crypto.KindDrop || env.Session != n.m.session || env.Seq != idx || string(env.Body) != string(first.Body) {
+			break
+		}
+		mi, ok := n.m.member(env.Author)
+		if !ok || n.verify(env) != nil {
+			return
+		}
+		for k, v := range need {
+			if v == mi {
+				voted[k] = true
+			}
+		}
+	}
+	for _, v := range voted {
+		if !v {
+			return
+		}
 	}
 	n.stopped = true
 	n.rd.Events = append(n.rd.Events, Event{Kind: EventDropped, Peer: n.id.ID(), Seat: n.mySeat() + 1, Seats: seats, Seq: idx,
