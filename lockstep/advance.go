@@ -37,6 +37,9 @@ func (n *Node) advanceOnce() bool {
 	if m.phase == PhaseLobby {
 		return n.commitRoster()
 	}
+	if n.supersede() {
+		return true
+	}
 	x, ok := m.expect()
 	if !ok {
 		return false
@@ -125,7 +128,7 @@ func (n *Node) commitExtensions(r uint64) bool {
 	m := n.m
 	progressed := false
 	for _, mi := range m.extensionsNeeded(r) {
-		s := slot{kind: crypto.KindExtend, author: m.members[mi].ID, seq: m.members[mi].chainEnd()}
+		s := n.slot(crypto.KindExtend, m.members[mi].ID, m.members[mi].chainEnd())
 		env, ok := n.buf[s]
 		if !ok {
 			continue
@@ -149,7 +152,7 @@ func (n *Node) commitGroup(x expectation) bool {
 	envs := make([]*crypto.Envelope, 0, len(x.who))
 	complete := true
 	for i := len(m.group); i < len(x.who); i++ {
-		s := slot{kind: x.kind, author: m.members[x.who[i]].ID, seq: x.seq}
+		s := n.slot(x.kind, m.members[x.who[i]].ID, x.seq)
 		env, ok := n.buf[s]
 		if !ok {
 			complete = false
@@ -225,7 +228,9 @@ func (n *Node) tryDrop() bool {
 		envs := make([]*crypto.Envelope, 0, len(x.who))
 		m.startDrop(seats)
 		for _, mi := range x.who {
-			env, ok := n.buf[slot{kind: crypto.KindDrop, author: m.members[mi].ID, seq: at, extra: body}]
+			s := n.slot(crypto.KindDrop, m.members[mi].ID, at)
+			s.extra = body
+			env, ok := n.buf[s]
 			if !ok || m.check(env, x, mi) != nil {
 				break
 			}
@@ -281,7 +286,7 @@ func (n *Node) commitRoster() bool {
 			rosters = append(rosters, env)
 		}
 	}
-	sort.Slice(rosters, func(a, b int) bool { return rosters[a].Author < rosters[b].Author })
+	rosterOrder(rosters)
 	for _, env := range rosters {
 		r, err := decodeRoster(env.Body)
 		if err != nil {
@@ -291,7 +296,7 @@ func (n *Node) commitRoster() bool {
 		}
 		joins := make([]*crypto.Envelope, 0, len(r.Members))
 		for _, mem := range r.Members {
-			if j, ok := n.buf[slot{kind: crypto.KindJoin, author: mem.ID}]; ok && j.Session == n.lobby {
+			if j, ok := n.buf[n.slot(crypto.KindJoin, mem.ID, 0)]; ok && joinMatches(j, mem) {
 				joins = append(joins, j)
 			}
 		}
@@ -335,6 +340,7 @@ func (n *Node) commitRoster() bool {
 				delete(n.buf, s)
 			}
 		}
+		n.acceptSince = n.now
 		n.rd.Events = append(n.rd.Events, Event{Kind: EventRoster, Peer: env.Author,
 			Text: "roster agreed: " + rosterNames(r)})
 		if n.myMember() < 0 {

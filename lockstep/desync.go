@@ -119,7 +119,7 @@ func (n *Node) report(env *crypto.Envelope, mi int, body *stateBody) {
 		r.EntryAuthor = st.Author
 		r.EntryWhat = st.Kind
 		if st.Seat >= 0 {
-			r.EntryWhat = fmt.Sprintf("%s of seat %d", st.Kind, st.Seat)
+			r.EntryWhat = fmt.Sprintf("%s of seat %d", st.Kind, st.Seat+1)
 		}
 		if st.Kind == "chance" {
 			r.EntryWhat = "chance step (beacon)"

@@ -467,7 +467,7 @@ func (m *machine) autoplay() error {
 		}
 		legal := m.st.Legal(nil)
 		if len(legal) == 0 {
-			return fmt.Errorf("lockstep: seat %d to act with no legal action", who.Seat)
+			return fmt.Errorf("lockstep: seat %d to act with no legal action", who.Seat+1)
 		}
 		if m.bots[who.Seat] == nil {
 			m.bots[who.Seat] = m.game.Bots[0].New()
@@ -479,7 +479,7 @@ func (m *machine) autoplay() error {
 			info.What = m.st.Describe(a)
 		}
 		if err := m.st.Apply(who.Seat, a); err != nil {
-			return fmt.Errorf("lockstep: bot for dropped seat %d: %w", who.Seat, err)
+			return fmt.Errorf("lockstep: bot for dropped seat %d: %w", who.Seat+1, err)
 		}
 		if err := m.stepDone(info); err != nil {
 			return err
@@ -500,7 +500,7 @@ func (m *machine) finishDrop() error {
 	if m.dropper != nil {
 		for _, s := range seats {
 			if err := m.dropper.Drop(s); err != nil {
-				return fmt.Errorf("lockstep: game refused to drop seat %d: %w", s, err)
+				return fmt.Errorf("lockstep: game refused to drop seat %d: %w", s+1, err)
 			}
 		}
 		// The state changed outside any entry, so the peers confirm it
@@ -522,7 +522,7 @@ func (m *machine) seatNames(seats []int) string {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		fmt.Fprintf(&b, "%s (seat %d)", m.name(m.seats[s]), s)
+		fmt.Fprintf(&b, "%s (seat %d)", m.name(m.seats[s]), s+1)
 	}
 	return b.String()
 }
@@ -832,11 +832,13 @@ func (m *machine) checkEvidence(env *crypto.Envelope) (crypto.PeerID, *crypto.En
 }
 
 // slotKind reports whether an author may sign only one envelope of kind
-// per (session, seq). Drop votes may be re-cast for other seat sets, and
-// evidence and state envelopes are not slots.
+// per (session, seq), so that de-duplication keys it by slot alone. Drop
+// votes may be re-cast for other seat sets, a host may propose a roster
+// again, and evidence and state envelopes are not slots: their body is
+// part of the key.
 func slotKind(k crypto.Kind) bool {
 	switch k {
-	case crypto.KindDrop, crypto.KindEvidence, crypto.KindState:
+	case crypto.KindDrop, crypto.KindEvidence, crypto.KindState, crypto.KindRoster:
 		return false
 	}
 	return true

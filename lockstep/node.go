@@ -25,16 +25,27 @@ const (
 // one seq. Drop votes add their body, since a peer may vote for several
 // seat sets at one step.
 type slot struct {
-	kind   crypto.Kind
-	author crypto.PeerID
-	seq    uint64
-	extra  string
+	session crypto.Hash // the lobby id for joins and rosters
+	kind    crypto.Kind
+	author  crypto.PeerID
+	seq     uint64
+	extra   string
 }
 
 func slotOf(env *crypto.Envelope) slot {
-	s := slot{kind: env.Kind, author: env.Author, seq: env.Seq}
+	s := slot{session: env.Session, kind: env.Kind, author: env.Author, seq: env.Seq}
 	if !slotKind(env.Kind) {
 		s.extra = string(env.Body)
+	}
+	return s
+}
+
+// slot is the slot of kind, author and seq in the current session (the
+// lobby, for joins and rosters).
+func (n *Node) slot(kind crypto.Kind, author crypto.PeerID, seq uint64) slot {
+	s := slot{session: n.m.session, kind: kind, author: author, seq: seq}
+	if kind == crypto.KindJoin || kind == crypto.KindRoster {
+		s.session = n.lobby
 	}
 	return s
 }
@@ -80,6 +91,19 @@ type Node struct {
 	raised   map[raisedKey]bool // events raised at log length raisedAt
 	raisedAt uint64
 
+	// restarted is set for a node made with Config.Log or Config.Sent;
+	// heard lists the members that have shown it is at the head of the
+	// log since (see CaughtUp).
+	restarted bool
+	heard     []crypto.PeerID
+	caughtUp  bool
+
+	// released is how many log entries went out in Ready.Entries: the
+	// lobby's are held until the seat draw (see lobby.go).
+	released    int
+	acceptSince int64         // when the current accept phase began
+	superseded  []crypto.Hash // sessions of rosters replaced by a re-proposal
+
 	stopped    bool
 	stateSent  map[uint64]bool
 	reports    []*DesyncReport
@@ -101,6 +125,9 @@ func New(cfg Config) (*Node, error) {
 	if cfg.ResendAfter <= 0 {
 		cfg.ResendAfter = DefaultResendAfter
 	}
+	if cfg.AcceptTimeout <= 0 {
+		cfg.AcceptTimeout = DefaultAcceptTimeout
+	}
 	n := &Node{cfg: cfg, id: cfg.Identity, m: newMachine(cfg.Games),
 		buf: map[slot]*crypto.Envelope{}, seen: map[slot]*crypto.Envelope{}, sent: map[slot]*crypto.Envelope{},
 		voted: map[uint64][][]int{}, asked: map[crypto.PeerID]int{}, stateSent: map[uint64]bool{}}
@@ -113,6 +140,8 @@ func New(cfg Config) (*Node, error) {
 	}
 	n.m.checkSigs = false
 	n.m.events = nil
+	n.released = len(cfg.Log)
+	n.restarted = len(cfg.Log) > 0 || len(cfg.Sent) > 0
 	if len(cfg.Log) > 0 {
 		n.lobby = n.m.lobby
 	}
@@ -134,7 +163,14 @@ func New(cfg Config) (*Node, error) {
 		if env.Kind == crypto.KindJoin {
 			n.lobby = env.Session
 			if j, err := decodeJoin(env.Body); err == nil && j.Game != "" {
+				// Our own join as host: the lobby's game, so that a host
+				// restarted in the lobby can still propose.
 				n.hosting = true
+				if cfg.Games != nil {
+					if g, err := cfg.Games(j.Game); err == nil && g.Version == j.Version {
+						n.game, n.opts = g, j.Options
+					}
+				}
 			}
 		}
 		if _, done := n.seen[s]; !done {
@@ -215,32 +251,20 @@ func (n *Node) Joined() []Member {
 	return out
 }
 
-// Propose closes the lobby: the host signs a roster of everyone who has
-// joined. Only the host may propose.
-func (n *Node) Propose() error {
-	if !n.hosting || n.m.phase != PhaseLobby {
-		return fmt.Errorf("%w: only the host can start the game, once", ErrPhase)
-	}
-	members := n.Joined()
-	if len(members) < n.game.MinPlayers || len(members) > n.game.MaxPlayers {
-		return fmt.Errorf("%s is for %d to %d players; %d have joined", n.game.Title, n.game.MinPlayers, n.game.MaxPlayers, len(members))
-	}
-	r := &rosterBody{Lobby: n.lobby, Game: n.game.Name, Version: n.game.Version, Options: n.opts, Members: members}
-	n.sign(&crypto.Envelope{Session: n.lobby, Kind: crypto.KindRoster, Body: r.encode()})
-	n.advance()
-	return nil
-}
-
 // CanAct reports whether this peer's seat is the one to act now.
+//
+// A node restarted from disk (Config.Log or Config.Sent) may not act
+// until it has caught up (CaughtUp): its disk may have lost a tail, and
+// the others may hold an action it signed before the crash.
 func (n *Node) CanAct() bool {
-	if n.stopped || n.m.phase != PhasePlaying {
+	if n.stopped || n.m.phase != PhasePlaying || !n.CaughtUp() {
 		return false
 	}
 	x, ok := n.m.expect()
 	if !ok || x.kind != crypto.KindAction || x.who[0] != n.myMember() {
 		return false
 	}
-	_, done := n.sent[slot{kind: crypto.KindAction, author: n.id.ID(), seq: x.seq}]
+	_, done := n.sent[n.slot(crypto.KindAction, n.id.ID(), x.seq)]
 	return !done
 }
 
@@ -341,7 +365,12 @@ func (n *Node) Step(env *crypto.Envelope) error {
 		if env.Session != n.lobby {
 			return n.reject(env, ErrWrongSession)
 		}
-	} else if n.m.session.IsZero() {
+	} else if n.isSuperseded(env.Session) {
+		// Of a roster the host proposed again: late, not wrong.
+		return fmt.Errorf("%w: of a roster proposed again since", ErrStale)
+	} else if n.m.session.IsZero() || (env.Session != n.m.session && n.lobbyOpen()) {
+		// Before the session id is known, or possibly of a re-proposal
+		// that has not arrived yet: keep it for when it has.
 		if len(n.early) < maxEarly {
 			n.early = append(n.early, env)
 		}
@@ -349,15 +378,30 @@ func (n *Node) Step(env *crypto.Envelope) error {
 	} else if env.Session != n.m.session {
 		return n.reject(env, ErrWrongSession)
 	}
+	if env.Author == n.id.ID() && env.Kind != crypto.KindState && env.Kind != crypto.KindEvidence {
+		// Our own envelope, signed before a crash that lost it from our
+		// disk, back from a peer (and of this lobby or session): it binds us as if we had it (sign will
+		// never sign another for its slot), and goes to disk again.
+		if _, have := n.sent[slotOf(env)]; !have {
+			n.sent[slotOf(env)] = env
+			n.rd.Persist = append(n.rd.Persist, env)
+		}
+	}
+	if env.Kind != crypto.KindState && env.Kind != crypto.KindEvidence {
+		// A malformed envelope is refused before it is remembered, so it
+		// can neither take the slot of its author's good one nor be half
+		// of an equivocation. (State and evidence bodies are decoded by
+		// their own handlers.)
+		if err := wellFormed(env); err != nil {
+			return n.reject(env, err)
+		}
+	}
 	s := slotOf(env)
 	if old, ok := n.seen[s]; ok {
 		if crypto.Equal(old, env) {
 			return ErrDuplicate
 		}
 		if evidenceKind(env.Kind) {
-			if err := wellFormed(env); err != nil {
-				return n.reject(env, err)
-			}
 			return n.equivocation(old, env)
 		}
 	}
@@ -394,15 +438,31 @@ func (n *Node) admissible(env *crypto.Envelope) error {
 		if n.m.phase != PhaseLobby {
 			return fmt.Errorf("%w: the lobby is closed", ErrStale)
 		}
-		_, err := decodeJoin(env.Body)
-		if err == nil {
-			n.rd.Events = append(n.rd.Events, Event{Kind: EventJoined, Peer: env.Author, Text: "a peer joined"})
+		j, err := decodeJoin(env.Body)
+		if err != nil {
+			return err
 		}
-		return err
+		old, again := n.buf[slotOf(env)]
+		if !again && n.joiners() >= maxJoiners {
+			n.counters.Dropped++
+			n.counters.DroppedBytes += uint64(env.Size())
+			return fmt.Errorf("%w: the lobby holds %d joins already", ErrStale, maxJoiners)
+		}
+		text := fmt.Sprintf("%s joined", j.Name)
+		if again {
+			if oj, err := decodeJoin(old.Body); err == nil {
+				text = fmt.Sprintf("%s joined again as %s (this join replaces the earlier one)", oj.Name, j.Name)
+			}
+		}
+		n.rd.Events = append(n.rd.Events, Event{Kind: EventJoined, Peer: env.Author, Who: j.Name, Text: text})
+		return nil
 	}
 	if env.Kind == crypto.KindRoster {
-		if n.m.phase != PhaseLobby {
+		if n.m.phase != PhaseLobby && !(n.lobbyOpen() && env.Author == n.m.host) {
 			return fmt.Errorf("%w: a roster is already agreed", ErrStale)
+		}
+		if _, err := decodeRoster(env.Body); err != nil {
+			return err
 		}
 		return nil
 	}
@@ -538,12 +598,11 @@ func (n *Node) commitEvidence(env *crypto.Envelope) {
 	if n.stopped {
 		return
 	}
-	before := len(n.m.log)
 	if err := n.m.feed(env); err != nil {
 		_ = n.reject(env, err) // checked before; cannot happen
 		return
 	}
-	n.rd.Entries = append(n.rd.Entries, n.m.log[before:]...)
+	n.release()
 	n.drainEvents()
 	n.stopped = true
 }
@@ -565,11 +624,21 @@ func (n *Node) Tick(now int64) {
 		// would keep its author out of the roster: say it again.
 		n.resent = now
 		n.resend()
-		if !n.hosting {
-			// The roster may have been lost on its way to us; it is in
-			// the log of anyone who has it.
-			n.rd.Requests = append(n.rd.Requests, GapRequest{From: 0})
-		}
+		// The roster may have been lost on its way to us, or (for a host
+		// restarted in the accept phase) the joins: they are in the log
+		// of anyone who has the roster.
+		n.rd.Requests = append(n.rd.Requests, GapRequest{From: 0})
+	}
+	if n.m.phase == PhaseAccept && n.hosting && now-n.acceptSince >= n.cfg.AcceptTimeout {
+		n.repropose()
+		waits = n.Waiting()
+	}
+	if !n.CaughtUp() && now-n.resent >= n.cfg.ResendAfter {
+		// Restarted: ask until a majority shows we are at the head, even
+		// when nobody else is waited for (our own action may be due).
+		n.resent = now
+		n.resend()
+		n.rd.Requests = append(n.rd.Requests, GapRequest{From: uint64(len(n.m.log))})
 	}
 	if len(waits) == 0 {
 		return
@@ -588,7 +657,12 @@ func (n *Node) Tick(now int64) {
 	if now-n.resent >= n.cfg.ResendAfter && now-n.progress >= n.cfg.ResendAfter {
 		n.resent = now
 		n.resend()
-		n.rd.Requests = append(n.rd.Requests, GapRequest{From: uint64(len(n.m.log))})
+		from := uint64(len(n.m.log))
+		if n.lobbyOpen() {
+			// A re-proposal we missed is at the start of the others' logs.
+			from = 0
+		}
+		n.rd.Requests = append(n.rd.Requests, GapRequest{From: from})
 	}
 	if n.cfg.DropAfter > 0 && now-n.progress >= n.cfg.DropAfter && n.m.phase == PhasePlaying {
 		var seats []int
@@ -634,7 +708,7 @@ func (n *Node) Waiting() []Wait {
 	for i := len(n.m.group); i < len(x.who); i++ {
 		mi := x.who[i]
 		id := n.m.members[mi].ID
-		if _, have := n.buf[slot{kind: x.kind, author: id, seq: x.seq}]; have {
+		if _, have := n.buf[n.slot(x.kind, id, x.seq)]; have {
 			continue
 		}
 		seat := -1
@@ -646,7 +720,7 @@ func (n *Node) Waiting() []Wait {
 	if x.kind == crypto.KindReveal && n.m.phase == PhasePlaying && len(n.m.group) == 0 {
 		for _, mi := range n.m.extensionsNeeded(x.seq) {
 			id := n.m.members[mi].ID
-			if _, have := n.buf[slot{kind: crypto.KindExtend, author: id, seq: n.m.members[mi].chainEnd()}]; !have {
+			if _, have := n.buf[n.slot(crypto.KindExtend, id, n.m.members[mi].chainEnd())]; !have {
 				out = append(out, Wait{Peer: id, Name: n.m.name(mi), Seat: n.m.seatOf[mi], What: "a chain extension", For: n.now - n.progress})
 			}
 		}
@@ -658,7 +732,11 @@ func (n *Node) Waiting() []Wait {
 func (n *Node) HasReady() bool { return !n.rd.IsEmpty() }
 
 // Ready returns what the node produced since the last Advance.
-func (n *Node) Ready() Ready { return n.rd }
+func (n *Node) Ready() Ready {
+	rd := n.rd
+	rd.MustSync = len(rd.Persist) > 0
+	return rd
+}
 
 // Advance acknowledges the last Ready: its entries are persisted and its
 // messages sent.
@@ -712,7 +790,9 @@ func (n *Node) StepAnswer(a GapAnswer) error {
 	// a.From comes from the peer: entries are placed in our log only when
 	// they start within it, so that From+i can never wrap around.
 	placed := a.Entries
-	if a.From > at {
+	if a.From > at || n.m.phase < PhasePlaying {
+		// (Before the seat draw our lobby may differ from the answering
+		// peer's by a re-proposal; that is no fork.)
 		placed = nil
 	}
 	for i, env := range placed {
@@ -734,7 +814,48 @@ func (n *Node) StepAnswer(a GapAnswer) error {
 		_ = n.Step(env)
 	}
 	n.advance()
+	// An answer whose committed entries all are in our log now (and that
+	// was not cut short) shows that its peer is not ahead of us.
+	if end := a.From + uint64(len(a.Entries)); a.From <= at && end >= a.From && end <= uint64(len(n.m.log)) &&
+		len(a.Entries) < maxServe {
+		n.heardFrom(a.Peer)
+	}
 	return nil
+}
+
+// CaughtUp reports whether this node may act: always for a node that did
+// not restart; for a restarted one (Config.Log or Config.Sent given), once
+// members that with it make a majority of the seats still in play have
+// shown it is at the head of the log: their gap answers (which Tick asks
+// for) held no committed entry it lacks. A whole table restarting from
+// one point meets that too, by answering one another.
+func (n *Node) CaughtUp() bool {
+	if !n.restarted || n.caughtUp {
+		return true
+	}
+	m := n.m
+	if m.phase != PhasePlaying {
+		// Before the game (the lobby, accepts, the seat draw) every
+		// contribution is a function of the log and the key: nothing a
+		// restarted node signs can differ from what it signed before.
+		return m.phase < PhasePlaying
+	}
+	active := len(m.activeMembers())
+	if 2*(len(n.heard)+1) > active {
+		n.caughtUp = true
+	}
+	return n.caughtUp
+}
+
+// heardFrom notes that member p is not ahead of us.
+func (n *Node) heardFrom(p crypto.PeerID) {
+	if n.caughtUp || p == n.id.ID() || containsID(n.heard, p) {
+		return
+	}
+	if seat := n.m.seatOfPeer(p); seat < 0 || n.m.dropped[seat] {
+		return
+	}
+	n.heard = append(n.heard, p)
 }
 
 // wentOn reports whether an answer from p may show that a drop we voted
@@ -836,6 +957,12 @@ func (n *Node) Status() Status {
 	return s
 }
 
+// release hands the committed entries not yet released to Ready.Entries.
+func (n *Node) release() {
+	n.rd.Entries = append(n.rd.Entries, n.m.log[n.released:]...)
+	n.released = len(n.m.log)
+}
+
 func (n *Node) drainEvents() {
 	n.rd.Events = append(n.rd.Events, n.m.events...)
 	n.m.events = n.m.events[:0]
@@ -844,9 +971,13 @@ func (n *Node) drainEvents() {
 // committed moves the entries committed since log index from out of the
 // buffer and into Ready.
 func (n *Node) committed(from int) {
+	// (A re-proposal replaces the lobby's machine by one with a shorter log.)
+	from = min(from, len(n.m.log))
 	for _, env := range n.m.log[from:] {
 		delete(n.buf, slotOf(env))
-		n.rd.Entries = append(n.rd.Entries, env)
+	}
+	if n.m.phase >= PhasePlaying {
+		n.release()
 	}
 	if len(n.m.log) > from {
 		if n.stalled {

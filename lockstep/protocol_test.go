@@ -39,7 +39,8 @@ func TestDiceRaceFaultyNetwork(t *testing.T) {
 // TestVersionMismatchRefused: a peer whose program has another rules
 // version of the game refuses the roster and says why; it commits nothing.
 func TestVersionMismatchRefused(t *testing.T) {
-	n := newSimNet(t, "version", 3, faults{maxDelay: 1}, testGames, Config{})
+	// No re-proposal during the test: the host waits (AcceptTimeout is tested apart).
+	n := newSimNet(t, "version", 3, faults{maxDelay: 1}, testGames, Config{AcceptTimeout: 1 << 40})
 	old := *diceGame
 	old.Version = "dicerace/0"
 	n.peers[2].cfg.Games = func(string) (*engine.Game, error) { return &old, nil }

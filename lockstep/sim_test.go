@@ -2,6 +2,7 @@ package lockstep
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"testing"
 
@@ -54,6 +55,11 @@ type simPeer struct {
 	hook   func(env *crypto.Envelope) []*crypto.Envelope
 	events []Event
 	cfg    Config
+	// synced is the length of disk at its last fsync: a crash that loses
+	// the unsynced tail keeps at least this much.
+	synced int
+	// prevSynced is the length at the fsync before that one.
+	prevSynced int
 }
 
 // simNet is an in-memory network of peers, after etcd raft's raft_test.go
@@ -75,6 +81,8 @@ type simNet struct {
 	verified  map[string]bool
 	seed      string
 	answers   []simAnswer
+	// onSend, if set, sees every envelope a peer broadcasts.
+	onSend func(from int, env *crypto.Envelope)
 }
 
 // simAnswer is a gap answer on its way over a stream.
@@ -228,6 +236,12 @@ func (n *simNet) drain(i int) {
 		for _, env := range rd.Keep {
 			p.disk = AppendRecord(p.disk, RecordState, env)
 		}
+		if rd.MustSync != (len(rd.Persist) > 0) {
+			n.t.Fatalf("%s: MustSync %v with %d envelopes to persist", p.name, rd.MustSync, len(rd.Persist))
+		}
+		if rd.MustSync {
+			p.prevSynced, p.synced = p.synced, len(p.disk) // fsync before anything is sent
+		}
 		for _, env := range rd.Messages {
 			out := []*crypto.Envelope{env}
 			if p.hook != nil {
@@ -247,6 +261,9 @@ func (n *simNet) drain(i int) {
 
 func (n *simNet) broadcast(from int, env *crypto.Envelope) {
 	n.sent[env.Kind]++
+	if n.onSend != nil {
+		n.onSend(from, env)
+	}
 	for to := range n.peers {
 		if to == from {
 			continue
@@ -318,11 +335,33 @@ func (n *simNet) serve(from int, req GapRequest) {
 // crash takes peer i down: it loses everything but its disk.
 func (n *simNet) crash(i int) { n.peers[i].down = true }
 
+// crashLosingTail takes peer i down as a power cut does: whatever was
+// written since its last fsync may be lost, here cut at a random byte
+// (a torn record included).
+func (n *simNet) crashLosingTail(i int) {
+	p := n.peers[i]
+	p.down = true
+	if extra := len(p.disk) - p.synced; extra > 0 {
+		p.disk = p.disk[:p.synced+n.rng.Intn(extra+1)]
+	}
+}
+
+// crashLosingSynced is a power cut on a disk that lied: even its last
+// fsync did not reach the platter, so the envelopes signed (and sent)
+// just before the crash may be lost too.
+func (n *simNet) crashLosingSynced(i int) {
+	p := n.peers[i]
+	p.down = true
+	if extra := len(p.disk) - p.prevSynced; extra > 0 {
+		p.disk = p.disk[:p.prevSynced+n.rng.Intn(extra+1)]
+	}
+}
+
 // restart brings peer i back from its disk.
 func (n *simNet) restart(i int) {
 	p := n.peers[i]
 	lf, err := ParseLog(p.disk)
-	if err != nil {
+	if err != nil && !(errors.Is(err, ErrTruncated) && lf != nil) {
 		n.t.Fatalf("%s: disk log: %v", p.name, err)
 	}
 	c := p.cfg
@@ -340,6 +379,7 @@ func (n *simNet) restart(i int) {
 	for _, env := range lf.Sent {
 		p.disk = AppendRecord(p.disk, RecordSent, env)
 	}
+	p.synced, p.prevSynced = len(p.disk), len(p.disk)
 	p.node, p.down = node, false
 	p.node.Tick(n.now)
 	n.drain(i)

@@ -30,6 +30,10 @@ type Config struct {
 	// ResendAfter is how long it waits without progress before re-sending
 	// its own pending envelopes and asking peers for gaps (default 1000).
 	ResendAfter int64
+	// AcceptTimeout is how long the host waits, in the accept phase, for
+	// every member's accept before it proposes the roster again without
+	// the silent ones (default DefaultAcceptTimeout, 20 s). See lobby.go.
+	AcceptTimeout int64
 	// Verifier, if set, replaces crypto.Verify for received envelopes.
 	// The p2p runner can pass one that remembers what its topic validator
 	// has already checked, so each signature is verified once per
@@ -46,10 +50,19 @@ type Config struct {
 }
 
 // Ready is the output of a Node since the last Advance. The caller handles
-// its fields in this order: append Persist and Entries to the disk log,
-// THEN broadcast Messages and send Requests, then show Events, then call
-// Advance.
+// its fields in this order: append Persist, Entries and Keep to the disk
+// log; if MustSync, fsync it; THEN broadcast Messages and send Requests,
+// then show Events, then call Advance.
 type Ready struct {
+	// MustSync says that the disk log must be fsynced after Persist is
+	// appended and BEFORE any of Messages is sent (as raft's
+	// Ready.MustSync): it is true whenever Persist is not empty. An
+	// envelope this peer signed must be durable before anyone can hold
+	// it, or a crash could lose it and the restarted peer sign a
+	// different one for the same slot, which the others would rightly
+	// prove to be an equivocation. Entries and Keep need no fsync of
+	// their own: a lost tail of them is fetched again from the peers.
+	MustSync bool
 	// Persist holds envelopes this node has just signed. They must be on
 	// disk before any of them is sent: after a crash the node must find
 	// them (Config.Sent), or it could sign a different envelope for the

@@ -1,0 +1,124 @@
+package lockstep
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/boardmesh/boardmesh/crypto"
+)
+
+// TestPowerLossNeverEquivocates: peers crash as in a power cut, losing
+// what their disk had not fsynced (the runner fsyncs when Ready.MustSync
+// says so, before sending), and restart from what is left, over many
+// seeds, one peer or the whole table at once. No peer may ever sign two
+// different envelopes for one slot, no honest peer may be accused of
+// anything, and every game ends with identical logs.
+func TestPowerLossNeverEquivocates(t *testing.T) {
+	powerLoss(t, "powerloss", 24, false)
+}
+
+// TestLyingDiskNeverEquivocates: the same with a disk whose last fsync
+// did not hold, so a restarted peer may have lost envelopes it signed and
+// sent. It must learn them back from the others before its bot acts
+// (CaughtUp) and keep to them, rather than sign different ones.
+func TestLyingDiskNeverEquivocates(t *testing.T) {
+	powerLoss(t, "lyingdisk", 24, true)
+}
+
+func powerLoss(t *testing.T, name string, seeds int, lying bool) {
+	for seed := 0; seed < seeds; seed++ {
+		players := 2 + seed%3
+		n := newSimNet(t, fmt.Sprint(name, seed), players, faults{drop: 30, dup: 30, maxDelay: 60}, testGames, Config{})
+		n.setBots(diceGame)
+		signed := map[slot]*crypto.Envelope{}
+		actedNow := -1
+		n.onSend = func(from int, env *crypto.Envelope) {
+			if env.Kind == crypto.KindAction && env.Author == n.peers[from].id.ID() {
+				actedNow = from
+			}
+			if env.Author != n.peers[from].id.ID() || !slotKind(env.Kind) {
+				return
+			}
+			s := slotOf(env)
+			if old, ok := signed[s]; ok && !crypto.Equal(old, env) {
+				t.Fatalf("seed %d: %s signed two different %s envelopes for seq %d after a restart", seed, n.peers[from].name, env.Kind, env.Seq)
+			}
+			signed[s] = env
+		}
+		n.lobby(diceGame, nil)
+		crashes := 0
+		for step := 0; step < 400000 && !n.allOver(n.all()...)(); step++ {
+			actedNow = -1
+			n.step()
+			if lying && actedNow >= 0 && crashes < 6 && step%7 == 0 {
+				// The worst moment: right after a peer signed and sent an
+				// action, its disk loses it.
+				crashes++
+				i := actedNow
+				n.crashLosingSynced(i)
+				for k := 0; k < 20; k++ {
+					n.step()
+				}
+				n.restart(i)
+				continue
+			}
+			if step%157 != 0 || n.peers[0].node.Status().Phase != PhasePlaying || crashes >= 6 {
+				continue
+			}
+			crashes++
+			if crashes%3 == 0 && !lying {
+				// The whole table loses power at once.
+				for i := range n.peers {
+					n.crashLosingTail(i)
+				}
+				for i := range n.peers {
+					n.restart(i)
+				}
+				continue
+			}
+			i := n.rng.Intn(players)
+			if lying {
+				n.crashLosingSynced(i)
+			} else {
+				n.crashLosingTail(i)
+			}
+			for k := 0; k < 20; k++ {
+				n.step()
+			}
+			n.restart(i)
+		}
+		if !n.allOver(n.all()...)() {
+			t.Fatalf("seed %d: the game did not finish after %d power cuts: %+v", seed, crashes, n.peers[0].node.Status())
+		}
+		n.checkAgree(n.all()...)
+		for _, p := range n.peers {
+			for _, ev := range p.events {
+				if ev.Kind == EventEquivocation || ev.Kind == EventCheat || ev.Kind == EventDesync {
+					t.Fatalf("seed %d: %s accused an honest peer: %s", seed, p.name, ev)
+				}
+			}
+		}
+	}
+}
+
+// TestRestartedNodeWaitsToCatchUp: a node restarted from a disk that lost
+// its tail may not act (CanAct) before a majority has shown it the head
+// of the log; a peer that was not restarted can act at once.
+func TestRestartedNodeWaitsToCatchUp(t *testing.T) {
+	n := startDice(t, "catchup", 3, Config{})
+	a, _ := n.actor()
+	if !n.peers[a].node.CanAct() || !n.peers[a].node.CaughtUp() {
+		t.Fatal("a node that never restarted may not act")
+	}
+	n.crash(a)
+	n.restart(a)
+	if n.peers[a].node.CaughtUp() || n.peers[a].node.CanAct() {
+		t.Fatal("a restarted node may act before hearing from anyone")
+	}
+	if !n.run(1000, func() bool { return n.peers[a].node.CaughtUp() }) {
+		t.Fatal("the restarted node never caught up")
+	}
+	if !n.peers[a].node.CanAct() {
+		t.Fatal("caught up, the restarted node still may not act")
+	}
+}
