@@ -146,11 +146,11 @@ func TestOptionLimitsAgree(t *testing.T) {
 	big := filepath.Join(dir, "big.txt")
 	os.WriteFile(big, []byte(strings.Repeat("x", maxOptionFile+1)), 0o644)
 	_, errOut, code := run(t, "sim", "infinitecity", "--option-file", "tiles="+big)
-	if code != ExitUsage || !strings.Contains(errOut, "is larger than 64 KiB") {
+	if code != ExitUsage || !strings.Contains(errOut, "is larger than 32 KiB") {
 		t.Fatalf("oversized option file: exit %d %q", code, errOut)
 	}
 	_, errOut, code = run(t, "sim", "serpentcity", "--rules", "/dev/urandom")
-	if code != ExitUsage || !strings.Contains(errOut, "/dev/urandom is larger than 64 KiB") {
+	if code != ExitUsage || !strings.Contains(errOut, "/dev/urandom is larger than 32 KiB") {
 		t.Fatalf("--rules /dev/urandom: exit %d %q", code, errOut)
 	}
 	// The wire side of the same limit is checked in lockstep

@@ -98,8 +98,15 @@ func resumeRun(opts *ResumeOptions) error {
 	msg := fmt.Sprintf("Resuming session %s (%s) from %d log records.", meta.Lobby[:12], g.Title, peer.Log.Len())
 	if opts.Net.JSON {
 		m := map[string]any{"event": "resumed", "lobby": meta.Lobby, "records": peer.Log.Len()}
-		if peer.Repair != nil {
-			m["repair"] = peer.Repair.String()
+		if rp := peer.Repair; rp != nil {
+			m["repair"] = rp.String()
+			if len(rp.Damaged) > 0 {
+				d := rp.Damaged[0]
+				m["corrupt"] = map[string]any{"record": d.Record, "offset": d.Offset, "places": len(rp.Damaged), "set_aside": rp.SetAside, "later_entries": rp.Later}
+			}
+			if rp.Torn != nil {
+				m["torn"] = map[string]any{"offset": rp.Torn.Offset, "cut": rp.Torn.Length}
+			}
 		}
 		if peer.PortNote != "" {
 			m["port_note"] = peer.PortNote

@@ -8,16 +8,18 @@ import (
 )
 
 // The limits on options, the same on the command line, in the lobby's
-// signed messages and in every peer's check of a roster: a Serpent City
-// rules table is about 5 KiB of JSON (15 KiB pretty-printed), an Infinite
-// City tile table under 1 KiB, and all of a lobby's options together stay
-// far inside one pubsub message (1 MiB) with room for the members.
+// signed messages and in every peer's check of a roster. A Serpent City
+// rules table is about 5 KiB of JSON and an Infinite City tile table under
+// 1 KiB, so a value may be several times either; all of a lobby's options
+// together stay far inside one pubsub message (1 MiB), and inside the
+// lobby stream's answer, which carries them as JSON text (escaped, up to
+// six bytes a byte) beside the members.
 const (
-	// MaxOptionValue bounds one option's value (64 KiB).
-	MaxOptionValue = 64 << 10
+	// MaxOptionValue bounds one option's value (32 KiB).
+	MaxOptionValue = 32 << 10
 	// MaxOptionsSize bounds all of a game's option names and values
-	// together (256 KiB).
-	MaxOptionsSize = 256 << 10
+	// together (64 KiB).
+	MaxOptionsSize = 64 << 10
 )
 
 // OptionKind is the type of a game option's value.

@@ -61,7 +61,7 @@ func TestOptionLimits(t *testing.T) {
 		t.Fatalf("value at the limit: %v", err)
 	}
 	_, err := ResolveOptions(specs, Options{{Name: "rules", Value: strings.Repeat("x", MaxOptionValue+1)}})
-	if err == nil || !strings.Contains(err.Error(), "at most 64 KiB") {
+	if err == nil || !strings.Contains(err.Error(), "at most 32 KiB") {
 		t.Fatalf("value over the limit: %v", err)
 	}
 	many := make([]OptionSpec, 8)
@@ -70,7 +70,7 @@ func TestOptionLimits(t *testing.T) {
 		many[i] = OptionSpec{Name: fmt.Sprintf("o%d", i), Kind: OptionText}
 		given = append(given, Option{Name: many[i].Name, Value: strings.Repeat("y", MaxOptionValue)})
 	}
-	if _, err := ResolveOptions(many, given); err == nil || !strings.Contains(err.Error(), "at most 256 KiB") {
+	if _, err := ResolveOptions(many, given); err == nil || !strings.Contains(err.Error(), "at most 64 KiB") {
 		t.Fatalf("options over the total limit: %v", err)
 	}
 }

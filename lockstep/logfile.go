@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"strings"
 
 	"github.com/boardmesh/boardmesh/crypto"
 )
@@ -158,13 +159,16 @@ type LogError struct {
 }
 
 func (e *LogError) Error() string {
+	// The message is for a person: the package prefix of the sentinel
+	// says nothing to them (errors.Is still finds it).
+	why := strings.TrimPrefix(e.Err.Error(), "lockstep: ")
 	if e.Record < 0 {
-		return e.Err.Error()
+		return why
 	}
 	if e.Entry >= 0 {
-		return fmt.Sprintf("record %d (entry %d) at byte %d: %v", e.Record, e.Entry, e.Offset, e.Err)
+		return fmt.Sprintf("record %d (entry %d) at byte %d: %s", e.Record, e.Entry, e.Offset, why)
 	}
-	return fmt.Sprintf("record %d at byte %d: %v", e.Record, e.Offset, e.Err)
+	return fmt.Sprintf("record %d at byte %d: %s", e.Record, e.Offset, why)
 }
 
 func (e *LogError) Unwrap() error { return e.Err }

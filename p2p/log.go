@@ -63,11 +63,9 @@ func (r *Repair) String() string {
 		if len(r.Damaged) > 1 {
 			fmt.Fprintf(&b, " (and %d more damaged places)", len(r.Damaged)-1)
 		}
-		fmt.Fprintf(&b, "; the damaged file is kept as %s, and a repaired copy keeps its %d good records: resuming from entry %d", r.SetAside, r.Records, r.Entries)
+		fmt.Fprintf(&b, "; the damaged file is kept as %s and a repaired copy keeps its %d good records. The game resumes after the %d entries before the damage and fetches the rest from the other players", r.SetAside, r.Records, r.Entries)
 		if r.Later > 0 {
-			fmt.Fprintf(&b, ", %d good entries after the damage wait until the missing ones are fetched from the other players", r.Later)
-		} else {
-			b.WriteString(", the rest is fetched from the other players")
+			fmt.Fprintf(&b, " (%d good entries after the damage are kept aside in the log)", r.Later)
 		}
 		if r.Torn != nil {
 			fmt.Fprintf(&b, "; it also had a torn tail of %d bytes at byte %d, cut", r.Torn.Length, r.Torn.Offset)

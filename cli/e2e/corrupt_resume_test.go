@@ -79,6 +79,9 @@ func TestResumeAfterFlippedBitMidLog(t *testing.T) {
 	if strings.Contains(rep, "torn tail") && !strings.Contains(rep, "also had a torn tail") {
 		t.Fatalf("corruption reported as a torn tail: %q", rep)
 	}
+	if c, _ := resumed["corrupt"].(map[string]any); c == nil || int(c["offset"].(float64)) != lf.Offsets[k] || c["set_aside"] != logPath+".corrupt-1" {
+		t.Fatalf("resume's JSON does not name the damage at byte %d: %v", lf.Offsets[k], resumed)
+	}
 	if aside, err := os.ReadFile(logPath + ".corrupt-1"); err != nil || !bytes.Equal(aside, raw) {
 		t.Fatalf("the damaged log was not kept as it was: %v", err)
 	}
