@@ -164,3 +164,35 @@ func TestEquivocationStopExitsCheating(t *testing.T) {
 		t.Fatal("a desync does not exit 3")
 	}
 }
+
+// TestCheatsInTheTUILogAndSpectate: the terminal UI's log names a cheat
+// as --auto does, and a spectator whose verified log ends with proof of
+// an equivocation names the cheater (seat from 1) and exits 4.
+func TestCheatsInTheTUILogAndSpectate(t *testing.T) {
+	members := testMembers(t, "Alice", "Mallory")
+	st := lockstep.Status{Members: members, Seats: []int{1, 0}}
+	h, err := p2p.NewHost(p2p.HostConfig{NoQUIC: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	v := newTableView("Test", h, true)
+	v.update(p2p.Update{Status: st, Events: []lockstep.Event{{Kind: lockstep.EventCheat, Cheat: lockstep.CheatOutOfTurn, Peer: members[1].ID, Seat: 1,
+		What: "Mallory (seat 1) sent an action for step 3 out of turn; refused: not your turn"}}})
+	if got := strings.Join(v.snapshot().Log, "\n"); !strings.Contains(got, "CHEAT: Mallory (seat 1) sent an action for step 3 out of turn") {
+		t.Fatalf("the TUI log does not name the cheat:\n%s", got)
+	}
+
+	for _, asJSON := range []bool{false, true} {
+		io, _, out, _ := TestIO()
+		opts := &SpectateOptions{IO: io, Net: NetFlags{JSON: asJSON}}
+		rp := &lockstep.Replay{Members: members, Seats: []int{1, 0}, Cheater: members[1].ID, Phase: lockstep.PhaseStopped}
+		err := spectateSummary(opts, dragonslair.Game, &p2p.Spectator{}, rp, nil)
+		if code := exitCode(err); code != ExitCheating {
+			t.Fatalf("json=%v: exit %d (%v), want %d", asJSON, code, err, ExitCheating)
+		}
+		if !strings.Contains(out.String(), "Mallory (seat 1) signed two different envelopes") {
+			t.Fatalf("json=%v: the spectator does not name the cheater:\n%s", asJSON, out.String())
+		}
+	}
+}

@@ -207,15 +207,18 @@ func playRun(opts *PlayOptions) error {
 			}
 		}
 	}
-	// Every cheat any peer of the table detects is named once, in --auto
-	// lines (stderr) and in the summary.
+	// Every cheat the first peer (yours) detects is named once, in --auto
+	// lines (stderr) and in the summary: what it saw, as host and join
+	// show each player its own peer's view. (With --inject-desync another
+	// peer's buggy engine sees honest moves as "wrong hash"; that is its
+	// bug, not their cheat.)
 	var cheatMu sync.Mutex
 	var cheats []Cheat
 	seenCheat := map[string]bool{}
 	ui := cfg.OnUpdate
 	cfg.OnUpdate = func(i int, u p2p.Update) {
 		for _, ev := range u.Events {
-			if c, ok := cheatOf(ev, u.Status); ok {
+			if c, ok := cheatOf(ev, u.Status); ok && i == 0 {
 				cheatMu.Lock()
 				if !seenCheat[c.Text] {
 					seenCheat[c.Text] = true

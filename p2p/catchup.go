@@ -52,46 +52,63 @@ const (
 // CatchupServer answers one catch-up query with envelopes.
 type CatchupServer func(from peer.ID, query []byte) ([][]byte, error)
 
-// catchupLimits tracks the streams being served, per peer.
-type catchupLimits struct {
+// streamLimits tracks the streams of one protocol being served, per
+// peer: at most perPeer of one peer and total of all at once, and burst
+// streams of one peer in a row, then rate a second.
+type streamLimits struct {
+	perPeer, total int
+	burst, rate    float64
+
 	mu      sync.Mutex
 	now     func() time.Time
 	active  map[peer.ID]int
-	total   int
+	n       int
 	buckets map[peer.ID]*bucket
 	refused atomic.Int64
 }
 
-func newCatchupLimits() *catchupLimits {
-	return &catchupLimits{now: time.Now, active: map[peer.ID]int{}, buckets: map[peer.ID]*bucket{}}
+func newStreamLimits(perPeer, total int, burst, rate float64) *streamLimits {
+	return &streamLimits{perPeer: perPeer, total: total, burst: burst, rate: rate,
+		now: time.Now, active: map[peer.ID]int{}, buckets: map[peer.ID]*bucket{}}
+}
+
+func newCatchupLimits() *streamLimits {
+	return newStreamLimits(servePerPeer, serveTotal, serveBurst, serveRate)
 }
 
 // enter admits one stream of p, or says no.
-func (l *catchupLimits) enter(p peer.ID) bool {
+func (l *streamLimits) enter(p peer.ID) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	b, ok := l.buckets[p]
 	if !ok {
 		if len(l.buckets) >= maxBucketMap {
+			for k, x := range l.buckets {
+				if l.active[k] == 0 && l.now().Sub(x.at) > time.Duration(l.burst/l.rate+1)*time.Second {
+					delete(l.buckets, k)
+				}
+			}
+		}
+		if len(l.buckets) >= maxBucketMap {
 			l.refused.Add(1)
 			return false
 		}
-		b = &bucket{tokens: serveBurst, at: l.now()}
+		b = &bucket{tokens: l.burst, at: l.now()}
 		l.buckets[p] = b
 	}
-	if l.active[p] >= servePerPeer || l.total >= serveTotal || !b.take(l.now(), serveBurst, serveRate) {
+	if l.active[p] >= l.perPeer || l.n >= l.total || !b.take(l.now(), l.burst, l.rate) {
 		l.refused.Add(1)
 		return false
 	}
 	l.active[p]++
-	l.total++
+	l.n++
 	return true
 }
 
-func (l *catchupLimits) leave(p peer.ID) {
+func (l *streamLimits) leave(p peer.ID) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.total--
+	l.n--
 	if l.active[p]--; l.active[p] <= 0 {
 		delete(l.active, p)
 	}

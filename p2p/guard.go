@@ -135,18 +135,26 @@ func (g *guard) check(from peer.ID, data []byte) (Verdict, any) {
 			g.outsider.Add(1)
 			return Reject, nil
 		}
-	} else if !local && author != g.self {
-		// A stranger in the lobby: allowed, at a join's pace.
-		if !g.take(author) || (from != author && !g.take(from)) {
-			g.throttled.Add(1)
-			return Ignore, nil
-		}
+	}
+	stranger := !local && !g.hasRoster() && author != g.self
+	// A stranger in the lobby is allowed at a join's pace: first the
+	// forwarding peer's bucket (libp2p authenticated it, so the cost of a
+	// flood falls on its sender) before any signature is checked, then,
+	// once the signature proves the author, the author's (checked after,
+	// so a forger cannot spend an honest joiner's tokens).
+	if stranger && !g.take(from) {
+		g.throttled.Add(1)
+		return Ignore, nil
 	}
 	if !local {
 		if err := crypto.Verify(env); err != nil {
 			g.badSig.Add(1)
 			return Reject, nil
 		}
+	}
+	if stranger && from != author && !g.take(author) {
+		g.throttled.Add(1)
+		return Ignore, nil
 	}
 	if env.Session == g.lobby {
 		return Accept, env

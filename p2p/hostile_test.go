@@ -104,6 +104,23 @@ func joinEnvelope(t *testing.T, id *crypto.Identity, name string, lobby crypto.H
 	return nil
 }
 
+// runUntilCleanup runs p in the background until the test ends, and
+// makes sure Run has returned before p is closed (cleanups run last
+// first, so call it after the peer's constructor registered Close).
+func runUntilCleanup(t *testing.T, ctx context.Context, p *NetPeer) <-chan error {
+	t.Helper()
+	ctx, cancel := context.WithCancel(ctx)
+	out := make(chan error, 1)
+	done := make(chan struct{})
+	go func() {
+		err := p.Run(ctx)
+		close(done)
+		out <- err
+	}()
+	t.Cleanup(func() { cancel(); <-done })
+	return out
+}
+
 // hostLobby opens a real lobby (as `boardmesh host` does) on loopback.
 func hostLobby(t *testing.T, startWhen int) *NetPeer {
 	t.Helper()
@@ -142,8 +159,7 @@ func TestLobbyStoppedByTwoJoinsDoesNotCrash(t *testing.T) {
 		}
 	})
 	p.Runner.cfg.Linger = 100 * time.Millisecond
-	runErr := make(chan error, 1)
-	go func() { runErr <- p.Run(ctx) }()
+	runErr := runUntilCleanup(t, ctx, p)
 	o := newOutsider(t, ctx, p.Host, p.Lobby)
 	// It holds its key and is live: it passes the host's challenge.
 	ServeAdmit(o.h, p.Host.ID(), p.Lobby, o.id)
@@ -304,6 +320,19 @@ func TestGuardLimits(t *testing.T) {
 	if v, _ := g.check(sid, env(stranger, lobby, nil)); v != Accept {
 		t.Fatalf("after a second's refill: %v, want Accept", v)
 	}
+	// A forger sends envelopes in an honest joiner's name with bad
+	// signatures: they are rejected, and the joiner's own tokens are
+	// untouched (the author's bucket is spent only once a signature
+	// proves it).
+	honest, _ := crypto.GenerateIdentity(rand.Reader)
+	forger, _ := crypto.GenerateIdentity(rand.Reader)
+	for i := range 40 {
+		e := &crypto.Envelope{Session: lobby, Kind: crypto.KindJoin, Author: honest.ID(), Body: []byte{byte(i)}, Sig: make([]byte, crypto.SigLen)}
+		g.check(peer.ID(forger.ID()), e.Marshal())
+	}
+	if v, _ := g.check(peer.ID(honest.ID()), env(honest, lobby, nil)); v != Accept {
+		t.Fatalf("the honest joiner after a forger used its name: %v, want Accept", v)
+	}
 	// Once there is a roster only its members publish.
 	g.setMembers([]peer.ID{peer.ID(self.ID()), mid})
 	var session crypto.Hash
@@ -321,7 +350,7 @@ func TestGuardLimits(t *testing.T) {
 		t.Fatalf("another session: %v, want Reject", v)
 	}
 	d := g.drops()
-	if d.TooLarge != 1 || d.Throttled != 100-lobbyBurst || d.Outsider != 1 || d.WrongSession != 1 {
+	if d.TooLarge != 1 || d.Throttled != 100-lobbyBurst+40-lobbyBurst || d.Outsider != 1 || d.WrongSession != 1 || d.BadSignature != lobbyBurst {
 		t.Fatalf("drops %+v", d)
 	}
 }
@@ -348,8 +377,7 @@ func TestStartWhenCountsOnlyChallengedJoiners(t *testing.T) {
 			}
 		}
 	})
-	runErr := make(chan error, 1)
-	go func() { runErr <- p.Run(ctx) }()
+	runErr := runUntilCleanup(t, ctx, p)
 	o := newOutsider(t, ctx, p.Host, p.Lobby)
 	o.publish(t, ctx, joinEnvelope(t, o.id, "Fake", p.Lobby).Marshal())
 	select {
@@ -373,8 +401,8 @@ func TestStartWhenCountsOnlyChallengedJoiners(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer j.Close()
-	go j.Run(ctx)
+	t.Cleanup(j.Close)
+	runUntilCleanup(t, ctx, j)
 	select {
 	case m := <-rosters:
 		if len(m) != 2 {
@@ -406,7 +434,7 @@ func TestLobbyFloodOfStrangers(t *testing.T) {
 			}
 		}
 	})
-	go p.Run(ctx)
+	runUntilCleanup(t, ctx, p)
 	o := newOutsider(t, ctx, p.Host, p.Lobby)
 	for range 300 {
 		id, err := crypto.GenerateIdentity(rand.Reader)
@@ -430,8 +458,8 @@ func TestLobbyFloodOfStrangers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer j.Close()
-	go j.Run(ctx)
+	t.Cleanup(j.Close)
+	runUntilCleanup(t, ctx, j)
 	select {
 	case m := <-rosters:
 		if len(m) != 2 || (m[0].ID != id.ID() && m[1].ID != id.ID()) {

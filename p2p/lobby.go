@@ -47,8 +47,17 @@ type MemberAddr struct {
 }
 
 // ServeLobby answers lobby queries with what info returns at the time.
+// Anyone may ask, within limits (one stream of a peer at once, eight in
+// all, four in a row then two a second): each answer asks the node.
 func ServeLobby(h host.Host, info func() LobbyInfo) {
+	lim := newStreamLimits(1, 8, 4, 2)
 	h.SetStreamHandler(LobbyProtocol, func(s network.Stream) {
+		from := s.Conn().RemotePeer()
+		if !lim.enter(from) {
+			s.Reset()
+			return
+		}
+		defer lim.leave(from)
 		defer s.Close()
 		s.SetDeadline(time.Now().Add(10 * time.Second))
 		json.NewEncoder(s).Encode(info())

@@ -3,7 +3,10 @@ package p2p
 import (
 	"context"
 	"crypto/rand"
+	"fmt"
+	"net"
 	"os"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -54,6 +57,8 @@ func botConfig(t *testing.T, name string, seed byte) NetConfig {
 // a step it had taken, and the host held proof of "equivocation" against
 // an honest player. Now the resumed peer fetches what the table did
 // first; the game ends normally with identical logs and nobody accused.
+// Its old port is taken meanwhile, so it also shows that resume falls back
+// to another port, says so, and the table still meets.
 func TestResumedPeerCatchesUpBeforeItsBotActs(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
@@ -109,6 +114,13 @@ func TestResumedPeerCatchesUpBeforeItsBotActs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Someone else has taken Bob's port meanwhile: resume listens on
+	// another and says so, and the table still meets (Bob dials the host).
+	busy, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", meta.Port))
+	if err != nil {
+		t.Fatalf("take bob's port %d: %v", meta.Port, err)
+	}
+	defer busy.Close()
 	rc := bc
 	rc.Bot, rc.BotRand = dragonslair.Game.Bots[len(dragonslair.Game.Bots)-1].New(), engine.NewRand([]byte("another mind"))
 	bob2, err := ResumeSession(ctx, rc, dir, meta)
@@ -116,6 +128,9 @@ func TestResumedPeerCatchesUpBeforeItsBotActs(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer bob2.Close()
+	if !strings.Contains(bob2.PortNote, fmt.Sprintf("Port %d of this session is taken", meta.Port)) || bob2.Meta.Port == meta.Port {
+		t.Fatalf("port note %q, now on port %d", bob2.PortNote, bob2.Meta.Port)
+	}
 	go func() { bobErr <- bob2.Run(ctx) }()
 	if err := <-hostErr; err != nil {
 		t.Fatalf("host: %v (accused: %q)", err, accused)

@@ -575,6 +575,10 @@ func (r *Runner) drain(ctx context.Context) error {
 			switch ev.Kind {
 			case lockstep.EventTurn, lockstep.EventGameOver, lockstep.EventStarted:
 				mustSync = true
+			case lockstep.EventCheat:
+				if ev.Cheat == lockstep.CheatWrongCheckpoint && r.stopWhy == "" {
+					r.stopWhy = ev.Text // a checkpoint mismatch stops the game
+				}
 			case lockstep.EventEquivocation, lockstep.EventDesync:
 				if r.stopWhy == "" {
 					r.stopWhy = ev.Text

@@ -131,9 +131,17 @@ type Topic struct {
 	topic *pubsub.Topic
 	sub   *pubsub.Subscription
 
-	mu   sync.Mutex
-	seen map[[32]byte]struct{}
+	mu sync.Mutex
+	// seen and old are two generations of the hashes of accepted
+	// messages: when seen holds maxSeen, it becomes old and a new one
+	// starts, so a member flooding unique envelopes cannot grow it
+	// without bound. A duplicate older than both generations is stepped
+	// again, which lockstep de-duplicates by slot.
+	seen, old map[[32]byte]struct{}
 }
+
+// maxSeen bounds one generation of Topic's duplicate filter.
+const maxSeen = 1 << 16
 
 // TopicName is the topic of a session.
 func TopicName(session string) string { return "boardmesh/session/" + session }
@@ -143,11 +151,14 @@ func TopicName(session string) string { return "boardmesh/session/" + session }
 // session (gossipsub forgets what it has seen after two minutes; a long
 // game must not deliver a stale envelope twice).
 func JoinTopic(ps *pubsub.PubSub, self peer.ID, name string, verify Verifier) (*Topic, error) {
-	t := &Topic{ps: ps, name: name, self: self, seen: make(map[[32]byte]struct{})}
+	t := &Topic{ps: ps, name: name, self: self, seen: make(map[[32]byte]struct{}), old: map[[32]byte]struct{}{}}
 	val := func(_ context.Context, from peer.ID, m *pubsub.Message) pubsub.ValidationResult {
 		sum := sha256.Sum256(m.Data)
 		t.mu.Lock()
 		_, dup := t.seen[sum]
+		if !dup {
+			_, dup = t.old[sum]
+		}
 		t.mu.Unlock()
 		if dup {
 			return pubsub.ValidationIgnore
@@ -161,6 +172,9 @@ func JoinTopic(ps *pubsub.PubSub, self peer.ID, name string, verify Verifier) (*
 		}
 		m.ValidatorData = data
 		t.mu.Lock()
+		if len(t.seen) >= maxSeen {
+			t.old, t.seen = t.seen, make(map[[32]byte]struct{})
+		}
 		t.seen[sum] = struct{}{}
 		t.mu.Unlock()
 		return pubsub.ValidationAccept
