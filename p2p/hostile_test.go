@@ -469,3 +469,82 @@ func TestLobbyFloodOfStrangers(t *testing.T) {
 		t.Fatalf("Bob never got in after the flood (drops %+v)", p.Runner.Drops())
 	}
 }
+
+// TestSilentMemberLeftOutOfTheRoster: a member joins (and answers the
+// host's challenge) but never accepts the roster. The host used to wait
+// forever while the real players were told the game had started. Now,
+// after the accept time-out, the host proposes the roster again without
+// it, and the game starts with the others; nobody is told it started
+// before it has.
+func TestSilentMemberLeftOutOfTheRoster(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	id, err := crypto.GenerateIdentity(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := dragonslair.Game
+	host, err := HostLobby(NetConfig{Identity: id, Name: "Host", Home: t.TempDir(), NoQUIC: true, Games: games.Lookup, StartWhen: 3,
+		AcceptTimeout: 2 * time.Second, Bot: g.Bots[0].New(), BotRand: engine.NewRand([]byte("h"))}, g, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(host.Close)
+	type start struct {
+		who     string
+		members int
+	}
+	started := make(chan start, 4)
+	var mu sync.Mutex
+	rosters := 0
+	host.OnUpdate(func(u Update) {
+		for _, ev := range u.Events {
+			switch ev.Kind {
+			case lockstep.EventRoster:
+				mu.Lock()
+				rosters++
+				mu.Unlock()
+			case lockstep.EventStarted:
+				started <- start{"host", len(u.Status.Members)}
+			}
+		}
+	})
+	runUntilCleanup(t, ctx, host)
+	// Mallory: joins, passes the challenge, then says nothing more.
+	o := newOutsider(t, ctx, host.Host, host.Lobby)
+	ServeAdmit(o.h, host.Host.ID(), host.Lobby, o.id)
+	o.publish(t, ctx, joinEnvelope(t, o.id, "Mallory", host.Lobby).Marshal())
+	bid, err := crypto.GenerateIdentity(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bob, _, err := JoinLobby(ctx, NetConfig{Identity: bid, Name: "Bob", Home: t.TempDir(), NoQUIC: true, Games: games.Lookup,
+		Bot: g.Bots[0].New(), BotRand: engine.NewRand([]byte("b"))}, Addrs(host.Host)[0].String(), time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(bob.Close)
+	bob.OnUpdate(func(u Update) {
+		for _, ev := range u.Events {
+			if ev.Kind == lockstep.EventStarted {
+				started <- start{"bob", len(u.Status.Members)}
+			}
+		}
+	})
+	runUntilCleanup(t, ctx, bob)
+	for range 2 {
+		select {
+		case s := <-started:
+			if s.members != 2 {
+				t.Fatalf("%s was told the game started with %d members; want the host and Bob, without the silent one", s.who, s.members)
+			}
+		case <-time.After(30 * time.Second):
+			t.Fatal("the game did not start without the silent member")
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if rosters < 2 {
+		t.Fatalf("the host saw %d rosters; want the first with Mallory and the second without", rosters)
+	}
+}

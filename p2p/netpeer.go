@@ -46,6 +46,10 @@ type NetConfig struct {
 	// table waiting that long; the drop happens when every other seated
 	// peer agrees (lockstep). 0 never votes.
 	DropAfter time.Duration
+	// AcceptTimeout, for a host, is how long the accept phase waits
+	// before the roster is proposed again without the silent members
+	// (0: lockstep's default).
+	AcceptTimeout time.Duration
 	// StartWhen makes the host start the game once that many have joined.
 	StartWhen int
 	OnUpdate  func(Update)
@@ -88,7 +92,6 @@ type NetPeer struct {
 	Meta     SessionMeta
 
 	cfg     NetConfig
-	resumed bool
 	metaMu  sync.Mutex
 	stopMD  func() error
 	started bool
@@ -297,7 +300,7 @@ func ResumeSession(ctx context.Context, cfg NetConfig, dir string, meta SessionM
 	meta.Port = tcpPort(h)
 	ConnectMembers(ctx, h, meta.Members)
 	addDirect(ps, h, meta.Members)
-	p := &NetPeer{Host: h, PubSub: ps, Lobby: lobby, cfg: cfg, Log: log, Repair: rep, Meta: meta, Dir: dir, PortNote: portNote, resumed: true}
+	p := &NetPeer{Host: h, PubSub: ps, Lobby: lobby, cfg: cfg, Log: log, Repair: rep, Meta: meta, Dir: dir, PortNote: portNote}
 	if err := p.saveMeta(); err != nil {
 		p.Host.Close()
 		log.Close()
@@ -340,7 +343,7 @@ func (p *NetPeer) open(entries, sent []*crypto.Envelope, wait ...peer.ID) error 
 func (p *NetPeer) openNode(entries, sent []*crypto.Envelope, wait ...peer.ID) error {
 	trusted := &Trusted{}
 	node, err := lockstep.New(lockstep.Config{Identity: p.cfg.Identity, Name: p.cfg.Name, Games: p.cfg.Games, Log: entries, Sent: sent, Verifier: trusted.Verify,
-		DropAfter: p.cfg.DropAfter.Milliseconds()})
+		DropAfter: p.cfg.DropAfter.Milliseconds(), AcceptTimeout: p.cfg.AcceptTimeout.Milliseconds()})
 	if err != nil {
 		return fmt.Errorf("replay the session log: %w", err)
 	}
@@ -355,7 +358,7 @@ func (p *NetPeer) openNode(entries, sent []*crypto.Envelope, wait ...peer.ID) er
 	p.Runner, err = NewRunner(RunnerConfig{
 		Host: p.Host, PubSub: p.PubSub, Node: node, Lobby: p.Lobby, Log: p.Log,
 		Bot: p.cfg.Bot, BotRand: p.cfg.BotRand, BotDelay: p.cfg.BotDelay, StartWhen: p.cfg.StartWhen, Peers: wait,
-		OnUpdate: p.onUpdate, Trusted: trusted, WantState: true, Admit: admit, CatchUpFirst: p.resumed,
+		OnUpdate: p.onUpdate, Trusted: trusted, WantState: true, Admit: admit,
 	})
 	return err
 }

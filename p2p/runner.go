@@ -61,10 +61,6 @@ type RunnerConfig struct {
 	// only once its author has answered; until then the latest join of
 	// each author is held back. Nil admits every join.
 	Admit func(ctx context.Context, p peer.ID) error
-	// CatchUpFirst (resume) keeps the bot and Act from playing until a
-	// peer's catch-up answer has brought nothing this peer lacks: a
-	// restarted peer must not act on a state the table has left behind.
-	CatchUpFirst bool
 }
 
 // Update is what changed in one batch, for UIs and summaries.
@@ -113,9 +109,8 @@ type Runner struct {
 	admitted chan admitResult
 	notes    []string
 	ctx      context.Context
-	// caughtUp ends CatchUpFirst; catchAsked is when we last asked.
-	caughtUp   bool
-	catchAsked time.Time
+	// caughtUp remembers that the node said it had caught up.
+	caughtUp bool
 	// asked counts gap requests without a peer, to spread them over the
 	// topic's peers (one that cannot help is not asked every time).
 	asked int
@@ -209,30 +204,18 @@ func (r *Runner) Act(ctx context.Context, a engine.Action) error {
 // what the table did while it was away.
 var ErrCatchingUp = errors.New("still catching up with the table; try again in a moment")
 
-// catchingUp says whether this peer may not act yet (CatchUpFirst).
-func (r *Runner) catchingUp() bool { return r.cfg.CatchUpFirst && !r.caughtUp }
-
-// catchUp asks a peer for what we lack, at most once a second, while
-// catchingUp.
-func (r *Runner) catchUp(ctx context.Context) {
-	if !r.catchingUp() || time.Since(r.catchAsked) < time.Second {
-		return
-	}
-	r.catchAsked = time.Now()
-	r.fetch(ctx, lockstep.GapRequest{From: uint64(len(r.cfg.Node.Log()))})
-}
-
-// noteAnswer ends catching up once a peer's answer holds no entry beyond
-// our log, after StepAnswer took what it had.
-func (r *Runner) noteAnswer(a lockstep.GapAnswer, err error) {
-	if !r.catchingUp() || err != nil {
-		return
-	}
-	have := uint64(len(r.cfg.Node.Log()))
-	if a.From+uint64(len(a.Entries)) <= have {
+// catchingUp says whether this peer may not act yet: a node restarted
+// from its log acts only once it has caught up (lockstep's CaughtUp; its
+// Tick asks the peers until then). It also says so to the player once.
+func (r *Runner) catchingUp() bool {
+	up := r.cfg.Node.CaughtUp()
+	if up && !r.caughtUp {
 		r.caughtUp = true
-		r.notes = append(r.notes, fmt.Sprintf("Caught up with the table (%d log entries); playing on.", have))
+		if r.cfg.Node.Status().Phase == lockstep.PhasePlaying && len(r.cfg.Node.Log()) > 0 {
+			r.notes = append(r.notes, fmt.Sprintf("Caught up with the table (%d log entries); playing on.", len(r.cfg.Node.Log())))
+		}
 	}
+	return !up
 }
 
 // Host is the libp2p host of the runner.
@@ -345,14 +328,14 @@ func (r *Runner) Run(ctx context.Context) error {
 			// The node verifies every envelope; an answer that contradicts
 			// our log comes back as ErrFork (and, if it proves the others
 			// dropped us, as an event).
-			r.noteAnswer(a, n.StepAnswer(a))
+			_ = n.StepAnswer(a)
 		case op := <-r.ops:
 			op(n)
 		case <-botTimer.C:
 		case <-tick.C:
 			n.Tick(time.Since(epoch).Milliseconds() + 1)
 			r.askIfHeld(ctx, &held)
-			r.catchUp(ctx)
+			r.catchingUp()
 			if d := r.Drops(); (d != r.told || len(r.notes) > 0) && r.cfg.OnUpdate != nil && !n.HasReady() {
 				// Junk the validator dropped changes nothing in the
 				// node; say so anyway, at most once a tick.
@@ -570,10 +553,14 @@ func (r *Runner) drain(ctx context.Context) error {
 		if err := r.cfg.Log.Append(recs...); err != nil {
 			return err
 		}
-		mustSync := len(rd.Persist) > 0 || len(rd.Keep) > 0 // a desync stops the game: make the bundle durable
+		// lockstep says when (Ready.MustSync: whenever it signed something).
+		// A desync bundle (Keep), the game's end and a stop are synced too,
+		// so what replay and the summary name is on disk when the process
+		// exits.
+		mustSync := rd.MustSync || len(rd.Keep) > 0
 		for _, ev := range rd.Events {
 			switch ev.Kind {
-			case lockstep.EventTurn, lockstep.EventGameOver, lockstep.EventStarted:
+			case lockstep.EventGameOver:
 				mustSync = true
 			case lockstep.EventCheat:
 				if ev.Cheat == lockstep.CheatWrongCheckpoint && r.stopWhy == "" {
