@@ -124,6 +124,18 @@ func (a *arena) start(ctx context.Context) {
 	n := len(a.tbl.Peers)
 	a.errs = make([]error, n)
 	a.done = make([]chan struct{}, n)
+	// Every runner is gone before the table closes (cleanups run last
+	// first, and the test's context is cancelled by then): a runner still
+	// writing its log while Close syncs it would be a race of the test's.
+	a.t.Cleanup(func() {
+		for i := range a.done {
+			select {
+			case <-a.done[i]:
+			case <-time.After(30 * time.Second):
+				a.t.Errorf("%s's runner did not return after the test", a.name(i))
+			}
+		}
+	})
 	for i, p := range a.tbl.Peers {
 		a.done[i] = make(chan struct{})
 		go func() {
