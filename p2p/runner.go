@@ -109,8 +109,8 @@ type Runner struct {
 	admitted chan admitResult
 	notes    []string
 	ctx      context.Context
-	// caughtUp remembers that the node said it had caught up.
-	caughtUp bool
+	// behind remembers that the node had not caught up yet.
+	behind bool
 	// asked counts gap requests without a peer, to spread them over the
 	// topic's peers (one that cannot help is not asked every time).
 	asked int
@@ -209,11 +209,12 @@ var ErrCatchingUp = errors.New("still catching up with the table; try again in a
 // Tick asks the peers until then). It also says so to the player once.
 func (r *Runner) catchingUp() bool {
 	up := r.cfg.Node.CaughtUp()
-	if up && !r.caughtUp {
-		r.caughtUp = true
-		if r.cfg.Node.Status().Phase == lockstep.PhasePlaying && len(r.cfg.Node.Log()) > 0 {
-			r.notes = append(r.notes, fmt.Sprintf("Caught up with the table (%d log entries); playing on.", len(r.cfg.Node.Log())))
-		}
+	switch {
+	case !up:
+		r.behind = true
+	case r.behind:
+		r.behind = false
+		r.notes = append(r.notes, fmt.Sprintf("Caught up with the table (%d log entries); playing on.", len(r.cfg.Node.Log())))
 	}
 	return !up
 }
@@ -328,6 +329,9 @@ func (r *Runner) Run(ctx context.Context) error {
 			// The node verifies every envelope; an answer that contradicts
 			// our log comes back as ErrFork (and, if it proves the others
 			// dropped us, as an event).
+			// Joins in an answer are held back like those from the topic
+			// until their authors answer the host's challenge.
+			a.Pending = r.admitPending(a.Pending)
 			_ = n.StepAnswer(a)
 		case op := <-r.ops:
 			op(n)
@@ -481,6 +485,21 @@ func (r *Runner) admittedResult(res admitResult) {
 		a.join = nil
 		r.step(in)
 	}
+}
+
+// admitPending drops from envs the joins that held keeps back.
+func (r *Runner) admitPending(envs []*crypto.Envelope) []*crypto.Envelope {
+	if r.cfg.Admit == nil {
+		return envs
+	}
+	out := envs[:0:0]
+	for _, e := range envs {
+		if e.Kind == crypto.KindJoin && r.held(inbound{env: e}) {
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
 }
 
 func (r *Runner) step(in inbound) {
