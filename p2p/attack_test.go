@@ -178,6 +178,37 @@ func TestAttackStateSeqMax(t *testing.T) {
 	a.named([]int{ada, cy}, bob, regexp.MustCompile(`(?i)state`))
 }
 
+// TestAttackMemberTwoAccepts: a member signs a second, different accept
+// for the roster while the accepts are being collected (it used to stop
+// every node before the seat draw and crash the runners on a nil state).
+// An accept has an empty body, seq 0 and a zero hash, and ed25519
+// signatures are deterministic, so only one well-formed accept exists per
+// member and session: the other is malformed. It is refused, bob is named,
+// and the game goes on.
+// (Before the accept time-out landed, a malformed accept that came before
+// bob's own left the lobby waiting for bob forever, 3 runs in 10.)
+func TestAttackMemberTwoAccepts(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	a := newArena(t, ctx, arenaConfig{})
+	a.start(ctx)
+	// The session id is the hash of the roster's body: anyone on the topic
+	// can compute it the moment the roster is proposed, and sign a second
+	// accept for bob while the accepts are being collected.
+	roster, err := a.bad.WaitSeen(ctx, func(e *crypto.Envelope) bool { return e.Kind == crypto.KindRoster })
+	if err != nil {
+		t.Fatal(err)
+	}
+	session := crypto.Hash(sha256Sum(append([]byte("boardmesh/session/v1"), roster.Body...)))
+	two := hostile.Signed(a.keys[bob], &crypto.Envelope{Session: session, Kind: crypto.KindAccept, StateHash: crypto.Hash{1}})
+	if err := a.bad.Publish(ctx, two); err != nil {
+		t.Fatal(err)
+	}
+	a.wait(all3, 80*time.Second)
+	a.finishedIdentical(all3)
+	a.named([]int{ada, cy}, bob, regexp.MustCompile(`(?i)accept`))
+}
+
 // TestAttackOutsiderEvidence: an outsider sends an "evidence" envelope
 // whose two halves it signed itself, for the running session (whose id
 // any peer serves on the catch-up stream). It proves nothing against a

@@ -69,7 +69,6 @@ func NewPubSub(ctx context.Context, h host.Host, direct []peer.AddrInfo) (*pubsu
 	ps, err := pubsub.NewGossipSub(ctx, h,
 		pubsub.WithGossipSubParams(params),
 		pubsub.WithFloodPublish(true),
-		pubsub.WithDirectPeers(direct),
 		pubsub.WithMessageSignaturePolicy(pubsub.StrictNoSign),
 		pubsub.WithNoAuthor(),
 		pubsub.WithMessageIdFn(func(m *pb.Message) string {
@@ -91,6 +90,16 @@ func NewPubSub(ctx context.Context, h host.Host, direct []peer.AddrInfo) (*pubsu
 	)
 	if err != nil {
 		return nil, fmt.Errorf("start gossipsub: %w", err)
+	}
+	// The direct peers go in through the event loop, not WithDirectPeers:
+	// with that option go-libp2p-pubsub v0.19.0 ranges over its direct-peer
+	// map on a goroutine of its own, unsynchronised with the AddDirectPeer
+	// and RemoveDirectPeer calls the runner makes later (go test -race
+	// reports it). The heartbeat dials them all the same.
+	for _, d := range direct {
+		if err := ps.AddDirectPeer(d); err != nil {
+			return nil, fmt.Errorf("start gossipsub: direct peer %s: %w", d.ID, err)
+		}
 	}
 	return ps, nil
 }

@@ -1,10 +1,12 @@
 package e2e
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -35,11 +37,13 @@ func TestLobbyHijack(t *testing.T) {
 	}
 	bad := hostileAt(t, ctx, lobbyID, addr)
 	var fakes []string
+	var fakeIDs []crypto.PeerID
 	for i := range 3 {
 		id, err := crypto.GenerateIdentity(rand.Reader)
 		if err != nil {
 			t.Fatal(err)
 		}
+		fakeIDs = append(fakeIDs, id.ID())
 		name := fmt.Sprintf("fake%d", i+1)
 		fakes = append(fakes, name)
 		var c1, c2 crypto.Hash
@@ -79,6 +83,22 @@ func TestLobbyHijack(t *testing.T) {
 			want = s
 		} else if s["log_hash"] != want["log_hash"] {
 			t.Fatalf("%s ended with log %v, ada with %v", p.name, s["log_hash"], want["log_hash"])
+		}
+	}
+	// Nothing of the fakes is on any disk: not in a log entry, not in a
+	// roster the host signed and then had to give up.
+	for _, home := range []string{"ada", "bob", "cy"} {
+		files, _ := filepath.Glob(filepath.Join(tmp, home, "sessions", "*", "log"))
+		for _, f := range files {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for k, id := range fakeIDs {
+				if bytes.Contains(b, []byte(id)) {
+					t.Fatalf("%s holds fake%d's peer id", f, k+1)
+				}
+			}
 		}
 	}
 }

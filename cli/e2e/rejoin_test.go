@@ -1,5 +1,3 @@
-//go:build hostilepending
-
 package e2e
 
 import (
@@ -10,10 +8,6 @@ import (
 	"time"
 )
 
-// Pending (built with -tags hostilepending): robert's node never accepts
-// the roster that names him, so the host waits for his accept forever
-// (no crash any more). See docs/reliability.md.
-//
 // TestRejoinUnderAnotherName: an honest user joins a lobby as "bob",
 // quits (Ctrl-C) before the game starts, and joins again as "robert" from
 // the same home, so with the same key (this used to crash every peer on a
