@@ -37,7 +37,8 @@ func CheckTurn(who Actor, seat int) error {
 		return fmt.Errorf("%w: the game is waiting for a random draw", ErrNotYourTurn)
 	}
 	if who.Seat != seat {
-		return fmt.Errorf("%w: seat %d is to act, not seat %d", ErrNotYourTurn, who.Seat, seat)
+		// Seats are counted from 1 in every message a player reads.
+		return fmt.Errorf("%w: seat %d is to act, not seat %d", ErrNotYourTurn, who.Seat+1, seat+1)
 	}
 	return nil
 }

@@ -61,6 +61,10 @@ type RunnerConfig struct {
 	// only once its author has answered; until then the latest join of
 	// each author is held back. Nil admits every join.
 	Admit func(ctx context.Context, p peer.ID) error
+	// Guests, for a host whose players are known in advance (the peers
+	// of one `play` table), are the only peers whose joins count; any
+	// other join is ignored, so no stranger can take a seat.
+	Guests []peer.ID
 }
 
 // Update is what changed in one batch, for UIs and summaries.
@@ -421,6 +425,9 @@ type admitResult struct {
 // answered the host's challenge, and starts the challenge if need be.
 func (r *Runner) held(in inbound) bool {
 	env := in.env
+	if r.stranger(env) {
+		return true
+	}
 	if r.cfg.Admit == nil || env.Kind != crypto.KindJoin || env.Session != r.cfg.Lobby || peer.ID(env.Author) == r.cfg.Host.ID() {
 		return false
 	}
@@ -487,9 +494,23 @@ func (r *Runner) admittedResult(res admitResult) {
 	}
 }
 
+// stranger reports whether env is a join from a peer that is not on a
+// host's guest list (RunnerConfig.Guests).
+func (r *Runner) stranger(env *crypto.Envelope) bool {
+	if len(r.cfg.Guests) == 0 || env.Kind != crypto.KindJoin {
+		return false
+	}
+	for _, g := range r.cfg.Guests {
+		if g == peer.ID(env.Author) {
+			return false
+		}
+	}
+	return true
+}
+
 // admitPending drops from envs the joins that held keeps back.
 func (r *Runner) admitPending(envs []*crypto.Envelope) []*crypto.Envelope {
-	if r.cfg.Admit == nil {
+	if r.cfg.Admit == nil && len(r.cfg.Guests) == 0 {
 		return envs
 	}
 	out := envs[:0:0]

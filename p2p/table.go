@@ -177,6 +177,10 @@ func NewTable(ctx context.Context, cfg TableConfig) (t *Table, err error) {
 		}
 		if i == 0 {
 			rc.StartWhen = n
+			// The table's players are known: only their joins count.
+			for _, q := range t.Peers {
+				rc.Guests = append(rc.Guests, q.Host.ID())
+			}
 		}
 		if cfg.OnPublish != nil {
 			rc.OnPublish = func(e *crypto.Envelope) { cfg.OnPublish(pi, e) }

@@ -1,10 +1,7 @@
-//go:build hostilepending
-
 package p2p_test
 
-// Attacks whose defence has not landed on this branch yet. They are built
-// with -tags hostilepending (docs/reliability.md lists them); each moves
-// to attack_test.go with the merge that makes it pass.
+// Attacks on the lobby, a lying state envelope and an action out of turn,
+// against an in-process table (what `play` builds).
 
 import (
 	"context"
@@ -20,11 +17,10 @@ import (
 
 // TestAttackOutsiderTwoJoins: an outsider sends two different joins to
 // the lobby before the game starts (it used to stop the host in the lobby
-// and crash it on a nil state). Pending: p2p.NewTable (what `play`
-// builds) wires no admit challenge, so the host seats the outsider, signs
-// a roster naming it (kept on disk), and starts only after the accept
-// time-out re-proposes without it (~20 s). The real host has the
-// challenge: cli/e2e TestLobbyHijack.
+// and crash it on a nil state). A `play` table knows its players, so its
+// host counts only their joins (RunnerConfig.Guests): the outsider is
+// never seated and leaves no trace on disk. The real host challenges
+// joiners instead: cli/e2e TestLobbyHijack.
 func TestAttackOutsiderTwoJoins(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
@@ -45,9 +41,8 @@ func TestAttackOutsiderTwoJoins(t *testing.T) {
 
 // TestAttackLobbyHijack: fake joiners fill the lobby before the real
 // players' joins arrive; the host starts when three have joined
-// (--start-when). Only peers that answer the lobby's challenge may be
-// seated, so the real players play and the fakes are left out. Pending
-// for the same reason as TestAttackOutsiderTwoJoins.
+// (--start-when). Only the table's own players may be seated, so the real
+// players play and the fakes are left out.
 func TestAttackLobbyHijack(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
@@ -129,9 +124,8 @@ func TestAttackLyingState(t *testing.T) {
 }
 
 // TestAttackOutOfTurn: bob signs an action for a step where another seat
-// is to act. It is refused and bob named; the game goes on. Pending: the
-// refusal quotes the engine's "seat 1 is to act, not seat 0", seats
-// counted from 0 (engine/errors.go).
+// is to act. It is refused and bob named, with the engine's reason in
+// seats counted from 1; the game goes on.
 func TestAttackOutOfTurn(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
