@@ -272,6 +272,13 @@ func FindSession(home, prefix string) (string, SessionMeta, error) {
 	return found[0].dir, found[0].meta, nil
 }
 
+// ErrNeverStarted is returned by ResumeSession for a session whose game
+// never began: there is nothing to resume.
+var ErrNeverStarted = errors.New("there is no game to resume")
+
+// shortLobby is the first 12 characters of a lobby id, as commands print it.
+func shortLobby(id string) string { return id[:min(12, len(id))] }
+
 // ResumeSession rejoins a session from its on-disk log: it cuts a torn
 // tail, replays and re-verifies every entry, reconnects to the members it
 // knew, and catches up from them.
@@ -283,6 +290,13 @@ func ResumeSession(ctx context.Context, cfg NetConfig, dir string, meta SessionM
 	log, lf, rep, err := OpenLog(filepath.Join(dir, "log"))
 	if err != nil {
 		return nil, err
+	}
+	// Lobby envelopes reach the log only with the seat draw: a log with
+	// no entry is a lobby that closed before its game began, and waiting
+	// for it would wait forever.
+	if len(lf.Entries) == 0 {
+		log.Close()
+		return nil, fmt.Errorf("%w: session %s closed in its lobby, before the seats were drawn; start a new table with 'boardmesh host GAME' (or join one)", ErrNeverStarted, shortLobby(meta.Lobby))
 	}
 	// Resume from the good prefix; every own envelope anywhere in the
 	// file still binds, so the node never signs a second one for a slot.
