@@ -3,7 +3,6 @@ package lockstep
 import (
 	"errors"
 	"fmt"
-	"sort"
 
 	"github.com/boardmesh/boardmesh/crypto"
 	"github.com/boardmesh/boardmesh/engine"
@@ -20,52 +19,9 @@ func (n *Node) suspect(env *crypto.Envelope, err error) {
 		return
 	}
 	n.sendState(n.m.seq)
-	// A signed state hash that differs from ours (a checkpoint's, or an
-	// action's or reveal's pre-state): what lets a state envelope of its
-	// author explain a desync.
-	if !containsID(n.disputed, env.Author) {
-		n.disputed = append(n.disputed, env.Author)
-	}
 	if errors.Is(err, ErrCheckpoint) {
 		n.stopped = true
 	}
-}
-
-// lies reports the first step of a state envelope's hashes that
-// contradicts a checkpoint round every active peer, its author included,
-// signed: such a state is a lie, whatever else it says.
-func (n *Node) lies(body *stateBody) (uint64, bool) {
-	m := n.m
-	for i, h := range body.Hashes {
-		s := body.From + uint64(i)
-		if s >= uint64(len(m.hashes)) {
-			break
-		}
-		k := sort.Search(len(m.cps), func(j int) bool { return m.cps[j] >= s })
-		if k < len(m.cps) && m.cps[k] == s && m.hashes[s] != h {
-			return s, true
-		}
-	}
-	return 0, false
-}
-
-// weigh decides what a state envelope at or before our step that differs
-// from ours is: a lie (it contradicts checkpoints its author signed), a
-// desync to report (its author signed a checkpoint that differs from
-// ours), or nothing that can stop the game (no signed disagreement).
-func (n *Node) weigh(env *crypto.Envelope, mi int, body *stateBody) error {
-	if s, lie := n.lies(body); lie {
-		return n.reject(env, fmt.Errorf("%w: at step %d, whose checkpoint it signed as %s", ErrLyingState, s, n.m.hashes[s].Short()))
-	}
-	if !containsID(n.disputed, env.Author) {
-		// Answer with ours at that step (once), so that a peer which did
-		// sign a differing hash can be explained to both; but this alone
-		// stops nothing and blames nobody.
-		n.sendState(env.Seq)
-		return n.reject(env, fmt.Errorf("%w: a state that differs from ours, from a peer that signed no differing hash", ErrUnexpected))
-	}
-	n.report(env, mi, body)
-	return nil
 }
 
 // sendState signs and broadcasts our state after seq steps, once per seq.
@@ -105,11 +61,6 @@ func (n *Node) stepState(env *crypto.Envelope) error {
 	if env.Author == n.id.ID() {
 		return ErrDuplicate
 	}
-	if n.stopped && (len(n.reports) > 0 || !containsID(n.disputed, env.Author)) {
-		// (After a checkpoint mismatch we stop, and still want the
-		// disputing peer's state to explain it.)
-		return ErrStopped
-	}
 	if n.m.dropped[n.m.seatOf[mi]] {
 		// A dropped peer's state no longer has to agree with ours: it may
 		// have gone on alone before it learnt of the drop.
@@ -122,9 +73,7 @@ func (n *Node) stepState(env *crypto.Envelope) error {
 	if err := body.fits(env); err != nil {
 		return n.reject(env, err)
 	}
-	if s, lie := n.lies(body); lie {
-		return n.reject(env, fmt.Errorf("%w: at step %d, whose checkpoint it signed as %s", ErrLyingState, s, m.hashes[s].Short()))
-	}
+	n.seen[slotOf(env)] = env
 	if env.Seq > m.seq {
 		// They are ahead. If our common steps already differ, send our
 		// state at our step: they will answer with theirs at the same one.
@@ -140,13 +89,14 @@ func (n *Node) stepState(env *crypto.Envelope) error {
 	if m.hashes[env.Seq] == env.StateHash {
 		return nil
 	}
-	return n.weigh(env, mi, body)
+	n.report(env, mi, body)
+	return nil
 }
 
 // report builds the desync report against a differing state envelope.
 func (n *Node) report(env *crypto.Envelope, mi int, body *stateBody) {
 	m := n.m
-	r := &DesyncReport{Peer: env.Author, Seq: env.Seq, Evidence: env, TheirState: body.State, Agreed: m.agreed}
+	r := &DesyncReport{Peer: env.Author, Seq: env.Seq, Evidence: env, TheirState: body.State}
 	// The first step after which the hashes differ is the first divergent
 	// entry: both peers applied the same signed entries up to it.
 	r.Entry = env.Seq
@@ -225,9 +175,9 @@ func (n *Node) recheckStates() {
 			keep = append(keep, env)
 			continue
 		}
-		if n.m.hashes[env.Seq] != env.StateHash && !n.stopped {
+		if n.m.hashes[env.Seq] != env.StateHash {
 			body, _ := decodeState(env.Body)
-			_ = n.weigh(env, n.m.byID[env.Author], body)
+			n.report(env, n.m.byID[env.Author], body)
 		}
 	}
 	n.states = keep

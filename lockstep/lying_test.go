@@ -1,3 +1,5 @@
+//go:build hostilepending
+
 package lockstep
 
 import (

@@ -30,6 +30,22 @@ const (
 	maxBucketMap = 4096
 )
 
+// Member rate limit. A member's valid signature makes every envelope it
+// floods look legitimate to gossipsub, which would deliver and forward
+// all of them. An honest peer signs a few envelopes per game step (an
+// action, a reveal, a checkpoint), far below memberRate even in a bot
+// game at full speed; what a member sends beyond its bucket is ignored
+// (not delivered, not forwarded) and counted, and the lockstep catch-up
+// brings anything honest that was lost.
+// State envelopes (a canonical state, sent only to explain a desync, a
+// few per game at most) are large; they have a bucket of their own.
+const (
+	memberBurst = 2000
+	memberRate  = 1000
+	stateBurst  = 8
+	stateRate   = 2
+)
+
 // Drops counts what the topic validator turned away, by reason. It is
 // what a user sees as "dropped from outsiders" and what tests read.
 type Drops struct {
@@ -64,6 +80,9 @@ type guard struct {
 	buckets map[peer.ID]*bucket
 
 	tooLarge, malformed, badSig, wrongSession, outsider, throttled atomic.Int64
+
+	memberMu      sync.Mutex
+	memberBuckets map[peer.ID]*memberBuckets
 }
 
 func newGuard(self peer.ID, lobby crypto.Hash) *guard {
@@ -156,6 +175,10 @@ func (g *guard) check(from peer.ID, data []byte) (Verdict, any) {
 		g.throttled.Add(1)
 		return Ignore, nil
 	}
+	if !local && g.hasRoster() && !g.takeMember(author, env.Kind == crypto.KindState) {
+		g.throttled.Add(1)
+		return Ignore, nil
+	}
 	if env.Session == g.lobby {
 		return Accept, env
 	}
@@ -191,6 +214,29 @@ func (g *guard) take(id peer.ID) bool {
 	}
 	return b.take(g.now(), lobbyBurst, lobbyRate)
 }
+
+// takeMember spends one token of a member author's bucket. The map holds
+// roster members only (checked before), so it is bounded by the roster.
+func (g *guard) takeMember(id peer.ID, state bool) bool {
+	g.memberMu.Lock()
+	defer g.memberMu.Unlock()
+	if g.memberBuckets == nil {
+		g.memberBuckets = make(map[peer.ID]*memberBuckets)
+	}
+	b, ok := g.memberBuckets[id]
+	if !ok {
+		b = &memberBuckets{all: bucket{tokens: memberBurst, at: g.now()}, state: bucket{tokens: stateBurst, at: g.now()}}
+		g.memberBuckets[id] = b
+	}
+	if state && !b.state.take(g.now(), stateBurst, stateRate) {
+		return false
+	}
+	return b.all.take(g.now(), memberBurst, memberRate)
+}
+
+// memberBuckets are one member's buckets: all its envelopes, and its
+// state envelopes.
+type memberBuckets struct{ all, state bucket }
 
 // bucket is a token bucket: burst tokens, refilled at rate per second.
 type bucket struct {

@@ -548,3 +548,48 @@ func TestSilentMemberLeftOutOfTheRoster(t *testing.T) {
 		t.Fatalf("the host saw %d rosters; want the first with Mallory and the second without", rosters)
 	}
 }
+
+// TestGuardLimitsAMembersRate: a member's signature makes all it floods
+// look legitimate, so once there is a roster each member author has a
+// bucket (memberBurst, refilled at memberRate a second; state envelopes a
+// smaller one of their own). Beyond it the envelopes are ignored (not
+// delivered, not forwarded) and counted as throttled, and a refill lets
+// the member's next envelope through.
+func TestGuardLimitsAMembersRate(t *testing.T) {
+	self, _ := crypto.GenerateIdentity(rand.Reader)
+	member, _ := crypto.GenerateIdentity(rand.Reader)
+	var lobby, session crypto.Hash
+	lobby[0], session[0] = 1, 2
+	g := newGuard(peer.ID(self.ID()), lobby)
+	now := time.Unix(1000, 0)
+	g.now = func() time.Time { return now }
+	g.setSession(session)
+	g.setMembers([]peer.ID{peer.ID(self.ID()), peer.ID(member.ID())})
+	msg := func(kind crypto.Kind, seq uint64) []byte {
+		e := &crypto.Envelope{Session: session, Seq: seq, Kind: kind, Body: []byte{1}}
+		crypto.Sign(member, e)
+		return e.Marshal()
+	}
+	from := peer.ID(member.ID())
+	count := func(kind crypto.Kind, n int) (accepted int) {
+		for i := range n {
+			if v, _ := g.check(from, msg(kind, uint64(i))); v == Accept {
+				accepted++
+			}
+		}
+		return accepted
+	}
+	if got := count(crypto.KindState, 3*stateBurst); got != stateBurst {
+		t.Fatalf("a burst of state envelopes: %d accepted, want %d", got, stateBurst)
+	}
+	if got := count(crypto.KindAction, memberBurst+500); got != memberBurst-stateBurst {
+		t.Fatalf("a member's burst: %d accepted, want %d", got, memberBurst-stateBurst)
+	}
+	if g.drops().Throttled == 0 {
+		t.Fatal("the throttled envelopes were not counted")
+	}
+	now = now.Add(time.Second)
+	if got := count(crypto.KindAction, memberRate+100); got != memberRate {
+		t.Fatalf("after a second's refill: %d accepted, want %d", got, memberRate)
+	}
+}
