@@ -220,7 +220,12 @@ func (l *Log) setAside(repaired []byte) (string, error) {
 }
 
 func writeSynced(path string, b []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	return writeFileSynced(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, b)
+}
+
+// writeFileSynced writes b to path, opened with flag, and fsyncs it.
+func writeFileSynced(path string, flag int, b []byte) error {
+	f, err := os.OpenFile(path, flag, 0o600)
 	if err != nil {
 		return err
 	}
@@ -245,19 +250,7 @@ func copyNew(from, to string) error {
 	if err != nil {
 		return err
 	}
-	f, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(b); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return writeFileSynced(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, b)
 }
 
 // syncDir makes a new or renamed file's directory entry durable.
