@@ -258,7 +258,6 @@ func (r *Runner) Run(ctx context.Context) error {
 	n := r.cfg.Node
 	var lingerUntil time.Time
 	var botAt time.Time
-	var held heldState
 	// botTimer wakes the loop when the bot's pause is over, so its move
 	// does not wait for the next tick (nor land on one, when every runner
 	// of a local table wakes at once).
@@ -342,7 +341,6 @@ func (r *Runner) Run(ctx context.Context) error {
 		case <-botTimer.C:
 		case <-tick.C:
 			n.Tick(time.Since(epoch).Milliseconds() + 1)
-			r.askIfHeld(ctx, &held)
 			r.catchingUp()
 			if d := r.Drops(); (d != r.told || len(r.notes) > 0) && r.cfg.OnUpdate != nil && !n.HasReady() {
 				// Junk the validator dropped changes nothing in the
@@ -361,36 +359,6 @@ func (r *Runner) Run(ctx context.Context) error {
 
 // maxFetching bounds the catch-up fetches a runner has under way.
 const maxFetching = 4
-
-// heldState tracks whether the node is held back: playing, waiting for
-// nobody, yet committing nothing.
-type heldState struct {
-	entries int
-	since   time.Time
-	asked   time.Time
-}
-
-// heldAsk is how long a held node waits before the runner asks a peer.
-const heldAsk = time.Second
-
-// askIfHeld asks a peer for a catch-up answer when the node has committed
-// nothing for heldAsk although it waits for nobody. That happens to a peer
-// that voted to drop a seat at a log position where the others went on:
-// it holds the late input but may not commit it on its own say-so, and
-// lockstep asks for gaps only while it waits for someone. The answer of a
-// peer that went on lets it commit (StepAnswer).
-func (r *Runner) askIfHeld(ctx context.Context, h *heldState) {
-	st := r.cfg.Node.Status()
-	now := time.Now()
-	if st.Phase != lockstep.PhasePlaying || st.Entries != h.entries || len(st.Waiting) > 0 {
-		h.entries, h.since = st.Entries, now
-		return
-	}
-	if now.Sub(h.since) >= heldAsk && now.Sub(h.asked) >= heldAsk {
-		h.asked = now
-		r.fetch(ctx, lockstep.GapRequest{From: uint64(st.Entries)})
-	}
-}
 
 // inbound is an envelope for the node; verified says the topic validator
 // checked its signature.
