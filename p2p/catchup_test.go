@@ -37,7 +37,7 @@ func TestCatchupAnswerKeepsEntriesApart(t *testing.T) {
 		Entries: []*crypto.Envelope{env(5, crypto.KindAction), env(6, crypto.KindCheckpoint)},
 		Pending: []*crypto.Envelope{env(7, crypto.KindAction)}}
 	var asked []byte
-	ServeCatchup(a, func(from peer.ID, q []byte) ([][]byte, error) {
+	ServeCatchup(a, nil, func(from peer.ID, q []byte) ([][]byte, error) {
 		asked = q
 		return EncodeAnswer(sent), nil
 	})

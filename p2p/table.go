@@ -50,6 +50,9 @@ type TableConfig struct {
 	// Inject, if set, gives one peer a buggy copy of the game whose state
 	// goes wrong at a step (InjectDesync), to see desync detection work.
 	Inject *Injection
+	// NoSpectators closes every peer's catch-up stream to non-members
+	// (RunnerConfig.NoSpectators).
+	NoSpectators bool
 }
 
 // Injection names the peer whose engine goes wrong and the step at which.
@@ -167,7 +170,7 @@ func NewTable(ctx context.Context, cfg TableConfig) (t *Table, err error) {
 		rc := RunnerConfig{
 			Host: p.Host, PubSub: p.PubSub, Node: p.Node, Lobby: lobby, Log: p.Log,
 			Bot: bot, BotRand: engine.NewRand(seed[:]), BotDelay: cfg.BotDelay, Peers: others,
-			Trusted: trusted, WantState: i == 0 && cfg.WantState,
+			Trusted: trusted, WantState: i == 0 && cfg.WantState, NoSpectators: cfg.NoSpectators,
 			OnUpdate: func(u Update) {
 				pp.record(u)
 				if cfg.OnUpdate != nil {
