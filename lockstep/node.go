@@ -379,15 +379,6 @@ func (n *Node) Step(env *crypto.Envelope) error {
 	} else if env.Session != n.m.session {
 		return n.reject(env, ErrWrongSession)
 	}
-	if env.Author == n.id.ID() && env.Kind != crypto.KindState && env.Kind != crypto.KindEvidence {
-		// Our own envelope, signed before a crash that lost it from our
-		// disk, back from a peer (and of this lobby or session): it binds us as if we had it (sign will
-		// never sign another for its slot), and goes to disk again.
-		if _, have := n.sent[slotOf(env)]; !have {
-			n.sent[slotOf(env)] = env
-			n.rd.Persist = append(n.rd.Persist, env)
-		}
-	}
 	if env.Kind != crypto.KindState && env.Kind != crypto.KindEvidence {
 		// A malformed envelope is refused before it is remembered, so it
 		// can neither take the slot of its author's good one nor be half
@@ -428,6 +419,20 @@ func (n *Node) Step(env *crypto.Envelope) error {
 		n.counters.DroppedBytes += uint64(env.Size())
 		n.noteFuture(env)
 		return fmt.Errorf("%w: too far ahead to keep", ErrStale)
+	}
+	if env.Author == n.id.ID() {
+		// Our own envelope, signed before a crash that lost it from our
+		// disk, back from a peer: it binds us as if we had it (sign will
+		// never sign another for its slot), and goes to disk again. Only
+		// once it is well formed, admissible and within reach: we never
+		// sign a malformed one, a decided slot needs no binding, and one
+		// too far ahead comes back when we get there; anything else
+		// carrying our key (a stolen key's flood) must not bind us to
+		// slots we have yet to sign, or we would never sign them.
+		if _, have := n.sent[s]; !have {
+			n.sent[s] = env
+			n.rd.Persist = append(n.rd.Persist, env)
+		}
 	}
 	if !n.bufPut(s, env) {
 		return fmt.Errorf("%w: its author's buffer is full", ErrStale)
