@@ -5,9 +5,9 @@ import (
 	"encoding/hex"
 	"flag"
 	"fmt"
-	"os"
-	"regexp"
 	"testing"
+
+	"github.com/boardmesh/boardmesh/engine/golden"
 
 	"github.com/boardmesh/boardmesh/crypto"
 	"github.com/boardmesh/boardmesh/engine"
@@ -39,8 +39,8 @@ func fillHash(b byte) crypto.Hash {
 // seat draw and the dice of a beacon against docs/protocol.md.
 func TestBodyVectors(t *testing.T) {
 	a, b := vectorIdentity(t, 0x00), vectorIdentity(t, 0x20)
-	var v [][2]string
-	add := func(name string, x []byte) { v = append(v, [2]string{name, hex.EncodeToString(x)}) }
+	var v []golden.Vector
+	add := func(name string, x []byte) { v = append(v, golden.Vector{name, hex.EncodeToString(x)}) }
 	j := &joinBody{Name: "Ada", Commitment: fillHash(0x55), ChainLen: 1024, Game: "dicerace", Version: "dicerace/1",
 		Options: engine.Options{{Name: "goal", Value: "20"}}}
 	add("body.join_host", j.encode())
@@ -68,35 +68,16 @@ func TestBodyVectors(t *testing.T) {
 			seats[i] = i
 		}
 		engine.NewRand(beacon[:]).Shuffle(n, func(i, j int) { seats[i], seats[j] = seats[j], seats[i] })
-		v = append(v, [2]string{fmt.Sprintf("seats.beacon_round0_aa_bb.%d_members", n), fmt.Sprint(seats)})
+		v = append(v, golden.Vector{fmt.Sprintf("seats.beacon_round0_aa_bb.%d_members", n), fmt.Sprint(seats)})
 	}
 	rolls := make([]int, 10)
 	rnd := engine.NewRand(beacon[:])
 	for i := range rolls {
 		rolls[i] = rnd.Die(6)
 	}
-	v = append(v, [2]string{"dice.beacon_round0_aa_bb.ten_d6", fmt.Sprint(rolls)})
+	v = append(v, golden.Vector{"dice.beacon_round0_aa_bb.ten_d6", fmt.Sprint(rolls)})
 	rnd = engine.NewRand(beacon[:])
-	v = append(v, [2]string{"pick.beacon_round0_aa_bb.weights_1_0_3", fmt.Sprint(rnd.Pick([]int{1, 0, 3}), rnd.Pick([]int{1, 0, 3}), rnd.Pick([]int{1, 0, 3}))})
+	v = append(v, golden.Vector{"pick.beacon_round0_aa_bb.weights_1_0_3", fmt.Sprint(rnd.Pick([]int{1, 0, 3}), rnd.Pick([]int{1, 0, 3}), rnd.Pick([]int{1, 0, 3}))})
 
-	if *printVectors {
-		for _, x := range v {
-			fmt.Printf("    %s = %s\n", x[0], x[1])
-		}
-	}
-	doc, err := os.ReadFile("../docs/protocol.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, x := range v {
-		re := regexp.MustCompile(`(?m)^    ` + regexp.QuoteMeta(x[0]) + ` = (.+)$`)
-		m := re.FindSubmatch(doc)
-		if m == nil {
-			t.Errorf("docs/protocol.md lacks vector %s", x[0])
-			continue
-		}
-		if string(m[1]) != x[1] {
-			t.Errorf("vector %s: code gives %s, docs/protocol.md says %s", x[0], x[1], m[1])
-		}
-	}
+	golden.Check(t, "../docs/protocol.md", v, *printVectors)
 }
