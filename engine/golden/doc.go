@@ -4,7 +4,7 @@
 //
 //	name = value
 //
-// and the tests of crypto, lockstep and p2p compute the same names from
+// (and docs/mentalpoker.md likewise), and the tests of crypto, crypto/mentalpoker, lockstep and p2p compute the same names from
 // the code and call Check, so the document an implementer reads and the
 // code cannot drift apart. It is test support (it reads a file), imported
 // only by _test files; it is not part of the deterministic core.
