@@ -1,5 +1,3 @@
-//go:build hostilepending
-
 package lockstep
 
 import (
