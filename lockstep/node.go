@@ -105,7 +105,13 @@ type Node struct {
 	released    int
 	acceptSince int64           // when the current accept phase began
 	superseded  []crypto.Hash   // sessions of rosters replaced by a re-proposal
-	disputed    []crypto.PeerID // authors of a signed checkpoint that differs from ours
+	disputed    []crypto.PeerID // authors of a signed state hash (action, reveal, checkpoint) that differs from ours
+
+	// held are state envelopes that differ from ours but that nothing
+	// signed yet disputes (see weigh): kept until their author signs a
+	// differing hash (a desync), an agreeing one (a lie), or the table
+	// stalls.
+	held []*crypto.Envelope
 
 	stopped    bool
 	stateSent  map[uint64]bool
@@ -670,6 +676,14 @@ func (n *Node) Tick(now int64) {
 	}
 	if len(waits) == 0 {
 		return
+	}
+	if len(n.held) > 0 && now-n.progress >= n.cfg.StallAfter {
+		// A differing state whose author has signed nothing since, and the
+		// table stands still: weigh it against the actions that reached us
+		// after it (see desync.go).
+		if n.reweigh(true); n.stopped {
+			return
+		}
 	}
 	if now-n.progress >= n.cfg.StallAfter && !n.stalled {
 		n.stalled = true
