@@ -11,6 +11,7 @@ import (
 
 	"github.com/boardmesh/boardmesh/crypto"
 	"github.com/boardmesh/boardmesh/engine"
+	"github.com/boardmesh/boardmesh/lockstep"
 	"github.com/libp2p/go-libp2p/core/peer"
 )
 
@@ -31,6 +32,37 @@ type NetBench struct {
 	GossipP99 time.Duration `json:"gossip_p99_ns"`
 	// Ratio is CommitP50 / GossipP50.
 	Ratio float64 `json:"ratio_p50"`
+	// Game is a second full bot game, on a fresh table of the same size,
+	// with no think time: how long a whole game takes against its floor.
+	Game GameBench `json:"game"`
+}
+
+// GameBench times one whole bot game of a local table whose bots move at
+// once.
+type GameBench struct {
+	// Steps is the number of game steps, Entries the log's length.
+	Steps   uint64 `json:"steps"`
+	Entries int    `json:"entries"`
+	// Rounds is the game's critical path in broadcast rounds: the
+	// sequential rounds its log needs, one per distinct (kind, seq) slot
+	// (the joins, the roster, the accepts, each action, each beacon
+	// round's reveals, each turn's checkpoints; the envelopes of one
+	// round go out in parallel).
+	Rounds int `json:"rounds"`
+	// Wall is from the start of the runners until the last peer has
+	// seen the game end; Floor is Rounds × the gossip p50 of the same
+	// run, WallPerFloor their ratio.
+	Wall         time.Duration `json:"wall_ns"`
+	Floor        time.Duration `json:"floor_ns"`
+	WallPerFloor float64       `json:"wall_per_floor"`
+	// CPU is the CPU time (user and system) of this whole process, every
+	// peer of the table together, over Wall; zero where not measured.
+	CPU time.Duration `json:"cpu_ns"`
+	// StartToMove is from the start of the runners (every host up and
+	// connected, every peer's join queued) to the first action published;
+	// LastJoinToMove from the host's learning of the last join to it.
+	StartToMove    time.Duration `json:"start_to_first_move_ns"`
+	LastJoinToMove time.Duration `json:"last_join_to_first_move_ns"`
 }
 
 type slotKey struct {
@@ -115,7 +147,111 @@ func BenchNet(ctx context.Context, g *engine.Game, n int, seed []byte, broadcast
 	res.CommitP50, res.CommitP99 = percentile(commits, 50), percentile(commits, 99)
 	res.GossipP50, res.GossipP99 = percentile(floor, 50), percentile(floor, 99)
 	res.Ratio = float64(res.CommitP50) / float64(res.GossipP50)
+	if res.Game, err = benchGame(ctx, g, n, seed); err != nil {
+		return res, fmt.Errorf("game without think time: %w", err)
+	}
+	res.Game.Floor = time.Duration(res.Game.Rounds) * res.GossipP50
+	res.Game.WallPerFloor = float64(res.Game.Wall) / float64(res.Game.Floor)
 	return res, nil
+}
+
+// benchGame plays one bot game of g on a fresh local table of n peers
+// whose bots move at once, and times it (GameBench; Floor is left to the
+// caller, who has the gossip figure).
+func benchGame(ctx context.Context, g *engine.Game, n int, seed []byte) (GameBench, error) {
+	var res GameBench
+	names := make([]string, n)
+	bots := make([]engine.Bot, n)
+	for i := range n {
+		names[i] = fmt.Sprintf("bot%d", i+1)
+		bots[i] = g.Bots[i%len(g.Bots)].New()
+	}
+	dir, err := tempDir()
+	if err != nil {
+		return res, err
+	}
+	defer removeAll(dir)
+	var mu sync.Mutex
+	var lastJoin, firstMove, lastOver time.Time
+	overs, over := 0, make([]bool, n)
+	t, err := NewTable(ctx, TableConfig{Game: g, Names: names, Bots: bots, Seed: seed, Dir: dir,
+		OnPublish: func(_ int, e *crypto.Envelope) {
+			if e.Kind != crypto.KindAction {
+				return
+			}
+			mu.Lock()
+			if firstMove.IsZero() {
+				firstMove = time.Now()
+			}
+			mu.Unlock()
+		},
+		OnUpdate: func(i int, u Update) {
+			now := time.Now()
+			mu.Lock()
+			defer mu.Unlock()
+			if i == 0 && lastJoin.IsZero() && len(u.Joined) == n {
+				lastJoin = now
+			}
+			if u.Status.Phase == lockstep.PhaseOver && !over[i] {
+				over[i] = true
+				if overs++; overs == n {
+					lastOver = now
+				}
+			}
+		}})
+	if err != nil {
+		return res, err
+	}
+	defer t.Close()
+	cpu0, cpuOK := processCPU()
+	start := time.Now()
+	if err := t.Run(ctx); err != nil {
+		return res, err
+	}
+	cpu1, _ := processCPU()
+	mu.Lock()
+	defer mu.Unlock()
+	if lastOver.IsZero() || firstMove.IsZero() {
+		return res, fmt.Errorf("the game did not end at every peer")
+	}
+	res.Wall = lastOver.Sub(start)
+	if cpuOK {
+		// Run returns at once after the last game over (Table.Run ends
+		// the linger), so the CPU over Run is the game's.
+		res.CPU = cpu1 - cpu0
+	}
+	res.StartToMove = firstMove.Sub(start)
+	if !lastJoin.IsZero() {
+		res.LastJoinToMove = firstMove.Sub(lastJoin)
+	}
+	var log []*crypto.Envelope
+	for _, b := range t.Peers[0].Entries() {
+		e, err := crypto.Unmarshal(b)
+		if err != nil {
+			return res, err
+		}
+		log = append(log, e)
+	}
+	res.Entries, res.Rounds = len(log), CriticalRounds(log)
+	res.Steps = t.Peers[0].Status().Seq
+	return res, nil
+}
+
+// CriticalRounds is the number of sequential broadcast rounds a session
+// log took: one per distinct (kind, seq) slot. Every envelope of a slot
+// (the joins, the accepts, one beacon round's reveals, one turn's
+// checkpoints) goes out in parallel, and each slot waits for the one
+// before it, whose result its envelopes sign.
+func CriticalRounds(log []*crypto.Envelope) int {
+	type slot struct {
+		kind crypto.Kind
+		seq  uint64
+	}
+	seen := map[slot]bool{}
+	for _, e := range log {
+		seen[slot{e.Kind, e.Seq}] = true
+	}
+	return len(seen)
 }
 
 // gossipFloor publishes count messages of an envelope's size on a topic of
