@@ -64,8 +64,11 @@ at once: its wall time from the start of the runners until the last peer
 has seen the game end, against its floor (the game's critical path in
 broadcast rounds, one per distinct (kind, seq) slot of its log, times the
 gossip p50 above) and against the CPU time of this process over it (every
-peer together); and the time from the start, and from the host's learning
-of the last join, to the first move.
+peer together), the median time of an fsync here (each peer pays one
+before each envelope it signs leaves; the floor leaves it out), and the
+time from the start of its runners to the first move. Last, the start over the lobby protocol: a host that starts when the
+table is full and joiners that join one after the other, timed from the
+moment the last one starts to join until every peer has the first move.
 
 Every peer shares this machine's CPUs, so the figures include the other
 peers' signature checks and state hashing. Each bot pauses --think before it
@@ -138,15 +141,15 @@ func benchNetRun(opts *BenchNetOptions) error {
 		return enc.Encode(results)
 	}
 	fmt.Fprintf(opts.IO.Out, "\nA whole game with no think time (a fresh table; floor = rounds × gossip p50 above)\n")
-	fmt.Fprintf(opts.IO.Out, "%5s %6s %7s %10s %10s %10s %10s %9s %13s %13s\n", "peers", "steps", "rounds", "wall", "floor", "wall/floor", "CPU", "wall/CPU", "start→move", "last join→move")
+	fmt.Fprintf(opts.IO.Out, "%5s %6s %7s %10s %10s %10s %10s %9s %10s %13s %13s\n", "peers", "steps", "rounds", "wall", "floor", "wall/floor", "CPU", "wall/CPU", "fsync p50", "start→move", "join→move")
 	for _, r := range results {
 		x := r.Game
 		cpu, perCPU := "n/a", "n/a"
 		if x.CPU > 0 {
 			cpu, perCPU = ms(x.CPU), fmt.Sprintf("%.2f", float64(x.Wall)/float64(x.CPU))
 		}
-		fmt.Fprintf(opts.IO.Out, "%5d %6d %7d %10s %10s %10.2f %10s %9s %13s %13s\n", r.Peers, x.Steps, x.Rounds, ms(x.Wall), ms(x.Floor), x.WallPerFloor,
-			cpu, perCPU, ms(x.StartToMove), ms(x.LastJoinToMove))
+		fmt.Fprintf(opts.IO.Out, "%5d %6d %7d %10s %10s %10.2f %10s %9s %10s %13s %13s\n", r.Peers, x.Steps, x.Rounds, ms(x.Wall), ms(x.Floor), x.WallPerFloor,
+			cpu, perCPU, ms(x.FsyncP50), ms(x.StartToMove), ms(x.JoinToMove))
 	}
 	return nil
 }

@@ -219,7 +219,7 @@ func TestBenchNetGameJSON(t *testing.T) {
 	g := res[0].Game
 	// Every step of Dragon's Lair is an action or a beacon round, and the
 	// lobby adds joins, roster, accepts and the seat draw.
-	if g.Steps < 10 || g.Rounds < int(g.Steps)+3 || g.Rounds > g.Entries || g.Wall <= 0 || g.StartToMove <= 0 || g.StartToMove > g.Wall ||
+	if g.Steps < 10 || g.Rounds < int(g.Steps)+3 || g.Rounds > g.Entries || g.Wall <= 0 || g.StartToMove <= 0 || g.StartToMove > g.Wall || g.JoinToMove <= 0 || g.FsyncP50 <= 0 ||
 		g.Floor != time.Duration(g.Rounds)*res[0].GossipP50 {
 		t.Fatalf("bench net game = %+v (gossip p50 %v)", g, res[0].GossipP50)
 	}
