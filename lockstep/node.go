@@ -1053,6 +1053,7 @@ func (n *Node) Status() Status {
 	}
 	if m.phase == PhasePlaying && !n.stopped {
 		s.DropVotes, s.CanDrop = n.dropVotes()
+		s.CanAct = n.CanAct()
 	}
 	return s
 }
