@@ -1073,6 +1073,7 @@ func (n *Node) Status() Status {
 	}
 	if m.phase == PhasePlaying && !n.stopped {
 		s.DropVotes, s.CanDrop = n.dropVotes()
+		s.CanAct = n.CanAct()
 	}
 	return s
 }
