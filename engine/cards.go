@@ -494,6 +494,10 @@ func DecodeCards(d *Decoder, decks [][]uint16) (Cards, error) {
 		return Cards{}, fmt.Errorf("%w: %d decks, the game has %d", ErrDecode, n, len(decks))
 	}
 	for di := range c.slots {
+		top := 0 // card ids of the deck are below top
+		for _, v := range decks[di] {
+			top = max(top, int(v)+1)
+		}
 		m := d.Len(MaxDeckSize)
 		if d.Err() != nil {
 			return Cards{}, d.Err()
@@ -509,7 +513,7 @@ func DecodeCards(d *Decoder, decks [][]uint16) (Cards, error) {
 			if d.Err() != nil {
 				return Cards{}, d.Err()
 			}
-			if v < -1 || v > 0xffff || seen > 0xffff || s.pub && v < 0 || c.mode == CardsSecret && !s.pub && v >= 0 {
+			if v < -1 || v >= top || seen > 0xffff || s.pub && v < 0 || c.mode == CardsSecret && !s.pub && v >= 0 {
 				return Cards{}, fmt.Errorf("%w: card %d:%d", ErrDecode, di, i)
 			}
 			s.val, s.seen = int32(v), uint16(seen)
