@@ -13,7 +13,7 @@ import (
 // spyGame is one recorded game on a secret table: the dealer's decks, the
 // moves, and a hash of the spy's complete view after every step.
 type spyGame struct {
-	perm  [][]uint16
+	perm [][]uint16
 	// may marks the tiles the rules let the spy know: every tile that was
 	// in its hand or among the Library tiles it used at some step, or face
 	// up on the table. It is computed from the zones, not from what the
