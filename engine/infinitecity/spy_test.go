@@ -3,6 +3,7 @@ package infinitecity
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/json"
 	"fmt"
 	"testing"
 
@@ -244,4 +245,96 @@ func TestSecretTableHoldsNoPrivateTile(t *testing.T) {
 	if g.table.ToAct().Kind != engine.ActorOver {
 		t.Fatal("the secret game did not end")
 	}
+}
+
+// TestOpenAndSecretTablesPlayTheSameGame plays bot games on an open table
+// (the beacon answers every opening), then replays their moves on a secret
+// table whose dealer holds the cards the open game drew: before every move,
+// every seat's view on its own secret peer is the one the open engine
+// shows it, and the games end alike. One engine, two card sources.
+func TestOpenAndSecretTablesPlayTheSameGame(t *testing.T) {
+	games := 6
+	if testing.Short() {
+		games = 2
+	}
+	for gi := 0; gi < games; gi++ {
+		players := 2 + gi%5
+		es, err := Game.Setup(players, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		open := es.(*State)
+		bots := make([]engine.Bot, players)
+		for i := range bots {
+			bots[i] = Game.Bots[i%len(Game.Bots)].New()
+		}
+		seed := []byte(fmt.Sprintf("equal/%d", gi))
+		var moves []engine.Action
+		var views [][]string // before each move: every seat's view, as JSON
+		_, err = engine.PlayOut(open, bots, engine.SeededChance{Seed: seed}, engine.NewRand(seed), 100000, true,
+			func(prev, next engine.State, st engine.Step) {
+				if st.Who.Kind != engine.ActorSeat {
+					return
+				}
+				moves = append(moves, st.Action)
+				var v []string
+				for s := -1; s < players; s++ {
+					v = append(v, viewJSON(t, prev.View(s)))
+				}
+				views = append(views, v)
+			})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The dealer's decks: what the open game drew, and the cards nobody
+		// drew in the positions nobody opened.
+		perm := [][]uint16{make([]uint16, open.set.Total)}
+		var rest []uint16
+		for k := range open.set.Kinds {
+			for n := left(open, k); n > 0; n-- {
+				rest = append(rest, uint16(k))
+			}
+		}
+		for p := range perm[0] {
+			if k := boundKind(open, p); k >= 0 {
+				perm[0][p] = uint16(k)
+			} else {
+				perm[0][p], rest = rest[0], rest[1:]
+			}
+		}
+		tab, err := enginetest.NewSecretTable(Game, players, nil, perm, seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, a := range moves {
+			who := tab.ToAct()
+			if who.Kind != engine.ActorSeat {
+				t.Fatalf("game %d, move %d: the secret table waits for %s", gi, i, who)
+			}
+			for s := -1; s < players; s++ {
+				peer := max(s, 0)
+				got := viewJSON(t, tab.Peers[peer].View(s))
+				if got != views[i][s+1] {
+					t.Fatalf("game %d, before move %d: seat %d's view on its own secret peer differs from the open table's:\n%s\n%s", gi, i, s+1, got, views[i][s+1])
+				}
+			}
+			if err := tab.Act(a); err != nil {
+				t.Fatalf("game %d, move %d (%s): %v", gi, i, open.Describe(a), err)
+			}
+		}
+		if tab.ToAct().Kind != engine.ActorOver {
+			t.Fatalf("game %d: the secret replay did not end", gi)
+		}
+		if g, w := fmt.Sprint(tab.Peers[0].Result()), fmt.Sprint(open.Result()); g != w {
+			t.Fatalf("game %d: secret result %s, open %s", gi, g, w)
+		}
+	}
+}
+
+func viewJSON(t *testing.T, v engine.View) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
