@@ -178,6 +178,16 @@ type slot struct {
 	val  int32  // the card, or -1 when the shared state does not hold it
 	pub  bool   // opened to everyone
 	seen uint16 // the seats it was opened to (public knowledge: who saw what, never what)
+	dead bool   // reshuffled into a later deck: the handle names nothing any more
+	src  int16  // open tables, reshuffled decks: the source this position took, or -1
+}
+
+// Deck is one declared deck: its cards before the shuffle. An Open deck is
+// never shuffled: its cards lie face up in list order (a supply), public
+// from the start, from where a reshuffle may take them into a hidden deck.
+type Deck struct {
+	Cards []uint16
+	Open  bool
 }
 
 // Cards is the card bookkeeping a card game's state embeds: the decks it
@@ -190,34 +200,68 @@ type slot struct {
 // an answer.
 type Cards struct {
 	mode  CardMode
-	decks [][]uint16
-	slots [][]slot
-	know  *Knowledge // the local seat's; nil on open tables and for spectators
+	decks [][]uint16 // the declared decks' lists
+	open  []bool     // per declared deck: face up, never shuffled
+	// sources lists, per deck after the declared ones, the handles a
+	// reshuffle took its cards from (deck d's are sources[d-len(decks)]).
+	sources [][]Handle
+	slots   [][]slot
+	know    *Knowledge // the local seat's; nil on open tables and for spectators
 }
 
-// NewCards declares decks: deck d is the ordered list decks[d] of card ids
-// before the joint shuffle. The lists are copied.
+// NewCards declares hidden decks: deck d is the ordered list decks[d] of
+// card ids before the joint shuffle. The lists are copied.
 func NewCards(decks [][]uint16) (Cards, error) {
+	ds := make([]Deck, len(decks))
+	for i, l := range decks {
+		ds[i] = Deck{Cards: l}
+	}
+	return NewDecks(ds)
+}
+
+// NewDecks declares decks, hidden or open.
+func NewDecks(decks []Deck) (Cards, error) {
 	if len(decks) > MaxDecks {
 		return Cards{}, fmt.Errorf("%d decks, at most %d", len(decks), MaxDecks)
 	}
-	c := Cards{decks: make([][]uint16, len(decks)), slots: make([][]slot, len(decks))}
-	for d, list := range decks {
-		if len(list) > MaxDeckSize {
-			return Cards{}, fmt.Errorf("deck %d has %d cards, at most %d", d, len(list), MaxDeckSize)
+	c := Cards{decks: make([][]uint16, len(decks)), open: make([]bool, len(decks)), slots: make([][]slot, len(decks))}
+	for d, dk := range decks {
+		if len(dk.Cards) > MaxDeckSize {
+			return Cards{}, fmt.Errorf("deck %d has %d cards, at most %d", d, len(dk.Cards), MaxDeckSize)
 		}
-		c.decks[d] = append([]uint16(nil), list...)
-		c.slots[d] = make([]slot, len(list))
+		c.decks[d] = append([]uint16(nil), dk.Cards...)
+		c.open[d] = dk.Open
+		c.slots[d] = make([]slot, len(dk.Cards))
 		for i := range c.slots[d] {
-			c.slots[d][i].val = -1
+			c.slots[d][i] = slot{val: -1, src: -1}
+			if dk.Open {
+				c.slots[d][i].val, c.slots[d][i].pub = int32(dk.Cards[i]), true
+			}
 		}
 	}
 	return c, nil
 }
 
-// Decks returns the declared decks (for the card layer's setup shuffle).
-// The caller must not change them.
+// Decks returns the declared decks' lists (for the card layer's setup
+// shuffle; Open says which are not shuffled). The caller must not change
+// them.
 func (c *Cards) Decks() [][]uint16 { return c.decks }
+
+// Open reports whether declared deck d lies face up.
+func (c *Cards) OpenDeck(d int) bool { return d < len(c.open) && c.open[d] }
+
+// NumDecks is the number of decks: the declared ones, then one per
+// reshuffle.
+func (c *Cards) NumDecks() int { return len(c.slots) }
+
+// Sources returns the handles deck d was reshuffled from, or nil for a
+// declared deck. The caller must not change them.
+func (c *Cards) Sources(d int) []Handle {
+	if d < len(c.decks) || d >= len(c.slots) {
+		return nil
+	}
+	return c.sources[d-len(c.decks)]
+}
 
 // Mode says who answers the openings.
 func (c *Cards) Mode() CardMode { return c.mode }
@@ -225,9 +269,12 @@ func (c *Cards) Mode() CardMode { return c.mode }
 // UseSecret switches to the secret card layer. It is allowed only before any
 // card has been opened (at setup), so that no value is ever in the state.
 func (c *Cards) UseSecret() error {
-	for _, d := range c.slots {
-		for _, s := range d {
-			if s.seen != 0 || s.pub || s.val >= 0 {
+	for d, ss := range c.slots {
+		for _, s := range ss {
+			if d < len(c.open) && c.open[d] {
+				continue
+			}
+			if s.seen != 0 || s.pub || s.val >= 0 || len(c.slots) > len(c.decks) {
 				return errors.New("cards were already opened; a table chooses secret cards before the first deal")
 			}
 		}
@@ -346,6 +393,9 @@ func (c *Cards) Check(o Opening, card int) error {
 	if o.To < Public || o.To >= MaxCardSeats {
 		return fmt.Errorf("%w: seat %d", ErrNotWaiting, o.To+1)
 	}
+	if s.dead {
+		return fmt.Errorf("%w: %s was reshuffled into another deck", ErrNotWaiting, h)
+	}
 	secretOther := c.mode == CardsSecret && o.To != Public && (c.know == nil || c.know.Seat != o.To)
 	if secretOther {
 		if card != NoCard {
@@ -362,8 +412,7 @@ func (c *Cards) Check(o Opening, card int) error {
 		}
 		return nil
 	}
-	w := c.remaining(o.Deck, c.mode == CardsSecret)
-	if card >= len(w) || w[card] <= 0 {
+	if !c.possible(o.Deck, card, c.mode == CardsSecret) {
 		return fmt.Errorf("%w: deck %d has no card %d left to be at %s", ErrBadCard, o.Deck, card, h)
 	}
 	return nil
@@ -380,7 +429,13 @@ func (c *Cards) Open(o Opening, card int) error {
 	s := c.slot(o.Handle())
 	if o.To == Public {
 		s.val, s.pub = int32(card), true
+		if c.mode == CardsOpen && s.src < 0 && int(o.Deck) >= len(c.decks) {
+			c.takeSource(o.Deck, s, card)
+		}
 		return nil
+	}
+	if c.mode == CardsOpen && s.src < 0 && int(o.Deck) >= len(c.decks) {
+		c.takeSource(o.Deck, s, card)
 	}
 	s.seen |= 1 << o.To
 	switch {
@@ -425,12 +480,9 @@ func (c *Cards) OpenFromBeacon(want []Opening, beacon []byte) error {
 		if s == nil {
 			return fmt.Errorf("%w: there is no card %s", ErrNotWaiting, o.Handle())
 		}
-		card := int(s.val)
-		if card < 0 {
-			card = r.Pick(c.remaining(o.Deck, false))
-			if card < 0 {
-				return fmt.Errorf("deck %d has more positions than cards", o.Deck)
-			}
+		card, err := c.bind(o.Handle(), r, 0)
+		if err != nil {
+			return err
 		}
 		if err := c.Open(o, card); err != nil {
 			return err
@@ -442,7 +494,8 @@ func (c *Cards) OpenFromBeacon(want []Opening, beacon []byte) error {
 // Clone returns a deep copy (the knowledge too, so that a bot's trial moves
 // on a copy never touch the peer's own).
 func (c *Cards) Clone() Cards {
-	out := Cards{mode: c.mode, decks: c.decks, slots: make([][]slot, len(c.slots)), know: c.know.Clone()}
+	out := Cards{mode: c.mode, decks: c.decks, open: c.open, sources: append([][]Handle(nil), c.sources...),
+		slots: make([][]slot, len(c.slots)), know: c.know.Clone()}
 	for d, s := range c.slots {
 		out.slots[d] = append([]slot(nil), s...)
 	}
@@ -459,12 +512,19 @@ func (c *Cards) Encode(e *Encoder) {
 	e.Len("decks", len(c.slots))
 	for d, ss := range c.slots {
 		e.BeginItem("deck", d)
+		src := c.Sources(d)
+		e.Len("sources", len(src))
+		for _, h := range src {
+			e.Uint("source", uint64(h.Arg()))
+		}
 		e.Len("slots", len(ss))
 		for i, s := range ss {
 			e.BeginItem("slot", i)
 			e.Int("val", int(s.val))
 			e.Bool("pub", s.pub)
 			e.Uint("seen", uint64(s.seen))
+			e.Bool("dead", s.dead)
+			e.Int("src", int(s.src))
 			e.End()
 		}
 		e.End()
@@ -472,55 +532,128 @@ func (c *Cards) Encode(e *Encoder) {
 	e.End()
 }
 
-// DecodeCards reads what Encode wrote for the decks the game declares, and
-// checks it: sizes match, values are cards of their deck, no card is bound
-// to more positions than the deck has copies, and a secret table holds no
-// private value.
+// DecodeCards reads what Encode wrote for the hidden decks the game
+// declares (DecodeDecks for open ones too).
 func DecodeCards(d *Decoder, decks [][]uint16) (Cards, error) {
-	c, err := NewCards(decks)
+	ds := make([]Deck, len(decks))
+	for i, l := range decks {
+		ds[i] = Deck{Cards: l}
+	}
+	return DecodeDecks(d, ds)
+}
+
+// DecodeDecks reads what Encode wrote for the decks the game declares, and
+// checks it: sizes match; values are cards of their deck; no declared
+// card is bound to more positions than the deck has copies; open decks lie
+// face up as declared; every reshuffled deck takes each of its sources, all
+// of earlier decks, once, and every reshuffled handle is a source of
+// exactly one deck; a position of a reshuffled deck took a source whose
+// card it shows (open tables); a secret table holds no private value.
+func DecodeDecks(d *Decoder, decks []Deck) (Cards, error) {
+	c, err := NewDecks(decks)
 	if err != nil {
 		return Cards{}, err
 	}
+	bad := func(format string, args ...any) (Cards, error) {
+		return Cards{}, fmt.Errorf("%w: %s", ErrDecode, fmt.Sprintf(format, args...))
+	}
 	mode := d.Uint()
 	if d.Err() == nil && mode > uint64(CardsSecret) {
-		return Cards{}, fmt.Errorf("%w: card mode %d", ErrDecode, mode)
+		return bad("card mode %d", mode)
 	}
 	c.mode = CardMode(mode)
 	n := d.Len(MaxDecks)
 	if d.Err() != nil {
 		return Cards{}, d.Err()
 	}
-	if n != len(decks) {
-		return Cards{}, fmt.Errorf("%w: %d decks, the game has %d", ErrDecode, n, len(decks))
+	if n < len(decks) {
+		return bad("%d decks, the game has %d", n, len(decks))
 	}
-	for di := range c.slots {
-		top := 0 // card ids of the deck are below top
-		for _, v := range decks[di] {
+	top := 0 // every card id is below top
+	for _, dk := range decks {
+		for _, v := range dk.Cards {
 			top = max(top, int(v)+1)
+		}
+	}
+	for di := 0; di < n; di++ {
+		ns := d.Len(MaxDeckSize)
+		var src []Handle
+		for i := 0; i < ns && d.Err() == nil; i++ {
+			a := d.Uint()
+			h, ok := HandleArg(int32(min(a, 1<<31-1)))
+			if !ok || int(h.Deck) >= di || int(h.Pos) >= len(c.slots[h.Deck]) {
+				return bad("deck %d takes a card that is not in an earlier deck", di)
+			}
+			src = append(src, h)
 		}
 		m := d.Len(MaxDeckSize)
 		if d.Err() != nil {
 			return Cards{}, d.Err()
 		}
-		if m != len(decks[di]) {
-			return Cards{}, fmt.Errorf("%w: deck %d has %d positions, the game has %d", ErrDecode, di, m, len(decks[di]))
+		if di < len(decks) {
+			if ns != 0 || m != len(decks[di].Cards) {
+				return bad("deck %d has %d positions, the game has %d", di, m, len(decks[di].Cards))
+			}
+		} else {
+			if m != ns || m == 0 {
+				return bad("reshuffled deck %d has %d positions and %d sources", di, m, ns)
+			}
+			c.sources = append(c.sources, src)
+			c.slots = append(c.slots, make([]slot, m))
 		}
+		used := make([]bool, ns)
 		for i := range c.slots[di] {
 			s := &c.slots[di][i]
 			v := d.Int()
 			s.pub = d.Bool()
 			seen := d.Uint()
+			s.dead = d.Bool()
+			sv := d.Int()
 			if d.Err() != nil {
 				return Cards{}, d.Err()
 			}
 			if v < -1 || v >= top || seen > 0xffff || s.pub && v < 0 || c.mode == CardsSecret && !s.pub && v >= 0 {
-				return Cards{}, fmt.Errorf("%w: card %d:%d", ErrDecode, di, i)
+				return bad("card %d:%d", di, i)
 			}
-			s.val, s.seen = int32(v), uint16(seen)
+			if di < len(decks) && decks[di].Open && (!s.pub || v != int(decks[di].Cards[i])) {
+				return bad("card %d:%d of a face-up deck", di, i)
+			}
+			if sv < -1 || sv >= ns || c.mode == CardsSecret && sv >= 0 || (sv >= 0) != (v >= 0 && di >= len(decks) && c.mode == CardsOpen) {
+				return bad("card %d:%d names source %d", di, i, sv)
+			}
+			if sv >= 0 {
+				if used[sv] {
+					return bad("card %d:%d takes a source twice", di, i)
+				}
+				used[sv] = true
+				if o := c.slot(src[sv]); o.val != int32(v) {
+					return bad("card %d:%d is not the card it took", di, i)
+				}
+			}
+			s.val, s.seen, s.src = int32(v), uint16(seen), int16(sv)
 		}
-		for _, w := range c.remaining(uint8(di), false) {
-			if w < 0 {
-				return Cards{}, fmt.Errorf("%w: deck %d holds more copies of a card than it has", ErrDecode, di)
+		if di < len(decks) {
+			for _, w := range c.remaining(uint8(di), false) {
+				if w < 0 {
+					return bad("deck %d holds more copies of a card than it has", di)
+				}
+			}
+		}
+	}
+	// Every dead handle is the source of exactly one reshuffle.
+	as := make([][]int, len(c.slots))
+	for di := range c.slots {
+		as[di] = make([]int, len(c.slots[di]))
+	}
+	for _, src := range c.sources {
+		for _, h := range src {
+			as[h.Deck][h.Pos]++
+		}
+	}
+	for di := range c.slots {
+		for i, s := range c.slots[di] {
+			if (as[di][i] == 1) != s.dead || as[di][i] > 1 {
+				return bad("card %d:%d is reshuffled %d times", di, i, as[di][i])
 			}
 		}
 	}
