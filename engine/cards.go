@@ -16,7 +16,7 @@ import (
 // accepts. Card values travel as (value+1)·G in the card layer, which takes
 // decks of at most 1024 cards.
 const (
-	MaxDecks    = 64
+	MaxDecks    = 256
 	MaxDeckSize = 1024
 	// MaxCardSeats is the number of seats the seen-by masks can hold.
 	MaxCardSeats = 16
