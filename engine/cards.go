@@ -502,8 +502,11 @@ func (c *Cards) Clone() Cards {
 	return out
 }
 
-// Encode writes the shared part: the mode and, per position, the value the
-// state holds (-1 for none), whether it is public and who saw it. The decks'
+// Encode writes the shared part: the mode and, per deck, the handles it was
+// reshuffled from and, per position, the value the state holds (-1 for
+// none) and its flags: public (bit 0), reshuffled away (bit 1), the seats
+// that saw it (bits 2 and up); for a reshuffled deck also the source it
+// took (open tables). The decks'
 // lists are not written: the game derives them from its options. The
 // knowledge is never written.
 func (c *Cards) Encode(e *Encoder) {
@@ -521,10 +524,19 @@ func (c *Cards) Encode(e *Encoder) {
 		for i, s := range ss {
 			e.BeginItem("slot", i)
 			e.Int("val", int(s.val))
-			e.Bool("pub", s.pub)
-			e.Uint("seen", uint64(s.seen))
-			e.Bool("dead", s.dead)
-			e.Int("src", int(s.src))
+			// One number for the flags keeps a 120-card deck near 2 bytes a
+			// card: the state is hashed at every step.
+			f := uint64(s.seen) << 2
+			if s.pub {
+				f |= 1
+			}
+			if s.dead {
+				f |= 2
+			}
+			e.Uint("flags", f)
+			if d >= len(c.decks) {
+				e.Int("src", int(s.src))
+			}
 			e.End()
 		}
 		e.End()
@@ -605,13 +617,16 @@ func DecodeDecks(d *Decoder, decks []Deck) (Cards, error) {
 		for i := range c.slots[di] {
 			s := &c.slots[di][i]
 			v := d.Int()
-			s.pub = d.Bool()
-			seen := d.Uint()
-			s.dead = d.Bool()
-			sv := d.Int()
+			f := d.Uint()
+			sv := -1
+			if di >= len(decks) {
+				sv = d.Int()
+			}
 			if d.Err() != nil {
 				return Cards{}, d.Err()
 			}
+			seen := f >> 2
+			s.pub, s.dead = f&1 != 0, f&2 != 0
 			if v < -1 || v >= top || seen > 0xffff || s.pub && v < 0 || c.mode == CardsSecret && !s.pub && v >= 0 {
 				return bad("card %d:%d", di, i)
 			}
