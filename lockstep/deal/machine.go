@@ -604,7 +604,7 @@ func (m *Machine) nextWork(do bool) bool {
 			}
 			if do {
 				if err := mp.VerifyShuffle(m.ctx(uint64(i), uint32(c.deck), ctxShuffle), s, m.joint, in, l.out, l.proof); err != nil {
-					m.cheat(CheatForgedShuffle, s, fmt.Sprintf("%s's shuffle of deck %d does not prove a permutation of the deck it was given (%v)", m.who(s), c.deck, err), l.env)
+					m.cheat(CheatForgedShuffle, s, fmt.Sprintf("%s's shuffle of deck %d does not prove that it permutes and re-masks the deck it was given: a substituted or re-ordered card (%v)", m.who(s), c.deck, err), l.env)
 					return true
 				}
 				l.verified = true
