@@ -28,16 +28,20 @@ const (
 	KindShuffle Kind = 12 // a seat's shuffle of one deck's chain, with its proof
 	KindRemask  Kind = 13 // a seat's proved re-maskings of cards in an opening batch
 	KindShare   Kind = 14 // a seat's decryption shares, with proofs, for an opening batch
+	KindEscrow  Kind = 15 // a seat's card key split among the others, sealed to each
+	KindPiece   Kind = 16 // a holder's piece of a dropped seat's card key
+	KindAccuse  Kind = 17 // a holder's proof that a seat's escrow piece for it is wrong
 )
 
 // LastKind is the highest kind this version knows.
-const LastKind = KindShare
+const LastKind = KindAccuse
 
 var kindNames = [...]string{
 	KindJoin: "join", KindRoster: "roster", KindAccept: "accept", KindReveal: "reveal",
 	KindAction: "action", KindCheckpoint: "checkpoint", KindDrop: "drop", KindExtend: "extend",
 	KindEvidence: "evidence", KindState: "state",
 	KindCardKey: "card-key", KindShuffle: "shuffle", KindRemask: "remask", KindShare: "share",
+	KindEscrow: "escrow", KindPiece: "piece", KindAccuse: "accuse",
 }
 
 // Valid reports whether k is a known kind.
@@ -45,7 +49,7 @@ func (k Kind) Valid() bool { return k >= KindJoin && k <= LastKind }
 
 // Card reports whether k is one of the card protocol's kinds, which
 // package lockstep/deal handles (not the lockstep node).
-func (k Kind) Card() bool { return k >= KindCardKey && k <= KindShare }
+func (k Kind) Card() bool { return k >= KindCardKey && k <= KindAccuse }
 
 func (k Kind) String() string {
 	if k.Valid() {

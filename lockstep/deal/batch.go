@@ -37,6 +37,9 @@ func (m *Machine) Open(ops []Opening) (uint64, error) {
 		if o.To < Public || o.To >= len(m.seats) {
 			return 0, fmt.Errorf("%w: opening %d: seat %d", ErrBadInput, i+1, o.To+1)
 		}
+		if o.To >= 0 && m.dropped[o.To] {
+			return 0, fmt.Errorf("%w: opening %d: seat %d has dropped", ErrBadInput, i+1, o.To+1)
+		}
 		for _, p := range ops[:i] {
 			if p.Deck == o.Deck && p.Pos == o.Pos {
 				return 0, fmt.Errorf("%w: card %d of deck %d is opened twice in one batch", ErrBadInput, int(o.Pos)+1, o.Deck)
@@ -132,6 +135,9 @@ func (m *Machine) plan(b *batch) {
 // stepBatch makes one change to the current batch, if it can.
 func (m *Machine) stepBatch(seq uint64, b *batch) bool {
 	if !b.started {
+		if !m.escrowsDone() {
+			return false
+		}
 		for _, o := range b.ops {
 			if !m.decks[o.Deck].ready {
 				return false
@@ -153,6 +159,12 @@ func (m *Machine) stepBatch(seq uint64, b *batch) bool {
 	for _, ok := range b.remaskOK {
 		if !ok {
 			return false
+		}
+	}
+	for d, sk := range m.recovered {
+		if sk != nil && !b.shareOK[d] && b.shareEnv[d] == nil {
+			m.rebuiltShares(b, d)
+			return true
 		}
 	}
 	if !b.shareOK[m.me] && !b.sentShares {
@@ -358,5 +370,24 @@ func (m *Machine) finishBatch(seq uint64, b *batch) {
 		m.rd.Events = append(m.rd.Events, ev)
 	}
 	b.done = true
+	m.revealDropped() // a card drawn by a seat that dropped meanwhile
 	m.rd.Events = append(m.rd.Events, Event{Kind: EventBatchDone, Batch: seq, Text: fmt.Sprintf("batch %d is open", seq)})
+}
+
+// rebuiltShares fills in dropped seat d's shares of batch b from its
+// rebuilt key, in place of the share envelope it will not send.
+func (m *Machine) rebuiltShares(b *batch, d int) {
+	for i := range b.entries {
+		e := &b.entries[i]
+		if !e.need[d] {
+			continue
+		}
+		sh, err := m.localShare(d, e.ct)
+		if err != nil {
+			m.cheat(CheatWrongShare, d, fmt.Sprintf("%s's share cannot be computed from its rebuilt key: %v", m.who(d), err))
+			return
+		}
+		e.shares[d] = &sh
+	}
+	b.shareOK[d] = true
 }

@@ -164,6 +164,37 @@ func decodeShares(in []byte) ([]shareEntry, error) {
 	return es, canonical(d, crypto.KindShare, in, encodeShares(es))
 }
 
+// The bodies of escrow, piece and accuse are one blob each: the escrow
+// (mentalpoker's 96 bytes per other seat), the piece (a 32-byte scalar),
+// the accusation (128 bytes). The escrow's exact length depends on the
+// table and is checked when it is parsed; the others' exact lengths here.
+func encodeBlobBody(b []byte) []byte {
+	e := engine.NewEncoder(nil)
+	e.Blob("blob", b)
+	return e.Bytes()
+}
+
+func decodeBlobBody(kind crypto.Kind, in []byte) ([]byte, error) {
+	max := mp.EscrowLen(255)
+	switch kind {
+	case crypto.KindPiece:
+		max = mp.ScalarLen
+	case crypto.KindAccuse:
+		max = mp.AccusationLen
+	}
+	d := engine.NewDecoder(in)
+	b := d.Blob(max)
+	if d.Err() == nil {
+		switch {
+		case kind == crypto.KindEscrow && (len(b) == 0 || len(b)%mp.EscrowPieceLen != 0):
+			return nil, fmt.Errorf("%w: escrow: %d bytes is not a whole number of %d-byte pieces", ErrBadBody, len(b), mp.EscrowPieceLen)
+		case kind != crypto.KindEscrow && len(b) != max:
+			return nil, fmt.Errorf("%w: %s: %d bytes, want %d", ErrBadBody, kind, len(b), max)
+		}
+	}
+	return b, canonical(d, kind, in, encodeBlobBody(b))
+}
+
 // canonical finishes d and checks that the decoded value re-encodes to in.
 func canonical(d *engine.Decoder, kind crypto.Kind, in, re []byte) error {
 	if err := d.Finish(); err != nil {
@@ -190,6 +221,11 @@ func wellFormed(env *crypto.Envelope) error {
 		_, err = decodeRemasks(env.Body)
 	case crypto.KindShare:
 		_, err = decodeShares(env.Body)
+	case crypto.KindEscrow, crypto.KindPiece, crypto.KindAccuse:
+		_, err = decodeBlobBody(env.Kind, env.Body)
+		if err == nil && env.Kind == crypto.KindEscrow && env.Seq != 0 {
+			err = fmt.Errorf("%w: an escrow at seq %d (escrows are seq 0)", ErrBadBody, env.Seq)
+		}
 	default:
 		err = fmt.Errorf("%w: kind %s is not of the card protocol", ErrBadBody, env.Kind)
 	}

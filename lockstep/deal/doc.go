@@ -65,6 +65,12 @@
 //     RevealShare to it instead, checked by CheckReveal.
 //  4. Reshuffle: a new chain over the current ciphertexts of the given
 //     handles, into a new deck.
+//  5. Escrow (3+ seats, escrow.go): once the keys have checked, each seat
+//     splits its key among the others in an escrow envelope; no opening
+//     starts before every escrow has checked. Drop(seat), at the agreed
+//     point of a lockstep drop, has the others publish their pieces; the
+//     dropped seat's key is rebuilt, its shares computed by everyone, its
+//     cards shown to all, and later chains leave it out.
 //
 // # Cheats
 //
@@ -80,7 +86,11 @@
 //
 // # What is not here yet
 //
-// Restart (replaying a persisted log into a new Machine), drop recovery
-// through key escrow, and stalls' timing (Waiting says who is awaited;
-// lockstep's stall and drop machinery decides when to act).
+// Restart (replaying a persisted log into a new Machine) and stalls'
+// timing (Waiting says who is awaited; lockstep's stall and drop machinery
+// decides when to act). The outcome of every batch and chain depends only
+// on the envelopes' contents, not on their arrival order, so peers that
+// receive everything agree; a drop is the exception: what the dropped seat
+// signed before it must reach every peer (by relay or catch-up) for the
+// chains and batches declared before the drop to finish.
 package deal

@@ -73,6 +73,17 @@ func FuzzDecodeShare(f *testing.F) {
 	})
 }
 
+func FuzzDecodeEscrowBodies(f *testing.F) {
+	f.Add(uint8(0), encodeBlobBody(make([]byte, 2*mp.EscrowPieceLen)))
+	f.Add(uint8(1), encodeBlobBody(make([]byte, mp.ScalarLen)))
+	f.Add(uint8(2), encodeBlobBody(make([]byte, mp.AccusationLen)))
+	f.Add(uint8(0), []byte{0x80})
+	f.Fuzz(func(t *testing.T, k uint8, b []byte) {
+		kind := crypto.KindEscrow + crypto.Kind(k%3)
+		roundTrip(t, b, func(b []byte) ([]byte, error) { return decodeBlobBody(kind, b) }, encodeBlobBody)
+	})
+}
+
 // FuzzStep sends one envelope signed by seat 2, of any card kind, seq and
 // body, into seat 1 of a two-seat table in the middle of its setup (keys
 // known, a batch declared), then lets the table run: nothing may panic,
@@ -86,7 +97,7 @@ func FuzzStep(f *testing.F) {
 	f.Add(uint8(3), uint64(7), encodeShares([]shareEntry{{Slot: 0, Share: append(append([]byte(nil), order2...), make([]byte, 96)...)}}))
 	f.Fuzz(func(t *testing.T, kind uint8, seq uint64, body []byte) {
 		tb := newTable(t, 2, []Deck{{ID: 0, Cards: []uint16{1, 2}}})
-		env := &crypto.Envelope{Session: session(), Seq: seq, Kind: crypto.KindCardKey + crypto.Kind(kind%4), Body: body}
+		env := &crypto.Envelope{Session: session(), Seq: seq, Kind: crypto.KindCardKey + crypto.Kind(kind%7), Body: body}
 		crypto.Sign(tb.ids[1], env)
 		tb.open(Opening{Deck: 0, Pos: 0, To: 0})
 		err := tb.ms[0].Step(env)

@@ -50,6 +50,7 @@ type link struct {
 	out      mp.Deck
 	proof    []byte
 	verified bool
+	skipped  bool // a seat dropped before the chain was declared
 }
 
 // chain is one shuffle chain: seat 0 shuffles the input, every next seat
@@ -133,6 +134,15 @@ type Machine struct {
 	aheadB  []int                        // by seat: how many bytes
 	flooded []bool
 
+	// Escrow and drops (escrow.go), by seat.
+	escrows   []*mp.Escrow
+	escrowEnv []*crypto.Envelope
+	myPieces  []mp.Piece // this seat's piece of each dealer's key: private
+	dropped   []bool
+	recovered []*mp.SecretKey
+	pieces    [][]*mp.Piece // [dropped seat][holder]
+	pieceSent []bool
+
 	stopped bool
 	rd      Ready
 }
@@ -152,7 +162,12 @@ func New(cfg Config) (*Machine, error) {
 	}
 	m := &Machine{id: cfg.Identity, session: cfg.Session, seats: append([]crypto.PeerID(nil), cfg.Seats...),
 		me: -1, rand: cfg.Rand, keys: make([]mp.PublicKey, n), haveK: make([]bool, n),
-		seen: map[slotKey]*crypto.Envelope{}, aheadN: make([]int, n), aheadB: make([]int, n), flooded: make([]bool, n)}
+		seen: map[slotKey]*crypto.Envelope{}, aheadN: make([]int, n), aheadB: make([]int, n), flooded: make([]bool, n),
+		escrows: make([]*mp.Escrow, n), escrowEnv: make([]*crypto.Envelope, n), myPieces: make([]mp.Piece, n),
+		dropped: make([]bool, n), recovered: make([]*mp.SecretKey, n), pieces: make([][]*mp.Piece, n), pieceSent: make([]bool, n)}
+	for i := range m.pieces {
+		m.pieces[i] = make([]*mp.Piece, n)
+	}
 	for i, p := range cfg.Seats {
 		for j := 0; j < i; j++ {
 			if cfg.Seats[j] == p {
@@ -240,7 +255,13 @@ func (m *Machine) addChain(d uint8, in mp.Deck, from []Handle) int {
 	if from != nil {
 		n = len(from)
 	}
-	m.chains = append(m.chains, &chain{deck: d, n: n, in: in, links: make([]link, len(m.seats)), from: from})
+	c := &chain{deck: d, n: n, in: in, links: make([]link, len(m.seats)), from: from}
+	for s := range c.links {
+		if m.dropped != nil && m.dropped[s] {
+			c.links[s].skipped, c.links[s].verified = true, true
+		}
+	}
+	m.chains = append(m.chains, c)
 	m.ops = append(m.ops, op{chain: len(m.chains) - 1, batch: -1})
 	return len(m.chains) - 1
 }
@@ -363,6 +384,8 @@ func (m *Machine) declared(env *crypto.Envelope) bool {
 		return env.Seq < uint64(len(m.chains))
 	case crypto.KindRemask, crypto.KindShare:
 		return env.Seq < uint64(len(m.batches))
+	case crypto.KindEscrow, crypto.KindPiece, crypto.KindAccuse:
+		return m.declaredEscrow(env)
 	}
 	return true
 }
@@ -445,6 +468,8 @@ func (m *Machine) route(env *crypto.Envelope, seat int) error {
 		m.batches[env.Seq].remaskEnv[seat] = env
 	case crypto.KindShare:
 		m.batches[env.Seq].shareEnv[seat] = env
+	case crypto.KindEscrow, crypto.KindPiece, crypto.KindAccuse:
+		return m.routeEscrow(env, seat)
 	}
 	if b := m.batchOf(env); b != nil && b.done {
 		// Too late to be owed: everything the batch needed has come.
@@ -476,6 +501,10 @@ func (m *Machine) step() bool {
 		}
 		m.joint, m.keyOK = h, true
 		m.rd.Events = append(m.rd.Events, Event{Kind: EventKeys, Text: "every seat's card key has checked"})
+		m.release() // escrows that came before the last key
+		return true
+	}
+	if m.stepEscrow() {
 		return true
 	}
 	for i, o := range m.ops {
@@ -540,7 +569,7 @@ func (m *Machine) finishChain(i int, c *chain) {
 		old.shares = append([]*mp.Share(nil), old.shares...)
 		d.cards = []card{old}
 	} else {
-		d.cards = m.newCards(c.links[len(c.links)-1].out)
+		d.cards = m.newCards(c.output())
 	}
 	d.chain, d.ready = i, true
 	m.rd.Events = append(m.rd.Events, Event{Kind: EventDeckReady, Deck: c.deck,
@@ -552,11 +581,16 @@ func (c *chain) input(seat int) mp.Deck {
 	if !c.started {
 		return nil
 	}
-	if seat == 0 {
-		return c.in
+	for j := seat - 1; j >= 0; j-- {
+		if !c.links[j].skipped {
+			return c.links[j].out
+		}
 	}
-	return c.links[seat-1].out
+	return c.in
 }
+
+// output is the chain's result: the last shuffled deck.
+func (c *chain) output() mp.Deck { return c.input(len(c.links)) }
 
 // HasWork reports whether Work has a proof to make or to check.
 func (m *Machine) HasWork() bool { return !m.stopped && m.nextWork(false) }
@@ -583,7 +617,7 @@ func (m *Machine) nextWork(do bool) bool {
 		if len(c.links) == 0 {
 			continue
 		}
-		if l := &c.links[m.me]; l.env == nil && c.started {
+		if l := &c.links[m.me]; l.env == nil && !l.skipped && c.started {
 			if in := c.input(m.me); in != nil {
 				if do {
 					m.shuffle(uint64(i), c, in)

@@ -93,16 +93,20 @@ type EventKind uint8
 
 // The events.
 const (
-	EventKeys      EventKind = iota + 1 // every seat's key has checked; the joint key is known
-	EventDeckReady                      // every shuffle of a deck's chain has checked (Deck)
-	EventOpened                         // an opening is done (Batch, Slot, Opening, Card if Known)
-	EventBatchDone                      // every opening of a batch is done (Batch)
-	EventCheat                          // a cheat, named (Cheat, Seat, Text, Evidence)
-	EventFlood                          // envelopes from a seat dropped: its buffer is full (Seat)
+	EventKeys       EventKind = iota + 1 // every seat's key has checked; the joint key is known
+	EventDeckReady                       // every shuffle of a deck's chain has checked (Deck)
+	EventOpened                          // an opening is done (Batch, Slot, Opening, Card if Known)
+	EventBatchDone                       // every opening of a batch is done (Batch)
+	EventCheat                           // a cheat, named (Cheat, Seat, Text, Evidence)
+	EventFlood                           // envelopes from a seat dropped: its buffer is full (Seat)
+	EventDropped                         // Drop: a seat is dropped; the others publish its key's pieces (Seat)
+	EventRecovered                       // a dropped seat's key is rebuilt (Seat)
+	EventDropReveal                      // a card a dropped seat held is now public (Seat, Opening, Card)
 )
 
 var eventNames = [...]string{EventKeys: "keys", EventDeckReady: "deck-ready", EventOpened: "opened",
-	EventBatchDone: "batch-done", EventCheat: "cheat", EventFlood: "flood"}
+	EventBatchDone: "batch-done", EventCheat: "cheat", EventFlood: "flood", EventDropped: "dropped",
+	EventRecovered: "recovered", EventDropReveal: "drop-reveal"}
 
 func (k EventKind) String() string {
 	if int(k) < len(eventNames) && eventNames[k] != "" {
@@ -119,23 +123,27 @@ type CheatKind uint8
 // their texts say "under the name of"; every other kind is signed by the
 // cheater, and Event.Evidence holds what proves it.
 const (
-	CheatForged        CheatKind = iota + 1 // a signature that does not verify
-	CheatReplayed                           // an envelope of another session
-	CheatMalformed                          // a body that does not decode for its kind
-	CheatBadKey                             // a key whose proof of knowledge fails
-	CheatForgedShuffle                      // a shuffle whose proof fails (a substituted or dropped card, a stacked deck)
-	CheatBadRemask                          // a re-masking whose proof fails (a substituted card)
-	CheatWrongShare                         // a decryption share whose proof fails
-	CheatMissingShare                       // a share or re-masking envelope that leaves out one it owes, or holds one it does not
-	CheatBadReveal                          // a revealed card that does not match its ciphertext
-	CheatEquivocation                       // two different signed envelopes for one slot
-	CheatUnexpected                         // an envelope for a slot where its author owes nothing
+	CheatForged          CheatKind = iota + 1 // a signature that does not verify
+	CheatReplayed                             // an envelope of another session
+	CheatMalformed                            // a body that does not decode for its kind
+	CheatBadKey                               // a key whose proof of knowledge fails
+	CheatForgedShuffle                        // a shuffle whose proof fails (a substituted or dropped card, a stacked deck)
+	CheatBadRemask                            // a re-masking whose proof fails (a substituted card)
+	CheatWrongShare                           // a decryption share whose proof fails
+	CheatMissingShare                         // a share or re-masking envelope that leaves out one it owes, or holds one it does not
+	CheatBadReveal                            // a revealed card that does not match its ciphertext
+	CheatEquivocation                         // two different signed envelopes for one slot
+	CheatUnexpected                           // an envelope for a slot where its author owes nothing
+	CheatBadEscrow                            // an escrow whose commitments do not add up, or whose piece for a holder is proved wrong
+	CheatFalseAccusation                      // an accusation of an escrow that does not prove its piece wrong
+	CheatWrongPiece                           // a published piece of a dropped seat's key that does not match its commitment
 )
 
 var cheatNames = [...]string{CheatForged: "forged", CheatReplayed: "replayed", CheatMalformed: "malformed",
 	CheatBadKey: "bad key", CheatForgedShuffle: "forged shuffle", CheatBadRemask: "bad re-masking",
 	CheatWrongShare: "wrong share", CheatMissingShare: "missing share", CheatBadReveal: "bad reveal",
-	CheatEquivocation: "equivocation", CheatUnexpected: "unexpected"}
+	CheatEquivocation: "equivocation", CheatUnexpected: "unexpected", CheatBadEscrow: "bad escrow",
+	CheatFalseAccusation: "false accusation", CheatWrongPiece: "wrong piece"}
 
 func (k CheatKind) String() string {
 	if int(k) < len(cheatNames) && cheatNames[k] != "" {

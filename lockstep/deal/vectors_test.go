@@ -55,6 +55,22 @@ func TestBodyVectors(t *testing.T) {
 		sum := sha256.Sum256(env.Body)
 		v = append(v, [2]string{"deal." + name + ".body", fmt.Sprintf("%d bytes, sha256 %x", len(env.Body), sum)})
 	}
+	// Escrow and a drop: three seats (seeds 00…1f, 20…3f, 40…5f; streams
+	// of 1s, 2s, 3s), the same deck; after setup seat 3 is dropped.
+	tb := newTable(t, 3, []Deck{{ID: 0, Cards: []uint16{100, 101, 102}}})
+	esc := map[string]*crypto.Envelope{}
+	tb.hook = func(to int, env *crypto.Envelope) *crypto.Envelope {
+		esc[fmt.Sprintf("%s.seat%d.seq%d", env.Kind, tb.ms[0].seatOf(env.Author)+1, env.Seq)] = env
+		return env
+	}
+	tb.run()
+	tb.drop(2)
+	tb.run()
+	tb.noCheats()
+	e := esc["escrow.seat1.seq0"]
+	sum := sha256.Sum256(e.Body)
+	v = append(v, [2]string{"deal.escrow.seat1.seq0.body", fmt.Sprintf("%d bytes, sha256 %x", len(e.Body), sum)})
+	v = append(v, [2]string{"deal.piece.seat1.seq2.body", hex.EncodeToString(esc["piece.seat1.seq2"].Body)})
 	v = append(v, [2]string{"deal.card-key.seat1.seq0.wire", hex.EncodeToString(got["card-key.seat1.seq0"].Marshal())})
 	if *printVectors {
 		for _, x := range v {
