@@ -58,6 +58,11 @@ func (m *Machine) stepEscrow() bool {
 		m.sign(&crypto.Envelope{Kind: crypto.KindEscrow, Body: encodeBlobBody(b)})
 		return true
 	}
+	if !m.escrowsTold && m.escrowsDone() {
+		m.escrowsTold = true
+		m.rd.Events = append(m.rd.Events, Event{Kind: EventEscrows, Text: "every seat's escrow has checked"})
+		return true
+	}
 	for d, dropped := range m.dropped {
 		if !dropped || m.recovered[d] != nil || m.escrows[d] == nil {
 			continue

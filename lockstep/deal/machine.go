@@ -135,13 +135,14 @@ type Machine struct {
 	flooded []bool
 
 	// Escrow and drops (escrow.go), by seat.
-	escrows   []*mp.Escrow
-	escrowEnv []*crypto.Envelope
-	myPieces  []mp.Piece // this seat's piece of each dealer's key: private
-	dropped   []bool
-	recovered []*mp.SecretKey
-	pieces    [][]*mp.Piece // [dropped seat][holder]
-	pieceSent []bool
+	escrows     []*mp.Escrow
+	escrowEnv   []*crypto.Envelope
+	myPieces    []mp.Piece // this seat's piece of each dealer's key: private
+	dropped     []bool
+	recovered   []*mp.SecretKey
+	pieces      [][]*mp.Piece // [dropped seat][holder]
+	pieceSent   []bool
+	escrowsTold bool
 
 	stopped bool
 	rd      Ready

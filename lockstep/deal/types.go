@@ -102,11 +102,12 @@ const (
 	EventDropped                         // Drop: a seat is dropped; the others publish its key's pieces (Seat)
 	EventRecovered                       // a dropped seat's key is rebuilt (Seat)
 	EventDropReveal                      // a card a dropped seat held is now public (Seat, Opening, Card)
+	EventEscrows                         // every seat's escrow has checked (3+ seats): openings may start
 )
 
 var eventNames = [...]string{EventKeys: "keys", EventDeckReady: "deck-ready", EventOpened: "opened",
 	EventBatchDone: "batch-done", EventCheat: "cheat", EventFlood: "flood", EventDropped: "dropped",
-	EventRecovered: "recovered", EventDropReveal: "drop-reveal"}
+	EventRecovered: "recovered", EventDropReveal: "drop-reveal", EventEscrows: "escrows"}
 
 func (k EventKind) String() string {
 	if int(k) < len(eventNames) && eventNames[k] != "" {
