@@ -50,7 +50,7 @@ func (m *Machine) Open(ops []Opening) (uint64, error) {
 	b := &batch{ops: append([]Opening(nil), ops...), remaskEnv: make([]*crypto.Envelope, n), shareEnv: make([]*crypto.Envelope, n),
 		remaskOK: make([]bool, n), shareOK: make([]bool, n)}
 	m.batches = append(m.batches, b)
-	m.ops = append(m.ops, op{chain: -1, batch: len(m.batches) - 1})
+	m.ops = append(m.ops, op{chain: -1, batch: len(m.batches) - 1, drop: -1})
 	m.release()
 	m.progress()
 	return uint64(len(m.batches) - 1), nil
@@ -370,7 +370,6 @@ func (m *Machine) finishBatch(seq uint64, b *batch) {
 		m.rd.Events = append(m.rd.Events, ev)
 	}
 	b.done = true
-	m.revealDropped() // a card drawn by a seat that dropped meanwhile
 	m.rd.Events = append(m.rd.Events, Event{Kind: EventBatchDone, Batch: seq, Text: fmt.Sprintf("batch %d is open", seq)})
 }
 

@@ -110,14 +110,13 @@ func (m *Machine) recover(d int) bool {
 	m.recovered[d] = sk
 	m.rd.Events = append(m.rd.Events, Event{Kind: EventRecovered, Seat: d + 1,
 		Text: fmt.Sprintf("%s's card key is rebuilt from the others' pieces; its cards are shown to all", m.who(d))})
-	m.revealDropped()
 	return true
 }
 
-// revealDropped makes public every card held privately by a seat whose
-// key is rebuilt: the others' shares of it are public already, the
-// dropped seat's is computed from the rebuilt key.
-func (m *Machine) revealDropped() {
+// revealDropped makes public every card held privately by dropped seat
+// dr, whose key is rebuilt: the others' shares of it are public already,
+// the dropped seat's is computed from the rebuilt key.
+func (m *Machine) revealDropped(dr int) {
 	n := len(m.seats)
 	for _, d := range m.decks {
 		if d == nil || !d.ready {
@@ -125,7 +124,7 @@ func (m *Machine) revealDropped() {
 		}
 		for pos := range d.cards {
 			c := &d.cards[pos]
-			if c.pub >= 0 || c.privTo < 0 || m.recovered[c.privTo] == nil {
+			if c.pub >= 0 || c.privTo != dr {
 				continue
 			}
 			h := Handle{d.id, uint16(pos)}
@@ -161,7 +160,9 @@ func (m *Machine) localShare(d int, ct mp.Ciphertext) (mp.Share, error) {
 }
 
 // Drop records that the table has agreed to drop seat (0-based). Call it
-// at the same point of the agreed log on every peer. It needs 3 or more
+// at the same point of the agreed log on every peer: it is a step of the
+// queue like a batch, after which the dropped seat's cards are public and
+// every later batch and chain goes on without it. It needs 3 or more
 // seats in play before the drop (with 2, the game pauses instead, as its
 // rules say). What the dropped seat owes in chains declared before the
 // drop must still arrive (any peer can relay it); chains declared after
@@ -184,6 +185,7 @@ func (m *Machine) Drop(seat int) error {
 		return fmt.Errorf("%w: dropping a seat needs 3 seats in play, and %d are", ErrBadInput, live)
 	}
 	m.dropped[seat] = true
+	m.ops = append(m.ops, op{chain: -1, batch: -1, drop: seat})
 	m.rd.Events = append(m.rd.Events, Event{Kind: EventDropped, Seat: seat + 1,
 		Text: fmt.Sprintf("%s is dropped; the others publish their pieces of its card key", m.who(seat))})
 	m.release()

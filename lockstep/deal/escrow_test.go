@@ -249,3 +249,56 @@ func TestTwoSeatsCannotDrop(t *testing.T) {
 		t.Errorf("a 2-seat drop: %v", err)
 	}
 }
+
+// TestDropWhenOnlySomeHadTheShare: the dropped seat's last share reached
+// one peer only before it went. That peer finished the draw at once, the
+// others only after the key was rebuilt; all end with the same public
+// cards, and the share arriving late elsewhere blames nobody.
+func TestDropWhenOnlySomeHadTheShare(t *testing.T) {
+	tb := newTable(t, 4, []Deck{seqDeck(0, 20, 0)})
+	tb.run()
+	tb.open(Opening{Deck: 0, Pos: 0, To: 1}, Opening{Deck: 0, Pos: 1, To: 2})
+	tb.run()
+	var late *crypto.Envelope
+	tb.hook = func(to int, env *crypto.Envelope) *crypto.Envelope {
+		if env.Author == tb.ids[1].ID() {
+			if env.Kind == crypto.KindShare && to == 0 {
+				late = env
+				return env
+			}
+			return nil
+		}
+		return env
+	}
+	tb.openLive(nil, Opening{Deck: 0, Pos: 2, To: 0}, Opening{Deck: 0, Pos: 1, To: Public})
+	tb.run()
+	if _, ok := tb.ms[0].Card(Handle{0, 2}); !ok || late == nil {
+		t.Fatal("seat 1 did not draw with seat 2's share")
+	}
+	if _, ok := tb.ms[3].PublicCard(Handle{0, 1}); ok {
+		t.Fatal("seat 4 opened without seat 2's share")
+	}
+	tb.drop(1)
+	tb.openLive([]int{1}, Opening{Deck: 0, Pos: 3, To: 3})
+	tb.run()
+	if err := tb.ms[2].Step(late); err != nil && !errors.Is(err, ErrDuplicate) {
+		t.Errorf("the late share: %v", err)
+	}
+	tb.collect()
+	tb.noCheats()
+	for p := uint16(0); p < 20; p++ {
+		h := Handle{0, p}
+		c0, ok0 := tb.ms[0].PublicCard(h)
+		for _, i := range []int{2, 3} {
+			if c, ok := tb.ms[i].PublicCard(h); c != c0 || ok != ok0 {
+				t.Errorf("%s: seat 1 sees %d (%v), seat %d %d (%v)", h, c0, ok0, i+1, c, ok)
+			}
+		}
+	}
+	if _, ok := tb.ms[0].PublicCard(Handle{0, 0}); !ok {
+		t.Error("the dropped seat's card is not public")
+	}
+	if _, ok := tb.ms[3].Card(Handle{0, 3}); !ok {
+		t.Error("seat 4's draw after the drop did not finish")
+	}
+}

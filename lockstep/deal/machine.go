@@ -93,6 +93,8 @@ type batch struct {
 type op struct {
 	chain int // index into chains, or -1
 	batch int // index into batches, or -1
+	drop  int // a dropped seat, or -1 (escrow.go)
+	done  bool
 }
 
 type slotKey struct {
@@ -263,7 +265,7 @@ func (m *Machine) addChain(d uint8, in mp.Deck, from []Handle) int {
 		}
 	}
 	m.chains = append(m.chains, c)
-	m.ops = append(m.ops, op{chain: len(m.chains) - 1, batch: -1})
+	m.ops = append(m.ops, op{chain: len(m.chains) - 1, batch: -1, drop: -1})
 	return len(m.chains) - 1
 }
 
@@ -455,6 +457,12 @@ func (m *Machine) route(env *crypto.Envelope, seat int) error {
 		m.keys[seat], m.haveK[seat] = pk, true
 	case crypto.KindShuffle:
 		c := m.chains[env.Seq]
+		if len(c.links) == 0 || c.links[seat].skipped {
+			// A one-card chain has no links; a seat dropped before the
+			// chain was declared has none in it. Nothing to keep, no slot.
+			delete(m.seen, slotKey{env.Kind, seat, env.Seq})
+			return fmt.Errorf("%w: %s has no shuffle in chain %d", ErrBadInput, m.who(seat), env.Seq)
+		}
 		b, _ := decodeShuffle(env.Body)
 		if b.Deck != c.deck || len(b.Output) != c.n*mp.CiphertextLen {
 			return m.cheat(CheatForgedShuffle, seat, fmt.Sprintf("%s's shuffle %d is of deck %d with %d cards; the chain is deck %d with %d",
@@ -473,9 +481,12 @@ func (m *Machine) route(env *crypto.Envelope, seat int) error {
 		return m.routeEscrow(env, seat)
 	}
 	if b := m.batchOf(env); b != nil && b.done {
-		// Too late to be owed: everything the batch needed has come.
-		m.unexpected(seat, env)
-		return ErrStopped
+		// After the batch: either late (a dropped seat's shares, computed
+		// by everyone meanwhile) or never owed.
+		if env.Kind == crypto.KindShare && !m.owesShare(b, seat) || env.Kind == crypto.KindRemask && !m.owesRemask(b, seat) {
+			m.unexpected(seat, env)
+			return fmt.Errorf("%w (%s): %s owes no %s for batch %d", ErrCheat, CheatUnexpected, m.who(seat), env.Kind, env.Seq)
+		}
 	}
 	return nil
 }
@@ -522,6 +533,20 @@ func (m *Machine) step() bool {
 			}
 			continue
 		}
+		if o.drop >= 0 {
+			if o.done {
+				continue
+			}
+			if !prevDone || m.recovered[o.drop] == nil {
+				return false
+			}
+			// The dropped seat's cards are shown here, at the drop's place
+			// among the ops, so every peer plans the batches after it from
+			// the same state whenever its key was rebuilt.
+			m.ops[i].done = true
+			m.revealDropped(o.drop)
+			return true
+		}
 		b := m.batches[o.batch]
 		if b.done {
 			continue
@@ -537,7 +562,7 @@ func (m *Machine) step() bool {
 // opsDone reports whether every op before i is done.
 func (m *Machine) opsDone(i int) bool {
 	for _, o := range m.ops[:i] {
-		if o.chain >= 0 && !m.chains[o.chain].done || o.batch >= 0 && !m.batches[o.batch].done {
+		if o.chain >= 0 && !m.chains[o.chain].done || o.batch >= 0 && !m.batches[o.batch].done || o.drop >= 0 && !o.done {
 			return false
 		}
 	}

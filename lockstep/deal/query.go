@@ -148,11 +148,25 @@ func (m *Machine) Waiting() []Wait {
 			}
 			continue
 		}
+		if o.drop >= 0 {
+			if o.done || !m.opsDone(i) {
+				continue
+			}
+			for h := range m.seats {
+				if h != o.drop && m.pieces[o.drop][h] == nil && !m.dropped[h] && h != m.me {
+					w = append(w, Wait{h, fmt.Sprintf("its piece of %s's card key", m.who(o.drop))})
+				}
+			}
+			break
+		}
 		b := m.batches[o.batch]
 		if b.done || !m.opsDone(i) {
 			continue
 		}
 		for s := range m.seats {
+			if s == m.me {
+				continue
+			}
 			if !b.remaskOK[s] && b.remaskEnv[s] == nil && b.started {
 				w = append(w, Wait{s, fmt.Sprintf("its re-masking for batch %d", o.batch)})
 			} else if !b.shareOK[s] && b.shareEnv[s] == nil && b.started {
