@@ -35,6 +35,9 @@ type schedule struct {
 	cpu     []int64 // by seat
 	steps   int
 	maxStep int64
+	// CPU of Work by what it did: a shuffle made (prove) or checked.
+	prove, check   int64
+	proves, checks int
 }
 
 type arrival struct {
@@ -143,6 +146,19 @@ func (s *schedule) run() {
 			}
 		}
 		d := cpuNow() - t0
+		if work {
+			made := false
+			for _, e := range m.rd.Messages {
+				made = made || e.Kind == crypto.KindShuffle
+			}
+			if made {
+				s.prove += d
+				s.proves++
+			} else {
+				s.check += d
+				s.checks++
+			}
+		}
 		s.steps++
 		s.maxStep = max(s.maxStep, d)
 		s.cpu[who] += d
@@ -156,12 +172,14 @@ func (s *schedule) run() {
 // (schedule): critical-ms is when the last seat has the deck ready, with a
 // broadcast taking latency-ms; seat-cpu-ms the most CPU one seat spent;
 // max-step-ms the longest single Step or Work (a shuffle proof check);
+// shuffle-ms and check-ms the mean CPU of a Work that made a shuffle
+// (with its proof) and of one that checked another seat's;
 // bytes everything broadcast once (a gossip fan-out multiplies it).
 func BenchmarkSetup(b *testing.B) {
 	for _, peers := range []int{2, 4, 8} {
 		for _, lat := range []time.Duration{0, 2 * time.Millisecond} {
 			b.Run(fmt.Sprintf("peers=%d/cards=120/latency=%v", peers, lat), func(b *testing.B) {
-				var crit, seatCPU, maxStep, bytes, msgs float64
+				var crit, seatCPU, maxStep, bytes, msgs, prove, check float64
 				for it := 0; it < b.N; it++ {
 					tb := newTable(b, peers, []Deck{seqDeck(0, 120, 0)})
 					s := newSchedule(tb, lat)
@@ -181,12 +199,16 @@ func BenchmarkSetup(b *testing.B) {
 					seatCPU += float64(most) / 1e6
 					maxStep += float64(s.maxStep) / 1e6
 					bytes += float64(tb.bytes)
+					prove += float64(s.prove) / float64(s.proves) / 1e6
+					check += float64(s.check) / float64(max(s.checks, 1)) / 1e6
 					msgs += float64(tb.sent)
 				}
 				n := float64(b.N)
 				b.ReportMetric(crit/n, "critical-ms")
 				b.ReportMetric(seatCPU/n, "seat-cpu-ms")
 				b.ReportMetric(maxStep/n, "max-step-ms")
+				b.ReportMetric(prove/n, "shuffle-ms")
+				b.ReportMetric(check/n, "check-ms")
 				b.ReportMetric(bytes/n, "bytes")
 				b.ReportMetric(msgs/n, "envelopes")
 			})
