@@ -216,6 +216,11 @@ func (m *Machine) unexpected(s int, env *crypto.Envelope) bool {
 }
 
 func (m *Machine) sendRemasks(seq uint64, b *batch) {
+	if own := m.adopted(crypto.KindRemask, seq); own != nil {
+		b.sentRemask, b.remaskEnv[m.me] = true, m.sign(own)
+		m.checkRemasks(seq, b, m.me)
+		return
+	}
 	var es []remaskEntry
 	for i := range b.entries {
 		e := &b.entries[i]
@@ -267,6 +272,11 @@ func (m *Machine) checkRemasks(seq uint64, b *batch, s int) {
 }
 
 func (m *Machine) sendShares(seq uint64, b *batch) {
+	if own := m.adopted(crypto.KindShare, seq); own != nil {
+		b.sentShares, b.shareEnv[m.me] = true, m.sign(own)
+		m.checkShares(seq, b, m.me)
+		return
+	}
 	var es []shareEntry
 	for i := range b.entries {
 		e := &b.entries[i]

@@ -84,13 +84,22 @@
 // (counted from 1) in an EventCheat with the signed envelopes as
 // Evidence, and stops, since the deal cannot go on without that seat.
 //
-// # What is not here yet
+// # Restart
 //
-// Restart (replaying a persisted log into a new Machine) and stalls'
-// timing (Waiting says who is awaited; lockstep's stall and drop machinery
-// decides when to act). The outcome of every batch and chain depends only
-// on the envelopes' contents, not on their arrival order, so peers that
-// receive everything agree; a drop is the exception: what the dropped seat
-// signed before it must reach every peer (by relay or catch-up) for the
-// chains and batches declared before the drop to finish.
+// Ready.Secret (the seat's key) and Ready.Persist (what it signed) go to
+// disk before anything is sent. A restarted seat passes them back as
+// Config.Secret and Config.Sent, steps again every envelope it had
+// received and repeats its Open, Reshuffle and Drop calls: it then sends
+// the envelopes it had signed again, as they were, and never signs a
+// different one for their slots (which the others would rightly prove to
+// be an equivocation).
+//
+// # Determinism, and what is not here
+//
+// The outcome of every batch and chain depends only on the envelopes'
+// contents, not on their arrival order, so peers that receive everything
+// agree. After a drop, what the dropped seat signed for chains and
+// batches declared before it must still reach every peer (by relay or
+// catch-up) for those to finish. Stalls' timing is not here: Waiting says
+// who is awaited; lockstep's stall and drop machinery decides when to act.
 package deal

@@ -47,6 +47,17 @@ func (m *Machine) stepEscrow() bool {
 	}
 	if m.escrows[m.me] == nil {
 		ctx := m.ctx(0, 0, ctxEscrow)
+		if own := m.adopted(crypto.KindEscrow, 0); own != nil {
+			b, _ := decodeBlobBody(own.Kind, own.Body)
+			e, err := mp.ParseEscrow(ctx, m.me, m.keys, b)
+			if err != nil {
+				m.cheat(CheatBadEscrow, m.me, fmt.Sprintf("this peer's persisted escrow does not check: %v", err))
+				return false
+			}
+			m.escrows[m.me] = e
+			m.sign(own)
+			return true
+		}
 		b, err := mp.MakeEscrow(m.rand, ctx, m.me, m.sk, m.keys)
 		if err == nil {
 			m.escrows[m.me], err = mp.ParseEscrow(ctx, m.me, m.keys, b)

@@ -48,6 +48,13 @@ type table struct {
 	bytes int
 	sent  int
 	errs  [][]error
+	// What a runner would keep on disk, by seat: every envelope stepped
+	// into it, everything it persisted, its secret key.
+	recv    [][]*crypto.Envelope
+	persist [][]*crypto.Envelope
+	secret  [][]byte
+	seats   []crypto.PeerID
+	decks   []Deck
 }
 
 func session() crypto.Hash {
@@ -59,7 +66,8 @@ func session() crypto.Hash {
 }
 
 func newTable(t testing.TB, n int, decks []Deck) *table {
-	tb := &table{t: t, events: make([][]Event, n), errs: make([][]error, n)}
+	tb := &table{t: t, events: make([][]Event, n), errs: make([][]error, n), recv: make([][]*crypto.Envelope, n),
+		persist: make([][]*crypto.Envelope, n), secret: make([][]byte, n), decks: decks}
 	seats := make([]crypto.PeerID, n)
 	for i := 0; i < n; i++ {
 		tb.ids = append(tb.ids, testIdentity(t, byte(i*32)))
@@ -72,14 +80,38 @@ func newTable(t testing.TB, n int, decks []Deck) *table {
 		}
 		tb.ms = append(tb.ms, m)
 	}
+	tb.seats = seats
 	tb.collect()
 	return tb
+}
+
+// restart replaces seat i's machine by a new one from what its disk held,
+// and steps into it every envelope it had received; the caller repeats
+// its Open, Reshuffle and Drop calls.
+func (tb *table) restart(i int, rnd byte) {
+	tb.t.Helper()
+	m, err := New(Config{Identity: tb.ids[i], Session: session(), Seats: tb.seats, Rand: newSeeded(rnd), Decks: tb.decks,
+		Secret: tb.secret[i], Sent: tb.persist[i]})
+	if err != nil {
+		tb.t.Fatal(err)
+	}
+	tb.ms[i] = m
+	old := tb.recv[i]
+	tb.recv[i] = nil
+	for _, env := range old {
+		tb.recv[i] = append(tb.recv[i], env)
+		m.Step(env)
+	}
 }
 
 func (tb *table) collect() {
 	for i, m := range tb.ms {
 		for m.HasReady() {
 			rd := m.Ready()
+			if rd.Secret != nil {
+				tb.secret[i] = rd.Secret
+			}
+			tb.persist[i] = append(tb.persist[i], rd.Persist...)
 			for _, e := range rd.Messages {
 				tb.bytes += e.Size()
 				tb.sent++
@@ -103,6 +135,7 @@ func (tb *table) deliver(env *crypto.Envelope) {
 				continue
 			}
 		}
+		tb.recv[j] = append(tb.recv[j], e)
 		if err := m.Step(e); err != nil {
 			tb.errs[j] = append(tb.errs[j], err)
 		}

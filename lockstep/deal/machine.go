@@ -131,6 +131,7 @@ type Machine struct {
 	ops     []op
 
 	seen    map[slotKey]*crypto.Envelope // lookup only, never ranged over
+	own     map[slotKey]*crypto.Envelope // Config.Sent, by slot; lookup only
 	ahead   []*crypto.Envelope           // for chains and batches not declared yet, in arrival order
 	aheadN  []int                        // by seat: how many
 	aheadB  []int                        // by seat: how many bytes
@@ -165,7 +166,7 @@ func New(cfg Config) (*Machine, error) {
 	}
 	m := &Machine{id: cfg.Identity, session: cfg.Session, seats: append([]crypto.PeerID(nil), cfg.Seats...),
 		me: -1, rand: cfg.Rand, keys: make([]mp.PublicKey, n), haveK: make([]bool, n),
-		seen: map[slotKey]*crypto.Envelope{}, aheadN: make([]int, n), aheadB: make([]int, n), flooded: make([]bool, n),
+		seen: map[slotKey]*crypto.Envelope{}, own: map[slotKey]*crypto.Envelope{}, aheadN: make([]int, n), aheadB: make([]int, n), flooded: make([]bool, n),
 		escrows: make([]*mp.Escrow, n), escrowEnv: make([]*crypto.Envelope, n), myPieces: make([]mp.Piece, n),
 		dropped: make([]bool, n), recovered: make([]*mp.SecretKey, n), pieces: make([][]*mp.Piece, n), pieceSent: make([]bool, n)}
 	for i := range m.pieces {
@@ -229,20 +230,53 @@ func New(cfg Config) (*Machine, error) {
 		dk.chain = m.addChain(d.ID, in, nil)
 		m.chains[dk.chain].started = true
 	}
-	sk, err := mp.GenerateKey(cfg.Rand)
-	if err != nil {
-		return nil, err
+	for _, env := range cfg.Sent {
+		if env == nil || env.Author != m.id.ID() || env.Session != m.session || !env.Kind.Card() {
+			return bad("a persisted envelope that is not this seat's in this session")
+		}
+		if err := crypto.Verify(env); err != nil {
+			return bad("a persisted %s envelope (seq %d) has a bad signature", env.Kind, env.Seq)
+		}
+		if err := wellFormed(env); err != nil {
+			return bad("a persisted %s envelope (seq %d) does not decode: %v", env.Kind, env.Seq, err)
+		}
+		k := slotKey{env.Kind, m.me, env.Seq}
+		if old, ok := m.own[k]; ok && !crypto.Equal(old, env) {
+			return bad("two different persisted %s envelopes for seq %d", env.Kind, env.Seq)
+		}
+		m.own[k] = env
+	}
+	var sk *mp.SecretKey
+	if cfg.Secret != nil {
+		if sk, err = mp.ParseSecretKey(cfg.Secret); err != nil {
+			return bad("the persisted secret key: %v", err)
+		}
+	} else {
+		if sk, err = mp.GenerateKey(cfg.Rand); err != nil {
+			return nil, err
+		}
+		m.rd.Secret = sk.Bytes()
 	}
 	m.sk = sk
-	m.rd.Secret = sk.Bytes()
-	ctx := m.ctx(0, 0, ctxKey)
-	prf, err := mp.ProveKey(cfg.Rand, ctx, m.me, sk)
-	if err != nil {
-		return nil, err
+	if own := m.own[slotKey{crypto.KindCardKey, m.me, 0}]; own != nil {
+		if b, _ := decodeKey(own.Body); string(b.Key) != string(sk.Public().Bytes()) {
+			return bad("the persisted card key is not the persisted secret key's")
+		}
+		m.sign(own)
+	} else {
+		prf, err := mp.ProveKey(cfg.Rand, m.ctx(0, 0, ctxKey), m.me, sk)
+		if err != nil {
+			return nil, err
+		}
+		m.sign(&crypto.Envelope{Kind: crypto.KindCardKey, Body: (&keyBody{Key: sk.Public().Bytes(), Proof: prf}).encode()})
 	}
 	m.keys[m.me], m.haveK[m.me] = sk.Public(), true
-	m.sign(&crypto.Envelope{Kind: crypto.KindCardKey, Body: (&keyBody{Key: sk.Public().Bytes(), Proof: prf}).encode()})
 	return m, nil
+}
+
+// adopted is this seat's persisted envelope for the slot, if any.
+func (m *Machine) adopted(kind crypto.Kind, seq uint64) *crypto.Envelope {
+	return m.own[slotKey{kind, m.me, seq}]
 }
 
 func (m *Machine) newCards(cts mp.Deck) []card {
@@ -281,12 +315,23 @@ func (m *Machine) who(seat int) string {
 	return fmt.Sprintf("seat %d", seat+1)
 }
 
-func (m *Machine) sign(env *crypto.Envelope) {
+// sign signs env and hands it out to persist and send, unless this seat
+// persisted an envelope for that slot before a restart: then that one is
+// sent again instead (it is on disk already) and returned, and the caller
+// must go by it.
+func (m *Machine) sign(env *crypto.Envelope) *crypto.Envelope {
+	k := slotKey{env.Kind, m.me, env.Seq}
+	if own := m.own[k]; own != nil {
+		m.seen[k] = own
+		m.rd.Messages = append(m.rd.Messages, own)
+		return own
+	}
 	env.Session = m.session
 	crypto.Sign(m.id, env)
-	m.seen[slotKey{env.Kind, m.me, env.Seq}] = env
+	m.seen[k] = env
 	m.rd.Persist = append(m.rd.Persist, env)
 	m.rd.Messages = append(m.rd.Messages, env)
+	return env
 }
 
 // HasReady reports whether Ready has anything.
@@ -676,6 +721,16 @@ func (m *Machine) nextWork(do bool) bool {
 }
 
 func (m *Machine) shuffle(seq uint64, c *chain, in mp.Deck) {
+	if own := m.adopted(crypto.KindShuffle, seq); own != nil {
+		b, _ := decodeShuffle(own.Body)
+		out, err := mp.ParseDeck(b.Output, c.n)
+		if err != nil || b.Deck != c.deck {
+			m.cheat(CheatForgedShuffle, m.me, fmt.Sprintf("this peer's persisted shuffle of deck %d does not fit the chain (%v)", c.deck, err))
+			return
+		}
+		c.links[m.me] = link{env: m.sign(own), out: out, proof: b.Proof, verified: true}
+		return
+	}
 	out, prf, err := mp.Shuffle(m.rand, m.ctx(seq, uint32(c.deck), ctxShuffle), m.me, m.joint, in)
 	if err != nil {
 		m.cheat(CheatForgedShuffle, m.me, fmt.Sprintf("this peer could not shuffle deck %d: %v", c.deck, err))

@@ -58,6 +58,15 @@ type Config struct {
 	// Decks are the game's decks, with distinct IDs, at most MaxCards
 	// cards in all, every deck that is not Open having at least 2.
 	Decks []Deck
+	// Secret is this seat's secret key from an earlier Ready.Secret, after
+	// a restart; nil at the first start (a new key is drawn).
+	Secret []byte
+	// Sent holds this seat's own envelopes persisted before a restart
+	// (Ready.Persist). The machine never signs a different envelope for
+	// their slots: it takes them as they are, and sends them again when
+	// it reaches them. After New, the runner steps every envelope it had
+	// received and repeats its Open, Reshuffle and Drop calls.
+	Sent []*crypto.Envelope
 }
 
 // MaxCards bounds the cards of all decks of a game together: every card
