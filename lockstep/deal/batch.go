@@ -360,7 +360,9 @@ func (m *Machine) finishBatch(seq uint64, b *batch) {
 		default:
 			all := make([]mp.Share, 0, n)
 			for _, sh := range c.shares {
-				all = append(all, *sh)
+				if sh != nil { // every one is: OpenPublic names a missing one
+					all = append(all, *sh)
+				}
 			}
 			k, err := mp.OpenPublic(c.ct, all, n, len(m.space))
 			if err != nil {

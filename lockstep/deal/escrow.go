@@ -146,7 +146,7 @@ func (m *Machine) revealDropped(dr int) {
 			}
 			all := []mp.Share{sh}
 			for s, x := range c.shares {
-				if s != c.privTo {
+				if s != c.privTo && x != nil {
 					all = append(all, *x)
 				}
 			}

@@ -302,3 +302,29 @@ func TestDropWhenOnlySomeHadTheShare(t *testing.T) {
 		t.Error("seat 4's draw after the drop did not finish")
 	}
 }
+
+func TestEscrowKindsRefusedWhereNoneIsOwed(t *testing.T) {
+	tb := newTable(t, 2, []Deck{seqDeck(0, 4, 0)})
+	env := &crypto.Envelope{Session: session(), Kind: crypto.KindEscrow, Body: encodeBlobBody(make([]byte, mp.EscrowPieceLen))}
+	crypto.Sign(tb.ids[1], env)
+	if err := tb.ms[0].Step(env); !errors.Is(err, ErrCheat) {
+		t.Errorf("an escrow at a 2-seat table: %v", err)
+	}
+	tb3 := newTable(t, 3, []Deck{seqDeck(0, 4, 0)})
+	piece := &crypto.Envelope{Session: session(), Seq: 7, Kind: crypto.KindPiece, Body: encodeBlobBody(make([]byte, mp.ScalarLen))}
+	crypto.Sign(tb3.ids[1], piece)
+	if err := tb3.ms[0].Step(piece); !errors.Is(err, ErrCheat) {
+		t.Errorf("a piece of seat 8 at a 3-seat table: %v", err)
+	}
+	for _, x := range []*table{tb, tb3} {
+		x.collect()
+		if cs := x.cheats(0); len(cs) != 1 || cs[0].Seat != 2 || x.ms[0].Stopped() {
+			t.Errorf("named %v, stopped %v", cs, x.ms[0].Stopped())
+		}
+	}
+	tb.run()
+	tb3.run()
+	if !tb.ms[0].DeckReady(0) || !tb3.ms[0].DeckReady(0) {
+		t.Error("the refused envelopes stopped the deal")
+	}
+}

@@ -405,6 +405,15 @@ func (m *Machine) Step(env *crypto.Envelope) error {
 	if err := wellFormed(env); err != nil {
 		return m.reject(CheatMalformed, seat, fmt.Sprintf("%s sent a %s envelope that does not decode: %v", m.who(seat), env.Kind, err), err)
 	}
+	switch env.Kind {
+	case crypto.KindEscrow, crypto.KindPiece, crypto.KindAccuse:
+		if !m.escrowOn() {
+			return m.reject(CheatUnexpected, seat, fmt.Sprintf("%s sent a %s envelope at a table of 2, which has no escrow", m.who(seat), env.Kind), nil)
+		}
+		if env.Seq >= uint64(len(m.seats)) {
+			return m.reject(CheatMalformed, seat, fmt.Sprintf("%s sent a %s envelope for seat %d of %d", m.who(seat), env.Kind, env.Seq+1, len(m.seats)), nil)
+		}
+	}
 	k := slotKey{env.Kind, seat, env.Seq}
 	if old, ok := m.seen[k]; ok {
 		return m.cheat(CheatEquivocation, seat, fmt.Sprintf("%s signed two different %s envelopes for seq %d", m.who(seat), env.Kind, env.Seq), old, env)

@@ -103,7 +103,7 @@ func (m *Machine) CheckReveal(seat int, h Handle, seq uint64, claimed uint16, sh
 	}
 	all := []mp.Share{sh}
 	for s, x := range c.shares {
-		if s != seat {
+		if s != seat && x != nil {
 			all = append(all, *x)
 		}
 	}
