@@ -359,6 +359,9 @@ func (n *Node) Step(env *crypto.Envelope) error {
 	if !env.Kind.Valid() {
 		return n.reject(env, fmt.Errorf("%w: unknown kind", ErrMalformed))
 	}
+	if env.Kind.Card() {
+		return ErrCardKind // package deal's; the caller routes it there (cards.go)
+	}
 	// An exact copy of an envelope we hold was verified when it came
 	// first: re-sends, gossip duplicates and catch-up answers cost a map
 	// lookup, not a signature check.
