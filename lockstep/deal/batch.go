@@ -30,9 +30,8 @@ func (m *Machine) Open(ops []Opening) (uint64, error) {
 		return 0, fmt.Errorf("%w: a batch of %d openings (1 to %d)", ErrBadInput, len(ops), MaxBatch)
 	}
 	for i, o := range ops {
-		d := m.decks[o.Deck]
-		if d == nil || (d.cards != nil && int(o.Pos) >= len(d.cards)) || (d.cards == nil && int(o.Pos) >= m.chains[d.chain].n) {
-			return 0, fmt.Errorf("%w: opening %d: no card %d in deck %d", ErrBadInput, i+1, int(o.Pos)+1, o.Deck)
+		if err := m.handleErr(Handle{o.Deck, o.Pos}); err != nil {
+			return 0, fmt.Errorf("opening %d: %w", i+1, err)
 		}
 		if o.To < Public || o.To >= len(m.seats) {
 			return 0, fmt.Errorf("%w: opening %d: seat %d", ErrBadInput, i+1, o.To+1)
@@ -59,8 +58,8 @@ func (m *Machine) Open(ops []Opening) (uint64, error) {
 // Reshuffle declares a new shuffle chain over the current ciphertexts of
 // the cards at from (taken when every earlier batch and chain is done),
 // whose output becomes deck id: a deck not used before. Its cards are
-// then referred to as (id, 0…len(from)-1); the handles in from must not
-// be used again. A single card needs no shuffle: it moves as it is.
+// then referred to as (id, 0…len(from)-1); the handles in from name
+// nothing any more (Open and Reshuffle refuse them). A single card needs no shuffle: it moves as it is.
 func (m *Machine) Reshuffle(id uint8, from []Handle) error {
 	if m.stopped {
 		return ErrStopped
@@ -72,9 +71,8 @@ func (m *Machine) Reshuffle(id uint8, from []Handle) error {
 		return fmt.Errorf("%w: a reshuffle of %d cards", ErrBadInput, len(from))
 	}
 	for i, h := range from {
-		d := m.decks[h.Deck]
-		if d == nil || (d.cards != nil && int(h.Pos) >= len(d.cards)) || (d.cards == nil && int(h.Pos) >= m.chains[d.chain].n) {
-			return fmt.Errorf("%w: no %s", ErrBadInput, h)
+		if err := m.handleErr(h); err != nil {
+			return err
 		}
 		for _, g := range from[:i] {
 			if g == h {
@@ -83,6 +81,17 @@ func (m *Machine) Reshuffle(id uint8, from []Handle) error {
 		}
 	}
 	from = append([]Handle(nil), from...)
+	for _, h := range from {
+		d := m.decks[h.Deck]
+		if d.gone == nil {
+			n := len(d.cards)
+			if d.cards == nil {
+				n = m.chains[d.chain].n
+			}
+			d.gone = make([]bool, n)
+		}
+		d.gone[h.Pos] = true
+	}
 	m.decks[id] = &deck{id: id, chain: -1}
 	if len(from) == 1 {
 		m.decks[id].chain = m.addChain(id, nil, from)

@@ -42,6 +42,31 @@ type deck struct {
 	open  bool
 	chain int // the chain that builds it last, -1 for an open deck
 	ready bool
+	// gone marks, by position, the cards a Reshuffle has taken into
+	// another deck: their handles name nothing any more. Set when the
+	// Reshuffle is declared, so every peer refuses the same openings.
+	gone []bool
+}
+
+// has reports whether pos is a position of d.
+func (m *Machine) has(d *deck, pos uint16) bool {
+	n := len(d.cards)
+	if d.cards == nil {
+		n = m.chains[d.chain].n
+	}
+	return int(pos) < n
+}
+
+// handleErr says why h names no card that may be used now, or nil.
+func (m *Machine) handleErr(h Handle) error {
+	d := m.decks[h.Deck]
+	if d == nil || !m.has(d, h.Pos) {
+		return fmt.Errorf("%w: no %s", ErrBadInput, h)
+	}
+	if d.gone != nil && d.gone[h.Pos] {
+		return fmt.Errorf("%w: %s was taken into a reshuffled deck; its handle names nothing now", ErrBadInput, h)
+	}
+	return nil
 }
 
 // link is one seat's shuffle of a chain, as received (or made here).

@@ -95,6 +95,12 @@ func TestSetupAndOpenings(t *testing.T) {
 			}
 			tb.run()
 			tb.noCheats()
+			if _, err := tb.ms[0].Open([]Opening{{Deck: 0, Pos: 15, To: 0}}); err == nil {
+				t.Error("a handle taken into the reshuffle still opens")
+			}
+			if _, ok := tb.ms[0].PublicCard(Handle{0, 0}); ok {
+				t.Error("a handle taken into the reshuffle still names its card")
+			}
 			drawer := 2 % n
 			var ops2 []Opening
 			for p := 0; p < 5; p++ {

@@ -15,6 +15,9 @@ func (m *Machine) batchOf(env *crypto.Envelope) *batch {
 }
 
 func (m *Machine) card(h Handle) (*card, error) {
+	if err := m.handleErr(h); err != nil {
+		return nil, err
+	}
 	d := m.decks[h.Deck]
 	if d == nil || !d.ready || int(h.Pos) >= len(d.cards) {
 		return nil, fmt.Errorf("%w: no %s (or its deck is not shuffled yet)", ErrNotReady, h)
