@@ -61,10 +61,10 @@ func (m *Machine) has(d *deck, pos uint16) bool {
 func (m *Machine) handleErr(h Handle) error {
 	d := m.decks[h.Deck]
 	if d == nil || !m.has(d, h.Pos) {
-		return fmt.Errorf("%w: no %s", ErrBadInput, h)
+		return fmt.Errorf("%w: no %s", ErrBadInput, cardName(h))
 	}
 	if d.gone != nil && d.gone[h.Pos] {
-		return fmt.Errorf("%w: %s was taken into a reshuffled deck; its handle names nothing now", ErrBadInput, h)
+		return fmt.Errorf("%w: %s was taken into a reshuffled deck; its handle names nothing now", ErrBadInput, cardName(h))
 	}
 	return nil
 }
