@@ -118,6 +118,15 @@ func TestDropRecovery(t *testing.T) {
 					}
 				}
 			}
+			for i, m := range tb.ms {
+				if i != gone {
+					for _, w := range m.Waiting() {
+						if w.Seat == gone {
+							t.Errorf("seat %d waits for the dropped seat: %v", i+1, w)
+						}
+					}
+				}
+			}
 			tb.run()
 			last := n - 1
 			if _, err := tb.ms[0].Open([]Opening{{Deck: 0, Pos: 33, To: gone}}); err == nil {

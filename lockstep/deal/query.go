@@ -144,7 +144,7 @@ func (m *Machine) Waiting() []Wait {
 				continue
 			}
 			for s := range c.links {
-				if c.links[s].env == nil && s != m.me {
+				if c.links[s].env == nil && !c.links[s].skipped && s != m.me {
 					w = append(w, Wait{s, fmt.Sprintf("its shuffle of deck %d", c.deck)})
 					break
 				}
