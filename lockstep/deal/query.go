@@ -137,7 +137,11 @@ func (m *Machine) Waiting() []Wait {
 	if w != nil {
 		return w
 	}
-	for i, o := range m.ops {
+	before := true
+	for i := m.head; i < len(m.ops); i++ {
+		o := m.ops[i]
+		prevDone := before
+		before = before && m.opDone(o)
 		if o.chain >= 0 {
 			c := m.chains[o.chain]
 			if !c.started || c.done {
@@ -152,7 +156,7 @@ func (m *Machine) Waiting() []Wait {
 			continue
 		}
 		if o.drop >= 0 {
-			if o.done || !m.opsDone(i) {
+			if o.done || !prevDone {
 				continue
 			}
 			for h := range m.seats {
@@ -163,7 +167,7 @@ func (m *Machine) Waiting() []Wait {
 			break
 		}
 		b := m.batches[o.batch]
-		if b.done || !m.opsDone(i) {
+		if b.done || !prevDone {
 			continue
 		}
 		for s := range m.seats {
