@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+
+	"github.com/hdevalence/ed25519consensus"
 )
 
 // Kind is the kind of an envelope. Its name is part of the signed bytes (the
@@ -177,7 +179,16 @@ func Sign(id *Identity, e *Envelope) {
 	e.Sig = ed25519.Sign(id.key, e.AppendSigned(nil))
 }
 
-// Verify checks e's signature against the public key in e.Author.
+// Verify checks e's signature against the public key in e.Author, by the
+// ZIP-215 rules (github.com/hdevalence/ed25519consensus): s must be
+// canonical, A and R may be any encoding of a curve point, and the
+// equation is checked with the cofactor ([8][s]B = [8]R + [8][k]A). Every
+// signature Go's crypto/ed25519 accepts is accepted; the few extra that a
+// signer can craft on purpose (R or its key with a small-order component)
+// are accepted by every peer alike, single or batched (BatchVerifier), so
+// no crafted envelope can pass one peer's check and fail another's. Nobody
+// but the signer can make them: R's bytes are under the hash k, so an
+// honest signature cannot be altered into another valid one.
 func Verify(e *Envelope) error {
 	var buf [512]byte
 	return VerifyBuf(e, buf[:0])
@@ -189,7 +200,7 @@ func VerifyBuf(e *Envelope, scratch []byte) error {
 	if err != nil {
 		return err
 	}
-	if len(e.Sig) != SigLen || !ed25519.Verify(pub, e.AppendSigned(scratch[:0]), e.Sig) {
+	if len(e.Sig) != SigLen || !ed25519consensus.Verify(pub, e.AppendSigned(scratch[:0]), e.Sig) {
 		return ErrBadSignature
 	}
 	return nil

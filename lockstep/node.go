@@ -105,7 +105,13 @@ type Node struct {
 	released    int
 	acceptSince int64           // when the current accept phase began
 	superseded  []crypto.Hash   // sessions of rosters replaced by a re-proposal
-	disputed    []crypto.PeerID // authors of a signed checkpoint that differs from ours
+	disputed    []crypto.PeerID // authors of a signed state hash (action, reveal, checkpoint) that differs from ours
+
+	// held are state envelopes that differ from ours but that nothing
+	// signed yet disputes (see weigh): kept until their author signs a
+	// differing hash (a desync), an agreeing one (a lie), or the table
+	// stalls.
+	held []*crypto.Envelope
 
 	stopped    bool
 	stateSent  map[uint64]bool
@@ -134,8 +140,9 @@ func New(cfg Config) (*Node, error) {
 	n := &Node{cfg: cfg, id: cfg.Identity, m: newMachine(cfg.Games),
 		buf: map[slot]*crypto.Envelope{}, use: map[crypto.PeerID]*bufUse{}, seen: map[slot]*crypto.Envelope{}, sent: map[slot]*crypto.Envelope{},
 		voted: map[uint64][][]int{}, asked: map[crypto.PeerID]int{}, stateSent: map[uint64]bool{}}
-	n.m.checkSigs = true
+	sigs := newSigBatches(cfg.Log)
 	for i, env := range cfg.Log {
+		n.m.checkSigs = !sigs.good(i)
 		if err := n.m.feed(env); err != nil {
 			return nil, &VerifyError{Index: i, Entry: env, Err: err}
 		}
@@ -671,6 +678,14 @@ func (n *Node) Tick(now int64) {
 	if len(waits) == 0 {
 		return
 	}
+	if len(n.held) > 0 && now-n.progress >= n.cfg.StallAfter {
+		// A differing state whose author has signed nothing since, and the
+		// table stands still: weigh it against the actions that reached us
+		// after it (see desync.go).
+		if n.reweigh(true); n.stopped {
+			return
+		}
+	}
 	if now-n.progress >= n.cfg.StallAfter && !n.stalled {
 		n.stalled = true
 		text := ""
@@ -1058,6 +1073,7 @@ func (n *Node) Status() Status {
 	}
 	if m.phase == PhasePlaying && !n.stopped {
 		s.DropVotes, s.CanDrop = n.dropVotes()
+		s.CanAct = n.CanAct()
 	}
 	return s
 }

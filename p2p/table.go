@@ -84,6 +84,13 @@ type Table struct {
 	Peers  []*TablePeer
 	cfg    TableConfig
 	cancel context.CancelFunc
+
+	// over[i] says peer i's game is over; allOver is closed when every
+	// peer's is, which ends the runners' linger (see Run).
+	overMu  sync.Mutex
+	over    []bool
+	nOver   int
+	allOver chan struct{}
 }
 
 // NewTable builds the hosts, connects them all to each other, starts
@@ -98,7 +105,7 @@ func NewTable(ctx context.Context, cfg TableConfig) (t *Table, err error) {
 	if _, err := rand.Read(lobby[:]); err != nil {
 		return nil, err
 	}
-	t = &Table{Lobby: lobby, cfg: cfg}
+	t = &Table{Lobby: lobby, cfg: cfg, over: make([]bool, n), allOver: make(chan struct{})}
 	defer func() {
 		if err != nil {
 			t.Close()
@@ -173,6 +180,9 @@ func NewTable(ctx context.Context, cfg TableConfig) (t *Table, err error) {
 			Trusted: trusted, WantState: i == 0 && cfg.WantState, NoSpectators: cfg.NoSpectators,
 			OnUpdate: func(u Update) {
 				pp.record(u)
+				if u.Status.Phase == lockstep.PhaseOver {
+					t.peerOver(pi)
+				}
 				if cfg.OnUpdate != nil {
 					cfg.OnUpdate(pi, u)
 				}
@@ -276,12 +286,39 @@ func (p *TablePeer) Status() lockstep.Status {
 	return p.status
 }
 
+// peerOver records that peer i has seen the game end.
+func (t *Table) peerOver(i int) {
+	t.overMu.Lock()
+	defer t.overMu.Unlock()
+	if t.over[i] {
+		return
+	}
+	t.over[i] = true
+	if t.nOver++; t.nOver == len(t.over) {
+		close(t.allOver)
+	}
+}
+
 // Run plays the table to the end: every runner until it returns. The
 // first error (other than cancellation after another's error) is returned.
+//
+// A runner lingers after its game ends (RunnerConfig.Linger) to serve
+// catch-up to peers still finishing. Every peer of a local table is here,
+// so once all of them have seen the game end nobody can still need that,
+// and Run ends the linger then instead of waiting it out: each runner has
+// synced its log at the game's end and returns nil when cancelled while
+// lingering.
 func (t *Table) Run(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	t.cancel = cancel
 	defer cancel()
+	go func() {
+		select {
+		case <-t.allOver:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
 	errs := make([]error, len(t.Peers))
 	var wg sync.WaitGroup
 	for i, p := range t.Peers {
