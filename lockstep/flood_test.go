@@ -83,3 +83,29 @@ func TestFloodIsBoundedAndNamed(t *testing.T) {
 		t.Fatalf("the game did not finish after the flood: %+v", p.Status())
 	}
 }
+
+// TestOwnKeyFloodIsNotKept: someone else floods with our own key (a
+// stolen key, or the tests' cheating member) envelopes for slots far
+// ahead. Our own envelope back from a peer binds us and goes to disk, so
+// each was kept and persisted, without bound. Only those within the
+// window of slots a node keeps are, now.
+func TestOwnKeyFloodIsNotKept(t *testing.T) {
+	n := startDice(t, "ownkey", 3, Config{})
+	victim := 0
+	p := n.peers[victim].node
+	n.drain(victim)
+	p.Advance()
+	st := p.Status()
+	before := len(p.sent)
+	for i := uint64(1); i <= 1000; i++ {
+		env := n.signAs(victim, &crypto.Envelope{Session: st.Session, Seq: st.Seq + maxAhead + i, Kind: crypto.KindAction,
+			Body: engine.AppendAction(nil, engine.Action{Op: 1, Args: []int32{int32(i)}})})
+		_ = p.Step(env)
+	}
+	if rd := p.Ready(); len(rd.Persist) != 0 {
+		t.Fatalf("%d envelopes signed with our key for slots far ahead are to be persisted", len(rd.Persist))
+	}
+	if len(p.sent) != before {
+		t.Fatalf("%d envelopes signed with our key for slots far ahead are kept as ours", len(p.sent)-before)
+	}
+}

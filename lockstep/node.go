@@ -379,10 +379,15 @@ func (n *Node) Step(env *crypto.Envelope) error {
 	} else if env.Session != n.m.session {
 		return n.reject(env, ErrWrongSession)
 	}
-	if env.Author == n.id.ID() && env.Kind != crypto.KindState && env.Kind != crypto.KindEvidence {
+	if env.Author == n.id.ID() && env.Kind != crypto.KindState && env.Kind != crypto.KindEvidence && !n.tooFar(env) {
 		// Our own envelope, signed before a crash that lost it from our
 		// disk, back from a peer (and of this lobby or session): it binds us as if we had it (sign will
 		// never sign another for its slot), and goes to disk again.
+		// Only within the window of slots we keep (tooFar): one further
+		// ahead cannot be ours (we sign only the slot we are at), so
+		// our key is in someone else's hands, and keeping all it signs
+		// would be an unbounded buffer; the window is bounded, and a gap
+		// answer brings a real one when we get there.
 		if _, have := n.sent[slotOf(env)]; !have {
 			n.sent[slotOf(env)] = env
 			n.rd.Persist = append(n.rd.Persist, env)
