@@ -113,6 +113,9 @@ type Runner struct {
 	admitted chan admitResult
 	notes    []string
 	ctx      context.Context
+	// floods remembers, per member, how many of its envelopes had been
+	// dropped over its rate when the node was last told (nameFlooders).
+	floods map[peer.ID]*floodTold
 	// behind remembers that the node had not caught up yet.
 	behind bool
 	// asked counts gap requests without a peer, to spread them over the
@@ -153,6 +156,9 @@ func NewRunner(cfg RunnerConfig) (*Runner, error) {
 func (r *Runner) Drops() Drops {
 	d := r.guard.drops()
 	d.CatchupRefused = r.serveRefused()
+	if g := gateOf(r.cfg.PubSub); g != nil {
+		d.OverPeerRate, _ = g.flooded()
+	}
 	return d
 }
 
@@ -342,6 +348,7 @@ func (r *Runner) Run(ctx context.Context) error {
 		case <-botTimer.C:
 		case <-tick.C:
 			n.Tick(time.Since(epoch).Milliseconds() + 1)
+			r.nameFlooders(n)
 			r.askIfHeld(ctx, &held)
 			r.catchingUp()
 			if d := r.Drops(); (d != r.told || len(r.notes) > 0) && r.cfg.OnUpdate != nil && !n.HasReady() {
@@ -684,6 +691,42 @@ func (r *Runner) learnRoster(members []lockstep.Member) {
 		if !r.guard.isMember(p) {
 			_ = r.cfg.PubSub.RemoveDirectPeer(p)
 		}
+	}
+}
+
+// floodTold is what nameFlooders last told the node of one member.
+type floodTold struct {
+	dropped int64
+	at      time.Time
+}
+
+// floodNameEvery is how often a member still flooding is named again.
+const floodNameEvery = 5 * time.Second
+
+// nameFlooders has the node name every member whose envelopes (signature
+// checked) the topic validator dropped over the member's rate since it was
+// last named, at most every floodNameEvery: those envelopes never reach
+// the node, so it cannot see the flood itself. What the gossip gate cuts
+// per forwarding peer names nobody: an honest peer relaying someone
+// else's flood is cut too (it is counted, Drops.OverPeerRate).
+func (r *Runner) nameFlooders(n *lockstep.Node) {
+	floods := r.guard.memberFloods()
+	sort.Slice(floods, func(i, j int) bool { return floods[i].id < floods[j].id })
+	now := time.Now()
+	for _, f := range floods {
+		if r.floods == nil {
+			r.floods = map[peer.ID]*floodTold{}
+		}
+		told := r.floods[f.id]
+		if told == nil {
+			told = &floodTold{}
+			r.floods[f.id] = told
+		}
+		if f.n <= told.dropped || now.Sub(told.at) < floodNameEvery {
+			continue
+		}
+		n.NoteFlood(crypto.PeerID(f.id), fmt.Sprintf("over %d envelopes or %d KiB a second, %d dropped", memberRate, memberBytesRate>>10, f.n-told.dropped))
+		*told = floodTold{dropped: f.n, at: now}
 	}
 }
 

@@ -66,7 +66,10 @@ func NewPubSub(ctx context.Context, h host.Host, direct []peer.AddrInfo) (*pubsu
 	params.HeartbeatInterval = 200 * time.Millisecond
 	params.HeartbeatInitialDelay = 20 * time.Millisecond
 	params.DirectConnectTicks = 5
+	gate := newRPCGate()
 	ps, err := pubsub.NewGossipSub(ctx, h,
+		pubsub.WithAppSpecificRpcInspector(gate.inspect),
+		pubsub.WithSeenMessagesTTL(seenTTL),
 		pubsub.WithGossipSubParams(params),
 		pubsub.WithFloodPublish(true),
 		pubsub.WithMessageSignaturePolicy(pubsub.StrictNoSign),
@@ -86,11 +89,14 @@ func NewPubSub(ctx context.Context, h host.Host, direct []peer.AddrInfo) (*pubsu
 			DecayInterval:        time.Second,
 			DecayToZero:          0.01,
 			RetainScore:          10 * time.Minute,
+			SeenMsgTTL:           seenTTL,
 		}, scoreThresholds),
 	)
 	if err != nil {
 		return nil, fmt.Errorf("start gossipsub: %w", err)
 	}
+	gates.Store(ps, gate)
+	context.AfterFunc(ctx, func() { gates.Delete(ps) })
 	// The direct peers go in through the event loop, not WithDirectPeers:
 	// with that option go-libp2p-pubsub v0.19.0 ranges over its direct-peer
 	// map on a goroutine of its own, unsynchronised with the AddDirectPeer
