@@ -68,7 +68,9 @@ func dropsText(now, before p2p.Drops) string {
 	add(now.WrongSession, before.WrongSession, "for another session")
 	add(now.Throttled, before.Throttled, "over a stranger's rate in the lobby (a flood)")
 	add(now.OverMemberRate, before.OverMemberRate, "signed by a member over its rate (a flood; the member is named)")
-	add(now.OverPeerRate, before.OverPeerRate, "sent by one peer over its rate (a flood)")
+	if d := now.OverPeerRate - before.OverPeerRate; d > 0 {
+		parts = append(parts, fmt.Sprintf("%d sent by a peer over its rate (a flood; the last one cut: peer %s)", d, now.OverPeerRateFrom))
+	}
 	add(now.CatchupRefused, before.CatchupRefused, "catch-up requests over a peer's limit")
 	if len(parts) == 0 {
 		return ""

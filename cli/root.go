@@ -100,14 +100,17 @@ func Execute() {
 // peerMemoryLimit is the Go runtime's soft memory limit in a process that
 // runs one peer (host, join, resume). Every buffer of a peer is bounded
 // (lockstep's per author, the topic's and gossipsub's per peer and in
-// time, the stream windows), and what is live stays near 40 MB even under
-// a member's flood; but the garbage collector's default lets the heap grow
-// to twice what is live before it collects, and a flood allocates fast.
-// Under the limit it collects sooner instead, so a flooded peer stays
-// well under the 100 MB resident that issue 10 allows. It is a soft
-// limit: a peer that really needs more gets it (the collector then runs
-// more often, at most half the CPU). GOMEMLIMIT, if set, wins. `play`
-// runs a whole table in one process and keeps the default.
+// time, the stream windows), and what is live stays under 30 MB even
+// under a member's flood (heap profiles of TestFloodMemory's peers); but
+// the collector's default lets the heap grow to twice what is live before
+// it collects, idle heap goes back to the system slowly, and a flood of
+// 1 MiB messages, each read and decoded before gossipsub can cut it,
+// makes garbage fast. Under the limit it collects sooner and gives memory
+// back, so a flooded peer stays well under the 100 MB resident that
+// issue 10 allows (the binary's own pages are some 20 MB of it). It is a
+// soft limit: a peer that really needs more gets it (the collector then
+// runs more often, at most half the CPU). GOMEMLIMIT, if set, wins.
+// `play` runs a whole table in one process and keeps the default.
 const peerMemoryLimit = 64 << 20
 
 func limitPeerMemory(command string) {

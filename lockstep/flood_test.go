@@ -1,6 +1,7 @@
 package lockstep
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/boardmesh/boardmesh/crypto"
@@ -107,5 +108,36 @@ func TestOwnKeyFloodIsNotKept(t *testing.T) {
 	}
 	if len(p.sent) != before {
 		t.Fatalf("%d envelopes signed with our key for slots far ahead are kept as ours", len(p.sent)-before)
+	}
+}
+
+// TestNoteFloodNamesAMemberOnce: the transport's word that a member
+// floods (its envelopes dropped over its rate before they reached the
+// node) names that member, with its seat counted from 1, once per log
+// position; an outsider is not named.
+func TestNoteFloodNamesAMemberOnce(t *testing.T) {
+	n := startDice(t, "noteflood", 3, Config{})
+	victim, flooder := 0, 2
+	p := n.peers[victim].node
+	n.drain(victim)
+	p.Advance()
+	events := len(n.peers[victim].events)
+	p.NoteFlood(n.peers[flooder].id.ID(), "over 1000 envelopes a second, 5 dropped")
+	p.NoteFlood(n.peers[flooder].id.ID(), "over 1000 envelopes a second, 7 dropped")
+	p.NoteFlood(crypto.PeerID("not a member"), "over 1000 envelopes a second, 9 dropped")
+	n.drain(victim)
+	var named []Event
+	for _, ev := range n.peers[victim].events[events:] {
+		if ev.Kind == EventCheat && ev.Cheat == CheatFlood {
+			named = append(named, ev)
+		}
+	}
+	if len(named) != 1 {
+		t.Fatalf("%d flood events, want 1: %+v", len(named), named)
+	}
+	ev := named[0]
+	_, seat := p.who(n.peers[flooder].id.ID())
+	if ev.Peer != n.peers[flooder].id.ID() || ev.Seat != seat || ev.Seat < 1 || !strings.Contains(ev.What, "5 dropped") {
+		t.Fatalf("the flood event: peer %s seat %d (want %d), %q", shortID(ev.Peer), ev.Seat, seat, ev.What)
 	}
 }

@@ -34,9 +34,16 @@ const (
 // floods look legitimate to gossipsub, which would deliver and forward
 // all of them. An honest peer signs a few envelopes per game step (an
 // action, a reveal, a checkpoint), far below memberRate even in a bot
-// game at full speed; what a member sends beyond its bucket is ignored
-// (not delivered, not forwarded) and counted, and the lockstep catch-up
-// brings anything honest that was lost.
+// game at full speed (`boardmesh play --auto`: at most about 90 a second
+// per author, in a 4-player Sleeping Dragon's Lair; 25 in an 8-player
+// Dominion); what a member sends beyond its bucket is ignored (not
+// delivered, not forwarded) and counted, the member is named, and the
+// lockstep catch-up brings anything honest that was lost. memberRate is
+// also well below what a loaded peer validates in a second, and below
+// what the gossip gate lets a peer send (peerRate, rpcgate.go), so a
+// flooding member's excess reaches the validator, which can tell who it
+// is: at 1,000 a second, peers starved of CPU validated too few of a
+// member's flood to see it over its rate, and named nobody.
 // State envelopes (a canonical state, sent only to explain a desync, a
 // few per game at most) are large; they have a bucket of their own.
 // A member's bytes are bounded too (memberBytesRate, a burst of two of
@@ -44,8 +51,8 @@ const (
 // large state envelope is rare; without it a member's 1 MiB envelopes
 // passed a thousand a second, for every peer to hold and forward.
 const (
-	memberBurst     = 2000
-	memberRate      = 1000
+	memberBurst     = 1000
+	memberRate      = 500
 	stateBurst      = 8
 	stateRate       = 2
 	memberBytesRate = 256 << 10
@@ -70,6 +77,10 @@ type Drops struct {
 	// gossipsub processed them: the peer (the sender, not necessarily
 	// the author) was over its rate (rpcgate.go).
 	OverPeerRate int64
+	// OverPeerRateFrom is the peer whose messages were cut last (its
+	// peer id), "" if none: the connection authenticated it, so it is
+	// the sender of the flood, whoever signed what it sent.
+	OverPeerRateFrom string
 	// CatchupRefused counts catch-up streams refused over a peer's
 	// concurrency or rate limit (not topic messages).
 	CatchupRefused int64

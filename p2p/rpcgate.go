@@ -23,15 +23,16 @@ import (
 // (subscriptions, mesh upkeep) are never cut.
 //
 // An honest peer forwards what its own validator accepted: a few
-// envelopes per game step from each member, far below peerRate; during a
-// member's flood it forwards at most that member's memberRate and
+// envelopes per game step from each member (a whole table at full bot
+// speed sends under 400 a second), below peerRate; during a member's
+// flood it forwards at most that member's memberRate and
 // memberBytesRate (guard.go), still below peerRate and peerBytesRate
 // (eight members' worth of bytes), so an honest peer's own envelopes get
 // through. peerBytesBurst lets a few envelopes of the largest legal size
 // pass at once.
 const (
-	peerBurst     = 4000
-	peerRate      = 2000
+	peerBurst     = 2000
+	peerRate      = 1000
 	peerBytesRate = 2 << 20
 )
 

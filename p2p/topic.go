@@ -53,6 +53,12 @@ type Verifier func(from peer.ID, data []byte) (Verdict, any)
 //   - Validation throttled (validateThrottle at once, across topics):
 //     beyond that gossipsub drops messages instead of piling up
 //     goroutines; lockstep's catch-up recovers an honest one.
+//   - Each peer's messages bounded before gossipsub processes them
+//     (rpcGate, the RPC inspector: peerRate, peerBytesRate), and message
+//     ids remembered seenTTL (10 s, not 120): every message a peer sends
+//     costs a seen-cache entry and a score record for that long, before
+//     any validator; a flooding member (whose own host is a direct peer,
+//     never graylisted) made that the bulk of an honest peer's memory.
 //   - Peer scoring (scoreThresholds, topicScore): every envelope the
 //     validator rejects counts against the peer that sent it; a few of
 //     them and the peer is no longer gossiped to, then graylisted (its

@@ -36,8 +36,8 @@ const floodFor = 10 * time.Second
 // envelopes for future steps, 1 MiB envelopes, state envelopes. What a
 // user would check: every honest process stays under 100 MB resident
 // (VmHWM, the peak, from /proc), the game goes on during the flood and
-// ends with the same log everywhere, and the other peers name bob as the
-// flooder in a cheat event. The figures are logged with -v for
+// ends with the same log everywhere, and during a member's flood the
+// other peers name its sender. The figures are logged with -v for
 // docs/reliability.md.
 func TestFloodMemory(t *testing.T) {
 	floods := []floodKind{
@@ -124,18 +124,31 @@ func TestFloodMemory(t *testing.T) {
 		if !fl.member {
 			continue
 		}
-		// Ada and cy name bob, whose key signed the flood. (Bob's own
-		// process sees its key flooding too, but it is not the one to
-		// tell.)
+		// Ada and cy name who floods: bob, whose key signed it, once
+		// their validator has checked enough of it to see him over a
+		// member's rate, or the hostile peer's host, which sent it (the
+		// connection proves that), once its messages arrive faster than
+		// a peer's rate. Which of the two comes first depends on how much
+		// CPU a peer has left to read and validate (TestAttackMemberFlood-
+		// IsNamed in p2p checks bob's naming alone).
+		sender := "sent by a peer over its rate (a flood; the last one cut: peer " + bad.Host.ID().String() + ")"
 		for _, i := range []int{0, 2} {
-			c := procs[i].waitEventSince(t, seen[i], 10*time.Second, func(l map[string]any) bool {
-				return l["event"] == "cheat" && l["what"] == "flood" && l["peer"] == bobID.String()
+			l := procs[i].waitEventSince(t, seen[i], 10*time.Second, func(l map[string]any) bool {
+				text, _ := l["text"].(string)
+				return l["event"] == "cheat" && l["what"] == "flood" && l["peer"] == bobID.String() ||
+					l["event"] == "dropped" && strings.Contains(text, sender)
 			})
-			if text, _ := c["text"].(string); c["name"] != "bob" || !strings.Contains(strings.ToLower(text), "bob (seat ") {
-				t.Errorf("%s: %s: the flood is not named in plain words: %q", fl.name, procs[i].name, text)
+			text, _ := l["text"].(string)
+			if l["event"] == "cheat" && (l["name"] != "bob" || !strings.Contains(strings.ToLower(text), "bob (seat ")) {
+				t.Errorf("%s: %s: bob's flood is not named in plain words: %q", fl.name, procs[i].name, text)
 			}
-			t.Logf("%s: %s says %q", fl.name, procs[i].name, c["text"])
+			t.Logf("%s: %s says %q", fl.name, procs[i].name, text)
 		}
+		// A peer names a member whose envelopes it drops again 5 s
+		// (p2p's floodNameEvery) after it last did, at the latest, for
+		// what it dropped since: a pause longer than that lets the next
+		// flood's check see only what that flood makes the peers say.
+		time.Sleep(6 * time.Second)
 	}
 	bad.Close()
 	for _, p := range procs {
