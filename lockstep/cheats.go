@@ -75,7 +75,7 @@ func (n *Node) cheatWhat(c CheatKind, env *crypto.Envelope, err error) string {
 	case CheatMalformed:
 		return fmt.Sprintf("%s sent a malformed %s; refused: %v", name, env.Kind, err)
 	case CheatLyingState:
-		return fmt.Sprintf("%s sent a state that contradicts the checkpoints it signed with everyone (%v); %s is the suspect, no player's move is", name, err, name)
+		return fmt.Sprintf("%s is lying about its state (%v); %s is the suspect, no player's move is", name, err, name)
 	case CheatEquivocation:
 		return fmt.Sprintf("%s signed two different %s envelopes for seq %d", name, env.Kind, env.Seq)
 	}

@@ -3,25 +3,60 @@ package lockstep
 import (
 	"errors"
 	"fmt"
+	"sort"
 
 	"github.com/boardmesh/boardmesh/crypto"
 	"github.com/boardmesh/boardmesh/engine"
 )
+
+// How a state envelope is weighed (the protocol rule; docs/protocol.md
+// §5.4 says it for other implementations):
+//
+//   - A state hash its author signed in a committed entry (the pre-state
+//     hash of its action at step t, its checkpoint at step t, and every
+//     agreed checkpoint, which every active member signed) binds it: a
+//     state of that author whose first differing step s is at or before
+//     such a t is a lie. Its author is named (CheatLyingState) and is the
+//     suspect; nothing stops and no report is built, so no honest
+//     player's move is blamed for what the checkpoints already agreed on.
+//   - Otherwise the state explains a desync (a DesyncReport, the game
+//     stops) when something signed disputes our state there: its author
+//     signed a state hash that differs from ours (an action, reveal or
+//     checkpoint we refused: suspect), or our log holds, at a step from s
+//     to the state's, an action of another member whose pre-state hash
+//     the state contradicts. The second is how a peer with a buggy engine
+//     is explained: it refuses the next honest action and so signs
+//     nothing more but its state.
+//   - A state that nothing signed disputes yet is held (and answered with
+//     ours, once): it explains a desync as soon as its author signs a
+//     differing hash, it is a lie as soon as its author signs an agreeing
+//     one at or after s, and it is weighed against the log again when the
+//     table stalls (Config.StallAfter), for an action that had not reached
+//     us when the state did. A state alone, differing at a step nobody
+//     signed, stops nothing and blames nobody.
+//
+// A node weighs states, and answers them, even once it has stopped: the
+// peers on the other side of a desync need our state to report it.
 
 // suspect reacts to an envelope whose state hash is not ours. Either its
 // author lies, or one of us has diverged; we cannot tell alone, so we send
 // our canonical state: a peer that has really diverged finds the
 // difference, reports it and sends its own, and a liar learns nothing it
 // did not know. A checkpoint mismatch also stops the game, as the design
-// requires: the next turn cannot start without agreement.
+// requires: the next turn cannot start without agreement. The author has
+// now signed a differing hash: its held states explain a desync.
 func (n *Node) suspect(env *crypto.Envelope, err error) {
 	if !errors.Is(err, ErrCheckpoint) && !errors.Is(err, ErrStateHash) {
 		return
 	}
 	n.sendState(n.m.seq)
+	if !containsID(n.disputed, env.Author) {
+		n.disputed = append(n.disputed, env.Author)
+	}
 	if errors.Is(err, ErrCheckpoint) {
 		n.stopped = true
 	}
+	n.reweigh(false)
 }
 
 // sendState signs and broadcasts our state after seq steps, once per seq.
@@ -45,8 +80,9 @@ func (n *Node) sendState(seq uint64) {
 	n.sign(&crypto.Envelope{Session: m.session, Seq: seq, Kind: crypto.KindState, StateHash: m.hashes[seq], Body: b.encode()})
 }
 
-// stepState takes another peer's state and, if it differs from ours at
-// the same step, builds the desync report.
+// stepState takes another peer's state and weighs it if it differs from
+// ours at a step we have reached; one from a peer ahead is kept until we
+// reach its step.
 func (n *Node) stepState(env *crypto.Envelope) error {
 	m := n.m
 	mi, ok := m.member(env.Author)
@@ -75,28 +111,173 @@ func (n *Node) stepState(env *crypto.Envelope) error {
 	}
 	n.seen[slotOf(env)] = env
 	if env.Seq > m.seq {
-		// They are ahead. If our common steps already differ, send our
-		// state at our step: they will answer with theirs at the same one.
-		for i, h := range body.Hashes {
-			if s := body.From + uint64(i); s <= m.seq && m.hashes[s] != h {
-				n.sendState(m.seq)
-				break
+		// They are ahead. A lie about the steps we share is one already;
+		// if our common steps differ, send our state at our step: they
+		// will answer with theirs at the same one.
+		if s, differs := n.firstDiff(body); differs && s <= m.seq {
+			if err := n.lie(env, body, s); err != nil {
+				return err
 			}
+			n.sendState(m.seq)
 		}
 		n.keepState(env)
 		return nil
 	}
 	if m.hashes[env.Seq] == env.StateHash {
+		// The same state as ours, unless it lies about an earlier step.
+		if s, differs := n.firstDiff(body); differs {
+			return n.lie(env, body, s)
+		}
 		return nil
 	}
-	n.report(env, mi, body)
-	return nil
+	done, err := n.weigh(env, body, true)
+	if !done {
+		n.hold(env)
+	}
+	return err
+}
+
+// firstDiff is the first step at which body's hashes differ from ours,
+// among the steps we have reached.
+func (n *Node) firstDiff(body *stateBody) (uint64, bool) {
+	for i, h := range body.Hashes {
+		s := body.From + uint64(i)
+		if s >= uint64(len(n.m.hashes)) {
+			break
+		}
+		if n.m.hashes[s] != h {
+			return s, true
+		}
+	}
+	return 0, false
+}
+
+// lie rejects env as a lying state if its author signed, in an entry we
+// committed, a state hash at step s or later: a hash equal to ours (we
+// committed it), while env says its state differed from ours at s.
+func (n *Node) lie(env *crypto.Envelope, body *stateBody, s uint64) error {
+	t, what, ok := n.signedSince(env.Author, s)
+	if !ok {
+		return nil
+	}
+	return n.reject(env, fmt.Errorf("%w: it says its state after %d steps was %s, ours is %s, yet it signed %s at step %d with our state hash",
+		ErrLyingState, s, body.Hashes[s-body.From].Short(), n.m.hashes[s].Short(), what, t))
+}
+
+// signedSince finds the first step at or after s for which the author
+// signed a state hash in an entry we committed.
+func (n *Node) signedSince(author crypto.PeerID, s uint64) (uint64, string, bool) {
+	m := n.m
+	t, what, ok := uint64(0), "", false
+	// Every active member signed every agreed checkpoint, and a dropped
+	// author's state is not weighed at all.
+	if k := sort.Search(len(m.cps), func(j int) bool { return m.cps[j] >= s }); k < len(m.cps) {
+		t, what, ok = m.cps[k], "the agreed checkpoint", true
+	}
+	if m.groupKind == crypto.KindCheckpoint && m.seq >= s && (!ok || m.seq < t) {
+		for _, env := range m.group {
+			if env.Author == author {
+				t, what, ok = m.seq, "its checkpoint", true
+			}
+		}
+	}
+	for i := s; i < uint64(len(m.steps)) && (!ok || i < t); i++ {
+		if st := m.steps[i]; st.Kind == "action" && st.Author == author {
+			t, what, ok = i, "its action", true
+			break
+		}
+	}
+	return t, what, ok
+}
+
+// disputedInLog reports whether our log holds an action of a member other
+// than author, at a step from s to the last of body, whose pre-state hash
+// (ours) body contradicts.
+func (n *Node) disputedInLog(author crypto.PeerID, body *stateBody, s uint64) bool {
+	m := n.m
+	for t := s; t-body.From < uint64(len(body.Hashes)) && t < uint64(len(m.steps)); t++ {
+		st := m.steps[t]
+		if st.Kind == "action" && st.Author != author && body.Hashes[t-body.From] != m.hashes[t] {
+			return true
+		}
+	}
+	return false
+}
+
+// weigh decides what a state envelope that differs from ours at a step we
+// have reached is (see the rule above): a lie (rejected, its author
+// named), a desync (reported), or neither yet (done is false: the caller
+// holds it). logToo lets actions in our log dispute it: true when the
+// state is weighed first, or again once the table has stalled.
+func (n *Node) weigh(env *crypto.Envelope, body *stateBody, logToo bool) (done bool, err error) {
+	s, differs := n.firstDiff(body)
+	if !differs {
+		return true, nil
+	}
+	if err := n.lie(env, body, s); err != nil {
+		return true, err
+	}
+	if containsID(n.disputed, env.Author) || logToo && n.disputedInLog(env.Author, body, s) {
+		n.report(env, n.m.byID[env.Author], body)
+		return true, nil
+	}
+	// Answer with ours at that step (once): a peer that did sign a
+	// differing hash, or that will, can then be explained on both sides.
+	n.sendState(env.Seq)
+	return false, nil
+}
+
+// hold keeps a state that nothing signed disputes yet, at most
+// maxStatesPerAuthor per author (the latest: an author that signs nothing
+// more says the most in its last state).
+func (n *Node) hold(env *crypto.Envelope) {
+	mine := 0
+	for _, e := range n.held {
+		if e.Author == env.Author {
+			mine++
+		}
+	}
+	if mine >= maxStatesPerAuthor {
+		for i, e := range n.held {
+			if e.Author == env.Author {
+				n.counters.Dropped++
+				n.counters.DroppedBytes += uint64(e.Size())
+				n.held = append(n.held[:i:i], n.held[i+1:]...)
+				break
+			}
+		}
+	}
+	n.held = append(n.held, env)
+}
+
+// reweigh weighs the held states again (see weigh for logToo).
+func (n *Node) reweigh(logToo bool) {
+	if len(n.held) == 0 {
+		return
+	}
+	held := n.held
+	n.held = nil
+	var keep []*crypto.Envelope
+	for _, env := range held {
+		mi, ok := n.m.byID[env.Author]
+		if !ok || n.m.dropped[n.m.seatOf[mi]] {
+			continue
+		}
+		body, err := decodeState(env.Body)
+		if err != nil {
+			continue
+		}
+		if done, _ := n.weigh(env, body, logToo); !done {
+			keep = append(keep, env)
+		}
+	}
+	n.held = append(keep, n.held...)
 }
 
 // report builds the desync report against a differing state envelope.
 func (n *Node) report(env *crypto.Envelope, mi int, body *stateBody) {
 	m := n.m
-	r := &DesyncReport{Peer: env.Author, Seq: env.Seq, Evidence: env, TheirState: body.State}
+	r := &DesyncReport{Peer: env.Author, Seq: env.Seq, Evidence: env, TheirState: body.State, Agreed: m.agreed}
 	// The first step after which the hashes differ is the first divergent
 	// entry: both peers applied the same signed entries up to it.
 	r.Entry = env.Seq
@@ -164,23 +345,36 @@ func (n *Node) stateAt(seq uint64) (engine.State, error) {
 	return rm.st, nil
 }
 
-// recheckStates looks again at state envelopes from peers that were ahead.
+// recheckStates looks again at state envelopes from peers that were
+// ahead, now that we may have reached their step, and at the held ones,
+// whose authors may since have signed what decides them.
 func (n *Node) recheckStates() {
-	if len(n.states) == 0 || n.stopped {
-		return
-	}
-	keep := n.states[:0]
-	for _, env := range n.states {
-		if env.Seq > n.m.seq {
-			keep = append(keep, env)
-			continue
+	if len(n.states) > 0 {
+		keep := n.states[:0]
+		var reached []*crypto.Envelope
+		for _, env := range n.states {
+			if env.Seq > n.m.seq {
+				keep = append(keep, env)
+			} else {
+				reached = append(reached, env)
+			}
 		}
-		if n.m.hashes[env.Seq] != env.StateHash {
-			body, _ := decodeState(env.Body)
-			n.report(env, n.m.byID[env.Author], body)
+		n.states = keep
+		for _, env := range reached {
+			mi, ok := n.m.byID[env.Author]
+			if !ok || n.m.dropped[n.m.seatOf[mi]] || n.m.hashes[env.Seq] == env.StateHash {
+				continue
+			}
+			body, err := decodeState(env.Body)
+			if err != nil {
+				continue
+			}
+			if done, _ := n.weigh(env, body, true); !done {
+				n.hold(env)
+			}
 		}
 	}
-	n.states = keep
+	n.reweigh(false)
 }
 
 // ExplainDesync rebuilds a desync report from a log alone and a state

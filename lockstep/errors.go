@@ -43,9 +43,10 @@ var (
 	ErrPhase = errors.New("lockstep: not possible now")
 	// ErrFork: a peer's log contradicts ours at an index (StepAnswer).
 	ErrFork = errors.New("lockstep: logs differ")
-	// ErrLyingState: a state envelope whose hashes contradict checkpoints
-	// its author signed with every other peer: its author lies.
-	ErrLyingState = errors.New("lockstep: state envelope contradicts the checkpoints its author signed")
+	// ErrLyingState: a state envelope whose hashes contradict a state hash
+	// its author signed in a committed entry (an agreed checkpoint, its
+	// action or its checkpoint): its author lies.
+	ErrLyingState = errors.New("lockstep: state envelope contradicts what its author signed")
 	// ErrStopped: the session has stopped (equivocation or desync).
 	ErrStopped = errors.New("lockstep: session stopped")
 )

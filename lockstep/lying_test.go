@@ -1,11 +1,10 @@
-//go:build hostilepending
-
 package lockstep
 
 import (
 	"testing"
 
 	"github.com/boardmesh/boardmesh/crypto"
+	"github.com/boardmesh/boardmesh/engine"
 )
 
 // TestLyingStateEnvelopeBlamesItsAuthor: a member sends a state envelope
@@ -57,6 +56,55 @@ func TestLyingStateEnvelopeBlamesItsAuthor(t *testing.T) {
 	}
 	if !n.run(200000, n.allOver(n.all()...)) {
 		t.Fatalf("the game did not finish: %+v", p.Status())
+	}
+	n.checkAgree(n.all()...)
+}
+
+// TestUnsupportedStateIsHeldThenExposed: a member sends a state that
+// differs from ours only at the current step, which nobody has signed a
+// hash for yet (no checkpoint since the last agreed one, no action at it).
+// It could be a peer whose engine has just gone wrong, so it is held, not
+// thrown away; but it stops nothing and blames nobody. Its author then
+// goes on signing our state hashes, which proves the state a lie: it is
+// named, and the game ends normally with identical logs.
+func TestUnsupportedStateIsHeldThenExposed(t *testing.T) {
+	n := newSimNet(t, "held", 3, faults{maxDelay: 5}, testGames, Config{})
+	n.setBots(diceGame)
+	n.lobby(diceGame, nil)
+	victim, liar := 0, 2
+	p := n.peers[victim].node
+	m := p.m
+	mid := func() bool {
+		return len(m.cps) >= 2 && m.seq > m.agreed && m.group == nil && p.State() != nil && p.State().ToAct().Kind == engine.ActorSeat
+	}
+	if !n.run(100000, mid) {
+		t.Fatal("the game never reached a step after an agreed checkpoint")
+	}
+	seq := m.seq
+	hashes := append([]crypto.Hash(nil), m.hashes[m.agreed:seq+1]...)
+	hashes[len(hashes)-1][0] ^= 1
+	odd := stateEnvelope(n, liar, seq, &stateBody{From: m.agreed, Hashes: hashes, State: []byte{1}}, hashes[len(hashes)-1])
+	if err := p.Step(odd); err != nil {
+		t.Fatalf("Step: %v", err)
+	}
+	n.drain(victim)
+	if len(p.held) != 1 || p.Status().Phase == PhaseStopped {
+		t.Fatalf("the state is not held (%d), or the game stopped (%v)", len(p.held), p.Status().Phase)
+	}
+	if !n.run(200000, n.allOver(n.all()...)) {
+		t.Fatalf("the game did not finish: %+v", p.Status())
+	}
+	named := false
+	for i, peer := range n.peers {
+		for _, ev := range peer.events {
+			if ev.Kind == EventDesync || ev.Kind == EventCheat && ev.Peer != n.peers[liar].id.ID() {
+				t.Fatalf("%s: a state nothing signed disputes blamed someone: %s", peer.name, ev.Text)
+			}
+			named = named || i == victim && ev.Kind == EventCheat && ev.Cheat == CheatLyingState
+		}
+	}
+	if !named || len(p.held) != 0 {
+		t.Fatalf("the liar was not named once it signed our hashes (held %d): %v", len(p.held), n.peers[victim].events)
 	}
 	n.checkAgree(n.all()...)
 }

@@ -105,7 +105,13 @@ type Node struct {
 	released    int
 	acceptSince int64           // when the current accept phase began
 	superseded  []crypto.Hash   // sessions of rosters replaced by a re-proposal
-	disputed    []crypto.PeerID // authors of a signed checkpoint that differs from ours
+	disputed    []crypto.PeerID // authors of a signed state hash (action, reveal, checkpoint) that differs from ours
+
+	// held are state envelopes that differ from ours but that nothing
+	// signed yet disputes (see weigh): kept until their author signs a
+	// differing hash (a desync), an agreeing one (a lie), or the table
+	// stalls.
+	held []*crypto.Envelope
 
 	stopped    bool
 	stateSent  map[uint64]bool
@@ -134,8 +140,9 @@ func New(cfg Config) (*Node, error) {
 	n := &Node{cfg: cfg, id: cfg.Identity, m: newMachine(cfg.Games),
 		buf: map[slot]*crypto.Envelope{}, use: map[crypto.PeerID]*bufUse{}, seen: map[slot]*crypto.Envelope{}, sent: map[slot]*crypto.Envelope{},
 		voted: map[uint64][][]int{}, asked: map[crypto.PeerID]int{}, stateSent: map[uint64]bool{}}
-	n.m.checkSigs = true
+	sigs := newSigBatches(cfg.Log)
 	for i, env := range cfg.Log {
+		n.m.checkSigs = !sigs.good(i)
 		if err := n.m.feed(env); err != nil {
 			return nil, &VerifyError{Index: i, Entry: env, Err: err}
 		}
@@ -352,6 +359,9 @@ func (n *Node) Step(env *crypto.Envelope) error {
 	if !env.Kind.Valid() {
 		return n.reject(env, fmt.Errorf("%w: unknown kind", ErrMalformed))
 	}
+	if env.Kind.Card() {
+		return ErrCardKind // package deal's; the caller routes it there (cards.go)
+	}
 	// An exact copy of an envelope we hold was verified when it came
 	// first: re-sends, gossip duplicates and catch-up answers cost a map
 	// lookup, not a signature check.
@@ -378,20 +388,6 @@ func (n *Node) Step(env *crypto.Envelope) error {
 		return nil
 	} else if env.Session != n.m.session {
 		return n.reject(env, ErrWrongSession)
-	}
-	if env.Author == n.id.ID() && env.Kind != crypto.KindState && env.Kind != crypto.KindEvidence && !n.tooFar(env) {
-		// Our own envelope, signed before a crash that lost it from our
-		// disk, back from a peer (and of this lobby or session): it binds us as if we had it (sign will
-		// never sign another for its slot), and goes to disk again.
-		// Only within the window of slots we keep (tooFar): one further
-		// ahead cannot be ours (we sign only the slot we are at), so
-		// our key is in someone else's hands, and keeping all it signs
-		// would be an unbounded buffer; the window is bounded, and a gap
-		// answer brings a real one when we get there.
-		if _, have := n.sent[slotOf(env)]; !have {
-			n.sent[slotOf(env)] = env
-			n.rd.Persist = append(n.rd.Persist, env)
-		}
 	}
 	if env.Kind != crypto.KindState && env.Kind != crypto.KindEvidence {
 		// A malformed envelope is refused before it is remembered, so it
@@ -433,6 +429,20 @@ func (n *Node) Step(env *crypto.Envelope) error {
 		n.counters.DroppedBytes += uint64(env.Size())
 		n.noteFuture(env)
 		return fmt.Errorf("%w: too far ahead to keep", ErrStale)
+	}
+	if env.Author == n.id.ID() {
+		// Our own envelope, signed before a crash that lost it from our
+		// disk, back from a peer: it binds us as if we had it (sign will
+		// never sign another for its slot), and goes to disk again. Only
+		// once it is well formed, admissible and within reach: we never
+		// sign a malformed one, a decided slot needs no binding, and one
+		// too far ahead comes back when we get there; anything else
+		// carrying our key (a stolen key's flood) must not bind us to
+		// slots we have yet to sign, or we would never sign them.
+		if _, have := n.sent[s]; !have {
+			n.sent[s] = env
+			n.rd.Persist = append(n.rd.Persist, env)
+		}
 	}
 	if !n.bufPut(s, env) {
 		return fmt.Errorf("%w: its author's buffer is full", ErrStale)
@@ -670,6 +680,14 @@ func (n *Node) Tick(now int64) {
 	}
 	if len(waits) == 0 {
 		return
+	}
+	if len(n.held) > 0 && now-n.progress >= n.cfg.StallAfter {
+		// A differing state whose author has signed nothing since, and the
+		// table stands still: weigh it against the actions that reached us
+		// after it (see desync.go).
+		if n.reweigh(true); n.stopped {
+			return
+		}
 	}
 	if now-n.progress >= n.cfg.StallAfter && !n.stalled {
 		n.stalled = true
@@ -1058,6 +1076,7 @@ func (n *Node) Status() Status {
 	}
 	if m.phase == PhasePlaying && !n.stopped {
 		s.DropVotes, s.CanDrop = n.dropVotes()
+		s.CanAct = n.CanAct()
 	}
 	return s
 }
