@@ -53,6 +53,12 @@ type Verifier func(from peer.ID, data []byte) (Verdict, any)
 //   - Validation throttled (validateThrottle at once, across topics):
 //     beyond that gossipsub drops messages instead of piling up
 //     goroutines; lockstep's catch-up recovers an honest one.
+//   - Each peer's messages bounded before gossipsub processes them
+//     (rpcGate, the RPC inspector: peerRate, peerBytesRate), and message
+//     ids remembered seenTTL (10 s, not 120): every message a peer sends
+//     costs a seen-cache entry and a score record for that long, before
+//     any validator; a flooding member (whose own host is a direct peer,
+//     never graylisted) made that the bulk of an honest peer's memory.
 //   - Peer scoring (scoreThresholds, topicScore): every envelope the
 //     validator rejects counts against the peer that sent it; a few of
 //     them and the peer is no longer gossiped to, then graylisted (its
@@ -66,8 +72,11 @@ func NewPubSub(ctx context.Context, h host.Host, direct []peer.AddrInfo) (*pubsu
 	params.HeartbeatInterval = 200 * time.Millisecond
 	params.HeartbeatInitialDelay = 20 * time.Millisecond
 	params.DirectConnectTicks = 5
+	gate := newRPCGate()
 	watch := newMeshWatch()
 	ps, err := pubsub.NewGossipSub(ctx, h,
+		pubsub.WithAppSpecificRpcInspector(gate.inspect),
+		pubsub.WithSeenMessagesTTL(seenTTL),
 		pubsub.WithRawTracer(watch),
 		pubsub.WithGossipSubParams(params),
 		pubsub.WithFloodPublish(true),
@@ -88,11 +97,14 @@ func NewPubSub(ctx context.Context, h host.Host, direct []peer.AddrInfo) (*pubsu
 			DecayInterval:        time.Second,
 			DecayToZero:          0.01,
 			RetainScore:          10 * time.Minute,
+			SeenMsgTTL:           seenTTL,
 		}, scoreThresholds),
 	)
 	if err != nil {
 		return nil, fmt.Errorf("start gossipsub: %w", err)
 	}
+	gates.Store(ps, gate)
+	context.AfterFunc(ctx, func() { gates.Delete(ps) })
 	// The direct peers go in through the event loop, not WithDirectPeers:
 	// with that option go-libp2p-pubsub v0.19.0 ranges over its direct-peer
 	// map on a goroutine of its own, unsynchronised with the AddDirectPeer
