@@ -365,11 +365,19 @@ func (n *Node) recheckStates() {
 		n.states = keep
 		for _, env := range reached {
 			mi, ok := n.m.byID[env.Author]
-			if !ok || n.m.dropped[n.m.seatOf[mi]] || n.m.hashes[env.Seq] == env.StateHash {
+			if !ok || n.m.dropped[n.m.seatOf[mi]] {
 				continue
 			}
 			body, err := decodeState(env.Body)
 			if err != nil {
+				continue
+			}
+			if n.m.hashes[env.Seq] == env.StateHash {
+				// The same state as ours, unless it lies about a step
+				// before it.
+				if s, differs := n.firstDiff(body); differs {
+					_ = n.lie(env, body, s)
+				}
 				continue
 			}
 			if done, _ := n.weigh(env, body, true); !done {
