@@ -20,14 +20,16 @@ func newCmdBench(f *Factory) *cobra.Command {
 		Short: "Measure boardmesh's performance (figures for docs/performance.md)",
 		Long: `Measure boardmesh's performance: 'bench net' times committed actions
 between real peers on loopback against the raw gossipsub floor, 'bench engine'
-times the rules engines and the protocol core in this process. The figures
+times the rules engines and the protocol core in this process, 'bench verify'
+checks a game's log against the single-signature ceiling. The figures
 are what docs/performance.md reports, with the commands that reproduce them.`,
 		Example: `  boardmesh bench net --peers 2,4,6,8
   boardmesh bench engine
-  boardmesh bench engine --json`,
+  boardmesh bench engine --json
+  boardmesh bench verify`,
 		Args: usageArgs(cobra.NoArgs),
 	}
-	cmd.AddCommand(newCmdBenchNet(f, nil), newCmdBenchEngine(f, nil))
+	cmd.AddCommand(newCmdBenchNet(f, nil), newCmdBenchEngine(f, nil), newCmdBenchVerify(f, nil))
 	return cmd
 }
 
@@ -56,6 +58,17 @@ other peer has the message: the floor), then play a full bot game and time
 every action from the moment its author publishes it until the last peer has
 committed it (signature, seq, pre-state hash and legality checked, applied,
 logged). Prints p50 and p99 of both and the ratio of the p50s.
+
+Then, on a fresh table of the same size, one more bot game whose bots move
+at once: its wall time from the start of the runners until the last peer
+has seen the game end, against its floor (the game's critical path in
+broadcast rounds, one per distinct (kind, seq) slot of its log, times the
+gossip p50 above) and against the CPU time of this process over it (every
+peer together), the median time of an fsync here (each peer pays one
+before each envelope it signs leaves; the floor leaves it out), and the
+time from the start of its runners to the first move. Last, the start over the lobby protocol: a host that starts when the
+table is full and joiners that join one after the other, timed from the
+moment the last one starts to join until every peer has the first move.
 
 Every peer shares this machine's CPUs, so the figures include the other
 peers' signature checks and state hashing. Each bot pauses --think before it
@@ -110,6 +123,9 @@ func benchNetRun(opts *BenchNetOptions) error {
 		fmt.Fprintf(opts.IO.Out, "%5s %8s %11s %11s %11s %11s %10s\n", "peers", "actions", "commit p50", "commit p99", "gossip p50", "gossip p99", "ratio p50")
 	}
 	for _, n := range opts.Peers {
+		if !opts.JSON {
+			fmt.Fprintf(opts.IO.ErrOut, "measuring %d peers…\n", n)
+		}
 		r, err := p2p.BenchNet(ctx, g, n, []byte(opts.Seed), opts.Broadcasts, opts.Think)
 		if err != nil {
 			return fmt.Errorf("%d peers: %w", n, err)
@@ -123,6 +139,17 @@ func benchNetRun(opts *BenchNetOptions) error {
 		enc := json.NewEncoder(opts.IO.Out)
 		enc.SetIndent("", "  ")
 		return enc.Encode(results)
+	}
+	fmt.Fprintf(opts.IO.Out, "\nA whole game with no think time (a fresh table; floor = rounds × gossip p50 above)\n")
+	fmt.Fprintf(opts.IO.Out, "%5s %6s %7s %10s %10s %10s %10s %9s %10s %13s %13s\n", "peers", "steps", "rounds", "wall", "floor", "wall/floor", "CPU", "wall/CPU", "fsync p50", "start→move", "join→move")
+	for _, r := range results {
+		x := r.Game
+		cpu, perCPU := "n/a", "n/a"
+		if x.CPU > 0 {
+			cpu, perCPU = ms(x.CPU), fmt.Sprintf("%.2f", float64(x.Wall)/float64(x.CPU))
+		}
+		fmt.Fprintf(opts.IO.Out, "%5d %6d %7d %10s %10s %10.2f %10s %9s %10s %13s %13s\n", r.Peers, x.Steps, x.Rounds, ms(x.Wall), ms(x.Floor), x.WallPerFloor,
+			cpu, perCPU, ms(x.FsyncP50), ms(x.StartToMove), ms(x.JoinToMove))
 	}
 	return nil
 }

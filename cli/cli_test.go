@@ -6,8 +6,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/boardmesh/boardmesh/engine/games"
+	"github.com/boardmesh/boardmesh/p2p"
 )
 
 // run executes boardmesh with args against buffers and returns stdout,
@@ -195,6 +197,50 @@ func TestBenchEngineJSON(t *testing.T) {
 	}
 	_, errOut, code = run(t, "bench", "engine", "--game", "dominion", "--players", "7")
 	if code != ExitUsage || !strings.Contains(errOut, "2 to 6 players") {
+		t.Fatalf("bad player count: exit %d, %q", code, errOut)
+	}
+}
+
+// TestBenchNetGameJSON runs bench net at its smallest and checks that the
+// whole-game figures are filled in and consistent with each other (the
+// figures themselves are not judged).
+func TestBenchNetGameJSON(t *testing.T) {
+	out, errOut, code := run(t, "bench", "net", "--peers", "2", "--broadcasts", "5", "--think", "0", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var res []p2p.NetBench
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if len(res) != 1 {
+		t.Fatalf("bench net = %+v", res)
+	}
+	g := res[0].Game
+	// Every step of Dragon's Lair is an action or a beacon round, and the
+	// lobby adds joins, roster, accepts and the seat draw.
+	if g.Steps < 10 || g.Rounds < int(g.Steps)+3 || g.Rounds > g.Entries || g.Wall <= 0 || g.StartToMove <= 0 || g.StartToMove > g.Wall || g.JoinToMove <= 0 || g.FsyncP50 <= 0 ||
+		g.Floor != time.Duration(g.Rounds)*res[0].GossipP50 {
+		t.Fatalf("bench net game = %+v (gossip p50 %v)", g, res[0].GossipP50)
+	}
+}
+
+// TestBenchVerifyJSON plays a real 2-peer game and checks what bench
+// verify reports of its log (the figures themselves are not judged).
+func TestBenchVerifyJSON(t *testing.T) {
+	out, errOut, code := run(t, "bench", "verify", "--game", "dominion", "--players", "2", "--duration", "1ms", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var res BenchVerifyResult
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if res.Game != "dominion" || res.Players != 2 || res.Entries < 20 || res.Passes < 1 || res.Ceiling <= 0 || res.Verify <= 0 || res.Stdlib <= 0 {
+		t.Fatalf("bench verify = %+v", res)
+	}
+	_, errOut, code = run(t, "bench", "verify", "--players", "9")
+	if code != ExitUsage || !strings.Contains(errOut, "players") {
 		t.Fatalf("bad player count: exit %d, %q", code, errOut)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+
+	"github.com/hdevalence/ed25519consensus"
 )
 
 // Kind is the kind of an envelope. Its name is part of the signed bytes (the
@@ -23,16 +25,33 @@ const (
 	KindExtend     Kind = 8  // a new hash chain from beacon round seq on
 	KindEvidence   Kind = 9  // two envelopes of one author for one slot
 	KindState      Kind = 10 // a canonical state, sent to explain a desync
+	// The card protocol's kinds (package lockstep/deal, hidden cards).
+	KindCardKey Kind = 11 // a seat's mental-poker public key with its Schnorr proof
+	KindShuffle Kind = 12 // a seat's shuffle of one deck's chain, with its proof
+	KindRemask  Kind = 13 // a seat's proved re-maskings of cards in an opening batch
+	KindShare   Kind = 14 // a seat's decryption shares, with proofs, for an opening batch
+	KindEscrow  Kind = 15 // a seat's card key split among the others, sealed to each
+	KindPiece   Kind = 16 // a holder's piece of a dropped seat's card key
+	KindAccuse  Kind = 17 // a holder's proof that a seat's escrow piece for it is wrong
 )
+
+// LastKind is the highest kind this version knows.
+const LastKind = KindAccuse
 
 var kindNames = [...]string{
 	KindJoin: "join", KindRoster: "roster", KindAccept: "accept", KindReveal: "reveal",
 	KindAction: "action", KindCheckpoint: "checkpoint", KindDrop: "drop", KindExtend: "extend",
 	KindEvidence: "evidence", KindState: "state",
+	KindCardKey: "card-key", KindShuffle: "shuffle", KindRemask: "remask", KindShare: "share",
+	KindEscrow: "escrow", KindPiece: "piece", KindAccuse: "accuse",
 }
 
 // Valid reports whether k is a known kind.
-func (k Kind) Valid() bool { return k >= KindJoin && k <= KindState }
+func (k Kind) Valid() bool { return k >= KindJoin && k <= LastKind }
+
+// Card reports whether k is one of the card protocol's kinds, which
+// package lockstep/deal handles (not the lockstep node).
+func (k Kind) Card() bool { return k >= KindCardKey && k <= KindAccuse }
 
 func (k Kind) String() string {
 	if k.Valid() {
@@ -177,7 +196,16 @@ func Sign(id *Identity, e *Envelope) {
 	e.Sig = ed25519.Sign(id.key, e.AppendSigned(nil))
 }
 
-// Verify checks e's signature against the public key in e.Author.
+// Verify checks e's signature against the public key in e.Author, by the
+// ZIP-215 rules (github.com/hdevalence/ed25519consensus): s must be
+// canonical, A and R may be any encoding of a curve point, and the
+// equation is checked with the cofactor ([8][s]B = [8]R + [8][k]A). Every
+// signature Go's crypto/ed25519 accepts is accepted; the few extra that a
+// signer can craft on purpose (R or its key with a small-order component)
+// are accepted by every peer alike, single or batched (BatchVerifier), so
+// no crafted envelope can pass one peer's check and fail another's. Nobody
+// but the signer can make them: R's bytes are under the hash k, so an
+// honest signature cannot be altered into another valid one.
 func Verify(e *Envelope) error {
 	var buf [512]byte
 	return VerifyBuf(e, buf[:0])
@@ -189,7 +217,7 @@ func VerifyBuf(e *Envelope, scratch []byte) error {
 	if err != nil {
 		return err
 	}
-	if len(e.Sig) != SigLen || !ed25519.Verify(pub, e.AppendSigned(scratch[:0]), e.Sig) {
+	if len(e.Sig) != SigLen || !ed25519consensus.Verify(pub, e.AppendSigned(scratch[:0]), e.Sig) {
 		return ErrBadSignature
 	}
 	return nil

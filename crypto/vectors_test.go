@@ -5,9 +5,9 @@ import (
 	"encoding/hex"
 	"flag"
 	"fmt"
-	"os"
-	"regexp"
 	"testing"
+
+	"github.com/boardmesh/boardmesh/engine/golden"
 )
 
 var printVectors = flag.Bool("print", false, "print the golden vectors in the format of docs/protocol.md")
@@ -35,15 +35,15 @@ func fill(b byte) Hash {
 }
 
 // Vectors computes every golden vector of the crypto formats.
-func vectors(t *testing.T) [][2]string {
+func vectors(t *testing.T) []golden.Vector {
 	id := vectorKey(t)
 	pub, _ := PublicKey(id.ID())
-	var v [][2]string
-	add := func(name string, b []byte) { v = append(v, [2]string{name, hex.EncodeToString(b)}) }
+	var v []golden.Vector
+	add := func(name string, b []byte) { v = append(v, golden.Vector{name, hex.EncodeToString(b)}) }
 	add("key.ed25519_seed", id.key.Seed())
 	add("key.public", pub)
 	add("key.peer_id_bytes", []byte(id.ID()))
-	v = append(v, [2]string{"key.peer_id_text", id.ID().String()})
+	v = append(v, golden.Vector{"key.peer_id_text", id.ID().String()})
 
 	env := &Envelope{Session: fill(0x11), Seq: 7, Kind: KindAction, StateHash: fill(0x22), Body: []byte{0x01, 0x01, 0x04}}
 	Sign(id, env)
@@ -73,26 +73,7 @@ func vectors(t *testing.T) [][2]string {
 // code cannot drift apart.
 func TestGoldenVectors(t *testing.T) {
 	v := vectors(t)
-	if *printVectors {
-		for _, x := range v {
-			fmt.Printf("    %s = %s\n", x[0], x[1])
-		}
-	}
-	doc, err := os.ReadFile("../docs/protocol.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, x := range v {
-		re := regexp.MustCompile(`(?m)^    ` + regexp.QuoteMeta(x[0]) + ` = (\S+)$`)
-		m := re.FindSubmatch(doc)
-		if m == nil {
-			t.Errorf("docs/protocol.md lacks vector %s", x[0])
-			continue
-		}
-		if string(m[1]) != x[1] {
-			t.Errorf("vector %s: code gives %s, docs/protocol.md says %s", x[0], x[1], m[1])
-		}
-	}
+	golden.Check(t, "../docs/protocol.md", v, *printVectors)
 }
 
 func TestEnvelopeRoundTripAndStrictness(t *testing.T) {

@@ -35,6 +35,8 @@ func CheckTurn(who Actor, seat int) error {
 		return ErrGameOver
 	case ActorChance:
 		return fmt.Errorf("%w: the game is waiting for a random draw", ErrNotYourTurn)
+	case ActorCards:
+		return fmt.Errorf("%w: the game is waiting for cards to be opened", ErrNotYourTurn)
 	}
 	if who.Seat != seat {
 		// Seats are counted from 1 in every message a player reads.

@@ -15,6 +15,11 @@ const (
 	ActorChance
 	// ActorOver means the game has ended; Result is final.
 	ActorOver
+	// ActorCards means the state waits for the card layer to open cards
+	// (CardState.Openings). Only a state with secret cards (CardState,
+	// CardsSecret) is ever in it; an open table answers from the beacon as
+	// a chance step instead.
+	ActorCards
 )
 
 // Actor is who must act next. Seat is meaningful only for ActorSeat.
@@ -32,12 +37,17 @@ func ChanceActor() Actor { return Actor{Kind: ActorChance, Seat: -1} }
 // OverActor is the actor of a finished game.
 func OverActor() Actor { return Actor{Kind: ActorOver, Seat: -1} }
 
+// CardsActor is the actor of a state that waits for its cards to be opened.
+func CardsActor() Actor { return Actor{Kind: ActorCards, Seat: -1} }
+
 func (a Actor) String() string {
 	switch a.Kind {
 	case ActorSeat:
 		return fmt.Sprintf("seat %d", a.Seat)
 	case ActorChance:
 		return "chance"
+	case ActorCards:
+		return "cards"
 	default:
 		return "over"
 	}

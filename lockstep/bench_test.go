@@ -1,6 +1,7 @@
 package lockstep
 
 import (
+	"crypto/ed25519"
 	"testing"
 
 	"github.com/boardmesh/boardmesh/crypto"
@@ -33,6 +34,43 @@ func BenchmarkVerifyLog(b *testing.B) {
 	}
 	b.ReportMetric(float64(len(log))*float64(b.N)/b.Elapsed().Seconds(), "entries/s")
 	b.ReportMetric(float64(len(log)), "entries/log")
+}
+
+// BenchmarkVerifySignaturesOneByOne is the single-verify ceiling of
+// BenchmarkVerifyLog: the same log's signatures checked one at a time with
+// crypto.VerifyBuf (ZIP-215, what the live path does) and nothing else.
+// Log verification beyond this figure comes from batching.
+func BenchmarkVerifySignaturesOneByOne(b *testing.B) {
+	log, _ := benchLog(b)
+	scratch := make([]byte, 0, 1024)
+	b.ResetTimer()
+	for b.Loop() {
+		for _, env := range log {
+			if err := crypto.VerifyBuf(env, scratch); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64(len(log))*float64(b.N)/b.Elapsed().Seconds(), "entries/s")
+}
+
+// BenchmarkVerifySignaturesStdlib is the same ceiling with Go's
+// crypto/ed25519 (cofactorless), for comparison with the figures before
+// the ZIP-215 rules.
+func BenchmarkVerifySignaturesStdlib(b *testing.B) {
+	log, _ := benchLog(b)
+	scratch := make([]byte, 0, 1024)
+	b.ResetTimer()
+	for b.Loop() {
+		for _, env := range log {
+			pub, _ := crypto.PublicKey(env.Author)
+			scratch = env.AppendSigned(scratch[:0])
+			if !ed25519.Verify(pub, scratch, env.Sig) {
+				b.Fatal("bad signature")
+			}
+		}
+	}
+	b.ReportMetric(float64(len(log))*float64(b.N)/b.Elapsed().Seconds(), "entries/s")
 }
 
 // BenchmarkProtocolOverhead reports, for a whole game, what the protocol

@@ -127,7 +127,7 @@ func TestRestartedNodeWaitsToCatchUp(t *testing.T) {
 // TestHeldByOwnDropVoteAsks: a peer that voted to drop the seat to act,
 // and then got that seat's late action, holds every input and waits for
 // nobody, yet may not commit; Tick once never asked for a gap then, and
-// the peer sat there until the runner asked for it (p2p's askIfHeld).
+// the peer sat there until the runner asked for it (p2p once had a workaround).
 func TestHeldByOwnDropVoteAsks(t *testing.T) {
 	n := startDice(t, "held", 3, Config{})
 	a, seat := n.actor()

@@ -336,6 +336,12 @@ type Status struct {
 	// for the table UI; additive.)
 	DropVotes []DropVote
 	CanDrop   []bool
+	// CanAct is Node.CanAct: this peer's seat may act now. Actor alone
+	// does not say it: while a checkpoint round (or a restarted node's
+	// catch-up) is open, Actor is already the next seat to move, but its
+	// action would be refused. A UI offers moves only while CanAct.
+	// (Additive.)
+	CanAct bool
 }
 
 // Counters count the envelopes a node did not keep, so that floods and

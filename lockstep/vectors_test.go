@@ -5,9 +5,10 @@ import (
 	"encoding/hex"
 	"flag"
 	"fmt"
-	"os"
-	"regexp"
+	"sort"
 	"testing"
+
+	"github.com/boardmesh/boardmesh/engine/golden"
 
 	"github.com/boardmesh/boardmesh/crypto"
 	"github.com/boardmesh/boardmesh/engine"
@@ -39,8 +40,8 @@ func fillHash(b byte) crypto.Hash {
 // seat draw and the dice of a beacon against docs/protocol.md.
 func TestBodyVectors(t *testing.T) {
 	a, b := vectorIdentity(t, 0x00), vectorIdentity(t, 0x20)
-	var v [][2]string
-	add := func(name string, x []byte) { v = append(v, [2]string{name, hex.EncodeToString(x)}) }
+	var v []golden.Vector
+	add := func(name string, x []byte) { v = append(v, golden.Vector{name, hex.EncodeToString(x)}) }
 	j := &joinBody{Name: "Ada", Commitment: fillHash(0x55), ChainLen: 1024, Game: "dicerace", Version: "dicerace/1",
 		Options: engine.Options{{Name: "goal", Value: "20"}}}
 	add("body.join_host", j.encode())
@@ -60,6 +61,61 @@ func TestBodyVectors(t *testing.T) {
 	add("body.extend", (&extendBody{Commitment: fillHash(0x88), ChainLen: 1024}).encode())
 	add("body.action_op1_args_5_-2", engine.AppendAction(nil, engine.Action{Op: 1, Args: []int32{5, -2}}))
 
+	// A re-proposal: the host Ada first proposed Ada, Bo and Cy (seed
+	// 40…5f, commitment 99…99); Cy never accepted, so after the accept
+	// time-out Ada signs body.roster (Ada and Bo) for the same lobby. Bo's
+	// accept of the first roster is for its session id, not the second's.
+	c := vectorIdentity(t, 0x40)
+	three := append([]Member{{ID: c.ID(), Name: "Cy", Commitment: fillHash(0x99), ChainLen: 1024}}, members...)
+	sort.Slice(three, func(i, j int) bool { return three[i].ID < three[j].ID })
+	r3 := &rosterBody{Lobby: fillHash(0x44), Game: "dicerace", Version: "dicerace/1", Options: j.Options, Members: three}
+	add("body.roster_ada_bo_cy", r3.encode())
+	if !strictSubset(r.Members, r3.Members) {
+		t.Fatal("the re-proposed roster is not a strict subset of the first")
+	}
+	if back, err := decodeRoster(r3.encode()); err != nil || len(back.Members) != 3 {
+		t.Fatalf("the roster of three does not decode: %v", err)
+	}
+	sid3 := crypto.SessionID(r3.encode())
+	add("body.roster_ada_bo_cy_session_id", sid3[:])
+	signed := func(id *crypto.Identity, e *crypto.Envelope) []byte {
+		crypto.Sign(id, e)
+		if err := wellFormed(e); err != nil {
+			t.Fatalf("vector envelope %s: %v", e.Kind, err)
+		}
+		return e.Marshal()
+	}
+	add("envelope.accept_by_bo_of_roster_ada_bo_cy", signed(b, &crypto.Envelope{Session: sid3, Kind: crypto.KindAccept}))
+	add("envelope.roster_reproposed_by_ada", signed(a, &crypto.Envelope{Session: fillHash(0x44), Kind: crypto.KindRoster, Body: r.encode()}))
+	add("envelope.accept_by_bo_of_roster", signed(b, &crypto.Envelope{Session: sid, Kind: crypto.KindAccept}))
+
+	// Evidence: Bo signs two different actions for step 3 of the session
+	// of body.roster (pre-state hash 22…22, op 1 with argument 5, then 6);
+	// Ada signs the evidence holding them, in the order she got them.
+	act := func(arg int32) *crypto.Envelope {
+		e := &crypto.Envelope{Session: sid, Seq: 3, Kind: crypto.KindAction, StateHash: fillHash(0x22),
+			Body: engine.AppendAction(nil, engine.Action{Op: 1, Args: []int32{arg}})}
+		crypto.Sign(b, e)
+		return e
+	}
+	x, y := act(5), act(6)
+	add("evidence.first_wire", x.Marshal())
+	add("evidence.second_wire", y.Marshal())
+	add("body.evidence", encodeEvidence(x, y))
+	ev := &crypto.Envelope{Session: sid, Kind: crypto.KindEvidence, Body: encodeEvidence(x, y)}
+	add("envelope.evidence_by_ada", signed(a, ev))
+	if who, err := CheckEvidence(ev); err != nil || who != b.ID() {
+		t.Fatalf("the vector evidence does not prove Bo cheated: %v, %v", who, err)
+	}
+	// A state envelope: Bo's hashes after steps 2 and 3 (d2…d2, d3…d3)
+	// and a 3-byte canonical state, for step 3.
+	st := &stateBody{From: 2, Hashes: []crypto.Hash{fillHash(0xd2), fillHash(0xd3)}, State: []byte{1, 2, 3}}
+	add("body.state_from2_d2_d3", st.encode())
+	if back, err := decodeState(st.encode()); err != nil || back.fits(&crypto.Envelope{Seq: 3, StateHash: fillHash(0xd3)}) != nil {
+		t.Fatalf("the state body does not decode to one that fits step 3: %v", err)
+	}
+	add("envelope.state_by_bo_step3", signed(b, &crypto.Envelope{Session: sid, Seq: 3, Kind: crypto.KindState, StateHash: fillHash(0xd3), Body: st.encode()}))
+
 	// The seat draw: members in roster order shuffled by beacon round 0.
 	beacon := crypto.Beacon(fillHash(0x11), 0, []crypto.Hash{fillHash(0xaa), fillHash(0xbb)})
 	for _, n := range []int{2, 5, 8} {
@@ -68,35 +124,16 @@ func TestBodyVectors(t *testing.T) {
 			seats[i] = i
 		}
 		engine.NewRand(beacon[:]).Shuffle(n, func(i, j int) { seats[i], seats[j] = seats[j], seats[i] })
-		v = append(v, [2]string{fmt.Sprintf("seats.beacon_round0_aa_bb.%d_members", n), fmt.Sprint(seats)})
+		v = append(v, golden.Vector{fmt.Sprintf("seats.beacon_round0_aa_bb.%d_members", n), fmt.Sprint(seats)})
 	}
 	rolls := make([]int, 10)
 	rnd := engine.NewRand(beacon[:])
 	for i := range rolls {
 		rolls[i] = rnd.Die(6)
 	}
-	v = append(v, [2]string{"dice.beacon_round0_aa_bb.ten_d6", fmt.Sprint(rolls)})
+	v = append(v, golden.Vector{"dice.beacon_round0_aa_bb.ten_d6", fmt.Sprint(rolls)})
 	rnd = engine.NewRand(beacon[:])
-	v = append(v, [2]string{"pick.beacon_round0_aa_bb.weights_1_0_3", fmt.Sprint(rnd.Pick([]int{1, 0, 3}), rnd.Pick([]int{1, 0, 3}), rnd.Pick([]int{1, 0, 3}))})
+	v = append(v, golden.Vector{"pick.beacon_round0_aa_bb.weights_1_0_3", fmt.Sprint(rnd.Pick([]int{1, 0, 3}), rnd.Pick([]int{1, 0, 3}), rnd.Pick([]int{1, 0, 3}))})
 
-	if *printVectors {
-		for _, x := range v {
-			fmt.Printf("    %s = %s\n", x[0], x[1])
-		}
-	}
-	doc, err := os.ReadFile("../docs/protocol.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, x := range v {
-		re := regexp.MustCompile(`(?m)^    ` + regexp.QuoteMeta(x[0]) + ` = (.+)$`)
-		m := re.FindSubmatch(doc)
-		if m == nil {
-			t.Errorf("docs/protocol.md lacks vector %s", x[0])
-			continue
-		}
-		if string(m[1]) != x[1] {
-			t.Errorf("vector %s: code gives %s, docs/protocol.md says %s", x[0], x[1], m[1])
-		}
-	}
+	golden.Check(t, "../docs/protocol.md", v, *printVectors)
 }

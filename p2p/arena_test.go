@@ -56,6 +56,8 @@ type arenaConfig struct {
 	dropAfter map[int]int64
 	// noBot leaves these peers' seats without a bot.
 	noBot map[int]bool
+	// noSpectators closes the catch-up stream to non-members.
+	noSpectators bool
 }
 
 func newArena(t *testing.T, ctx context.Context, cfg arenaConfig) *arena {
@@ -76,7 +78,7 @@ func newArena(t *testing.T, ctx context.Context, cfg arenaConfig) *arena {
 	}
 	tc := p2p.TableConfig{
 		Game: g, Names: cfg.names, Bots: bots, Seed: []byte(t.Name()), Dir: t.TempDir(),
-		Keys: a.keys, BotDelay: cfg.botDelay,
+		Keys: a.keys, BotDelay: cfg.botDelay, NoSpectators: cfg.noSpectators,
 		OnUpdate: func(i int, u p2p.Update) {
 			if len(u.Events) == 0 {
 				return

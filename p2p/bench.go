@@ -2,6 +2,7 @@ package p2p
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/binary"
 	"fmt"
 	"os"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/boardmesh/boardmesh/crypto"
 	"github.com/boardmesh/boardmesh/engine"
+	"github.com/boardmesh/boardmesh/lockstep"
 	"github.com/libp2p/go-libp2p/core/peer"
 )
 
@@ -31,6 +33,45 @@ type NetBench struct {
 	GossipP99 time.Duration `json:"gossip_p99_ns"`
 	// Ratio is CommitP50 / GossipP50.
 	Ratio float64 `json:"ratio_p50"`
+	// Game is a second full bot game, on a fresh table of the same size,
+	// with no think time: how long a whole game takes against its floor.
+	Game GameBench `json:"game"`
+}
+
+// GameBench times one whole bot game of a local table whose bots move at
+// once.
+type GameBench struct {
+	// Steps is the number of game steps, Entries the log's length.
+	Steps   uint64 `json:"steps"`
+	Entries int    `json:"entries"`
+	// Rounds is the game's critical path in broadcast rounds: the
+	// sequential rounds its log needs, one per distinct (kind, seq) slot
+	// (the joins, the roster, the accepts, each action, each beacon
+	// round's reveals, each turn's checkpoints; the envelopes of one
+	// round go out in parallel).
+	Rounds int `json:"rounds"`
+	// Wall is from the start of the runners until the last peer has
+	// seen the game end; Floor is Rounds × the gossip p50 of the same
+	// run, WallPerFloor their ratio.
+	Wall         time.Duration `json:"wall_ns"`
+	Floor        time.Duration `json:"floor_ns"`
+	WallPerFloor float64       `json:"wall_per_floor"`
+	// CPU is the CPU time (user and system) of this whole process, every
+	// peer of the table together, over Wall; zero where not measured.
+	CPU time.Duration `json:"cpu_ns"`
+	// StartToMove is from the start of the runners (every host up and
+	// connected, every peer's join queued) to the first action published.
+	StartToMove time.Duration `json:"start_to_first_move_ns"`
+	// FsyncP50 is the median of an append of an envelope's size and an
+	// fsync in the temporary directory the logs are in, measured in the
+	// same run: every peer pays one before each envelope it signs leaves
+	// (what it signs is on disk first), which the floor leaves out.
+	FsyncP50 time.Duration `json:"fsync_p50_ns"`
+	// JoinToMove is what players wait for over the lobby protocol, as
+	// with `boardmesh host --start-when N` and `boardmesh join`: from
+	// the moment the last joiner starts to join until every peer has
+	// committed the first action (BenchJoin).
+	JoinToMove time.Duration `json:"join_to_first_move_ns"`
 }
 
 type slotKey struct {
@@ -115,7 +156,111 @@ func BenchNet(ctx context.Context, g *engine.Game, n int, seed []byte, broadcast
 	res.CommitP50, res.CommitP99 = percentile(commits, 50), percentile(commits, 99)
 	res.GossipP50, res.GossipP99 = percentile(floor, 50), percentile(floor, 99)
 	res.Ratio = float64(res.CommitP50) / float64(res.GossipP50)
+	if res.Game, err = benchGame(ctx, g, n, seed); err != nil {
+		return res, fmt.Errorf("game without think time: %w", err)
+	}
+	if res.Game.FsyncP50, err = fsyncP50(100); err != nil {
+		return res, err
+	}
+	if res.Game.JoinToMove, err = BenchJoin(ctx, g, n); err != nil {
+		return res, fmt.Errorf("join to first move: %w", err)
+	}
+	res.Game.Floor = time.Duration(res.Game.Rounds) * res.GossipP50
+	res.Game.WallPerFloor = float64(res.Game.Wall) / float64(res.Game.Floor)
 	return res, nil
+}
+
+// benchGame plays one bot game of g on a fresh local table of n peers
+// whose bots move at once, and times it (GameBench; Floor is left to the
+// caller, who has the gossip figure).
+func benchGame(ctx context.Context, g *engine.Game, n int, seed []byte) (GameBench, error) {
+	var res GameBench
+	names := make([]string, n)
+	bots := make([]engine.Bot, n)
+	for i := range n {
+		names[i] = fmt.Sprintf("bot%d", i+1)
+		bots[i] = g.Bots[i%len(g.Bots)].New()
+	}
+	dir, err := tempDir()
+	if err != nil {
+		return res, err
+	}
+	defer removeAll(dir)
+	var mu sync.Mutex
+	var firstMove, lastOver time.Time
+	overs, over := 0, make([]bool, n)
+	t, err := NewTable(ctx, TableConfig{Game: g, Names: names, Bots: bots, Seed: seed, Dir: dir,
+		OnPublish: func(_ int, e *crypto.Envelope) {
+			if e.Kind != crypto.KindAction {
+				return
+			}
+			mu.Lock()
+			if firstMove.IsZero() {
+				firstMove = time.Now()
+			}
+			mu.Unlock()
+		},
+		OnUpdate: func(i int, u Update) {
+			now := time.Now()
+			mu.Lock()
+			defer mu.Unlock()
+			if u.Status.Phase == lockstep.PhaseOver && !over[i] {
+				over[i] = true
+				if overs++; overs == n {
+					lastOver = now
+				}
+			}
+		}})
+	if err != nil {
+		return res, err
+	}
+	defer t.Close()
+	cpu0, cpuOK := processCPU()
+	start := time.Now()
+	if err := t.Run(ctx); err != nil {
+		return res, err
+	}
+	cpu1, _ := processCPU()
+	mu.Lock()
+	defer mu.Unlock()
+	if lastOver.IsZero() || firstMove.IsZero() {
+		return res, fmt.Errorf("the game did not end at every peer")
+	}
+	res.Wall = lastOver.Sub(start)
+	if cpuOK {
+		// Run returns at once after the last game over (Table.Run ends
+		// the linger), so the CPU over Run is the game's.
+		res.CPU = cpu1 - cpu0
+	}
+	res.StartToMove = firstMove.Sub(start)
+	var log []*crypto.Envelope
+	for _, b := range t.Peers[0].Entries() {
+		e, err := crypto.Unmarshal(b)
+		if err != nil {
+			return res, err
+		}
+		log = append(log, e)
+	}
+	res.Entries, res.Rounds = len(log), CriticalRounds(log)
+	res.Steps = t.Peers[0].Status().Seq
+	return res, nil
+}
+
+// CriticalRounds is the number of sequential broadcast rounds a session
+// log took: one per distinct (kind, seq) slot. Every envelope of a slot
+// (the joins, the accepts, one beacon round's reveals, one turn's
+// checkpoints) goes out in parallel, and each slot waits for the one
+// before it, whose result its envelopes sign.
+func CriticalRounds(log []*crypto.Envelope) int {
+	type slot struct {
+		kind crypto.Kind
+		seq  uint64
+	}
+	seen := map[slot]bool{}
+	for _, e := range log {
+		seen[slot{e.Kind, e.Seq}] = true
+	}
+	return len(seen)
 }
 
 // gossipFloor publishes count messages of an envelope's size on a topic of
@@ -193,6 +338,124 @@ func percentile(ds []time.Duration, p int) time.Duration {
 	return s[min(max(i-1, 0), len(s)-1)]
 }
 
+// fsyncP50 appends count envelope-sized records to a temporary file, each
+// followed by an fsync, and returns the median time of one.
+func fsyncP50(count int) (time.Duration, error) {
+	f, err := os.CreateTemp("", "boardmesh-bench-fsync-")
+	if err != nil {
+		return 0, err
+	}
+	defer os.Remove(f.Name())
+	defer f.Close()
+	rec := make([]byte, 300)
+	var ds []time.Duration
+	for range count {
+		start := time.Now()
+		if _, err := f.Write(rec); err != nil {
+			return 0, err
+		}
+		if err := f.Sync(); err != nil {
+			return 0, err
+		}
+		ds = append(ds, time.Since(start))
+	}
+	return percentile(ds, 50), nil
+}
+
 func tempDir() (string, error) { return os.MkdirTemp("", "boardmesh-bench-") }
 
 func removeAll(dir string) { os.RemoveAll(dir) }
+
+// BenchJoin times the start of a game over the lobby protocol: a host
+// that starts when n peers are in (`boardmesh host --start-when n`) and
+// n-1 joiners (`boardmesh join ADDR`), every seat a bot, on loopback. The
+// joiners join one after the other; the figure is from the moment the
+// last one starts to join (the lobby query, the connection, the host's
+// challenge, the roster, every accept, the seat draw) until every peer has
+// committed the first action. The game is not played on.
+func BenchJoin(ctx context.Context, g *engine.Game, n int) (time.Duration, error) {
+	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	defer cancel()
+	var mu sync.Mutex
+	moved, seen := 0, make([]bool, n)
+	allMoved := make(chan time.Time, 1)
+	onUpdate := func(i int) func(Update) {
+		return func(u Update) {
+			mu.Lock()
+			defer mu.Unlock()
+			for _, e := range u.Entries {
+				if e.Kind == crypto.KindAction && !seen[i] {
+					seen[i] = true
+					if moved++; moved == n {
+						allMoved <- time.Now()
+					}
+				}
+			}
+		}
+	}
+	var peers []*NetPeer
+	var homes []string
+	var wg sync.WaitGroup
+	defer func() {
+		cancel()
+		wg.Wait()
+		for _, p := range peers {
+			p.Close()
+		}
+		for _, h := range homes {
+			removeAll(h)
+		}
+	}()
+	start := func(p *NetPeer) {
+		peers = append(peers, p)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_ = p.Run(ctx) // ends when the figure is taken
+		}()
+	}
+	cfg := func(i int) (NetConfig, error) {
+		home, err := tempDir()
+		if err != nil {
+			return NetConfig{}, err
+		}
+		homes = append(homes, home)
+		id, err := crypto.GenerateIdentity(rand.Reader)
+		if err != nil {
+			return NetConfig{}, err
+		}
+		name := fmt.Sprintf("bot%d", i+1)
+		return NetConfig{Identity: id, Name: name, Home: home, NoQUIC: true, Games: singleGame(g),
+			Bot: g.Bots[i%len(g.Bots)].New(), BotName: g.Bots[i%len(g.Bots)].Name, BotRand: engine.NewRand([]byte(name)), OnUpdate: onUpdate(i)}, nil
+	}
+	hc, err := cfg(0)
+	if err != nil {
+		return 0, err
+	}
+	hc.StartWhen = n
+	host, err := HostLobby(hc, g, nil)
+	if err != nil {
+		return 0, err
+	}
+	start(host)
+	addr := Addrs(host.Host)[0].String()
+	var last time.Time
+	for i := 1; i < n; i++ {
+		jc, err := cfg(i)
+		if err != nil {
+			return 0, err
+		}
+		last = time.Now()
+		j, _, err := JoinLobby(ctx, jc, addr, 5*time.Second)
+		if err != nil {
+			return 0, err
+		}
+		start(j)
+	}
+	select {
+	case at := <-allMoved:
+		return at.Sub(last), nil
+	case <-ctx.Done():
+		return 0, fmt.Errorf("no first move at every peer: %w", ctx.Err())
+	}
+}

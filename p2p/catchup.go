@@ -42,12 +42,42 @@ const (
 // Serving limits: at most servePerPeer streams of one peer at once and
 // serveTotal of all peers; each peer may open serveBurst streams at once
 // and then serveRate a second. A stream over a limit is reset unread.
+// Spectators (CatchupCommitted) have a pool of their own, smaller, so no
+// number of them can take a member's place; a peer with no access at all
+// is reset before it takes a place in either. queryTimeout bounds the wait
+// for the query, so a peer that opens a stream and says nothing holds its
+// place for that long only.
 const (
 	servePerPeer = 2
 	serveTotal   = 16
 	serveBurst   = 8
 	serveRate    = 4
+
+	watchPerPeer = 1
+	watchTotal   = 4
+	watchBurst   = 4
+	watchRate    = 2
+
+	queryTimeout = 5 * time.Second
 )
+
+// CatchupAccess is what a peer may ask over the catch-up stream.
+type CatchupAccess int
+
+const (
+	// CatchupNone: the stream is reset unread (an outsider).
+	CatchupNone CatchupAccess = iota
+	// CatchupCommitted: committed entries only (query mode 1), from the
+	// spectators' pool: what a spectator verifies and shows.
+	CatchupCommitted
+	// CatchupFull: every query mode (a member, or a joiner in the lobby).
+	CatchupFull
+)
+
+// CatchupPolicy says what peer p, authenticated by libp2p's handshake,
+// may ask. It is called for every stream before anything is read, so it
+// must be cheap and safe from any goroutine.
+type CatchupPolicy func(p peer.ID) CatchupAccess
 
 // CatchupServer answers one catch-up query with envelopes.
 type CatchupServer func(from peer.ID, query []byte) ([][]byte, error)
@@ -115,24 +145,49 @@ func (l *streamLimits) leave(p peer.ID) {
 }
 
 // ServeCatchup registers serve as h's catch-up handler, with the limits
-// above. It returns the count of streams refused over a limit.
-func ServeCatchup(h host.Host, serve CatchupServer) func() int64 {
-	lim := newCatchupLimits()
+// above; allow says who may ask what (nil: everyone everything, for
+// tests). It returns the count of streams refused: over a limit, by the
+// policy, or with a query the asker may not make.
+func ServeCatchup(h host.Host, allow CatchupPolicy, serve CatchupServer) func() int64 {
+	full, watch := newCatchupLimits(), newStreamLimits(watchPerPeer, watchTotal, watchBurst, watchRate)
+	var denied atomic.Int64
 	h.SetStreamHandler(CatchupProtocol, func(s network.Stream) {
 		from := s.Conn().RemotePeer()
+		access := CatchupFull
+		if allow != nil {
+			access = allow(from)
+		}
+		lim := full
+		switch access {
+		case CatchupFull:
+		case CatchupCommitted:
+			lim = watch
+		default:
+			denied.Add(1)
+			s.Reset()
+			return
+		}
 		if !lim.enter(from) {
 			s.Reset()
 			return
 		}
 		defer lim.leave(from)
 		defer s.Close()
-		s.SetDeadline(time.Now().Add(serveTimeout))
+		s.SetDeadline(time.Now().Add(queryTimeout))
 		r := bufio.NewReader(io.LimitReader(s, maxQuery+binary.MaxVarintLen64))
 		query, err := readFrame(r, maxQuery)
 		if err != nil {
 			s.Reset()
 			return
 		}
+		if access == CatchupCommitted {
+			if _, mode, err := ParseQuery(query); err != nil || mode != queryCommitted {
+				denied.Add(1)
+				s.Reset()
+				return
+			}
+		}
+		s.SetDeadline(time.Now().Add(serveTimeout))
 		items, err := serve(from, query)
 		if err != nil {
 			s.Reset()
@@ -147,7 +202,7 @@ func ServeCatchup(h host.Host, serve CatchupServer) func() int64 {
 			s.Reset()
 		}
 	})
-	return lim.refused.Load
+	return func() int64 { return full.refused.Load() + watch.refused.Load() + denied.Load() }
 }
 
 // capItems cuts an answer to the limits an asker enforces. Items are in

@@ -24,7 +24,7 @@ func TestCatchupServerLimits(t *testing.T) {
 	release := make(chan struct{})
 	var mu sync.Mutex
 	entered := 0
-	refused := ServeCatchup(server, func(from peer.ID, q []byte) ([][]byte, error) {
+	refused := ServeCatchup(server, nil, func(from peer.ID, q []byte) ([][]byte, error) {
 		mu.Lock()
 		entered++
 		mu.Unlock()

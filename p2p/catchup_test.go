@@ -37,7 +37,7 @@ func TestCatchupAnswerKeepsEntriesApart(t *testing.T) {
 		Entries: []*crypto.Envelope{env(5, crypto.KindAction), env(6, crypto.KindCheckpoint)},
 		Pending: []*crypto.Envelope{env(7, crypto.KindAction)}}
 	var asked []byte
-	ServeCatchup(a, func(from peer.ID, q []byte) ([][]byte, error) {
+	ServeCatchup(a, nil, func(from peer.ID, q []byte) ([][]byte, error) {
 		asked = q
 		return EncodeAnswer(sent), nil
 	})
@@ -98,7 +98,7 @@ func (b *slowFirstBot) Choose(s engine.State, legal []engine.Action, r *engine.R
 // committed entries stepped like any envelope, as catch-up did before
 // Answer/StepAnswer, cy stays stuck at the position forever; so she does
 // if nobody asks for an answer: holding ada's move she waits for nobody,
-// and the runner, not lockstep, has to ask.)
+// and lockstep's Tick asks, as it does whenever a drop vote holds the node.)
 func TestDropVoterGoesOnWhenOthersDid(t *testing.T) {
 	g := dragonslair.Game
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)

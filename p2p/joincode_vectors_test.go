@@ -2,9 +2,9 @@ package p2p
 
 import (
 	"crypto/ed25519"
-	"os"
-	"regexp"
 	"testing"
+
+	"github.com/boardmesh/boardmesh/engine/golden"
 
 	p2pcrypto "github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/peer"
@@ -26,25 +26,14 @@ func TestJoinCodeVectors(t *testing.T) {
 		t.Fatal(err)
 	}
 	code := JoinCode(id)
-	v := [][2]string{
+	v := []golden.Vector{
 		{"inet.peer_id_text", id.String()},
 		{"inet.join_code", code},
 		{"inet.lan_code", LANCode(id)},
 		{"inet.dht_key_cid", CodeKey(code).String()},
 	}
-	doc, err := os.ReadFile("../docs/protocol.md")
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, x := range v {
 		t.Logf("    %s = %s", x[0], x[1])
-		m := regexp.MustCompile(`(?m)^    ` + regexp.QuoteMeta(x[0]) + ` = (\S+)$`).FindSubmatch(doc)
-		if m == nil {
-			t.Errorf("docs/protocol.md lacks vector %s", x[0])
-			continue
-		}
-		if string(m[1]) != x[1] {
-			t.Errorf("vector %s: code gives %s, docs/protocol.md says %s", x[0], x[1], m[1])
-		}
 	}
+	golden.Check(t, "../docs/protocol.md", v, false)
 }

@@ -117,7 +117,7 @@ func TestCatchup(t *testing.T) {
 	for i := range 300 {
 		log = append(log, bytes.Repeat([]byte{byte(i)}, i*7))
 	}
-	ServeCatchup(a, func(from peer.ID, q []byte) ([][]byte, error) {
+	ServeCatchup(a, nil, func(from peer.ID, q []byte) ([][]byte, error) {
 		if from != b.ID() {
 			return nil, fmt.Errorf("unexpected asker %s", from)
 		}

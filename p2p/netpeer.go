@@ -540,7 +540,7 @@ func addDirect(ps *pubsub.PubSub, h host.Host, members []MemberAddr) {
 				addrs = append(addrs, x)
 			}
 		}
-		ps.AddDirectPeer(peer.AddrInfo{ID: id, Addrs: addrs})
+		_ = addDirectPeer(ps, peer.AddrInfo{ID: id, Addrs: addrs})
 	}
 }
 

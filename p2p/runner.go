@@ -65,6 +65,10 @@ type RunnerConfig struct {
 	// of one `play` table), are the only peers whose joins count; any
 	// other join is ignored, so no stranger can take a seat.
 	Guests []peer.ID
+	// NoSpectators refuses the catch-up stream to every peer outside the
+	// roster; by default such a peer may fetch the committed log (and
+	// nothing else), which is what `boardmesh spectate` does.
+	NoSpectators bool
 }
 
 // Update is what changed in one batch, for UIs and summaries.
@@ -118,8 +122,11 @@ type Runner struct {
 	// asked counts gap requests without a peer, to spread them over the
 	// topic's peers (one that cannot help is not asked every time).
 	asked int
-	done  chan struct{}
-	wg    sync.WaitGroup
+	// lobbyPeers are the authors of the joins the node holds while there
+	// is no roster: the peers that may use the catch-up stream then.
+	lobbyPeers atomic.Pointer[map[peer.ID]bool]
+	done       chan struct{}
+	wg         sync.WaitGroup
 }
 
 // NewRunner joins the session topic and registers the catch-up handler.
@@ -145,7 +152,7 @@ func NewRunner(cfg RunnerConfig) (*Runner, error) {
 		return nil, err
 	}
 	r.topic = t
-	r.serveRefused = ServeCatchup(cfg.Host, r.serveCatchup)
+	r.serveRefused = ServeCatchup(cfg.Host, r.catchupAccess, r.serveCatchup)
 	return r, nil
 }
 
@@ -258,7 +265,6 @@ func (r *Runner) Run(ctx context.Context) error {
 	n := r.cfg.Node
 	var lingerUntil time.Time
 	var botAt time.Time
-	var held heldState
 	// botTimer wakes the loop when the bot's pause is over, so its move
 	// does not wait for the next tick (nor land on one, when every runner
 	// of a local table wakes at once).
@@ -342,7 +348,6 @@ func (r *Runner) Run(ctx context.Context) error {
 		case <-botTimer.C:
 		case <-tick.C:
 			n.Tick(time.Since(epoch).Milliseconds() + 1)
-			r.askIfHeld(ctx, &held)
 			r.catchingUp()
 			if d := r.Drops(); (d != r.told || len(r.notes) > 0) && r.cfg.OnUpdate != nil && !n.HasReady() {
 				// Junk the validator dropped changes nothing in the
@@ -361,36 +366,6 @@ func (r *Runner) Run(ctx context.Context) error {
 
 // maxFetching bounds the catch-up fetches a runner has under way.
 const maxFetching = 4
-
-// heldState tracks whether the node is held back: playing, waiting for
-// nobody, yet committing nothing.
-type heldState struct {
-	entries int
-	since   time.Time
-	asked   time.Time
-}
-
-// heldAsk is how long a held node waits before the runner asks a peer.
-const heldAsk = time.Second
-
-// askIfHeld asks a peer for a catch-up answer when the node has committed
-// nothing for heldAsk although it waits for nobody. That happens to a peer
-// that voted to drop a seat at a log position where the others went on:
-// it holds the late input but may not commit it on its own say-so, and
-// lockstep asks for gaps only while it waits for someone. The answer of a
-// peer that went on lets it commit (StepAnswer).
-func (r *Runner) askIfHeld(ctx context.Context, h *heldState) {
-	st := r.cfg.Node.Status()
-	now := time.Now()
-	if st.Phase != lockstep.PhasePlaying || st.Entries != h.entries || len(st.Waiting) > 0 {
-		h.entries, h.since = st.Entries, now
-		return
-	}
-	if now.Sub(h.since) >= heldAsk && now.Sub(h.asked) >= heldAsk {
-		h.asked = now
-		r.fetch(ctx, lockstep.GapRequest{From: uint64(st.Entries)})
-	}
-}
 
 // inbound is an envelope for the node; verified says the topic validator
 // checked its signature.
@@ -642,6 +617,9 @@ func (r *Runner) drain(ctx context.Context) error {
 		st := n.Status()
 		r.guard.setSession(st.Session)
 		r.learnRoster(st.Members)
+		if !r.guard.hasRoster() {
+			r.learnLobby(n.Joined())
+		}
 		if r.cfg.OnUpdate != nil {
 			var s engine.State
 			// A node stopped in the lobby (an equivocating joiner) has no
@@ -727,6 +705,37 @@ func (r *Runner) fetch(ctx context.Context, q lockstep.GapRequest) {
 		case <-ctx.Done():
 		}
 	}()
+}
+
+// learnLobby records who has joined, for catchupAccess before a roster.
+func (r *Runner) learnLobby(joined []lockstep.Member) {
+	m := make(map[peer.ID]bool, len(joined))
+	for _, j := range joined {
+		m[peer.ID(j.ID)] = true
+	}
+	r.lobbyPeers.Store(&m)
+}
+
+// catchupAccess is the catch-up stream's policy (CatchupPolicy): the
+// roster's members may ask anything; before there is a roster, so may
+// the peers whose joins the node holds (a join held back for the host's
+// challenge does not count); once there is one, any other peer is a
+// spectator and may fetch committed entries only, unless NoSpectators.
+// A peer that may ask nothing is reset before it is read, and costs no
+// call on the node's goroutine.
+func (r *Runner) catchupAccess(p peer.ID) CatchupAccess {
+	switch {
+	case r.guard.isMember(p):
+		return CatchupFull
+	case !r.guard.hasRoster():
+		if m := r.lobbyPeers.Load(); m != nil && (*m)[p] {
+			return CatchupFull
+		}
+		return CatchupNone
+	case r.cfg.NoSpectators:
+		return CatchupNone
+	}
+	return CatchupCommitted
 }
 
 // serveCatchup answers a catch-up stream on the node's goroutine.

@@ -50,6 +50,9 @@ type TableConfig struct {
 	// Inject, if set, gives one peer a buggy copy of the game whose state
 	// goes wrong at a step (InjectDesync), to see desync detection work.
 	Inject *Injection
+	// NoSpectators closes every peer's catch-up stream to non-members
+	// (RunnerConfig.NoSpectators).
+	NoSpectators bool
 }
 
 // Injection names the peer whose engine goes wrong and the step at which.
@@ -81,6 +84,13 @@ type Table struct {
 	Peers  []*TablePeer
 	cfg    TableConfig
 	cancel context.CancelFunc
+
+	// over[i] says peer i's game is over; allOver is closed when every
+	// peer's is, which ends the runners' linger (see Run).
+	overMu  sync.Mutex
+	over    []bool
+	nOver   int
+	allOver chan struct{}
 }
 
 // NewTable builds the hosts, connects them all to each other, starts
@@ -95,7 +105,7 @@ func NewTable(ctx context.Context, cfg TableConfig) (t *Table, err error) {
 	if _, err := rand.Read(lobby[:]); err != nil {
 		return nil, err
 	}
-	t = &Table{Lobby: lobby, cfg: cfg}
+	t = &Table{Lobby: lobby, cfg: cfg, over: make([]bool, n), allOver: make(chan struct{})}
 	defer func() {
 		if err != nil {
 			t.Close()
@@ -167,9 +177,12 @@ func NewTable(ctx context.Context, cfg TableConfig) (t *Table, err error) {
 		rc := RunnerConfig{
 			Host: p.Host, PubSub: p.PubSub, Node: p.Node, Lobby: lobby, Log: p.Log,
 			Bot: bot, BotRand: engine.NewRand(seed[:]), BotDelay: cfg.BotDelay, Peers: others,
-			Trusted: trusted, WantState: i == 0 && cfg.WantState,
+			Trusted: trusted, WantState: i == 0 && cfg.WantState, NoSpectators: cfg.NoSpectators,
 			OnUpdate: func(u Update) {
 				pp.record(u)
+				if u.Status.Phase == lockstep.PhaseOver {
+					t.peerOver(pi)
+				}
 				if cfg.OnUpdate != nil {
 					cfg.OnUpdate(pi, u)
 				}
@@ -273,12 +286,39 @@ func (p *TablePeer) Status() lockstep.Status {
 	return p.status
 }
 
+// peerOver records that peer i has seen the game end.
+func (t *Table) peerOver(i int) {
+	t.overMu.Lock()
+	defer t.overMu.Unlock()
+	if t.over[i] {
+		return
+	}
+	t.over[i] = true
+	if t.nOver++; t.nOver == len(t.over) {
+		close(t.allOver)
+	}
+}
+
 // Run plays the table to the end: every runner until it returns. The
 // first error (other than cancellation after another's error) is returned.
+//
+// A runner lingers after its game ends (RunnerConfig.Linger) to serve
+// catch-up to peers still finishing. Every peer of a local table is here,
+// so once all of them have seen the game end nobody can still need that,
+// and Run ends the linger then instead of waiting it out: each runner has
+// synced its log at the game's end and returns nil when cancelled while
+// lingering.
 func (t *Table) Run(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	t.cancel = cancel
 	defer cancel()
+	go func() {
+		select {
+		case <-t.allOver:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
 	errs := make([]error, len(t.Peers))
 	var wg sync.WaitGroup
 	for i, p := range t.Peers {

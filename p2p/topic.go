@@ -66,7 +66,9 @@ func NewPubSub(ctx context.Context, h host.Host, direct []peer.AddrInfo) (*pubsu
 	params.HeartbeatInterval = 200 * time.Millisecond
 	params.HeartbeatInitialDelay = 20 * time.Millisecond
 	params.DirectConnectTicks = 5
+	watch := newMeshWatch()
 	ps, err := pubsub.NewGossipSub(ctx, h,
+		pubsub.WithRawTracer(watch),
 		pubsub.WithGossipSubParams(params),
 		pubsub.WithFloodPublish(true),
 		pubsub.WithMessageSignaturePolicy(pubsub.StrictNoSign),
@@ -96,8 +98,9 @@ func NewPubSub(ctx context.Context, h host.Host, direct []peer.AddrInfo) (*pubsu
 	// map on a goroutine of its own, unsynchronised with the AddDirectPeer
 	// and RemoveDirectPeer calls the runner makes later (go test -race
 	// reports it). The heartbeat dials them all the same.
+	watch.register(ctx, ps)
 	for _, d := range direct {
-		if err := ps.AddDirectPeer(d); err != nil {
+		if err := addDirectPeer(ps, d); err != nil {
 			return nil, fmt.Errorf("start gossipsub: direct peer %s: %w", d.ID, err)
 		}
 	}
@@ -244,28 +247,83 @@ func (t *Topic) Next(ctx context.Context) (Message, error) {
 func (t *Topic) Peers() []peer.ID { return t.topic.ListPeers() }
 
 // WaitPeers blocks until every peer of want (other than us) is seen on the
-// topic, then waits one more heartbeat so they are grafted into the mesh:
-// a message published earlier could miss a new subscriber.
+// topic and will get what we publish and forward: a direct peer (our
+// flood publishes reach every subscribed peer; direct peers also get
+// every message we forward), or a peer gossipsub has grafted into our mesh.
+// It wakes on gossipsub's peer events and its grafts, not on a timer, so a
+// table of direct peers (`play`, a roster) starts as soon as the last one
+// subscribes. A peer that is neither is given meshGrace, about one
+// heartbeat, to be grafted, as before; past that lockstep's re-sends and
+// gap fetches cover a message it misses.
 func (t *Topic) WaitPeers(ctx context.Context, want []peer.ID) error {
-	tick := time.NewTicker(20 * time.Millisecond)
-	defer tick.Stop()
+	events, err := t.topic.EventHandler()
+	if err != nil {
+		return err
+	}
+	defer events.Cancel()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	joined := make(chan struct{}, 1)
+	go func() {
+		for {
+			if _, err := events.NextPeerEvent(ctx); err != nil {
+				return
+			}
+			select {
+			case joined <- struct{}{}:
+			default:
+			}
+		}
+	}()
+	w := watchOf(t.ps)
+	var grace <-chan time.Time
 	for {
+		// The events only wake us; the topic's peer list and the mesh
+		// watch are the truth.
+		var changed <-chan struct{}
 		missing := t.missing(want)
 		if len(missing) == 0 {
-			break
+			if w == nil {
+				// Not a PubSub of NewPubSub: no graft is traced.
+				select {
+				case <-ctx.Done():
+					return ctx.Err()
+				case <-time.After(meshGrace):
+					return nil
+				}
+			}
+			all := true
+			for _, p := range want {
+				if p == t.self {
+					continue
+				}
+				var ok bool
+				if ok, changed = w.reaches(t.name, p); !ok {
+					all = false
+					break
+				}
+			}
+			if all {
+				return nil
+			}
+			if grace == nil {
+				timer := time.NewTimer(meshGrace)
+				defer timer.Stop()
+				grace = timer.C
+			}
 		}
 		select {
 		case <-ctx.Done():
+			if len(missing) == 0 {
+				return ctx.Err()
+			}
 			return fmt.Errorf("waiting for %d peer(s) to join the session topic (%s…): %w", len(missing), short(missing[0]), ctx.Err())
-		case <-tick.C:
+		case <-joined:
+		case <-changed:
+		case <-grace:
+			return nil
 		}
 	}
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-time.After(250 * time.Millisecond):
-	}
-	return nil
 }
 
 func (t *Topic) missing(want []peer.ID) []peer.ID {

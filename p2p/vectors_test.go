@@ -9,9 +9,9 @@ import (
 	"encoding/hex"
 	"flag"
 	"fmt"
-	"os"
-	"regexp"
 	"testing"
+
+	"github.com/boardmesh/boardmesh/engine/golden"
 
 	"github.com/boardmesh/boardmesh/crypto"
 	"github.com/boardmesh/boardmesh/lockstep"
@@ -64,7 +64,7 @@ func TestNetworkVectors(t *testing.T) {
 		logHash.Write(binary.BigEndian.AppendUint32(nil, uint32(len(e))))
 		logHash.Write(e)
 	}
-	v := [][2]string{
+	v := []golden.Vector{
 		{"net.topic_lobby44", TopicName(fill(0x44).String())},
 		{"net.max_envelope", fmt.Sprint(MaxEnvelope)},
 		{"net.message_id_of_envelope", hex.EncodeToString(func() []byte { s := sha256.Sum256(env.Marshal()); return s[:] }())},
@@ -79,23 +79,5 @@ func TestNetworkVectors(t *testing.T) {
 		{"net.admit_signature", hex.EncodeToString(ed25519.Sign(id.PrivateKey(), msg))},
 		{"net.log_hash_of_envelope_twice", hex.EncodeToString(logHash.Sum(nil))},
 	}
-	if *printNetVectors {
-		for _, x := range v {
-			fmt.Printf("    %s = %s\n", x[0], x[1])
-		}
-	}
-	doc, err := os.ReadFile("../docs/protocol.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, x := range v {
-		m := regexp.MustCompile(`(?m)^    ` + regexp.QuoteMeta(x[0]) + ` = (\S+)$`).FindSubmatch(doc)
-		if m == nil {
-			t.Errorf("docs/protocol.md lacks vector %s", x[0])
-			continue
-		}
-		if string(m[1]) != x[1] {
-			t.Errorf("vector %s: code gives %s, docs/protocol.md says %s", x[0], x[1], m[1])
-		}
-	}
+	golden.Check(t, "../docs/protocol.md", v, *printNetVectors)
 }

@@ -185,6 +185,15 @@ func Build(r *Recorder, st lockstep.Status, state engine.State, env Env) Table {
 		t.Status = "Starting: everyone accepts the roster, then the seats are drawn"
 	case st.Actor.Kind == engine.ActorChance:
 		t.Status = fmt.Sprintf("Turn %d: drawing from the beacon", t.Turn)
+	case st.Actor.Kind == engine.ActorSeat && st.Actor.Seat == viewer && viewer >= 0 && !st.CanAct:
+		// The engine's next mover is the viewer, but the protocol still
+		// waits for something first (every seat's checkpoint of the turn,
+		// or a restarted peer's catch-up): a move now would be refused, so
+		// none is offered (a page once offered moves behind a dead
+		// player's missing checkpoint, and each click was refused with
+		// "it is not this peer's move"). The stalls below say who is
+		// awaited.
+		t.Status = fmt.Sprintf("Turn %d: your move next", t.Turn)
 	case st.Actor.Kind == engine.ActorSeat && st.Actor.Seat == viewer && viewer >= 0:
 		t.Status = fmt.Sprintf("Turn %d: your move", t.Turn)
 		if state != nil {

@@ -223,3 +223,115 @@ func TestSinceYourMove(t *testing.T) {
 		t.Fatalf("right after our move, since = %+v", got)
 	}
 }
+
+// TestMovesOfferedOnlyWhenTheNodeTakesThem: at every point of a game
+// whose envelopes arrive one at a time (so a turn's checkpoint round is
+// open for a while: the engine's next mover is already known, but every
+// seat's checkpoint must come first), the table offers the viewer moves
+// exactly when its node would take one. A page once offered moves while
+// a dead player's checkpoint was missing, and every click was refused
+// with "it is not this peer's move".
+func TestMovesOfferedOnlyWhenTheNodeTakesThem(t *testing.T) {
+	g, err := games.Lookup("dragonslair")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 3
+	var peers []*lockstep.Node
+	var recs []*Recorder
+	var self []string
+	for i := range n {
+		id, _ := crypto.GenerateIdentity(bytes.NewReader(bytes.Repeat([]byte{byte(i + 1)}, 32)))
+		self = append(self, id.ID().String())
+		nd, err := lockstep.New(lockstep.Config{Identity: id, Name: fmt.Sprintf("P%d", i+1), Games: games.Lookup})
+		if err != nil {
+			t.Fatal(err)
+		}
+		peers = append(peers, nd)
+		recs = append(recs, NewRecorder(games.Lookup))
+	}
+	lobby := crypto.Hash{9}
+	if err := peers[0].Host(lobby, g, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range peers[1:] {
+		if err := p.Join(lobby); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// queue[j] holds the envelopes on their way to peer j, delivered one
+	// per call of pump, oldest first.
+	queue := make([][]*crypto.Envelope, n)
+	drain := func() {
+		for i, nd := range peers {
+			for nd.HasReady() {
+				rd := nd.Ready()
+				recs[i].Feed(rd.Entries...)
+				for _, env := range rd.Messages {
+					for j := range peers {
+						if j != i {
+							queue[j] = append(queue[j], env)
+						}
+					}
+				}
+				nd.Advance()
+			}
+		}
+	}
+	pump := func() bool {
+		moved := false
+		for j := range peers {
+			if len(queue[j]) > 0 {
+				_ = peers[j].Step(queue[j][0])
+				queue[j] = queue[j][1:]
+				moved = true
+			}
+		}
+		drain()
+		return moved
+	}
+	drain()
+	for pump() {
+	}
+	if err := peers[0].Propose(); err != nil {
+		t.Fatal(err)
+	}
+	drain()
+	bot, r := engine.RandomBot{}, engine.NewRand([]byte("offered"))
+	held := 0 // points where the engine named the viewer but the node would not take a move
+	for steps := 0; peers[0].Status().Phase != lockstep.PhaseOver && steps < 200000; steps++ {
+		for i, nd := range peers {
+			st := nd.Status()
+			tb := Build(recs[i], st, nd.State(), Env{Human: true, Self: self[i]})
+			if offered := len(tb.Actions) > 0; offered != nd.CanAct() {
+				t.Fatalf("step %d, P%d: moves offered %v (%q) but the node takes one: %v", st.Seq, i+1, offered, tb.Status, nd.CanAct())
+			}
+			if st.Phase == lockstep.PhasePlaying && st.Actor.Kind == engine.ActorSeat && st.Actor.Seat == st.MySeat && !nd.CanAct() {
+				held++
+				if !strings.Contains(tb.Status, "your move next") {
+					t.Fatalf("P%d is next to move but may not yet; the status says %q", i+1, tb.Status)
+				}
+			}
+		}
+		busy := pump()
+		for _, nd := range peers {
+			if nd.CanAct() {
+				st := nd.State()
+				if err := nd.Act(bot.Choose(st, st.Legal(nil), r)); err != nil {
+					t.Fatal(err)
+				}
+				busy = true
+			}
+		}
+		drain()
+		if !busy {
+			break
+		}
+	}
+	if peers[0].Status().Phase != lockstep.PhaseOver {
+		t.Fatalf("the game did not end: %v at step %d", peers[0].Status().Phase, peers[0].Status().Seq)
+	}
+	if held == 0 {
+		t.Fatal("no checkpoint round ever held the next mover back: the test did not test it")
+	}
+}

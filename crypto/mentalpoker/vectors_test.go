@@ -5,9 +5,9 @@ import (
 	"encoding/hex"
 	"flag"
 	"fmt"
-	"os"
-	"regexp"
 	"testing"
+
+	"github.com/boardmesh/boardmesh/engine/golden"
 )
 
 var printVectors = flag.Bool("print", false, "print the golden vectors in the format of docs/mentalpoker.md")
@@ -23,12 +23,12 @@ func vectorCtx(kind string, seq uint64, slot uint32) Context {
 
 // vectors computes every golden vector. Randomness is math/rand/v2's
 // ChaCha8 seeded with 32 bytes of 0x01, one stream read in this order.
-func vectors(t *testing.T) [][2]string {
-	var v [][2]string
-	add := func(name string, b []byte) { v = append(v, [2]string{name, hex.EncodeToString(b)}) }
+func vectors(t *testing.T) []golden.Vector {
+	var v []golden.Vector
+	add := func(name string, b []byte) { v = append(v, golden.Vector{name, hex.EncodeToString(b)}) }
 	digest := func(name string, b []byte) {
 		h := sha256.Sum256(b)
-		v = append(v, [2]string{name, fmt.Sprintf("%d bytes, sha256 %x", len(b), h)})
+		v = append(v, golden.Vector{name, fmt.Sprintf("%d bytes, sha256 %x", len(b), h)})
 	}
 	must := func(err error) {
 		t.Helper()
@@ -95,26 +95,7 @@ func vectors(t *testing.T) [][2]string {
 // an independent implementer reads them.
 func TestGoldenVectors(t *testing.T) {
 	v := vectors(t)
-	if *printVectors {
-		for _, x := range v {
-			fmt.Printf("    %s = %s\n", x[0], x[1])
-		}
-	}
-	doc, err := os.ReadFile("../../docs/mentalpoker.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, x := range v {
-		re := regexp.MustCompile(`(?m)^    ` + regexp.QuoteMeta(x[0]) + ` = (.+)$`)
-		m := re.FindSubmatch(doc)
-		if m == nil {
-			t.Errorf("docs/mentalpoker.md lacks vector %s", x[0])
-			continue
-		}
-		if string(m[1]) != x[1] {
-			t.Errorf("vector %s: code gives %s, docs/mentalpoker.md says %s", x[0], x[1], m[1])
-		}
-	}
+	golden.Check(t, "../../docs/mentalpoker.md", v, *printVectors)
 }
 
 // TestVectorsDecode: the documented encodings decode back, strictly, to

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/boardmesh/boardmesh/engine"
+	"github.com/boardmesh/boardmesh/engine/enginetest"
 )
 
 // FuzzDecodeState feeds arbitrary bytes to every game's state decoder
@@ -24,6 +25,22 @@ func FuzzDecodeState(f *testing.F) {
 			}
 			engine.PlayOut(s, bots, engine.SeededChance{Seed: []byte("fuzz")}, engine.NewRand([]byte("fuzz")), steps, false, nil)
 			f.Add(append([]byte{byte(gi)}, engine.Encode(s)...))
+		}
+		// A secret table's state (hidden cards): the deal, and some steps.
+		if _, ok := mustSetup(f, g).(engine.CardState); ok {
+			tab, err := enginetest.NewSecretTable(g, g.DefaultPlayers, nil, nil, []byte("fuzz"))
+			if err != nil {
+				f.Fatal(err)
+			}
+			for step := 0; step < 40; step++ {
+				if step%20 == 0 {
+					f.Add(append([]byte{byte(gi)}, engine.Encode(tab.Peers[0])...))
+				}
+				bot := g.Bots[0].New()
+				if _, over, err := tab.Step(bot, engine.NewRand([]byte{byte(step)})); err != nil || over {
+					break
+				}
+			}
 		}
 	}
 	games := All()
@@ -55,7 +72,33 @@ func FuzzDecodeState(f *testing.F) {
 		if actor.Kind == engine.ActorChance {
 			_ = st.Clone().ApplyChance(make([]byte, 32))
 		}
+		if cs, ok := st.(engine.CardState); ok {
+			for i, o := range cs.Openings(nil) {
+				if i >= 16 {
+					break
+				}
+				for _, v := range []int{engine.NoCard, 0, 1} {
+					c := cs.Clone().(engine.CardState)
+					_ = c.Open(o, v)
+					_ = engine.Encode(c)
+				}
+			}
+			for i, a := range legal {
+				if i >= 16 {
+					break
+				}
+				_ = cs.Clone().(engine.CardState).ApplyRevealed(actor.Seat, a, []int{0})
+			}
+		}
 	})
+}
+
+func mustSetup(f *testing.F, g *engine.Game) engine.State {
+	s, err := g.Setup(g.DefaultPlayers, nil)
+	if err != nil {
+		f.Fatal(err)
+	}
+	return s
 }
 
 // FuzzGameOptions feeds arbitrary text to the option parsers: the

@@ -7,75 +7,188 @@ import (
 )
 
 // Apply performs seat's action: it validates first and changes nothing
-// when the action is refused.
-func (s *State) Apply(seat int, a engine.Action) error {
+// when the action is refused. A tile laid from a hand or a Library is
+// opened to everyone by the move itself: on an open table the state holds
+// its card; on a secret one it must be the seat's own peer (which knows
+// the card) or the card comes with the move (ApplyRevealed).
+func (s *State) Apply(seat int, a engine.Action) error { return s.ApplyRevealed(seat, a, nil) }
+
+// ApplyRevealed is Apply with the cards the move opens (Reveals), in order.
+func (s *State) ApplyRevealed(seat int, a engine.Action, cards []int) error {
 	if err := engine.CheckTurn(s.ToAct(), seat); err != nil {
 		return err
 	}
 	if err := s.validate(a); err != nil {
 		return err
 	}
+	shown := s.Reveals(a, nil)
+	if cards != nil && len(cards) != len(shown) {
+		return engine.Illegal("the move shows %d tiles, not %d", len(shown), len(cards))
+	}
+	vals := make([]int, len(shown))
+	for i, h := range shown {
+		v := engine.NoCard
+		if cards != nil {
+			v = cards[i]
+		} else if k, ok := s.cards.Value(h, seat); ok {
+			v = int(k)
+		}
+		if err := s.cards.Check(engine.Opening{Deck: h.Deck, Pos: h.Pos, To: engine.Public}, v); err != nil {
+			return engine.Illegal("the tile the move lays is not shown: %v", err)
+		}
+		vals[i] = v
+	}
+	for i, h := range shown {
+		// Checked above; an error here is a broken invariant.
+		if err := s.cards.Open(engine.Opening{Deck: h.Deck, Pos: h.Pos, To: engine.Public}, vals[i]); err != nil {
+			panic(err)
+		}
+	}
 	s.do(a)
 	s.settle()
 	return nil
 }
 
-// ApplyChance fixes whatever the pending chance step draws: a deal, a
-// draw, a flipped tile, or the tiles a Library shows.
-func (s *State) ApplyChance(beacon []byte) error {
-	if err := engine.CheckChance(s.ToAct(), beacon); err != nil {
-		return err
+// Reveals appends the handles a makes public: the tile a play lays.
+func (s *State) Reveals(a engine.Action, dst []engine.Handle) []engine.Handle {
+	if a.Op == OpPlay && len(a.Args) == 3 {
+		if h, ok := engine.HandleArg(a.Args[0]); ok {
+			dst = append(dst, h)
+		}
 	}
-	r := engine.NewRand(beacon)
-	t := s.stack[len(s.stack)-1]
-	s.pop()
+	return dst
+}
+
+// Cards is the state's card bookkeeping (engine.CardState).
+func (s *State) Cards() *engine.Cards { return &s.cards }
+
+// UseSecretCards makes the card layer answer this table's openings. It is
+// allowed only before the deal.
+func (s *State) UseSecretCards() error { return s.cards.UseSecret() }
+
+// Openings appends the openings the state waits for: those of the card
+// task on top of the stack that are not answered yet.
+func (s *State) Openings(dst []engine.Opening) []engine.Opening {
+	if s.reason != endNone || len(s.stack) == 0 || !s.top().kind.cards() {
+		return dst
+	}
+	t := s.top()
+	cur := s.current
 	switch t.kind {
 	case tkDeal:
+		i := 0
 		for p := 0; p < s.players; p++ {
-			if !s.dropped[p] {
-				s.draw(p, s.hand, r)
+			if s.dropped[p] {
+				continue
+			}
+			for j := 0; j < s.hand && i < len(s.pile); j++ {
+				dst = s.cards.Want(dst, handle(s.pile[i]), p)
+				i++
 			}
 		}
-		s.startFrom(0)
-	case tkRefill:
-		s.draw(s.current, t.n, r)
-		s.passTurn()
-	case tkDraw:
-		s.draw(s.current, t.n, r)
-		if t.src >= 0 {
-			s.ran[t.src]++
+	case tkRefill, tkDraw:
+		for _, pos := range s.pile[:min(t.n, len(s.pile))] {
+			dst = s.cards.Want(dst, handle(pos), cur)
+		}
+	case tkReveal:
+		for _, pos := range s.pile[:min(libraryLook, len(s.pile))] {
+			dst = s.cards.Want(dst, handle(pos), cur)
 		}
 	case tkFlip:
-		i := s.find(t.ox, t.oy)
-		k := r.Pick(s.pool)
-		s.pool[k]--
-		s.board[i].kind = k
-		s.revealed(k, t.ox, t.oy)
-	case tkReveal:
-		n := min(libraryLook, s.pile)
-		for ; n > 0; n-- {
-			k := r.Pick(s.pool)
-			s.pool[k]--
-			s.pile--
-			s.peek = insertSorted(s.peek, k)
+		if i := s.find(t.ox, t.oy); i >= 0 {
+			dst = s.cards.Want(dst, handle(s.board[i].pos), engine.Public)
 		}
-		s.push(task{kind: tkPlayPeek, src: t.src})
+	case tkLook:
+		for _, pos := range s.hands[cur] {
+			dst = s.cards.Want(dst, handle(pos), cur)
+		}
+		for _, pos := range s.hands[t.n] {
+			dst = s.cards.Want(dst, handle(pos), t.n)
+		}
+	}
+	return dst
+}
+
+// Open answers one of the openings the state waits for (engine.CardState):
+// card is the value, or engine.NoCard on a secret table's peer that is not
+// the opening's recipient. The state moves on after the last one.
+func (s *State) Open(o engine.Opening, card int) error {
+	listed := false
+	for _, w := range s.Openings(nil) {
+		listed = listed || w == o
+	}
+	if !listed {
+		return fmt.Errorf("%w: %s", engine.ErrNotWaiting, o)
+	}
+	if err := s.cards.Open(o, card); err != nil {
+		return err
 	}
 	s.settle()
 	return nil
 }
 
-// draw moves up to n unknown tiles into seat's hand. Every unknown tile
-// (in the pile or face down on the table) is equally likely, which is what
-// drawing from a shuffled pile gives.
-func (s *State) draw(seat, n int, r *engine.Rand) {
-	for ; n > 0 && s.pile > 0; n-- {
-		k := r.Pick(s.pool)
-		s.pool[k]--
-		s.pile--
-		s.hands[seat] = insertSorted(s.hands[seat], k)
+// ApplyChance is the open card source: it answers every opening the state
+// waits for from the beacon (a deal, a draw, a flipped tile, the tiles a
+// Library shows).
+func (s *State) ApplyChance(beacon []byte) error {
+	if err := engine.CheckChance(s.ToAct(), beacon); err != nil {
+		return err
+	}
+	if err := s.cards.OpenFromBeacon(s.Openings(nil), beacon); err != nil {
+		return err
+	}
+	s.settle()
+	return nil
+}
+
+// complete finishes the card task t on top of the stack once all its
+// cards are opened: the tiles move where the task takes them and the turn
+// goes on.
+func (s *State) complete(t task) {
+	s.pop()
+	switch t.kind {
+	case tkDeal:
+		for p := 0; p < s.players; p++ {
+			if !s.dropped[p] {
+				s.draw(p, s.hand)
+			}
+		}
+		s.startFrom(0)
+	case tkRefill:
+		s.draw(s.current, t.n)
+		s.passTurn()
+	case tkDraw:
+		s.draw(s.current, t.n)
+		if t.src >= 0 {
+			s.ran[t.src]++
+		}
+	case tkFlip:
+		i := s.find(t.ox, t.oy)
+		k, _ := s.cards.Public(handle(s.board[i].pos))
+		s.board[i].kind = int(k)
+		s.revealed(int(k), t.ox, t.oy)
+	case tkReveal:
+		n := min(libraryLook, len(s.pile))
+		s.peek = append([]int(nil), s.pile[:n]...)
+		s.pile = s.pile[n:]
+		s.push(task{kind: tkPlayPeek, src: t.src})
+	case tkLook:
 	}
 }
+
+// draw moves up to n tiles from the top of the pile into seat's hand.
+func (s *State) draw(seat, n int) {
+	for ; n > 0 && len(s.pile) > 0; n-- {
+		s.hands[seat] = insertSorted(s.hands[seat], s.pile[0])
+		s.pile = s.pile[1:]
+	}
+	if len(s.pile) == 0 {
+		s.pile = nil
+	}
+}
+
+// putBack puts tiles at the bottom of the pile.
+func (s *State) putBack(pos ...int) { s.pile = append(s.pile, pos...) }
 
 // do carries out a validated action.
 func (s *State) do(a engine.Action) {
@@ -84,21 +197,19 @@ func (s *State) do(a engine.Action) {
 	switch a.Op {
 	case OpPlay:
 		s.pop()
-		k, x, y := int(a.Args[0]), int(a.Args[1]), int(a.Args[2])
+		pos, x, y := int(a.Args[0]), int(a.Args[1]), int(a.Args[2])
+		kv, _ := s.cards.Public(handle(pos))
+		k := int(kv)
 		if t.kind == tkPlayPeek {
-			s.peek = removeOne(s.peek, k)
-			for _, r := range s.peek {
-				s.pool[r]++
-				s.pile++
-			}
+			s.putBack(removeOne(s.peek, pos)...)
 			s.peek = nil
 		} else {
-			s.hands[cur] = removeOne(s.hands[cur], k)
+			s.hands[cur] = removeOne(s.hands[cur], pos)
 		}
 		if t.src >= 0 {
 			s.ran[t.src]++
 		}
-		s.insert(cell{x: x, y: y, kind: k, marks: make([]int, s.players)})
+		s.insert(cell{x: x, y: y, pos: pos, kind: k, marks: make([]int, s.players)})
 		s.placeMarker(s.find(x, y))
 		s.revealed(k, x, y)
 	case OpTile:
@@ -126,6 +237,7 @@ func (s *State) do(a engine.Action) {
 		case InSwapTiles:
 			f := &s.board[s.find(t.sx, t.sy)]
 			f.kind, c.kind = c.kind, f.kind
+			f.pos, c.pos = c.pos, f.pos
 			f.marks, c.marks = c.marks, f.marks
 		case InMoveMarker:
 			s.board[s.find(t.sx, t.sy)].marks[cur]--
@@ -141,11 +253,12 @@ func (s *State) do(a engine.Action) {
 		s.ran[t.src]++
 		p := int(a.Args[0])
 		s.hands[cur], s.hands[p] = s.hands[p], s.hands[cur]
+		// Each of the two now holds tiles it has not seen: they look.
+		s.push(task{kind: tkLook, src: -1, n: p})
 	case OpReturn:
-		k := int(a.Args[0])
-		s.hands[cur] = removeOne(s.hands[cur], k)
-		s.pool[k]++
-		s.pile++
+		pos := int(a.Args[0])
+		s.hands[cur] = removeOne(s.hands[cur], pos)
+		s.putBack(pos)
 		top := s.top()
 		top.n--
 		top.m++
@@ -213,12 +326,12 @@ func (s *State) revealed(k, x, y int) {
 			s.push(t)
 		}
 	case InLibrary:
-		if tilesAllowed && s.pile > 0 && s.supply[cur] > 0 {
+		if tilesAllowed && len(s.pile) > 0 && s.supply[cur] > 0 {
 			t.kind = tkReveal
 			s.push(t)
 		}
 	case InDrawTiles:
-		if s.pile > 0 {
+		if len(s.pile) > 0 {
 			t.kind, t.n = tkDraw, drawCount
 			s.push(t)
 		}
@@ -243,7 +356,18 @@ func (s *State) settle() {
 			continue
 		}
 		t := s.top()
-		if t.kind.chance() || s.hasChoice(t) {
+		if t.kind.cards() {
+			want := s.Openings(nil)
+			if s.cards.Mode() == engine.CardsOpen {
+				want = s.cards.AnswerBound(want)
+			}
+			if len(want) > 0 {
+				return
+			}
+			s.complete(*t)
+			continue
+		}
+		if s.hasChoice(t) {
 			return
 		}
 		s.pop()
@@ -254,8 +378,8 @@ func (s *State) settle() {
 // the turn.
 func (s *State) finishTurn() {
 	need := s.hand - len(s.hands[s.current])
-	if !s.dropped[s.current] && need > 0 && s.pile > 0 {
-		s.push(task{kind: tkRefill, src: -1, n: min(need, s.pile)})
+	if !s.dropped[s.current] && need > 0 && len(s.pile) > 0 {
+		s.push(task{kind: tkRefill, src: -1, n: min(need, len(s.pile))})
 		return
 	}
 	s.passTurn()
@@ -271,7 +395,7 @@ func (s *State) passTurn() {
 // else has had one more turn when the turn comes back to them; a player
 // with no markers left is skipped in that last round.
 func (s *State) startFrom(seat int) {
-	if s.pile == 0 {
+	if len(s.pile) == 0 {
 		empty := true
 		for p, h := range s.hands {
 			if !s.dropped[p] && len(h) > 0 {
@@ -304,17 +428,14 @@ func (s *State) startFrom(seat int) {
 }
 
 func (s *State) end(reason int) {
-	for _, k := range s.peek {
-		s.pool[k]++
-		s.pile++
-	}
+	s.putBack(s.peek...)
 	s.peek = nil
 	s.stack = s.stack[:0]
 	s.reason = reason
 }
 
 // Drop takes a player who has left for good out of the game: their hand
-// goes back into the pile, their markers stay on the table (and score),
+// goes to the bottom of the pile, their markers stay on the table (and score),
 // and they take no more turns. If it was their turn, the rest of it is
 // abandoned.
 func (s *State) Drop(seat int) error {
@@ -328,16 +449,10 @@ func (s *State) Drop(seat int) error {
 		return fmt.Errorf("%w: seat %d has already left", engine.ErrIllegal, seat)
 	}
 	s.dropped[seat] = true
-	for _, k := range s.hands[seat] {
-		s.pool[k]++
-		s.pile++
-	}
+	s.putBack(s.hands[seat]...)
 	s.hands[seat] = nil
 	if seat == s.current && s.stack[0].kind != tkDeal {
-		for _, k := range s.peek {
-			s.pool[k]++
-			s.pile++
-		}
+		s.putBack(s.peek...)
 		s.peek = nil
 		s.stack = s.stack[:0]
 		s.passTurn()

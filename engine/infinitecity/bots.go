@@ -118,7 +118,10 @@ func groupPoints(n int) int {
 // playValue values laying tile a.Args[0] on (a.Args[1], a.Args[2]), in
 // quarter points.
 func (b *GreedyBot) playValue(s *State, me int, a engine.Action) int {
-	k, x, y := int(a.Args[0]), int(a.Args[1]), int(a.Args[2])
+	k, x, y := s.tileOf(handlePos(a.Args[0]), me), int(a.Args[1]), int(a.Args[2])
+	if k < 0 {
+		return 0 // not the bot's own peer: it cannot know the tile
+	}
 	var seen [4]int
 	n := 0
 	size, before := 1, 0

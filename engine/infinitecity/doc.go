@@ -4,11 +4,13 @@
 // score connected groups of at least three tiles they control.
 //
 // The printed rules do not list the tiles, so the tile set is data: a
-// short text (StandardTiles) that the game option "tiles" can replace. Every
-// tile whose identity is not yet known to anyone (the draw pile and the
-// face-down tiles of the starting plus) is kept as one unordered multiset of
-// counts; a tile's identity is fixed by a chance step at the moment it is
-// drawn or flipped, so no peer can know it earlier.
+// short text (StandardTiles) that the game option "tiles" can replace. The
+// tiles are one deck of hidden cards (engine.Cards): every zone (the pile,
+// the hands, the Library's tiles, a face-down tile) holds handles, a tile's
+// kind is public only once it is face up, and a seat knows its own tiles
+// through its knowledge. On an open table the beacon answers each opening
+// at the step that shows the tile; on a secret one the card layer does,
+// and no peer's state holds a tile it may not see (docs/hidden-cards.md).
 //
 // The board is a slice of placed tiles sorted by (y, x). A turn is a stack
 // of pending tasks (play a tile, pick a target, draw, flip): instructions

@@ -10,7 +10,7 @@ import (
 var Game = &engine.Game{
 	Name:           "infinitecity",
 	Title:          "Infinite City",
-	Version:        "infinitecity/1",
+	Version:        "infinitecity/2",
 	MinPlayers:     2,
 	MaxPlayers:     6,
 	DefaultPlayers: 4,

@@ -34,30 +34,109 @@ func tableWith(t testing.TB, players, markers int) *State {
 		t.Fatal(err)
 	}
 	s.board = nil
-	s.pile = standard.Total
+	s.pile = nil
+	for p := 0; p < standard.Total; p++ {
+		s.pile = append(s.pile, p)
+	}
 	s.stack = []task{{kind: tkPlay, src: -1}}
 	return s
+}
+
+// takeTop takes the top tile of the pile and, unless name is "", makes it
+// the standard tile name opened to to (a seat or engine.Public): the open
+// card source binds a position when it is first opened, so a test may
+// choose what it holds as long as a copy is left.
+func (s *State) takeTop(t testing.TB, name string, to int) int {
+	t.Helper()
+	if len(s.pile) == 0 {
+		t.Fatal("the pile is empty")
+	}
+	pos := s.pile[0]
+	s.pile = s.pile[1:]
+	if name != "" {
+		if err := s.cards.Open(engine.Opening{Pos: uint16(pos), To: to}, kind(t, name)); err != nil {
+			t.Fatalf("no %s left: %v", name, err)
+		}
+	}
+	return pos
+}
+
+// left is the number of copies of kind k not yet bound to a position.
+func left(s *State, k int) int {
+	n := s.set.Kinds[k].Count
+	for p := 0; p < s.set.Total; p++ {
+		if boundKind(s, p) == k {
+			n--
+		}
+	}
+	return n
+}
+
+// boundKind is the kind the state holds for position p (as the seat that
+// saw it, or everyone), or -1.
+func boundKind(s *State, p int) int {
+	for q := -1; q < s.players; q++ {
+		if v, ok := s.cards.Value(handle(p), q); ok {
+			return int(v)
+		}
+	}
+	return -1
+}
+
+// unbound is the number of positions the shared state holds no card for.
+func unbound(s *State) int {
+	n := 0
+	for p := 0; p < s.set.Total; p++ {
+		if !s.cards.Bound(handle(p)) {
+			n++
+		}
+	}
+	return n
+}
+
+// kindsOf returns the kinds of the tiles (handles) from as seat knows
+// them, sorted; -1 for one it does not know.
+func kindsOf(s *State, from []int, seat int) []int {
+	var out []int
+	for _, pos := range from {
+		out = insertSorted(out, s.tileOf(pos, seat))
+	}
+	return out
+}
+
+// held returns the handle of a tile called name in the hand of the player
+// to act (or among the Library's tiles while they are to be played).
+func held(t testing.TB, s *State, name string) int32 {
+	t.Helper()
+	from := s.hands[s.current]
+	if len(s.stack) > 0 && s.top().kind == tkPlayPeek {
+		from = s.peek
+	}
+	k := kind(t, name)
+	for _, pos := range from {
+		if s.tileOf(pos, s.current) == k {
+			return handle(pos).Arg()
+		}
+	}
+	t.Fatalf("%s holds no %s", seatName(s.current), name)
+	return -1
 }
 
 // put lays the standard tile name face up on (x, y) with the given
 // markers (one entry per seat); name "" lays a face-down tile.
 func (s *State) put(t testing.TB, x, y int, name string, marks ...int) {
 	t.Helper()
+	if s.find(x, y) >= 0 {
+		t.Fatalf("(%d,%d) is taken", x, y)
+	}
 	c := cell{x: x, y: y, kind: faceDown, marks: make([]int, s.players)}
+	c.pos = s.takeTop(t, name, engine.Public)
 	if name != "" {
 		c.kind = kind(t, name)
-		if s.pool[c.kind] == 0 {
-			t.Fatalf("no %s left to put on the table", name)
-		}
-		s.pool[c.kind]--
 	}
-	s.pile--
 	for p, m := range marks {
 		c.marks[p] = m
 		s.supply[p] -= m
-	}
-	if s.find(x, y) >= 0 {
-		t.Fatalf("(%d,%d) is taken", x, y)
 	}
 	s.insert(c)
 }
@@ -66,13 +145,7 @@ func (s *State) put(t testing.TB, x, y int, name string, marks ...int) {
 func (s *State) give(t testing.TB, seat int, names ...string) {
 	t.Helper()
 	for _, n := range names {
-		k := kind(t, n)
-		if s.pool[k] == 0 {
-			t.Fatalf("no %s left to give", n)
-		}
-		s.pool[k]--
-		s.pile--
-		s.hands[seat] = insertSorted(s.hands[seat], k)
+		s.hands[seat] = insertSorted(s.hands[seat], s.takeTop(t, n, seat))
 	}
 }
 
@@ -89,7 +162,7 @@ func valid(t testing.TB, s *State) {
 
 func play(t *testing.T, s *State, name string, x, y int) {
 	t.Helper()
-	must(t, s, engine.Action{Op: OpPlay, Args: []int32{int32(kind(t, name)), int32(x), int32(y)}})
+	must(t, s, engine.Action{Op: OpPlay, Args: []int32{held(t, s, name), int32(x), int32(y)}})
 }
 
 func pick(t *testing.T, s *State, x, y int) {

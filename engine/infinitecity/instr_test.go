@@ -23,14 +23,14 @@ func TestLibraryShowsFiveAndPlaysOne(t *testing.T) {
 	s := table(t, 2)
 	s.put(t, 0, 0, "Factory")
 	s.give(t, 0, "Library")
-	pile := s.pile
+	pile := len(s.pile)
 	play(t, s, "Library", 1, 0)
 	if s.top().kind != tkReveal {
 		t.Fatalf("after a Library: %s", s.prompt())
 	}
 	anyChance(t, s)
-	if len(s.peek) != libraryLook || s.pile != pile-libraryLook {
-		t.Fatalf("the Library shows %d tiles, pile %d; want 5 and %d", len(s.peek), s.pile, pile-5)
+	if len(s.peek) != libraryLook || len(s.pile) != pile-libraryLook {
+		t.Fatalf("the Library shows %d tiles, pile %d; want 5 and %d", len(s.peek), len(s.pile), pile-5)
 	}
 	// Only the player using the Library sees them.
 	if v := s.View(1).(*View); len(v.Peek) != 0 {
@@ -40,26 +40,23 @@ func TestLibraryShowsFiveAndPlaysOne(t *testing.T) {
 		t.Fatalf("seat 0 does not see the Library's tiles")
 	}
 	for _, a := range s.Legal(nil) {
-		if a.Op != OpPlay || !has(s.peek, int(a.Args[0])) {
+		if a.Op != OpPlay || !has(s.peek, handlePos(a.Args[0])) {
 			t.Fatalf("while choosing from the Library: %s offered", s.Describe(a))
 		}
 	}
 	// Pick a tile with no instruction, to see the turn end after it.
-	k := -1
-	chanceless := func() {
-		for _, x := range s.peek {
-			if in := standard.Kinds[x].Instr; in == InNone || in == InProtect {
-				k = x
-			}
+	k, pos := -1, -1
+	for _, x := range s.peek {
+		if in := standard.Kinds[s.tileOf(x, 0)].Instr; in == InNone || in == InProtect {
+			k, pos = s.tileOf(x, 0), x
 		}
 	}
-	chanceless()
 	if k < 0 {
-		k = s.peek[0]
+		k, pos = s.tileOf(s.peek[0], 0), s.peek[0]
 	}
-	must(t, s, engine.Action{Op: OpPlay, Args: []int32{int32(k), 2, 0}})
-	if len(s.peek) != 0 || s.pile != pile-1 || s.board[s.find(2, 0)].kind != k {
-		t.Fatalf("after playing from the Library: %d still shown, pile %d (want %d)", len(s.peek), s.pile, pile-1)
+	must(t, s, engine.Action{Op: OpPlay, Args: []int32{handle(pos).Arg(), 2, 0}})
+	if len(s.peek) != 0 || len(s.pile) != pile-1 || s.board[s.find(2, 0)].kind != k {
+		t.Fatalf("after playing from the Library: %d still shown, pile %d (want %d)", len(s.peek), len(s.pile), pile-1)
 	}
 	if s.ran[kind(t, "Library")] != 1 || !eq(marksAt(t, s, 2, 0), []int{1, 0}) {
 		t.Fatalf("the tile from the Library has no marker or the Library was not counted")
@@ -70,9 +67,9 @@ func TestLibraryWithAShortPile(t *testing.T) {
 	s := table(t, 2)
 	s.put(t, 0, 0, "Factory")
 	s.give(t, 0, "Library")
-	for s.pile > 3 { // the rest of the tiles go to seat 1
-		for k := range s.pool {
-			if s.pool[k] > 0 && s.pile > 3 {
+	for len(s.pile) > 3 { // the rest of the tiles go to seat 1
+		for k := range standard.Kinds {
+			if left(s, k) > 0 && len(s.pile) > 3 {
 				s.give(t, 1, standard.Kinds[k].Name)
 			}
 		}
@@ -80,7 +77,7 @@ func TestLibraryWithAShortPile(t *testing.T) {
 	valid(t, s)
 	play(t, s, "Library", 1, 0)
 	anyChance(t, s)
-	if len(s.peek) != 3 || s.pile != 0 {
+	if len(s.peek) != 3 || len(s.pile) != 0 {
 		t.Fatalf("with 3 tiles in the pile the Library shows %d", len(s.peek))
 	}
 }
@@ -187,8 +184,16 @@ func TestEmbassySwapsHands(t *testing.T) {
 	play(t, s, "Embassy", 1, 0)
 	illegal(t, refuse(t, s, 0, engine.Action{Op: OpSeat, Args: []int32{0}}))
 	must(t, s, engine.Action{Op: OpSeat, Args: []int32{2}})
-	if len(s.hands[0]) != 3 || len(s.hands[2]) != 1 || s.hands[2][0] != kind(t, "Bank") {
+	// Each looks at the new hand (the open source answers at once: both
+	// hands were opened before).
+	if len(s.hands[0]) != 3 || len(s.hands[2]) != 1 || s.tileOf(s.hands[2][0], 2) != kind(t, "Bank") {
 		t.Fatalf("hands after the swap: %v", s.hands)
+	}
+	if !eq(kindsOf(s, s.hands[0], 0), []int{kind(t, "Hotel"), kind(t, "Temple"), kind(t, "Temple")}) {
+		t.Fatalf("seat 1 does not see its new hand: %v", kindsOf(s, s.hands[0], 0))
+	}
+	if s.tileOf(s.hands[0][0], 1) >= 0 {
+		t.Fatal("seat 2, not in the swap, sees a swapped tile")
 	}
 }
 
@@ -287,11 +292,11 @@ func TestSalvageYardPutsBackAndDrawsAsMany(t *testing.T) {
 	s.put(t, 0, 0, "Factory")
 	s.give(t, 0, "Salvage Yard", "Bank", "Temple", "Temple", "Hotel", "Hotel")
 	play(t, s, "Salvage Yard", 1, 0)
-	pile := s.pile
-	must(t, s, engine.Action{Op: OpReturn, Args: []int32{int32(kind(t, "Bank"))}})
-	must(t, s, engine.Action{Op: OpReturn, Args: []int32{int32(kind(t, "Temple"))}})
-	if s.top().kind != tkDraw || s.top().n != 2 || s.pile != pile+2 || len(s.hands[0]) != 3 {
-		t.Fatalf("after putting back 2: %s, pile %d, hand %d", s.prompt(), s.pile, len(s.hands[0]))
+	pile := len(s.pile)
+	must(t, s, engine.Action{Op: OpReturn, Args: []int32{held(t, s, "Bank")}})
+	must(t, s, engine.Action{Op: OpReturn, Args: []int32{held(t, s, "Temple")}})
+	if s.top().kind != tkDraw || s.top().n != 2 || len(s.pile) != pile+2 || len(s.hands[0]) != 3 {
+		t.Fatalf("after putting back 2: %s, pile %d, hand %d", s.prompt(), len(s.pile), len(s.hands[0]))
 	}
 	anyChance(t, s)
 	if len(s.hands[0]) != 5 || s.ran[kind(t, "Salvage Yard")] != 1 {

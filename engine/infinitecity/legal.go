@@ -2,20 +2,24 @@ package infinitecity
 
 import (
 	"fmt"
+	"sort"
 
 	"github.com/boardmesh/boardmesh/engine"
 )
 
 // Action ops.
 const (
-	// OpPlay lays a tile: Args = kind id, x, y. The tile comes from the
-	// hand, or from the Library's tiles while a Library is being used.
+	// OpPlay lays a tile: Args = the tile's handle (engine.Handle.Arg: its
+	// position in the shuffled deck), x, y. The tile comes from the hand,
+	// or from the Library's tiles while a Library is being used; laying it
+	// opens it to everyone (Reveals).
 	OpPlay uint16 = iota + 1
 	// OpTile picks the tile at (x, y) for an instruction: Args = x, y.
 	OpTile
 	// OpSeat picks another player for swap-hands: Args = seat.
 	OpSeat
-	// OpReturn puts a tile of the hand back into the pile: Args = kind id.
+	// OpReturn puts a tile of the hand at the bottom of the pile: Args =
+	// its handle. The tile stays hidden.
 	OpReturn
 	// OpDone stops putting tiles back.
 	OpDone
@@ -34,21 +38,13 @@ func (s *State) Legal(dst []engine.Action) []engine.Action {
 			from = s.peek
 		}
 		spots := s.spots(nil)
-		kinds := 0
-		for i, k := range from {
-			if i == 0 || from[i-1] != k {
-				kinds++
-			}
-		}
+		tiles := s.choices(from)
 		// One backing array for every action's arguments: a hand of 5 and a
 		// big city make hundreds of actions, and bots list them every move.
-		args := make([]int32, 0, 3*kinds*len(spots))
-		for i, k := range from {
-			if i > 0 && from[i-1] == k {
-				continue
-			}
+		args := make([]int32, 0, 3*len(tiles)*len(spots))
+		for _, pos := range tiles {
 			for _, p := range spots {
-				args = append(args, int32(k), int32(p[0]), int32(p[1]))
+				args = append(args, handle(pos).Arg(), int32(p[0]), int32(p[1]))
 				dst = append(dst, engine.Action{Op: OpPlay, Args: args[len(args)-3 : len(args) : len(args)]})
 			}
 		}
@@ -65,15 +61,87 @@ func (s *State) Legal(dst []engine.Action) []engine.Action {
 			}
 		}
 	case tkRecycle:
-		h := s.hands[s.current]
-		for i, k := range h {
-			if t.n > 0 && (i == 0 || h[i-1] != k) {
-				dst = append(dst, engine.Action{Op: OpReturn, Args: []int32{int32(k)}})
+		if t.n > 0 {
+			for _, pos := range s.choices(s.hands[s.current]) {
+				dst = append(dst, engine.Action{Op: OpReturn, Args: []int32{handle(pos).Arg()}})
 			}
 		}
 		dst = append(dst, engine.Action{Op: OpDone})
 	}
 	return dst
+}
+
+// choices returns the tiles of from (handles) that are different choices
+// for the player to act: one per kind it knows, in kind order (the
+// lowest handle of each kind), then every tile it does not know (only on a
+// peer that is not the player's own, on a secret table).
+func (s *State) choices(from []int) []int {
+	type kt struct{ kind, pos int }
+	var known []kt
+	var unknown []int
+	for _, pos := range from {
+		k, ok := s.cards.Value(handle(pos), s.current)
+		if !ok {
+			unknown = append(unknown, pos)
+			continue
+		}
+		dup := false
+		for _, x := range known {
+			dup = dup || x.kind == int(k)
+		}
+		if !dup {
+			known = append(known, kt{int(k), pos})
+		}
+	}
+	sort.Slice(known, func(i, j int) bool { return known[i].kind < known[j].kind })
+	out := make([]int, 0, len(known)+len(unknown))
+	for _, x := range known {
+		out = append(out, x.pos)
+	}
+	return append(out, unknown...)
+}
+
+// canonical refuses, on an open table, a tile of from named by another
+// copy of its kind than the one Legal offers, so that Legal lists every
+// legal move (one per kind) and one move has one encoding. On a secret
+// table the other peers cannot tell two copies apart, so any held copy is
+// accepted there (the two moves have the same effect).
+func (s *State) canonical(from []int, pos int) error {
+	if s.cards.Mode() != engine.CardsOpen {
+		return nil
+	}
+	for _, c := range s.choices(from) {
+		if c == pos {
+			return nil
+		}
+	}
+	return engine.Illegal("pick the %s the list offers, not another copy of it", s.heldName(pos))
+}
+
+// tileOf returns the kind of handle pos as seat knows it, or -1.
+func (s *State) tileOf(pos, seat int) int {
+	if k, ok := s.cards.Value(handle(pos), seat); ok {
+		return int(k)
+	}
+	return -1
+}
+
+// heldName names a tile of the player to act ("Housing", or "that tile"
+// when this peer does not know it).
+func (s *State) heldName(pos int) string {
+	if k := s.tileOf(pos, s.current); k >= 0 {
+		return s.set.Kinds[k].Name
+	}
+	return "that tile"
+}
+
+// handleArg reads a deck-0 handle argument, or -1.
+func handlePos(a int32) int {
+	h, ok := engine.HandleArg(a)
+	if !ok || h.Deck != 0 {
+		return -1
+	}
+	return int(h.Pos)
 }
 
 // targetOK reports whether tile i may be picked for the pending task t.
@@ -182,17 +250,21 @@ func (s *State) validate(a engine.Action) error {
 		if err := want(3); err != nil {
 			return err
 		}
-		k, x, y := int(a.Args[0]), int(a.Args[1]), int(a.Args[2])
-		if k < 0 || k >= len(s.set.Kinds) {
-			return engine.Illegal("there is no tile kind %d", k)
-		}
-		name := s.set.Kinds[k].Name
+		pos, x, y := handlePos(a.Args[0]), int(a.Args[1]), int(a.Args[2])
 		if t.kind == tkPlayPeek {
-			if !has(s.peek, k) {
-				return engine.Illegal("the Library does not show a %s", name)
+			if !has(s.peek, pos) {
+				return engine.Illegal("that tile is not one the Library shows")
 			}
-		} else if !has(s.hands[s.current], k) {
-			return engine.Illegal("you have no %s in your hand", name)
+		} else if !has(s.hands[s.current], pos) {
+			return engine.Illegal("that tile is not in your hand")
+		}
+		name := s.heldName(pos)
+		if t.kind == tkPlayPeek {
+			if err := s.canonical(s.peek, pos); err != nil {
+				return err
+			}
+		} else if err := s.canonical(s.hands[s.current], pos); err != nil {
+			return err
 		}
 		if why := s.spotOK(x, y); why != "" {
 			return engine.Illegal("%s cannot go on (%d,%d): %s", name, x, y, why)
@@ -236,9 +308,12 @@ func (s *State) validate(a engine.Action) error {
 		if t.n == 0 {
 			return engine.Illegal("you have already put back %d tiles", t.m)
 		}
-		k := int(a.Args[0])
-		if k < 0 || k >= len(s.set.Kinds) || !has(s.hands[s.current], k) {
+		pos := handlePos(a.Args[0])
+		if !has(s.hands[s.current], pos) {
 			return engine.Illegal("you have no such tile in your hand")
+		}
+		if err := s.canonical(s.hands[s.current], pos); err != nil {
+			return err
 		}
 	case OpDone:
 		if t.kind != tkRecycle {
@@ -260,12 +335,16 @@ func (s *State) Describe(a engine.Action) string {
 	}
 	t := s.top()
 	switch {
-	case a.Op == OpPlay && len(a.Args) == 3 && a.Args[0] >= 0 && int(a.Args[0]) < len(s.set.Kinds):
+	case a.Op == OpPlay && len(a.Args) == 3:
 		from := ""
 		if t.kind == tkPlayPeek {
 			from = " from the Library"
 		}
-		return fmt.Sprintf("Play %s%s at (%d,%d)", s.set.Kinds[a.Args[0]].Name, from, a.Args[1], a.Args[2])
+		name := "a tile"
+		if k := s.tileOf(handlePos(a.Args[0]), s.current); k >= 0 {
+			name = s.set.Kinds[k].Name
+		}
+		return fmt.Sprintf("Play %s%s at (%d,%d)", name, from, a.Args[1], a.Args[2])
 	case a.Op == OpTile && len(a.Args) == 2 && (t.kind == tkTarget || t.kind == tkTarget2):
 		i := s.find(int(a.Args[0]), int(a.Args[1]))
 		if i < 0 {
@@ -296,8 +375,12 @@ func (s *State) Describe(a engine.Action) string {
 		}
 	case a.Op == OpSeat && len(a.Args) == 1:
 		return "Swap hands with " + seatName(int(a.Args[0]))
-	case a.Op == OpReturn && len(a.Args) == 1 && a.Args[0] >= 0 && int(a.Args[0]) < len(s.set.Kinds):
-		return "Put " + s.set.Kinds[a.Args[0]].Name + " back into the pile"
+	case a.Op == OpReturn && len(a.Args) == 1:
+		name := "a tile"
+		if k := s.tileOf(handlePos(a.Args[0]), s.current); k >= 0 {
+			name = s.set.Kinds[k].Name
+		}
+		return "Put " + name + " back into the pile"
 	case a.Op == OpDone:
 		if t.kind == tkRecycle && t.m > 0 {
 			return fmt.Sprintf("Stop and draw %d tiles", t.m)
@@ -336,6 +419,8 @@ func (s *State) prompt() string {
 		return "waiting for the deal"
 	case tkRefill, tkDraw:
 		return fmt.Sprintf("waiting for %s to draw %d tiles", seatName(s.current), t.n)
+	case tkLook:
+		return fmt.Sprintf("waiting for %s and %s to look at their new hands", seatName(s.current), seatName(t.n))
 	case tkFlip:
 		return fmt.Sprintf("waiting for the face-down tile at (%d,%d) to be turned over", t.ox, t.oy)
 	case tkReveal:

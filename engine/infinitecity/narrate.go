@@ -151,9 +151,11 @@ func (s *State) Terms(seat int) []engine.Term {
 func (s *State) ActionInfo(a engine.Action) engine.ActionInfo {
 	var info engine.ActionInfo
 	switch {
-	case a.Op == OpPlay && len(a.Args) == 3 && a.Args[0] >= 0 && int(a.Args[0]) < len(s.set.Kinds):
+	case a.Op == OpPlay && len(a.Args) == 3:
 		info.Target = engine.Target{Kind: engine.TargetSquare, ID: fmt.Sprintf("%d,%d", a.Args[1], a.Args[2]), X: int(a.Args[1]), Y: int(a.Args[2])}
-		info.Text = s.set.Kinds[a.Args[0]].Instr.Text()
+		if k := s.tileOf(handlePos(a.Args[0]), s.current); k >= 0 {
+			info.Text = s.set.Kinds[k].Instr.Text()
+		}
 	case len(a.Args) == 2:
 		info.Target = engine.Target{Kind: engine.TargetSquare, ID: fmt.Sprintf("%d,%d", a.Args[0], a.Args[1]), X: int(a.Args[0]), Y: int(a.Args[1])}
 	}

@@ -19,7 +19,10 @@ func invariant(es engine.State) error {
 	if err := s.checkMarkers(); err != nil {
 		return err
 	}
-	total := s.pile + len(s.peek)
+	total := len(s.pile) + len(s.peek)
+	if s.cards.Mode() != engine.CardsOpen {
+		return fmt.Errorf("a playout runs on a secret table")
+	}
 	for _, h := range s.hands {
 		total += len(h)
 	}

@@ -17,13 +17,13 @@ func TestNoSeatLearnsHiddenTiles(t *testing.T) {
 			var out []string
 			for p, h := range s.hands {
 				if p != seat {
-					for _, k := range h {
+					for _, k := range kindsOf(s, h, p) {
 						out = append(out, s.set.Kinds[k].Name)
 					}
 				}
 			}
 			if seat != s.current {
-				for _, k := range s.peek {
+				for _, k := range kindsOf(s, s.peek, s.current) {
 					out = append(out, s.set.Kinds[k].Name)
 				}
 			}

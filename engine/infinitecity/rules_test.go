@@ -19,8 +19,8 @@ func TestSetupDealsHandsAroundTheFaceDownPlus(t *testing.T) {
 			t.Fatalf("%d players: a new game waits for %s, want the deal (chance)", n, s.ToAct())
 		}
 		// Late binding: before the deal no tile has an identity.
-		if sum(s.pool) != 120 || s.pile != 115 {
-			t.Fatalf("%d players: before the deal %d tiles unknown and %d in the pile, want 120 and 115", n, sum(s.pool), s.pile)
+		if unbound(s) != 120 || len(s.pile) != 115 {
+			t.Fatalf("%d players: before the deal %d tiles unknown and %d in the pile, want 120 and 115", n, unbound(s), len(s.pile))
 		}
 		want := map[[2]int]bool{{0, 0}: true, {1, 0}: true, {-1, 0}: true, {0, 1}: true, {0, -1}: true}
 		for _, c := range s.board {
@@ -37,11 +37,21 @@ func TestSetupDealsHandsAroundTheFaceDownPlus(t *testing.T) {
 				t.Fatalf("%d players: seat %d has %d tiles and %d markers, want 5 and 15", n, p, len(h), s.supply[p])
 			}
 		}
-		if s.pile != 115-5*n || s.ToAct() != engine.SeatActor(0) {
-			t.Fatalf("%d players: pile %d and %s to act, want %d and seat 0", n, s.pile, s.ToAct(), 115-5*n)
+		if len(s.pile) != 115-5*n || s.ToAct() != engine.SeatActor(0) {
+			t.Fatalf("%d players: pile %d and %s to act, want %d and seat 0", n, len(s.pile), s.ToAct(), 115-5*n)
 		}
-		if sum(s.pool) != s.pile+5 {
+		if unbound(s) != len(s.pile)+5 {
 			t.Fatalf("%d players: the face-down plus is not still unknown", n)
+		}
+		// Each seat sees its own hand and nobody else's.
+		for p, h := range s.hands {
+			for q := -1; q < n; q++ {
+				for _, pos := range h {
+					if k := s.tileOf(pos, q); (k >= 0) != (q == p) {
+						t.Fatalf("%d players: seat %d's tile %d known to seat %d: %v", n, p+1, pos, q+1, k >= 0)
+					}
+				}
+			}
 		}
 	}
 }
@@ -51,11 +61,11 @@ func TestTileMustTouchTheCityAndGetsAMarker(t *testing.T) {
 	s.put(t, 0, 0, "Factory")
 	s.give(t, 0, "Factory", "Bank")
 	valid(t, s)
-	fac := int32(kind(t, "Factory"))
+	fac := held(t, s, "Factory")
 	illegal(t, refuse(t, s, 0, engine.Action{Op: OpPlay, Args: []int32{fac, 2, 0}}))
 	illegal(t, refuse(t, s, 0, engine.Action{Op: OpPlay, Args: []int32{fac, 1, 1}})) // corner only
 	illegal(t, refuse(t, s, 0, engine.Action{Op: OpPlay, Args: []int32{fac, 0, 0}}))
-	illegal(t, refuse(t, s, 0, engine.Action{Op: OpPlay, Args: []int32{int32(kind(t, "Temple")), 1, 0}}))
+	illegal(t, refuse(t, s, 0, engine.Action{Op: OpPlay, Args: []int32{handle(s.pile[0]).Arg(), 1, 0}})) // not in the hand
 	if err := refuse(t, s, 1, engine.Action{Op: OpPlay, Args: []int32{fac, 1, 0}}); !errors.Is(err, engine.ErrNotYourTurn) {
 		t.Fatalf("seat 1 playing in seat 0's turn: %v, want not your turn", err)
 	}
@@ -83,10 +93,10 @@ func TestRefillToFiveThenTheTurnPasses(t *testing.T) {
 	if s.ToAct().Kind != engine.ActorChance || s.Turn() != 0 {
 		t.Fatalf("after the last instruction %s is to act at turn %d, want the refill draw in turn 0", s.ToAct(), s.Turn())
 	}
-	pile := s.pile
+	pile := len(s.pile)
 	anyChance(t, s)
-	if len(s.hands[0]) != 5 || s.pile != pile-3 {
-		t.Fatalf("seat 0 holds %d tiles and the pile fell by %d, want 5 and 3", len(s.hands[0]), pile-s.pile)
+	if len(s.hands[0]) != 5 || len(s.pile) != pile-3 {
+		t.Fatalf("seat 0 holds %d tiles and the pile fell by %d, want 5 and 3", len(s.hands[0]), pile-len(s.pile))
 	}
 	if s.ToAct() != engine.SeatActor(1) || s.Turn() != 1 {
 		t.Fatalf("%s is to act in turn %d, want seat 1 in turn 1", s.ToAct(), s.Turn())
@@ -270,8 +280,8 @@ func TestNoTilesLeftEndsTheGame(t *testing.T) {
 	}
 	s := es.(*State)
 	anyChance(t, s)
-	if s.pile != 0 {
-		t.Fatalf("pile %d, want 0", s.pile)
+	if len(s.pile) != 0 {
+		t.Fatalf("pile %d, want 0", len(s.pile))
 	}
 	must(t, s, s.Legal(nil)[0])
 	if s.ToAct() != engine.SeatActor(1) {
@@ -289,7 +299,7 @@ func TestPlazaDrawsNewTilesNextToIt(t *testing.T) {
 	s.put(t, 1, 0, "Plaza")
 	s.put(t, -1, 0, "") // a face-down Plaza would not count; this one is unknown
 	s.give(t, 0, "Factory")
-	fac := int32(kind(t, "Factory"))
+	fac := held(t, s, "Factory")
 	err := refuse(t, s, 0, engine.Action{Op: OpPlay, Args: []int32{fac, 0, 1}})
 	illegal(t, err)
 	if !strings.Contains(err.Error(), "Plaza") {
@@ -344,13 +354,13 @@ func TestDropTakesAPlayerOutOfTheGame(t *testing.T) {
 	// The seat to act leaves in the middle of its turn: its hand and any
 	// tiles a Library shows it go back into the pile.
 	cur := s.ToAct().Seat
-	pile := s.pile + len(s.hands[cur]) + len(s.peek)
+	pile := len(s.pile) + len(s.hands[cur]) + len(s.peek)
 	if err := s.Drop(cur); err != nil {
 		t.Fatal(err)
 	}
 	valid(t, s)
-	if s.ToAct().Seat == cur || s.pile != pile || len(s.hands[cur]) != 0 {
-		t.Fatalf("after seat %d left: %s to act, pile %d (want %d)", cur, s.ToAct(), s.pile, pile)
+	if s.ToAct().Seat == cur || len(s.pile) != pile || len(s.hands[cur]) != 0 {
+		t.Fatalf("after seat %d left: %s to act, pile %d (want %d)", cur, s.ToAct(), len(s.pile), pile)
 	}
 	if err := s.Drop(cur); err == nil {
 		t.Fatalf("a seat could leave twice")

@@ -9,9 +9,11 @@ import (
 // faceDown is the kind of a placed tile whose identity nobody knows yet.
 const faceDown = -1
 
-// cell is one tile on the table.
+// cell is one tile on the table: the handle of its card (a position of
+// the shuffled deck) and, once it is face up, its kind.
 type cell struct {
 	x, y  int
+	pos   int   // the tile's handle (deck 0)
 	kind  int   // a kind id, or faceDown
 	marks []int // markers per seat
 }
@@ -20,11 +22,12 @@ type cell struct {
 type taskKind uint8
 
 const (
-	tkDeal     taskKind = iota // chance: deal the starting hands
-	tkRefill                   // chance: the player to act refills to the hand size; then the turn passes
-	tkDraw                     // chance: the player to act draws n tiles (an instruction)
-	tkFlip                     // chance: the face-down tile at (ox, oy) gets its identity
-	tkReveal                   // chance: a Library shows the top tiles of the pile
+	tkDeal     taskKind = iota // cards: deal the starting hands
+	tkRefill                   // cards: the player to act refills to the hand size; then the turn passes
+	tkDraw                     // cards: the player to act draws n tiles (an instruction)
+	tkFlip                     // cards: the face-down tile at (ox, oy) is opened to everyone
+	tkReveal                   // cards: a Library shows the top tiles of the pile to the player to act
+	tkLook                     // cards: after swapped hands, the player to act and seat n look at their new hands
 	tkPlay                     // seat: play a tile from the hand
 	tkPlayPeek                 // seat: play one of the tiles a Library shows
 	tkTarget                   // seat: pick a tile for the instruction of src at (ox, oy)
@@ -34,12 +37,14 @@ const (
 	numTasks
 )
 
-func (k taskKind) chance() bool { return k <= tkReveal }
+// cards reports whether the task waits for cards to be opened (by the
+// beacon on an open table, by the card layer on a secret one).
+func (k taskKind) cards() bool { return k <= tkLook }
 
 // task is one pending step of the current turn. src is the kind of the
 // tile whose instruction the task carries out (-1 for the turn's own
 // steps); n counts what is left (tiles to draw, tiles that may still be put
-// back) and m what is done (tiles put back).
+// back; for tkLook, the other seat) and m what is done (tiles put back).
 type task struct {
 	kind   taskKind
 	src    int
@@ -67,6 +72,13 @@ var endText = [numEnds]string{
 }
 
 // State is a game of Infinite City in progress.
+//
+// Every tile is a card of one deck (deck 0: the set's tiles in kind order,
+// shuffled jointly before the game), and every zone holds handles, never
+// kinds: the pile, the hands and the Library's tiles. A kind is known to
+// the rules only once the tile is face up (cards.Public); a seat knows its
+// own tiles through cards.Value (the shared state on an open table, its
+// private Knowledge on a secret one).
 type State struct {
 	set     *TileSet
 	players int
@@ -81,25 +93,46 @@ type State struct {
 	supply  []int // markers in each player's supply
 	lost    []int // markers removed from the game
 	dropped []bool
-	hands   [][]int // kind ids, sorted
+	hands   [][]int // handles, sorted
 
-	pool []int // unknown tiles (pile and face-down on the table) per kind
-	pile int
+	pile  []int        // handles, top first; tiles put back go to the bottom
+	cards engine.Cards // what is known of every handle
 
 	board []cell // sorted by (y, x)
-	peek  []int  // tiles a Library shows, sorted
+	peek  []int  // handles a Library shows, in the order taken
 	stack []task
 	ran   []int // per kind: how often its instruction was carried out
 }
 
 var _ engine.State = (*State)(nil)
 var _ engine.Dropper = (*State)(nil)
+var _ engine.CardState = (*State)(nil)
+
+// deckOf lists the cards of a tile set before the shuffle: every kind's
+// copies, in kind order. Peers derive it from the options, so it is public.
+func deckOf(set *TileSet) [][]uint16 {
+	d := make([]uint16, 0, set.Total)
+	for k, kd := range set.Kinds {
+		for i := 0; i < kd.Count; i++ {
+			d = append(d, uint16(k))
+		}
+	}
+	return [][]uint16{d}
+}
+
+// handle is the deck-0 handle of position pos.
+func handle(pos int) engine.Handle { return engine.Handle{Pos: uint16(pos)} }
 
 // newState sets up the table: the starting plus of five face-down tiles
-// and a deal waiting for chance.
+// (the first five positions of the shuffled deck) and a deal waiting for
+// the cards.
 func newState(set *TileSet, players, markers, hand int) (*State, error) {
 	if set.Total < 5+players*hand {
 		return nil, fmt.Errorf("the tile set has %d tiles; %d players with hands of %d need at least %d", set.Total, players, hand, 5+players*hand)
+	}
+	cards, err := engine.NewCards(deckOf(set))
+	if err != nil {
+		return nil, err
 	}
 	s := &State{
 		set: set, players: players, markers: markers, hand: hand,
@@ -108,18 +141,17 @@ func newState(set *TileSet, players, markers, hand int) (*State, error) {
 		lost:    make([]int, players),
 		dropped: make([]bool, players),
 		hands:   make([][]int, players),
-		pool:    make([]int, len(set.Kinds)),
+		cards:   cards,
 		ran:     make([]int, len(set.Kinds)),
 	}
 	for i := range s.supply {
 		s.supply[i] = markers
 	}
-	for i, k := range set.Kinds {
-		s.pool[i] = k.Count
+	for p := 5; p < set.Total; p++ {
+		s.pile = append(s.pile, p)
 	}
-	s.pile = set.Total - 5
-	for _, p := range [5][2]int{{0, -1}, {-1, 0}, {0, 0}, {1, 0}, {0, 1}} {
-		s.board = append(s.board, cell{x: p[0], y: p[1], kind: faceDown, marks: make([]int, players)})
+	for i, p := range [5][2]int{{0, -1}, {-1, 0}, {0, 0}, {1, 0}, {0, 1}} {
+		s.board = append(s.board, cell{x: p[0], y: p[1], pos: i, kind: faceDown, marks: make([]int, players)})
 	}
 	s.stack = []task{{kind: tkDeal, src: -1}}
 	return s, nil
@@ -136,7 +168,10 @@ func (s *State) ToAct() engine.Actor {
 	if s.reason != endNone || len(s.stack) == 0 {
 		return engine.OverActor()
 	}
-	if s.top().kind.chance() {
+	if s.top().kind.cards() {
+		if s.cards.Mode() == engine.CardsSecret {
+			return engine.CardsActor()
+		}
 		return engine.ChanceActor()
 	}
 	return engine.SeatActor(s.current)
@@ -160,13 +195,14 @@ func (s *State) clone() *State {
 	for i, h := range s.hands {
 		c.hands[i] = append([]int(nil), h...)
 	}
-	c.pool = append([]int(nil), s.pool...)
+	c.pile = append([]int(nil), s.pile...)
+	c.cards = s.cards.Clone()
 	c.board = make([]cell, len(s.board), len(s.board)+4)
 	marks := make([]int, len(s.board)*s.players)
 	for i, b := range s.board {
 		m := marks[i*s.players : (i+1)*s.players : (i+1)*s.players]
 		copy(m, b.marks)
-		c.board[i] = cell{x: b.x, y: b.y, kind: b.kind, marks: m}
+		c.board[i] = cell{x: b.x, y: b.y, pos: b.pos, kind: b.kind, marks: m}
 	}
 	c.peek = append([]int(nil), s.peek...)
 	c.stack = append([]task(nil), s.stack...)
@@ -202,13 +238,13 @@ func (s *State) Encode(e *engine.Encoder) {
 		e.Ints("tiles", h)
 		e.End()
 	}
-	e.Ints("pool", s.pool)
-	e.Int("pile", s.pile)
+	e.Ints("pile", s.pile)
 	e.Len("board", len(s.board))
 	for i, c := range s.board {
 		e.BeginItem("board", i)
 		e.Int("x", c.x)
 		e.Int("y", c.y)
+		e.Int("pos", c.pos)
 		e.Int("kind", c.kind)
 		e.Ints("marks", c.marks)
 		e.End()
@@ -228,6 +264,7 @@ func (s *State) Encode(e *engine.Encoder) {
 		e.End()
 	}
 	e.Ints("ran", s.ran)
+	s.cards.Encode(e)
 }
 
 const maxStack = 64
@@ -272,8 +309,7 @@ func decode(b []byte) (engine.State, error) {
 	for i := range s.hands {
 		s.hands[i] = d.Ints(maxTiles)
 	}
-	s.pool = d.Ints(maxKinds)
-	s.pile = d.Int()
+	s.pile = d.Ints(maxTiles)
 	n := d.Len(maxTiles)
 	if d.Err() != nil {
 		return nil, d.Err()
@@ -281,7 +317,7 @@ func decode(b []byte) (engine.State, error) {
 	s.board = make([]cell, n)
 	for i := range s.board {
 		c := &s.board[i]
-		c.x, c.y, c.kind = d.Int(), d.Int(), d.Int()
+		c.x, c.y, c.pos, c.kind = d.Int(), d.Int(), d.Int(), d.Int()
 		c.marks = d.Ints(6)
 	}
 	s.peek = d.Ints(libraryLook)
@@ -300,11 +336,22 @@ func decode(b []byte) (engine.State, error) {
 		t.src, t.ox, t.oy, t.sx, t.sy, t.n, t.m = d.Int(), d.Int(), d.Int(), d.Int(), d.Int(), d.Int(), d.Int()
 	}
 	s.ran = d.Ints(maxKinds)
+	if d.Err() != nil {
+		return nil, d.Err()
+	}
+	cards, err := engine.DecodeCards(d, deckOf(s.set))
+	if err != nil {
+		return nil, err
+	}
+	s.cards = cards
 	if err := d.Finish(); err != nil {
 		return nil, err
 	}
 	if len(s.peek) == 0 {
 		s.peek = nil
+	}
+	if len(s.pile) == 0 {
+		s.pile = nil
 	}
 	for i, h := range s.hands {
 		if len(h) == 0 {
@@ -327,10 +374,8 @@ func (s *State) check(nk int) error {
 		return fmt.Errorf("current seat %d or turn %d out of range", s.current, s.turn)
 	case s.endSeat < -1 || s.endSeat >= p || s.reason < 0 || s.reason >= numEnds:
 		return fmt.Errorf("end seat %d or reason %d out of range", s.endSeat, s.reason)
-	case len(s.supply) != p || len(s.lost) != p || len(s.pool) != nk || len(s.ran) != nk:
+	case len(s.supply) != p || len(s.lost) != p || len(s.ran) != nk:
 		return fmt.Errorf("list lengths do not match %d players and %d tile kinds", p, nk)
-	case s.pile < 0:
-		return fmt.Errorf("negative pile")
 	}
 	for _, r := range s.ran {
 		if r < 0 {
@@ -373,6 +418,9 @@ func (s *State) check(nk int) error {
 		if t.src < -1 || t.src >= nk || t.n < 0 || t.n > maxTiles || t.m < 0 || t.m > maxTiles {
 			return fmt.Errorf("bad task %d", i)
 		}
+		if t.kind.cards() && i != len(s.stack)-1 {
+			return fmt.Errorf("task %d waits for cards below the top", i)
+		}
 		if t.src < 0 && (t.kind == tkTarget || t.kind == tkTarget2 || t.kind == tkSeat || t.kind == tkRecycle || t.kind == tkReveal) {
 			return fmt.Errorf("task %d has no tile", i)
 		}
@@ -392,6 +440,10 @@ func (s *State) check(nk int) error {
 			if i != 0 || len(s.stack) != 1 {
 				return fmt.Errorf("deal is not alone")
 			}
+		case tkLook:
+			if t.n < 0 || t.n >= p {
+				return fmt.Errorf("swapped hands with seat %d", t.n+1)
+			}
 		}
 	}
 	if (s.top().kind == tkPlayPeek) != (len(s.peek) > 0) {
@@ -400,67 +452,71 @@ func (s *State) check(nk int) error {
 	return nil
 }
 
-// checkTiles checks that every tile of the set is in exactly one place.
+// checkTiles checks that every tile of the set is in exactly one place
+// (the pile, a hand, the Library's tiles or the table), that a tile is face
+// up exactly when its card is public and shows that card, and that hands
+// are sorted.
 func (s *State) checkTiles() error {
-	known := 0
-	down := 0
-	for _, c := range s.board {
-		if c.kind == faceDown {
-			down++
-		} else {
-			known++
+	where := make([]bool, s.set.Total)
+	place := func(pos int) error {
+		if pos < 0 || pos >= len(where) {
+			return fmt.Errorf("tile %d does not exist", pos)
 		}
-	}
-	unknown := 0
-	for _, n := range s.pool {
-		if n < 0 {
-			return fmt.Errorf("negative tile count")
+		if where[pos] {
+			return fmt.Errorf("tile %d is in two places", pos)
 		}
-		unknown += n
-	}
-	if unknown != s.pile+down {
-		return fmt.Errorf("%d unknown tiles, but the pile has %d and the table %d face down", unknown, s.pile, down)
-	}
-	per := make([]int, len(s.set.Kinds))
-	copy(per, s.pool)
-	add := func(k int) error {
-		if k < 0 || k >= len(per) {
-			return fmt.Errorf("tile kind %d out of range", k)
-		}
-		per[k]++
+		where[pos] = true
 		return nil
 	}
-	for _, c := range s.board {
-		if c.kind != faceDown {
-			if err := add(c.kind); err != nil {
-				return err
-			}
+	for _, pos := range s.pile {
+		if err := place(pos); err != nil {
+			return err
+		}
+	}
+	for _, pos := range s.peek {
+		if err := place(pos); err != nil {
+			return err
 		}
 	}
 	for _, h := range s.hands {
-		for i, k := range h {
-			if err := add(k); err != nil {
+		for i, pos := range h {
+			if err := place(pos); err != nil {
 				return err
 			}
-			if i > 0 && h[i-1] > k {
+			if i > 0 && h[i-1] >= pos {
 				return fmt.Errorf("hand not sorted")
 			}
 		}
 	}
-	for i, k := range s.peek {
-		if err := add(k); err != nil {
+	for _, c := range s.board {
+		if err := place(c.pos); err != nil {
 			return err
 		}
-		if i > 0 && s.peek[i-1] > k {
-			return fmt.Errorf("library tiles not sorted")
+		v, pub := s.cards.Public(handle(c.pos))
+		switch {
+		case c.kind == faceDown && pub && !s.flipPending(c):
+			return fmt.Errorf("the face-down tile at (%d,%d) is known to everyone", c.x, c.y)
+		case c.kind != faceDown && (!pub || int(v) != c.kind):
+			return fmt.Errorf("the tile at (%d,%d) does not show its card", c.x, c.y)
 		}
 	}
-	for k, n := range per {
-		if n != s.set.Kinds[k].Count {
-			return fmt.Errorf("%d copies of %s accounted for, the set has %d", n, s.set.Kinds[k].Name, s.set.Kinds[k].Count)
+	for pos, ok := range where {
+		if !ok {
+			return fmt.Errorf("tile %d is nowhere", pos)
 		}
 	}
 	return nil
+}
+
+// flipPending reports whether c is the tile a pending flip waits for (its
+// card may be public already while the rest of the table's cards are still
+// being opened).
+func (s *State) flipPending(c cell) bool {
+	if len(s.stack) == 0 {
+		return false
+	}
+	t := s.top()
+	return t.kind == tkFlip && t.ox == c.x && t.oy == c.y
 }
 
 // checkMarkers checks that every player's markers are in the supply, on

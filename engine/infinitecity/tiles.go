@@ -42,7 +42,7 @@ var instrInfo = [numInstr]struct{ key, text string }{
 	{"none", "No instruction."},
 	{"protect", "This tile and the four tiles next to it cannot be affected by tile or marker actions."},
 	{"play-another", "Play another tile from your hand."},
-	{"library", "Look at the top 5 tiles of the pile and play one of them at once; the rest go back into the pile."},
+	{"library", "Look at the top 5 tiles of the pile and play one of them at once; the rest go to the bottom of the pile."},
 	{"plaza", "While a Plaza is face up, every new tile must be placed next to a Plaza."},
 	{"return-markers", "Return all markers on one tile to their owners."},
 	{"remove-markers", "Remove all markers on one tile from the game."},
@@ -53,7 +53,7 @@ var instrInfo = [numInstr]struct{ key, text string }{
 	{"mark-line", "Put one of your markers on a tile in this tile's row or column."},
 	{"mark-near-own", "Put one of your markers on a tile next to a tile you control."},
 	{"move-marker", "Move one of your markers from another tile onto a tile next to this one."},
-	{"recycle", "Put up to 2 tiles from your hand back into the pile, then draw as many."},
+	{"recycle", "Put up to 2 tiles from your hand at the bottom of the pile, then draw as many."},
 }
 
 // Key is the instruction's name in a tile-set text.

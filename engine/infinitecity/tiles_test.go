@@ -117,9 +117,9 @@ func TestCustomTileSetOption(t *testing.T) {
 		t.Fatal(err)
 	}
 	anyChance(t, es.(*State))
-	for _, h := range es.(*State).hands {
-		for _, k := range h {
-			if k > 2 {
+	for p, h := range es.(*State).hands {
+		for _, k := range kindsOf(es.(*State), h, p) {
+			if k < 0 || k > 2 {
 				t.Fatalf("a custom set dealt kind %d", k)
 			}
 		}
@@ -188,9 +188,14 @@ func TestDecodeRejectsBrokenStates(t *testing.T) {
 	}
 	s := states[len(states)/2]
 	bad := s.clone()
-	bad.pool[0]++
+	bad.pile = append(bad.pile, bad.pile[0])
 	if _, err := engine.DecodeState(Game, engine.Encode(bad)); err == nil {
-		t.Fatalf("a state with 121 tiles decoded")
+		t.Fatalf("a state with a tile in the pile twice decoded")
+	}
+	bad = s.clone()
+	bad.pile = bad.pile[1:]
+	if _, err := engine.DecodeState(Game, engine.Encode(bad)); err == nil {
+		t.Fatalf("a state with a tile missing decoded")
 	}
 	bad = s.clone()
 	bad.supply[1]--

@@ -58,12 +58,27 @@ func (s *State) info(k int) TileInfo {
 	return TileInfo{Name: t.Name, Abbr: t.Abbr, Text: t.Instr.Text(), Bonus: t.Bonus, Rings: t.Rings}
 }
 
+// infos returns what seat knows of the tiles (handles) from, by kind.
+func (s *State) infos(from []int, seat int) []TileInfo {
+	var kinds []int
+	for _, pos := range from {
+		if k := s.tileOf(pos, seat); k >= 0 {
+			kinds = insertSorted(kinds, k)
+		}
+	}
+	var out []TileInfo
+	for _, k := range kinds {
+		out = append(out, s.info(k))
+	}
+	return out
+}
+
 // View returns what seat may see; -1 is a spectator.
 func (s *State) View(seat int) engine.View {
 	v := &View{
 		Seat: seat, Players: s.players, Turn: s.turn, Current: s.current,
 		ToAct: s.ToAct().String(), Prompt: s.prompt(), Over: s.reason != endNone,
-		EndSeat: s.endSeat, Pile: s.pile,
+		EndSeat: s.endSeat, Pile: len(s.pile),
 		Supply: append([]int(nil), s.supply...), Lost: append([]int(nil), s.lost...),
 		Left: append([]bool(nil), s.dropped...), Scores: s.Scores(),
 	}
@@ -74,13 +89,11 @@ func (s *State) View(seat int) engine.View {
 		v.HandSizes = append(v.HandSizes, len(h))
 	}
 	if seat >= 0 && seat < s.players {
-		for _, k := range s.hands[seat] {
-			v.Hand = append(v.Hand, s.info(k))
-		}
+		// A seat sees its own tiles (on a secret table, on its own peer
+		// only: from its Knowledge), sorted by kind.
+		v.Hand = s.infos(s.hands[seat], seat)
 		if seat == s.current {
-			for _, k := range s.peek {
-				v.Peek = append(v.Peek, s.info(k))
-			}
+			v.Peek = s.infos(s.peek, seat)
 		}
 	}
 	onTable := make([]bool, len(s.set.Kinds))

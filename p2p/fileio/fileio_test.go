@@ -3,6 +3,7 @@ package fileio
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -49,18 +50,24 @@ func TestReadFileDevice(t *testing.T) {
 func TestReadFileFIFOCancel(t *testing.T) {
 	dir := t.TempDir()
 	for _, writer := range []bool{false, true} {
-		fifo := filepath.Join(dir, "fifo")
-		os.Remove(fifo)
+		// A FIFO of its own per case: the first case's abandoned open is
+		// let go (below) only at the end, on this very FIFO.
+		fifo := filepath.Join(dir, fmt.Sprintf("fifo-writer-%v", writer))
 		if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 			t.Fatal(err)
 		}
 		if writer {
-			// A writer that opens the FIFO and then never writes nor closes.
+			// A writer that opens the FIFO, writes a little and then
+			// neither writes nor closes until the read has returned (a
+			// fixed sleep here let the read end by the writer's close on
+			// a loaded machine, not by the cancel).
+			release := make(chan struct{})
+			defer close(release)
 			go func() {
 				f, err := os.OpenFile(fifo, os.O_WRONLY, 0)
 				if err == nil {
 					f.Write([]byte("boardmesh"))
-					time.Sleep(3 * time.Second)
+					<-release
 					f.Close()
 				}
 			}()
@@ -86,7 +93,7 @@ func TestReadFileFIFOCancel(t *testing.T) {
 			if !errors.Is(err, ErrInterrupted) || !errors.Is(err, context.Canceled) {
 				t.Fatalf("writer %v: err = %v", writer, err)
 			}
-		case <-time.After(2 * time.Second):
+		case <-time.After(20 * time.Second):
 			t.Fatalf("writer %v: the read did not stop after cancel", writer)
 		}
 	}

@@ -1,0 +1,701 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+)
+
+// This file is the engine's side of hidden cards (docs/hidden-cards.md):
+// handles, openings, a seat's private Knowledge, and Cards, the bookkeeping
+// a card game's state embeds. The card layer (mental poker on a secret
+// table) or the open card source (the beacon, everywhere else) answers what
+// the state asks for; the rules never see a card they may not see.
+
+// MaxDecks and MaxDeckSize bound what a game may declare and what a decoder
+// accepts. Card values travel as (value+1)·G in the card layer, which takes
+// decks of at most 1024 cards.
+const (
+	MaxDecks    = 256
+	MaxDeckSize = 1024
+	// MaxCardSeats is the number of seats the seen-by masks can hold.
+	MaxCardSeats = 16
+)
+
+// Handle names one card of a jointly shuffled deck by its position. Nobody
+// knows which card a position holds until it is opened: the engine moves
+// handles between zones and refers to cards only by them.
+type Handle struct {
+	Deck uint8
+	Pos  uint16
+}
+
+func (h Handle) String() string { return fmt.Sprintf("%d:%d", h.Deck, h.Pos) }
+
+// Arg is the handle as one action argument: Deck<<16 | Pos (for deck 0,
+// the position itself).
+func (h Handle) Arg() int32 { return int32(h.Deck)<<16 | int32(h.Pos) }
+
+// HandleArg reads an argument written by Handle.Arg; ok is false for a
+// number that is no handle.
+func HandleArg(a int32) (h Handle, ok bool) {
+	if a < 0 || a>>16 >= MaxDecks {
+		return Handle{}, false
+	}
+	return Handle{Deck: uint8(a >> 16), Pos: uint16(a)}, true
+}
+
+func handleLess(a, b Handle) bool { return a.Deck < b.Deck || a.Deck == b.Deck && a.Pos < b.Pos }
+
+// Public is the To of an opening that every seat learns.
+const Public = -1
+
+// NoCard is the card value passed to Open by a peer that is not the
+// recipient of a private opening: it learns that the opening happened,
+// never what it showed.
+const NoCard = -1
+
+// Opening is a card the state waits to see opened: the card at (Deck, Pos)
+// shown to seat To only (a draw into a hand, a peek that leaves the card
+// where it is), or to everyone (To = Public: a tile turned over).
+type Opening struct {
+	Deck uint8
+	Pos  uint16
+	To   int
+}
+
+// Handle is the card the opening opens.
+func (o Opening) Handle() Handle { return Handle{Deck: o.Deck, Pos: o.Pos} }
+
+func (o Opening) String() string {
+	if o.To == Public {
+		return fmt.Sprintf("open %s to everyone", o.Handle())
+	}
+	return fmt.Sprintf("open %s to seat %d", o.Handle(), o.To+1)
+}
+
+// CardMode says who answers a state's openings.
+type CardMode uint8
+
+const (
+	// CardsOpen: the open card source. Every opening is answered at once
+	// from the next beacon (a chance step) and its value is written into
+	// the shared state, so every peer's engine holds every card drawn;
+	// views still show each seat only what the rules let it see. This is
+	// sim, the bots' searches, the tests and --open-hands tables.
+	CardsOpen CardMode = iota
+	// CardsSecret: the card layer (mental poker) answers openings; the
+	// state waits with ActorCards, holds only public values, and a
+	// private value reaches only its recipient's Knowledge.
+	CardsSecret
+)
+
+// Errors of the card contract.
+var (
+	// ErrNotWaiting: an opening was answered that the state did not ask for.
+	ErrNotWaiting = errors.New("the game is not waiting for that card")
+	// ErrBadCard: a card value that cannot be the card asked for.
+	ErrBadCard = errors.New("impossible card")
+)
+
+// Knowledge is what one seat knows privately: the cards opened to it
+// (handle → card). It lives beside the shared state, never in it: it is
+// not encoded into the state, not hashed and never sent. It is kept
+// sorted by handle (no map), so it encodes canonically for tests.
+type Knowledge struct {
+	Seat  int
+	cards []known
+}
+
+type known struct {
+	h    Handle
+	card uint16
+}
+
+// NewKnowledge returns the empty knowledge of seat.
+func NewKnowledge(seat int) *Knowledge { return &Knowledge{Seat: seat} }
+
+func (k *Knowledge) find(h Handle) (int, bool) {
+	i := sort.Search(len(k.cards), func(i int) bool { return !handleLess(k.cards[i].h, h) })
+	return i, i < len(k.cards) && k.cards[i].h == h
+}
+
+// Learn records that handle h holds card. A seat learns a handle once;
+// learning it again with another value is the card layer's bug.
+func (k *Knowledge) Learn(h Handle, card uint16) error {
+	i, ok := k.find(h)
+	if ok {
+		if k.cards[i].card != card {
+			return fmt.Errorf("%w: %s was %d and is now said to be %d", ErrBadCard, h, k.cards[i].card, card)
+		}
+		return nil
+	}
+	k.cards = append(k.cards, known{})
+	copy(k.cards[i+1:], k.cards[i:])
+	k.cards[i] = known{h: h, card: card}
+	return nil
+}
+
+// Card returns the card of h if the seat knows it.
+func (k *Knowledge) Card(h Handle) (uint16, bool) {
+	if k == nil {
+		return 0, false
+	}
+	i, ok := k.find(h)
+	if !ok {
+		return 0, false
+	}
+	return k.cards[i].card, true
+}
+
+// Len is the number of cards the seat knows.
+func (k *Knowledge) Len() int { return len(k.cards) }
+
+// Clone returns a copy.
+func (k *Knowledge) Clone() *Knowledge {
+	if k == nil {
+		return nil
+	}
+	return &Knowledge{Seat: k.Seat, cards: append([]known(nil), k.cards...)}
+}
+
+// Encode writes the knowledge canonically (for a seat's own records and
+// for tests that compare what a seat holds; it is never part of a state).
+func (k *Knowledge) Encode(e *Encoder) {
+	e.Int("seat", k.Seat)
+	e.Len("cards", len(k.cards))
+	for i, c := range k.cards {
+		e.BeginItem("cards", i)
+		e.Uint("deck", uint64(c.h.Deck))
+		e.Uint("pos", uint64(c.h.Pos))
+		e.Uint("card", uint64(c.card))
+		e.End()
+	}
+}
+
+// slot is what the shared state holds about one position of a deck.
+type slot struct {
+	val  int32  // the card, or -1 when the shared state does not hold it
+	pub  bool   // opened to everyone
+	seen uint16 // the seats it was opened to (public knowledge: who saw what, never what)
+	dead bool   // reshuffled into a later deck: the handle names nothing any more
+	src  int16  // open tables, reshuffled decks: the source this position took, or -1
+}
+
+// Deck is one declared deck: its cards before the shuffle. An Open deck is
+// never shuffled: its cards lie face up in list order (a supply), public
+// from the start, from where a reshuffle may take them into a hidden deck.
+type Deck struct {
+	Cards []uint16
+	Open  bool
+}
+
+// Cards is the card bookkeeping a card game's state embeds: the decks it
+// declared (public, deterministic from its options), what the shared state
+// knows of each position, and, not encoded, the local seat's Knowledge.
+//
+// The rules use Public for effects (only public cards have effects on
+// everyone's engine), Value for what one seat may see (its own legal moves,
+// its view), Want to list the openings a step waits for, and Open to take
+// an answer.
+type Cards struct {
+	mode  CardMode
+	decks [][]uint16 // the declared decks' lists
+	open  []bool     // per declared deck: face up, never shuffled
+	// sources lists, per deck after the declared ones, the handles a
+	// reshuffle took its cards from (deck d's are sources[d-len(decks)]).
+	sources [][]Handle
+	slots   [][]slot
+	know    *Knowledge // the local seat's; nil on open tables and for spectators
+}
+
+// NewCards declares hidden decks: deck d is the ordered list decks[d] of
+// card ids before the joint shuffle. The lists are copied.
+func NewCards(decks [][]uint16) (Cards, error) {
+	ds := make([]Deck, len(decks))
+	for i, l := range decks {
+		ds[i] = Deck{Cards: l}
+	}
+	return NewDecks(ds)
+}
+
+// NewDecks declares decks, hidden or open.
+func NewDecks(decks []Deck) (Cards, error) {
+	if len(decks) > MaxDecks {
+		return Cards{}, fmt.Errorf("%d decks, at most %d", len(decks), MaxDecks)
+	}
+	c := Cards{decks: make([][]uint16, len(decks)), open: make([]bool, len(decks)), slots: make([][]slot, len(decks))}
+	for d, dk := range decks {
+		if len(dk.Cards) > MaxDeckSize {
+			return Cards{}, fmt.Errorf("deck %d has %d cards, at most %d", d, len(dk.Cards), MaxDeckSize)
+		}
+		c.decks[d] = append([]uint16(nil), dk.Cards...)
+		c.open[d] = dk.Open
+		c.slots[d] = make([]slot, len(dk.Cards))
+		for i := range c.slots[d] {
+			c.slots[d][i] = slot{val: -1, src: -1}
+			if dk.Open {
+				c.slots[d][i].val, c.slots[d][i].pub = int32(dk.Cards[i]), true
+			}
+		}
+	}
+	return c, nil
+}
+
+// Decks returns the declared decks' lists (for the card layer's setup
+// shuffle; Open says which are not shuffled). The caller must not change
+// them.
+func (c *Cards) Decks() [][]uint16 { return c.decks }
+
+// Open reports whether declared deck d lies face up.
+func (c *Cards) OpenDeck(d int) bool { return d < len(c.open) && c.open[d] }
+
+// NumDecks is the number of decks: the declared ones, then one per
+// reshuffle.
+func (c *Cards) NumDecks() int { return len(c.slots) }
+
+// Sources returns the handles deck d was reshuffled from, or nil for a
+// declared deck. The caller must not change them.
+func (c *Cards) Sources(d int) []Handle {
+	if d < len(c.decks) || d >= len(c.slots) {
+		return nil
+	}
+	return c.sources[d-len(c.decks)]
+}
+
+// Mode says who answers the openings.
+func (c *Cards) Mode() CardMode { return c.mode }
+
+// UseSecret switches to the secret card layer. It is allowed only before any
+// card has been opened (at setup), so that no value is ever in the state.
+func (c *Cards) UseSecret() error {
+	for d, ss := range c.slots {
+		for _, s := range ss {
+			if d < len(c.open) && c.open[d] {
+				continue
+			}
+			if s.seen != 0 || s.pub || s.val >= 0 || len(c.slots) > len(c.decks) {
+				return errors.New("cards were already opened; a table chooses secret cards before the first deal")
+			}
+		}
+	}
+	c.mode = CardsSecret
+	return nil
+}
+
+// SetKnowledge attaches the local seat's private knowledge (secret tables).
+// It is not part of the state: Encode leaves it out.
+func (c *Cards) SetKnowledge(k *Knowledge) { c.know = k }
+
+// Knowledge returns the attached knowledge, or nil.
+func (c *Cards) Knowledge() *Knowledge { return c.know }
+
+func (c *Cards) slot(h Handle) *slot {
+	if int(h.Deck) >= len(c.slots) || int(h.Pos) >= len(c.slots[h.Deck]) {
+		return nil
+	}
+	return &c.slots[h.Deck][h.Pos]
+}
+
+// Valid reports whether h names a position of a declared deck.
+func (c *Cards) Valid(h Handle) bool { return c.slot(h) != nil }
+
+// Public returns the card of h if it has been opened to everyone.
+func (c *Cards) Public(h Handle) (uint16, bool) {
+	s := c.slot(h)
+	if s == nil || !s.pub {
+		return 0, false
+	}
+	return uint16(s.val), true
+}
+
+// Seen reports whether seat has been shown h (or h is public).
+func (c *Cards) Seen(h Handle, seat int) bool {
+	s := c.slot(h)
+	return s != nil && (s.pub || seat >= 0 && seat < MaxCardSeats && s.seen&(1<<seat) != 0)
+}
+
+// Value returns the card of h as seat may know it: a public card, or one
+// opened to seat, read from the shared state on an open table and from the
+// seat's Knowledge on a secret one (known only on that seat's own peer).
+func (c *Cards) Value(h Handle, seat int) (uint16, bool) {
+	s := c.slot(h)
+	if s == nil {
+		return 0, false
+	}
+	if s.pub {
+		return uint16(s.val), true
+	}
+	if !c.Seen(h, seat) {
+		return 0, false
+	}
+	if c.mode == CardsOpen {
+		return uint16(s.val), s.val >= 0
+	}
+	if c.know != nil && c.know.Seat == seat {
+		return c.know.Card(h)
+	}
+	return 0, false
+}
+
+// Want appends the opening of h to to, unless it is already satisfied (to
+// has seen h, or h is public).
+func (c *Cards) Want(dst []Opening, h Handle, to int) []Opening {
+	if to == Public {
+		if s := c.slot(h); s != nil && !s.pub {
+			dst = append(dst, Opening{Deck: h.Deck, Pos: h.Pos, To: Public})
+		}
+		return dst
+	}
+	if !c.Seen(h, to) {
+		dst = append(dst, Opening{Deck: h.Deck, Pos: h.Pos, To: to})
+	}
+	return dst
+}
+
+// Bound reports whether the shared state holds h's value (open tables, or
+// a public card).
+func (c *Cards) Bound(h Handle) bool {
+	s := c.slot(h)
+	return s != nil && s.val >= 0
+}
+
+// remaining returns, per card id, the copies of deck d not yet bound to a
+// position (pub only: only public values when onlyPub).
+func (c *Cards) remaining(d uint8, onlyPub bool) []int {
+	n := 0
+	for _, v := range c.decks[d] {
+		n = max(n, int(v)+1)
+	}
+	w := make([]int, n)
+	for _, v := range c.decks[d] {
+		w[v]++
+	}
+	for _, s := range c.slots[d] {
+		if s.val >= 0 && (!onlyPub || s.pub) {
+			w[s.val]--
+		}
+	}
+	return w
+}
+
+// Check says why card cannot answer o, or nil. It checks what the engine
+// can know: the handle exists; a value the state holds is not contradicted;
+// a public value is a card of the deck whose copies are not all public
+// already; a private answer on a secret table reaches only its recipient.
+// The card layer's proofs check the rest (that the value is the card).
+func (c *Cards) Check(o Opening, card int) error {
+	h := o.Handle()
+	s := c.slot(h)
+	if s == nil {
+		return fmt.Errorf("%w: there is no card %s", ErrNotWaiting, h)
+	}
+	if o.To < Public || o.To >= MaxCardSeats {
+		return fmt.Errorf("%w: seat %d", ErrNotWaiting, o.To+1)
+	}
+	if s.dead {
+		return fmt.Errorf("%w: %s was reshuffled into another deck", ErrNotWaiting, h)
+	}
+	secretOther := c.mode == CardsSecret && o.To != Public && (c.know == nil || c.know.Seat != o.To)
+	if secretOther {
+		if card != NoCard {
+			return fmt.Errorf("%w: a card opened to seat %d was given to another seat's engine", ErrBadCard, o.To+1)
+		}
+		return nil
+	}
+	if card < 0 || card > 0xffff {
+		return fmt.Errorf("%w: %s needs its value", ErrBadCard, o)
+	}
+	if s.val >= 0 {
+		if int(s.val) != card {
+			return fmt.Errorf("%w: %s holds card %d, not %d", ErrBadCard, h, s.val, card)
+		}
+		return nil
+	}
+	if !c.possible(o.Deck, card, c.mode == CardsSecret) {
+		return fmt.Errorf("%w: deck %d has no card %d left to be at %s", ErrBadCard, o.Deck, card, h)
+	}
+	return nil
+}
+
+// Open records the answer to o, checked by Check: a public card goes into
+// the shared state; a private one marks who saw it, and its value goes into
+// the shared state on an open table, into the recipient's Knowledge on a
+// secret one (card = NoCard on every other peer).
+func (c *Cards) Open(o Opening, card int) error {
+	if err := c.Check(o, card); err != nil {
+		return err
+	}
+	s := c.slot(o.Handle())
+	if o.To == Public {
+		s.val, s.pub = int32(card), true
+		if c.mode == CardsOpen && s.src < 0 && int(o.Deck) >= len(c.decks) {
+			c.takeSource(o.Deck, s, card)
+		}
+		return nil
+	}
+	if c.mode == CardsOpen && s.src < 0 && int(o.Deck) >= len(c.decks) {
+		c.takeSource(o.Deck, s, card)
+	}
+	s.seen |= 1 << o.To
+	switch {
+	case c.mode == CardsOpen:
+		s.val = int32(card)
+	case card != NoCard:
+		return c.know.Learn(o.Handle(), uint16(card))
+	}
+	return nil
+}
+
+// AnswerBound answers, on an open table, every opening of want whose value
+// the state already holds, and returns the ones left (in order, reusing
+// want). On a secret table it answers only public re-openings of public
+// cards and returns the rest.
+func (c *Cards) AnswerBound(want []Opening) []Opening {
+	out := want[:0]
+	for _, o := range want {
+		s := c.slot(o.Handle())
+		if s != nil && s.val >= 0 && (c.mode == CardsOpen || s.pub) {
+			// Check cannot fail: the value is the one held.
+			_ = c.Open(o, int(s.val))
+			continue
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
+// OpenFromBeacon is the open card source: it answers every opening of want
+// from beacon. A position not yet bound gets a card drawn uniformly among
+// the deck's cards not yet bound to any position, in the order of want, so
+// a deck behaves exactly as a uniformly shuffled one, and no card is fixed
+// before the step that shows it (late-bound: nobody can foresee a draw).
+func (c *Cards) OpenFromBeacon(want []Opening, beacon []byte) error {
+	if c.mode != CardsOpen {
+		return errors.New("the open card source cannot answer a secret table")
+	}
+	r := NewRand(beacon)
+	for _, o := range want {
+		s := c.slot(o.Handle())
+		if s == nil {
+			return fmt.Errorf("%w: there is no card %s", ErrNotWaiting, o.Handle())
+		}
+		card, err := c.bind(o.Handle(), r, 0)
+		if err != nil {
+			return err
+		}
+		if err := c.Open(o, card); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Clone returns a deep copy (the knowledge too, so that a bot's trial moves
+// on a copy never touch the peer's own).
+func (c *Cards) Clone() Cards {
+	out := Cards{mode: c.mode, decks: c.decks, open: c.open, sources: append([][]Handle(nil), c.sources...),
+		slots: make([][]slot, len(c.slots)), know: c.know.Clone()}
+	for d, s := range c.slots {
+		out.slots[d] = append([]slot(nil), s...)
+	}
+	return out
+}
+
+// Encode writes the shared part: the mode and, per deck, the handles it was
+// reshuffled from and, per position, the value the state holds (-1 for
+// none) and its flags: public (bit 0), reshuffled away (bit 1), the seats
+// that saw it (bits 2 and up); for a reshuffled deck also the source it
+// took (open tables). The decks'
+// lists are not written: the game derives them from its options. The
+// knowledge is never written.
+func (c *Cards) Encode(e *Encoder) {
+	e.Begin("cards")
+	e.Uint("mode", uint64(c.mode))
+	e.Len("decks", len(c.slots))
+	for d, ss := range c.slots {
+		e.BeginItem("deck", d)
+		src := c.Sources(d)
+		e.Len("sources", len(src))
+		for _, h := range src {
+			e.Uint("source", uint64(h.Arg()))
+		}
+		e.Len("slots", len(ss))
+		for i, s := range ss {
+			e.BeginItem("slot", i)
+			e.Int("val", int(s.val))
+			// One number for the flags keeps a 120-card deck near 2 bytes a
+			// card: the state is hashed at every step.
+			f := uint64(s.seen) << 2
+			if s.pub {
+				f |= 1
+			}
+			if s.dead {
+				f |= 2
+			}
+			e.Uint("flags", f)
+			if d >= len(c.decks) {
+				e.Int("src", int(s.src))
+			}
+			e.End()
+		}
+		e.End()
+	}
+	e.End()
+}
+
+// DecodeCards reads what Encode wrote for the hidden decks the game
+// declares (DecodeDecks for open ones too).
+func DecodeCards(d *Decoder, decks [][]uint16) (Cards, error) {
+	ds := make([]Deck, len(decks))
+	for i, l := range decks {
+		ds[i] = Deck{Cards: l}
+	}
+	return DecodeDecks(d, ds)
+}
+
+// DecodeDecks reads what Encode wrote for the decks the game declares, and
+// checks it: sizes match; values are cards of their deck; no declared
+// card is bound to more positions than the deck has copies; open decks lie
+// face up as declared; every reshuffled deck takes each of its sources, all
+// of earlier decks, once, and every reshuffled handle is a source of
+// exactly one deck; a position of a reshuffled deck took a source whose
+// card it shows (open tables); a secret table holds no private value.
+func DecodeDecks(d *Decoder, decks []Deck) (Cards, error) {
+	c, err := NewDecks(decks)
+	if err != nil {
+		return Cards{}, err
+	}
+	bad := func(format string, args ...any) (Cards, error) {
+		return Cards{}, fmt.Errorf("%w: %s", ErrDecode, fmt.Sprintf(format, args...))
+	}
+	mode := d.Uint()
+	if d.Err() == nil && mode > uint64(CardsSecret) {
+		return bad("card mode %d", mode)
+	}
+	c.mode = CardMode(mode)
+	n := d.Len(MaxDecks)
+	if d.Err() != nil {
+		return Cards{}, d.Err()
+	}
+	if n < len(decks) {
+		return bad("%d decks, the game has %d", n, len(decks))
+	}
+	top := 0 // every card id is below top
+	for _, dk := range decks {
+		for _, v := range dk.Cards {
+			top = max(top, int(v)+1)
+		}
+	}
+	for di := 0; di < n; di++ {
+		ns := d.Len(MaxDeckSize)
+		var src []Handle
+		for i := 0; i < ns && d.Err() == nil; i++ {
+			a := d.Uint()
+			h, ok := HandleArg(int32(min(a, 1<<31-1)))
+			if !ok || int(h.Deck) >= di || int(h.Pos) >= len(c.slots[h.Deck]) {
+				return bad("deck %d takes a card that is not in an earlier deck", di)
+			}
+			src = append(src, h)
+		}
+		m := d.Len(MaxDeckSize)
+		if d.Err() != nil {
+			return Cards{}, d.Err()
+		}
+		if di < len(decks) {
+			if ns != 0 || m != len(decks[di].Cards) {
+				return bad("deck %d has %d positions, the game has %d", di, m, len(decks[di].Cards))
+			}
+		} else {
+			if m != ns || m == 0 {
+				return bad("reshuffled deck %d has %d positions and %d sources", di, m, ns)
+			}
+			c.sources = append(c.sources, src)
+			c.slots = append(c.slots, make([]slot, m))
+		}
+		used := make([]bool, ns)
+		for i := range c.slots[di] {
+			s := &c.slots[di][i]
+			v := d.Int()
+			f := d.Uint()
+			sv := -1
+			if di >= len(decks) {
+				sv = d.Int()
+			}
+			if d.Err() != nil {
+				return Cards{}, d.Err()
+			}
+			seen := f >> 2
+			s.pub, s.dead = f&1 != 0, f&2 != 0
+			if v < -1 || v >= top || seen > 0xffff || s.pub && v < 0 || c.mode == CardsSecret && !s.pub && v >= 0 {
+				return bad("card %d:%d", di, i)
+			}
+			if di < len(decks) && decks[di].Open && (!s.pub || v != int(decks[di].Cards[i])) {
+				return bad("card %d:%d of a face-up deck", di, i)
+			}
+			if sv < -1 || sv >= ns || c.mode == CardsSecret && sv >= 0 || (sv >= 0) != (v >= 0 && di >= len(decks) && c.mode == CardsOpen) {
+				return bad("card %d:%d names source %d", di, i, sv)
+			}
+			if sv >= 0 {
+				if used[sv] {
+					return bad("card %d:%d takes a source twice", di, i)
+				}
+				used[sv] = true
+				if o := c.slot(src[sv]); o.val != int32(v) {
+					return bad("card %d:%d is not the card it took", di, i)
+				}
+			}
+			s.val, s.seen, s.src = int32(v), uint16(seen), int16(sv)
+		}
+		if di < len(decks) {
+			for _, w := range c.remaining(uint8(di), false) {
+				if w < 0 {
+					return bad("deck %d holds more copies of a card than it has", di)
+				}
+			}
+		}
+	}
+	// Every dead handle is the source of exactly one reshuffle.
+	as := make([][]int, len(c.slots))
+	for di := range c.slots {
+		as[di] = make([]int, len(c.slots[di]))
+	}
+	for _, src := range c.sources {
+		for _, h := range src {
+			as[h.Deck][h.Pos]++
+		}
+	}
+	for di := range c.slots {
+		for i, s := range c.slots[di] {
+			if (as[di][i] == 1) != s.dead || as[di][i] > 1 {
+				return bad("card %d:%d is reshuffled %d times", di, i, as[di][i])
+			}
+		}
+	}
+	return c, nil
+}
+
+// CardState is implemented by the states of games with hidden cards. It is
+// what the card layer drives on a secret table; on an open one the state
+// answers itself from the beacon and looks like any other State.
+type CardState interface {
+	State
+	// Cards is the state's card bookkeeping: the declared decks, the mode,
+	// the local knowledge (SetKnowledge).
+	Cards() *Cards
+	// UseSecretCards makes the card layer answer openings (before the deal).
+	UseSecretCards() error
+	// Openings appends what the state waits for; ToAct is ActorCards (or,
+	// on an open table, chance) while it is not empty.
+	Openings(dst []Opening) []Opening
+	// Open answers one of Openings (card: the value, or NoCard on a peer
+	// that is not a private opening's recipient). The state moves on when
+	// the last one is answered. A refused answer changes nothing.
+	Open(o Opening, card int) error
+	// Reveals appends the handles action a of the seat to act makes public:
+	// its envelope carries their openings.
+	Reveals(a Action, dst []Handle) []Handle
+	// ApplyRevealed is Apply with the values of Reveals(a), in order; on an
+	// open table the values may be nil (the state holds them).
+	ApplyRevealed(seat int, a Action, cards []int) error
+}

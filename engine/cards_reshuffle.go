@@ -1,0 +1,148 @@
+package engine
+
+import "fmt"
+
+// Reshuffle takes the cards at from into a new deck, shuffled jointly (a
+// Dominion discard pile becoming a draw pile), and returns its id: the next
+// deck. Its cards are then (id, 0…len(from)-1); the handles in from name
+// nothing any more (opening one is refused). The card layer sees the new
+// deck in NumDecks and Sources after the step and shuffles it (on a secret
+// table, before it answers an opening of it); the engine goes on at once.
+// On an open table, like a declared deck, a position gets its card at the
+// first opening: one of the sources not yet taken, uniformly.
+func (c *Cards) Reshuffle(from []Handle) (uint8, error) {
+	if len(c.slots) >= MaxDecks {
+		return 0, fmt.Errorf("a game has at most %d decks", MaxDecks)
+	}
+	if len(from) == 0 || len(from) > MaxDeckSize {
+		return 0, fmt.Errorf("a reshuffle of %d cards", len(from))
+	}
+	for i, h := range from {
+		s := c.slot(h)
+		if s == nil || s.dead {
+			return 0, fmt.Errorf("%w: no card %s to reshuffle", ErrNotWaiting, h)
+		}
+		for _, g := range from[:i] {
+			if g == h {
+				return 0, fmt.Errorf("%s is in the reshuffle twice", h)
+			}
+		}
+	}
+	for _, h := range from {
+		c.slot(h).dead = true
+	}
+	id := uint8(len(c.slots))
+	c.sources = append(c.sources, append([]Handle(nil), from...))
+	ss := make([]slot, len(from))
+	for i := range ss {
+		ss[i] = slot{val: -1, src: -1}
+	}
+	c.slots = append(c.slots, ss)
+	return id, nil
+}
+
+// possible reports whether card may be at an unbound position of deck d:
+// a declared deck has a copy of it not yet bound (only public values count
+// when onlyPub); a reshuffled deck has a source that is, or may be, it.
+func (c *Cards) possible(d uint8, card int, onlyPub bool) bool {
+	if int(d) < len(c.decks) {
+		w := c.remaining(d, onlyPub)
+		return card < len(w) && w[card] > 0
+	}
+	src := c.Sources(int(d))
+	taken := 0 // positions of d that show card
+	for _, s := range c.slots[d] {
+		if s.val == int32(card) && (!onlyPub || s.pub) {
+			taken++
+		}
+	}
+	could := 0 // sources that are or may be card
+	for _, h := range src {
+		s := c.slot(h)
+		switch {
+		case s.val == int32(card) && (!onlyPub || s.pub):
+			could++
+		case s.val < 0 || onlyPub && !s.pub:
+			if c.possible(h.Deck, card, onlyPub) {
+				could++
+			}
+		}
+	}
+	return could > taken
+}
+
+// bind returns the card of h on an open table, drawing it with r at its
+// first opening: for a declared deck, uniformly among the copies not yet
+// bound; for a reshuffled deck, a uniform source among those not yet taken
+// (bound in turn if need be), which is the card that position took.
+func (c *Cards) bind(h Handle, r *Rand, depth int) (int, error) {
+	s := c.slot(h)
+	if s == nil {
+		return 0, fmt.Errorf("%w: there is no card %s", ErrNotWaiting, h)
+	}
+	if s.val >= 0 {
+		return int(s.val), nil
+	}
+	if depth > MaxDecks {
+		return 0, fmt.Errorf("reshuffles nest too deep")
+	}
+	if int(h.Deck) < len(c.decks) {
+		card := r.Pick(c.remaining(h.Deck, false))
+		if card < 0 {
+			return 0, fmt.Errorf("deck %d has more positions than cards", h.Deck)
+		}
+		return card, nil
+	}
+	src := c.Sources(int(h.Deck))
+	free := c.freeSources(h.Deck)
+	if len(free) == 0 {
+		return 0, fmt.Errorf("deck %d has more positions than sources", h.Deck)
+	}
+	i := free[r.Intn(len(free))]
+	card, err := c.bind(src[i], r, depth+1)
+	if err != nil {
+		return 0, err
+	}
+	so := c.slot(src[i])
+	so.val = int32(card)
+	s.src = int16(i)
+	return card, nil
+}
+
+// freeSources lists the sources of reshuffled deck d no position took.
+func (c *Cards) freeSources(d uint8) []int {
+	src := c.Sources(int(d))
+	taken := make([]bool, len(src))
+	for _, s := range c.slots[d] {
+		if s.src >= 0 {
+			taken[s.src] = true
+		}
+	}
+	var free []int
+	for i := range src {
+		if !taken[i] {
+			free = append(free, i)
+		}
+	}
+	return free
+}
+
+// takeSource records, on an open table, which source a position of a
+// reshuffled deck took when its card was given rather than drawn (a test's
+// dealer, a replay): the first free source that is that card.
+func (c *Cards) takeSource(d uint8, s *slot, card int) {
+	src := c.Sources(int(d))
+	for _, i := range c.freeSources(d) {
+		if v := c.slot(src[i]).val; v == int32(card) {
+			s.src = int16(i)
+			return
+		}
+	}
+	for _, i := range c.freeSources(d) {
+		if c.slot(src[i]).val < 0 {
+			c.slot(src[i]).val = int32(card)
+			s.src = int16(i)
+			return
+		}
+	}
+}

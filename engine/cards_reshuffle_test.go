@@ -1,0 +1,165 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+)
+
+// dealAll opens every position of deck d to seat 0 on an open table.
+func dealAll(t *testing.T, c *Cards, d uint8, beacon []byte) []int {
+	t.Helper()
+	var want []Opening
+	for p := range c.slots[d] {
+		want = append(want, Opening{Deck: d, Pos: uint16(p), To: 0})
+	}
+	if err := c.OpenFromBeacon(want, beacon); err != nil {
+		t.Fatal(err)
+	}
+	var got []int
+	for p := range c.slots[d] {
+		v, ok := c.Value(Handle{Deck: d, Pos: uint16(p)}, 0)
+		if !ok {
+			t.Fatalf("%d:%d not known after its opening", d, p)
+		}
+		got = append(got, int(v))
+	}
+	return got
+}
+
+// TestReshuffleOnAnOpenTable: a reshuffled deck holds exactly its
+// sources' cards, its order is pinned by a golden vector, its old handles
+// name nothing, and its first position is uniform over the sources.
+func TestReshuffleOnAnOpenTable(t *testing.T) {
+	c := mustCards(t)
+	// Seat 0 sees four cards, then the four and two never-opened ones are
+	// reshuffled into deck 1.
+	first := dealAll(t, &c, 0, Derive([]byte("r"), "", 0))
+	from := []Handle{{0, 0}, {0, 1}, {0, 2}, {0, 3}, {0, 8}, {0, 9}}
+	id, err := c.Reshuffle(from)
+	if err != nil || id != 1 {
+		t.Fatalf("reshuffle: %d %v", id, err)
+	}
+	if err := c.Check(Opening{Deck: 0, Pos: 2, To: Public}, first[2]); !errors.Is(err, ErrNotWaiting) {
+		t.Fatalf("a reshuffled handle opened: %v", err)
+	}
+	if _, err := c.Reshuffle([]Handle{{0, 2}}); err == nil {
+		t.Fatal("a handle reshuffled twice")
+	}
+	got := dealAll(t, &c, 1, Derive([]byte("r"), "", 1))
+	want := map[int]int{}
+	for _, h := range from {
+		want[first[h.Pos]]++
+	}
+	for _, v := range got {
+		want[v]--
+	}
+	for v, n := range want {
+		if n != 0 {
+			t.Fatalf("deck 1 holds %v, its sources %v (card %d off by %d)", got, first, v, n)
+		}
+	}
+	if g := fmt.Sprint(got); g != "[0 3 3 0 1 0]" {
+		t.Errorf("reshuffled deck gave %s", g)
+	}
+	back, err := DecodeCards(NewDecoder(encodeCards(&c)), testDeck())
+	if err != nil || string(encodeCards(&back)) != string(encodeCards(&c)) {
+		t.Fatalf("a reshuffled state does not survive decoding: %v", err)
+	}
+	// Uniform: the first position takes each source equally often.
+	const n = 6000
+	counts := map[int]int{}
+	for i := 0; i < n; i++ {
+		c := mustCards(t)
+		if _, err := c.Reshuffle(from); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.OpenFromBeacon([]Opening{{Deck: 1, Pos: 0, To: Public}}, Derive([]byte("u"), "", uint64(i))); err != nil {
+			t.Fatal(err)
+		}
+		counts[int(c.slots[1][0].src)]++
+	}
+	for i := range from {
+		if counts[i] < n/6-200 || counts[i] > n/6+200 {
+			t.Errorf("source %d taken %d times of %d", i, counts[i], n)
+		}
+	}
+}
+
+func TestReshuffleOnASecretTable(t *testing.T) {
+	c := mustCards(t)
+	if err := c.UseSecret(); err != nil {
+		t.Fatal(err)
+	}
+	c.SetKnowledge(NewKnowledge(1))
+	// Positions 5 (card 2, the only one) and 6 are public; 7 was seen by
+	// seat 1 privately.
+	for _, o := range []struct {
+		o Opening
+		v int
+	}{{Opening{Pos: 5, To: Public}, 2}, {Opening{Pos: 6, To: Public}, 0}, {Opening{Pos: 7, To: 1}, 3}} {
+		if err := c.Open(o.o, o.v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := c.Reshuffle([]Handle{{0, 5}, {0, 6}}); err != nil {
+		t.Fatal(err)
+	}
+	// Both sources are public: deck 1 holds a 2 and a 0, nothing else.
+	if err := c.Check(Opening{Deck: 1, Pos: 0, To: Public}, 3); !errors.Is(err, ErrBadCard) {
+		t.Fatalf("a card no source is: %v", err)
+	}
+	if err := c.Open(Opening{Deck: 1, Pos: 0, To: Public}, 2); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Check(Opening{Deck: 1, Pos: 1, To: Public}, 2); !errors.Is(err, ErrBadCard) {
+		t.Fatalf("the single 2 shown twice: %v", err)
+	}
+	// A deck with a hidden source may hold anything its deck could.
+	if _, err := c.Reshuffle([]Handle{{0, 7}, {0, 8}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Check(Opening{Deck: 2, Pos: 0, To: Public}, 1); err != nil {
+		t.Fatalf("a possible card refused: %v", err)
+	}
+	if c.UseSecret() == nil {
+		t.Fatal("secret mode chosen again after reshuffles")
+	}
+	back, err := DecodeCards(NewDecoder(encodeCards(&c)), testDeck())
+	if err != nil || string(encodeCards(&back)) != string(encodeCards(&c)) {
+		t.Fatalf("a secret reshuffled state does not survive decoding: %v", err)
+	}
+	// A handle that is the source of two decks is refused.
+	bad := c.Clone()
+	bad.sources[1] = []Handle{{0, 5}, {0, 8}}
+	if _, err := DecodeCards(NewDecoder(encodeCards(&bad)), testDeck()); err == nil {
+		t.Fatal("a card reshuffled into two decks decoded")
+	}
+}
+
+func TestOpenDecksLieFaceUp(t *testing.T) {
+	c, err := NewDecks([]Deck{{Cards: []uint16{0, 1, 1}}, {Cards: []uint16{4, 4, 5}, Open: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, ok := c.Public(Handle{Deck: 1, Pos: 2}); !ok || v != 5 {
+		t.Fatalf("an open deck's card is not public: %d %v", v, ok)
+	}
+	if err := c.UseSecret(); err != nil {
+		t.Fatalf("open decks stop a table from being secret: %v", err)
+	}
+	if _, err := c.Reshuffle([]Handle{{1, 0}, {0, 2}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Check(Opening{Deck: 2, Pos: 0, To: Public}, 4); err != nil {
+		t.Fatalf("the supply card taken into the deck cannot be shown: %v", err)
+	}
+	e := NewEncoder(nil)
+	c.Encode(e)
+	if _, err := DecodeDecks(NewDecoder(e.Bytes()), []Deck{{Cards: []uint16{0, 1, 1}}, {Cards: []uint16{4, 4, 5}, Open: true}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := DecodeDecks(NewDecoder(e.Bytes()), []Deck{{Cards: []uint16{0, 1, 1}}, {Cards: []uint16{4, 4, 4}, Open: true}}); err == nil {
+		t.Fatal("an open deck decoded against another list")
+	}
+}

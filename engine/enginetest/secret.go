@@ -1,0 +1,193 @@
+package enginetest
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/boardmesh/boardmesh/engine"
+)
+
+// SecretTable plays one game of a card game on a secret table, one state
+// per seat, with a trusted in-process dealer in the place of the card
+// layer: it holds the shuffled decks (Perm) and answers every opening as
+// mental poker would, a public card to every peer, a private one to its
+// recipient's peer only (NoCard to the others). It is the engine half of a
+// secret table without the cryptography, for tests of what each seat's
+// engine holds.
+type SecretTable struct {
+	// Peers holds seat i's state, with seat i's Knowledge attached.
+	Peers []engine.CardState
+	// Perm is the dealer's shuffled decks: Perm[d][p] is the card at (d, p).
+	Perm [][]uint16
+	// Public is everything every peer sees go by, one line per event:
+	// actions with the cards they show, openings (with their card when
+	// public), beacons.
+	Public []string
+	seed   []byte
+	chance uint64
+}
+
+// ShuffledDecks returns the decks shuffled with a seeded Fisher–Yates: a
+// dealer's secret order.
+func ShuffledDecks(decks [][]uint16, seed []byte) [][]uint16 {
+	out := make([][]uint16, len(decks))
+	for d, list := range decks {
+		p := append([]uint16(nil), list...)
+		engine.NewRand(engine.Derive(seed, "deck", uint64(d))).Shuffle(len(p), func(i, j int) { p[i], p[j] = p[j], p[i] })
+		out[d] = p
+	}
+	return out
+}
+
+// NewSecretTable sets up g for players seats, switches every peer's state to
+// secret cards before the deal, and deals from perm (nil: ShuffledDecks of
+// the game's decks with seed).
+func NewSecretTable(g *engine.Game, players int, opts engine.Options, perm [][]uint16, seed []byte) (*SecretTable, error) {
+	t := &SecretTable{seed: seed}
+	for i := 0; i < players; i++ {
+		st, err := g.Setup(players, opts)
+		if err != nil {
+			return nil, err
+		}
+		cs, ok := st.(engine.CardState)
+		if !ok {
+			return nil, fmt.Errorf("%s has no hidden cards", g.Name)
+		}
+		if err := cs.UseSecretCards(); err != nil {
+			return nil, err
+		}
+		cs.Cards().SetKnowledge(engine.NewKnowledge(i))
+		t.Peers = append(t.Peers, cs)
+	}
+	if perm == nil {
+		perm = ShuffledDecks(t.Peers[0].Cards().Decks(), seed)
+	}
+	t.Perm = perm
+	return t, t.settle()
+}
+
+// ToAct is who the table waits for (the same on every peer).
+func (t *SecretTable) ToAct() engine.Actor { return t.Peers[0].ToAct() }
+
+// settle answers openings until a seat or chance is to act, or the game is
+// over.
+func (t *SecretTable) settle() error {
+	for guard := 0; t.ToAct().Kind == engine.ActorCards; guard++ {
+		if guard > 100000 {
+			return fmt.Errorf("the cards never settle")
+		}
+		want := t.Peers[0].Openings(nil)
+		if len(want) == 0 {
+			return fmt.Errorf("the state waits for cards but asks for none")
+		}
+		o := want[0]
+		card := int(t.Perm[o.Deck][o.Pos])
+		line := o.String()
+		if o.To == engine.Public {
+			line += fmt.Sprintf(" = %d", card)
+		}
+		t.Public = append(t.Public, line)
+		for i, p := range t.Peers {
+			c := engine.NoCard
+			if o.To == engine.Public || o.To == i {
+				c = card
+			}
+			if err := p.Open(o, c); err != nil {
+				return fmt.Errorf("peer %d refused %s: %w", i+1, o, err)
+			}
+		}
+		if err := t.agree(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// agree checks that every peer holds the same shared state.
+func (t *SecretTable) agree() error {
+	first := engine.Encode(t.Peers[0])
+	for i, p := range t.Peers[1:] {
+		if !bytes.Equal(first, engine.Encode(p)) {
+			return fmt.Errorf("peer %d's shared state differs from peer 1's: %v", i+2, engine.Diff(t.Peers[0], p))
+		}
+	}
+	return nil
+}
+
+// Act plays a for the seat to act on every peer, with the cards the move
+// shows (from the dealer, as the card layer's reveal would carry them).
+func (t *SecretTable) Act(a engine.Action) error {
+	who := t.ToAct()
+	if who.Kind != engine.ActorSeat {
+		return fmt.Errorf("%s is to act, not a seat", who)
+	}
+	shown := t.Peers[who.Seat].Reveals(a, nil)
+	vals := make([]int, len(shown))
+	for i, h := range shown {
+		if int(h.Deck) >= len(t.Perm) || int(h.Pos) >= len(t.Perm[h.Deck]) {
+			return fmt.Errorf("the move shows a card that does not exist: %s", h)
+		}
+		vals[i] = int(t.Perm[h.Deck][h.Pos])
+	}
+	t.Public = append(t.Public, fmt.Sprintf("seat %d: %s shows %v", who.Seat+1, a, vals))
+	for i, p := range t.Peers {
+		if err := p.ApplyRevealed(who.Seat, a, vals); err != nil {
+			return fmt.Errorf("peer %d refused seat %d's %s: %w", i+1, who.Seat+1, a, err)
+		}
+	}
+	if err := t.agree(); err != nil {
+		return err
+	}
+	return t.settle()
+}
+
+// Chance feeds the next seeded beacon to every peer (dice and other public
+// randomness stay on the beacon on a secret table).
+func (t *SecretTable) Chance() error {
+	b := engine.Derive(t.seed, "chance", t.chance)
+	t.chance++
+	t.Public = append(t.Public, fmt.Sprintf("beacon %x", b))
+	for i, p := range t.Peers {
+		if err := p.ApplyChance(b); err != nil {
+			return fmt.Errorf("peer %d: %w", i+1, err)
+		}
+	}
+	if err := t.agree(); err != nil {
+		return err
+	}
+	return t.settle()
+}
+
+// Step plays one step: a bot's choice on the acting seat's own peer (which
+// knows its cards), or a beacon. It reports the action (zero for chance)
+// and whether the game is over.
+func (t *SecretTable) Step(bot engine.Bot, r *engine.Rand) (engine.Action, bool, error) {
+	who := t.ToAct()
+	switch who.Kind {
+	case engine.ActorOver:
+		return engine.Action{}, true, nil
+	case engine.ActorChance:
+		return engine.Action{}, false, t.Chance()
+	case engine.ActorSeat:
+		own := t.Peers[who.Seat]
+		legal := own.Legal(nil)
+		if len(legal) == 0 {
+			return engine.Action{}, false, fmt.Errorf("seat %d has no legal action", who.Seat+1)
+		}
+		a := bot.Choose(own, legal, r)
+		return a, false, t.Act(a)
+	}
+	return engine.Action{}, false, fmt.Errorf("unexpected actor %s", who)
+}
+
+// SpyView is everything seat holds: its peer's state encoding, its
+// Knowledge, and every public event so far.
+func (t *SecretTable) SpyView(seat int) []byte {
+	e := engine.NewEncoder(nil)
+	e.Blob("state", engine.Encode(t.Peers[seat]))
+	t.Peers[seat].Cards().Knowledge().Encode(e)
+	for _, l := range t.Public {
+		e.Text("public", l)
+	}
+	return append([]byte(nil), e.Bytes()...)
+}

@@ -1,0 +1,37 @@
+package golden
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// recorder is a testing.TB that keeps what Check reports.
+type recorder struct {
+	testing.TB
+	errs []string
+}
+
+func (r *recorder) Helper() {}
+func (r *recorder) Errorf(format string, args ...any) {
+	r.errs = append(r.errs, format)
+}
+
+// TestCheckFailsOnDrift: a vector that is missing, or whose value
+// differs, is reported; equal ones are not.
+func TestCheckFailsOnDrift(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "doc.md")
+	doc := "Text.\n\n    a.one = 0102\n    a.two = [1 0]\n    a.three = ff\n"
+	if err := os.WriteFile(path, []byte(doc), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := &recorder{TB: t}
+	Check(r, path, []Vector{{"a.one", "0102"}, {"a.two", "[1 0]"}}, false)
+	if len(r.errs) != 0 {
+		t.Fatalf("equal vectors reported: %v", r.errs)
+	}
+	Check(r, path, []Vector{{"a.three", "fe"}, {"a.four", "00"}, {"a", "0102"}}, false)
+	if len(r.errs) != 3 {
+		t.Fatalf("want 3 reports (a differing value, a missing name, a prefix of a name), got %d: %v", len(r.errs), r.errs)
+	}
+}

@@ -1,0 +1,255 @@
+package deal
+
+import (
+	"fmt"
+
+	"github.com/boardmesh/boardmesh/crypto"
+	mp "github.com/boardmesh/boardmesh/crypto/mentalpoker"
+)
+
+// Key escrow and drop recovery, for tables of 3 or more seats. Once every
+// key has checked, each seat splits its secret key among the others
+// (mentalpoker.MakeEscrow) and signs it in an escrow envelope (seq 0);
+// every seat checks that the commitments add up to the key, and each
+// holder that its own piece opens to its commitment, publishing an
+// accusation (seq = the dealer's seat) if not. No opening starts before
+// every escrow has checked. When the table agrees to drop a seat (Drop, at
+// the same point of the log everywhere), every other seat publishes its
+// piece of the dropped seat's key (a piece envelope, seq = the dropped
+// seat); from them anyone rebuilds the key, computes the dropped seat's
+// decryption shares itself from then on, and the cards the dropped seat
+// held become public (as each game's rules say). A seat dropped later
+// still rebuilds: the pieces held by a seat already rebuilt are opened
+// with its rebuilt key. The price, as mentalpoker says: all the other
+// seats together could read a seat's hand.
+
+const ctxEscrow = "escrow"
+
+func (m *Machine) escrowOn() bool { return len(m.seats) >= 3 }
+
+// escrowsDone reports whether every seat's escrow has checked.
+func (m *Machine) escrowsDone() bool {
+	if !m.escrowOn() {
+		return true
+	}
+	for _, e := range m.escrows {
+		if e == nil {
+			return false
+		}
+	}
+	return true
+}
+
+// stepEscrow makes one change of the escrow and drop machinery.
+func (m *Machine) stepEscrow() bool {
+	if !m.escrowOn() || !m.keyOK {
+		return false
+	}
+	if m.escrows[m.me] == nil {
+		ctx := m.ctx(0, 0, ctxEscrow)
+		if own := m.adopted(crypto.KindEscrow, 0); own != nil {
+			b, _ := decodeBlobBody(own.Kind, own.Body)
+			e, err := mp.ParseEscrow(ctx, m.me, m.keys, b)
+			if err != nil {
+				m.cheat(CheatBadEscrow, m.me, fmt.Sprintf("this peer's persisted escrow does not check: %v", err))
+				return false
+			}
+			m.escrows[m.me] = e
+			m.sign(own)
+			return true
+		}
+		b, err := mp.MakeEscrow(m.rand, ctx, m.me, m.sk, m.keys)
+		if err == nil {
+			m.escrows[m.me], err = mp.ParseEscrow(ctx, m.me, m.keys, b)
+		}
+		if err != nil {
+			m.cheat(CheatBadEscrow, m.me, fmt.Sprintf("this peer could not make its escrow: %v", err))
+			return false
+		}
+		m.sign(&crypto.Envelope{Kind: crypto.KindEscrow, Body: encodeBlobBody(b)})
+		return true
+	}
+	if !m.escrowsTold && m.escrowsDone() {
+		m.escrowsTold = true
+		m.rd.Events = append(m.rd.Events, Event{Kind: EventEscrows, Text: "every seat's escrow has checked"})
+		return true
+	}
+	for d, dropped := range m.dropped {
+		if !dropped || m.recovered[d] != nil || m.escrows[d] == nil {
+			continue
+		}
+		if !m.pieceSent[d] && !m.dropped[m.me] {
+			m.pieceSent[d] = true
+			m.sign(&crypto.Envelope{Seq: uint64(d), Kind: crypto.KindPiece, Body: encodeBlobBody(m.myPieces[d].Bytes())})
+			p := m.myPieces[d]
+			m.pieces[d][m.me] = &p
+			return true
+		}
+		if m.recover(d) {
+			return true
+		}
+	}
+	return false
+}
+
+// recover rebuilds dropped seat d's key once every holder's piece is in.
+func (m *Machine) recover(d int) bool {
+	e := m.escrows[d]
+	var ps []mp.Piece
+	for h := range m.seats {
+		if h == d {
+			continue
+		}
+		if m.pieces[d][h] == nil && m.dropped[h] && m.recovered[h] != nil {
+			p, err := e.Open(h, m.recovered[h])
+			if err != nil { // the escrow checked when it came; a bad piece would have been accused
+				m.cheat(CheatBadEscrow, d, fmt.Sprintf("%s's escrow piece for %s does not open: %v", m.who(d), m.who(h), err))
+				return false
+			}
+			m.pieces[d][h] = &p
+		}
+		if m.pieces[d][h] == nil {
+			return false
+		}
+		ps = append(ps, *m.pieces[d][h])
+	}
+	sk, err := e.Recover(ps)
+	if err != nil {
+		m.cheat(CheatBadEscrow, d, fmt.Sprintf("the pieces of %s's key do not rebuild it: %v", m.who(d), err))
+		return false
+	}
+	m.recovered[d] = sk
+	m.rd.Events = append(m.rd.Events, Event{Kind: EventRecovered, Seat: d + 1,
+		Text: fmt.Sprintf("%s's card key is rebuilt from the others' pieces; its cards are shown to all", m.who(d))})
+	return true
+}
+
+// revealDropped makes public every card held privately by dropped seat
+// dr, whose key is rebuilt: the others' shares of it are public already,
+// the dropped seat's is computed from the rebuilt key.
+func (m *Machine) revealDropped(dr int) {
+	n := len(m.seats)
+	for _, d := range m.decks {
+		if d == nil || !d.ready {
+			continue
+		}
+		for pos := range d.cards {
+			c := &d.cards[pos]
+			if c.pub >= 0 || c.privTo != dr {
+				continue
+			}
+			h := Handle{d.id, uint16(pos)}
+			sh, err := m.localShare(c.privTo, c.ct)
+			if err != nil {
+				m.cheat(CheatBadReveal, -1, fmt.Sprintf("%s cannot be opened with the rebuilt key: %v", h, err))
+				return
+			}
+			all := []mp.Share{sh}
+			for s, x := range c.shares {
+				if s != c.privTo && x != nil {
+					all = append(all, *x)
+				}
+			}
+			k, err := mp.OpenPublic(c.ct, all, n, len(m.space))
+			if err != nil {
+				m.cheat(CheatBadReveal, -1, fmt.Sprintf("%s does not open to a card of the game: %v", h, err))
+				return
+			}
+			c.shares[c.privTo] = &sh
+			c.pub, c.mine = k, k
+			m.rd.Events = append(m.rd.Events, Event{Kind: EventDropReveal, Seat: c.privTo + 1, Deck: d.id,
+				Opening: Opening{Deck: d.id, Pos: uint16(pos), To: Public}, Card: m.space[k], Known: true,
+				Text: fmt.Sprintf("%s, held by %s, which dropped, is card %d", h, m.who(c.privTo), m.space[k])})
+		}
+	}
+}
+
+// localShare is dropped seat d's share of ct, computed from its rebuilt
+// key (its proof is never sent: every seat computes the same D).
+func (m *Machine) localShare(d int, ct mp.Ciphertext) (mp.Share, error) {
+	return mp.MakeShare(m.rand, m.ctx(0, 0, "rebuilt"), d, m.recovered[d], ct)
+}
+
+// Drop records that the table has agreed to drop seat (0-based). Call it
+// at the same point of the agreed log on every peer: it is a step of the
+// queue like a batch, after which the dropped seat's cards are public and
+// every later batch and chain goes on without it. It needs 3 or more
+// seats in play before the drop (with 2, the game pauses instead, as its
+// rules say). What the dropped seat owes in chains declared before the
+// drop must still arrive (any peer can relay it); chains declared after
+// leave it out, and its decryption shares are computed from its rebuilt
+// key.
+func (m *Machine) Drop(seat int) error {
+	if m.stopped {
+		return ErrStopped
+	}
+	if seat < 0 || seat >= len(m.seats) || m.dropped[seat] {
+		return fmt.Errorf("%w: seat %d cannot be dropped", ErrBadInput, seat+1)
+	}
+	live := 0
+	for _, d := range m.dropped {
+		if !d {
+			live++
+		}
+	}
+	if !m.escrowOn() || live < 3 {
+		return fmt.Errorf("%w: dropping a seat needs 3 seats in play, and %d are", ErrBadInput, live)
+	}
+	m.dropped[seat] = true
+	m.ops = append(m.ops, op{chain: -1, batch: -1, drop: seat})
+	m.rd.Events = append(m.rd.Events, Event{Kind: EventDropped, Seat: seat + 1,
+		Text: fmt.Sprintf("%s is dropped; the others publish their pieces of its card key", m.who(seat))})
+	m.release()
+	m.progress()
+	return nil
+}
+
+// routeEscrow handles a checked, declared escrow, piece or accuse.
+func (m *Machine) routeEscrow(env *crypto.Envelope, seat int) error {
+	b, _ := decodeBlobBody(env.Kind, env.Body)
+	switch env.Kind {
+	case crypto.KindEscrow:
+		e, err := mp.ParseEscrow(m.ctx(0, 0, ctxEscrow), seat, m.keys, b)
+		if err != nil {
+			return m.cheat(CheatBadEscrow, seat, fmt.Sprintf("%s's escrow of its card key is invalid: %v", m.who(seat), err), env)
+		}
+		m.escrows[seat], m.escrowEnv[seat] = e, env
+		p, err := e.Open(m.me, m.sk)
+		if err != nil {
+			acc, aerr := e.Accuse(m.rand, m.me, m.sk)
+			if aerr == nil {
+				m.sign(&crypto.Envelope{Seq: uint64(seat), Kind: crypto.KindAccuse, Body: encodeBlobBody(acc)})
+			}
+			return m.cheat(CheatBadEscrow, seat, fmt.Sprintf("%s's escrow piece for %s does not match its commitment (%v); the proof is published", m.who(seat), m.who(m.me), err), env)
+		}
+		m.myPieces[seat] = p
+	case crypto.KindAccuse:
+		e := m.escrows[env.Seq]
+		if err := e.VerifyAccusation(seat, b); err != nil {
+			return m.cheat(CheatFalseAccusation, seat, fmt.Sprintf("%s accuses %s of a bad escrow piece without proof: %v", m.who(seat), m.who(int(env.Seq)), err), env)
+		}
+		return m.cheat(CheatBadEscrow, int(env.Seq), fmt.Sprintf("%s's escrow piece for %s is wrong, as %s proves", m.who(int(env.Seq)), m.who(seat), m.who(seat)),
+			m.escrowEnv[env.Seq], env)
+	case crypto.KindPiece:
+		d := int(env.Seq)
+		p, err := m.escrows[d].VerifyPiece(seat, b)
+		if err != nil {
+			return m.cheat(CheatWrongPiece, seat, fmt.Sprintf("%s's published piece of %s's key is wrong: %v", m.who(seat), m.who(d), err), env)
+		}
+		m.pieces[d][seat] = &p
+	}
+	return nil
+}
+
+// declaredEscrow is declared for the escrow kinds.
+func (m *Machine) declaredEscrow(env *crypto.Envelope) bool {
+	switch env.Kind {
+	case crypto.KindEscrow:
+		return m.keyOK && m.escrowOn()
+	case crypto.KindAccuse:
+		return env.Seq < uint64(len(m.seats)) && m.escrows[env.Seq] != nil
+	case crypto.KindPiece:
+		return env.Seq < uint64(len(m.seats)) && m.dropped[env.Seq] && m.escrows[env.Seq] != nil
+	}
+	return false
+}
