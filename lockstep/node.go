@@ -111,7 +111,7 @@ type Node struct {
 	// signed yet disputes (see weigh): kept until their author signs a
 	// differing hash (a desync), an agreeing one (a lie), or the table
 	// stalls.
-	held []*crypto.Envelope
+	held []heldState
 
 	stopped    bool
 	stateSent  map[uint64]bool
