@@ -81,7 +81,18 @@ func (w *meshWatch) reaches(topic string, p peer.ID) (bool, <-chan struct{}) {
 // whom it will; lockstep re-sends and fetches whatever is missed.
 const meshGrace = 250 * time.Millisecond
 
-// The pubsub.RawTracer methods: only grafts and prunes matter here.
+// meshRecheck is how often WaitPeers looks again with no wake-up, in case
+// gossipsub changes what it lists without an event or a trace: a safety
+// net behind the wake-ups, as often as the poll it replaced, so a wait is
+// never longer than before.
+const meshRecheck = 20 * time.Millisecond
+
+// The pubsub.RawTracer methods: grafts, prunes and new streams matter here.
+
+// OnNewOutboundStream wakes the waiters: gossipsub lists a subscribed
+// peer (Topic.ListPeers) only once it has a stream to it, which may come
+// after the subscription and its topic event.
+func (w *meshWatch) OnNewOutboundStream(peer.ID, protocol.ID) { w.update(func() {}) }
 
 func (w *meshWatch) Graft(p peer.ID, topic string) {
 	w.update(func() {
@@ -98,7 +109,6 @@ func (w *meshWatch) Prune(p peer.ID, topic string) {
 
 func (w *meshWatch) Leave(topic string) { w.update(func() { delete(w.mesh, topic) }) }
 
-func (*meshWatch) OnNewOutboundStream(peer.ID, protocol.ID)             {}
 func (*meshWatch) OnClosedOutboundStream(peer.ID)                       {}
 func (*meshWatch) Join(string)                                          {}
 func (*meshWatch) ValidateMessage(*pubsub.Message)                      {}

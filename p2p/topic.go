@@ -250,9 +250,9 @@ func (t *Topic) Peers() []peer.ID { return t.topic.ListPeers() }
 // topic and will get what we publish and forward: a direct peer (our
 // flood publishes reach every subscribed peer; direct peers also get
 // every message we forward), or a peer gossipsub has grafted into our mesh.
-// It wakes on gossipsub's peer events and its grafts, not on a timer, so a
-// table of direct peers (`play`, a roster) starts as soon as the last one
-// subscribes. A peer that is neither is given meshGrace, about one
+// It wakes on gossipsub's peer events, new streams and grafts (with a
+// slow recheck as a safety net), not on a fixed wait, so a table of direct
+// peers (`play`, a roster) starts as soon as the last one is listed. A peer that is neither is given meshGrace, about one
 // heartbeat, to be grafted, as before; past that lockstep's re-sends and
 // gap fetches cover a message it misses.
 func (t *Topic) WaitPeers(ctx context.Context, want []peer.ID) error {
@@ -276,11 +276,16 @@ func (t *Topic) WaitPeers(ctx context.Context, want []peer.ID) error {
 		}
 	}()
 	w := watchOf(t.ps)
+	recheck := time.NewTicker(meshRecheck)
+	defer recheck.Stop()
 	var grace <-chan time.Time
 	for {
 		// The events only wake us; the topic's peer list and the mesh
 		// watch are the truth.
 		var changed <-chan struct{}
+		if w != nil {
+			_, changed = w.reaches(t.name, t.self)
+		}
 		missing := t.missing(want)
 		if len(missing) == 0 {
 			if w == nil {
@@ -320,6 +325,7 @@ func (t *Topic) WaitPeers(ctx context.Context, want []peer.ID) error {
 			return fmt.Errorf("waiting for %d peer(s) to join the session topic (%s…): %w", len(missing), short(missing[0]), ctx.Err())
 		case <-joined:
 		case <-changed:
+		case <-recheck.C:
 		case <-grace:
 			return nil
 		}
