@@ -13,37 +13,32 @@ import (
 	"github.com/libp2p/go-libp2p/core/peer"
 )
 
-// TestMeshWatch: the watch says a peer is reached once it is a direct peer
-// or grafted into the topic's mesh, not after a prune or in another topic,
-// and wakes whoever waits at every change.
-func TestMeshWatch(t *testing.T) {
-	w := newMeshWatch()
-	a, b := peer.ID("a"), peer.ID("b")
-	ok, changed := w.reaches("t", a)
+// TestDirectWatch: the watch knows the direct peers it was told of and
+// wakes whoever waits at every change and every new stream.
+func TestDirectWatch(t *testing.T) {
+	w := newDirectWatch()
+	a := peer.ID("a")
+	ok, changed := w.isDirect(a)
 	if ok {
-		t.Fatal("a fresh watch reaches a peer")
+		t.Fatal("a fresh watch has a direct peer")
 	}
-	w.Graft(a, "t")
+	w.OnNewOutboundStream(a, "/meshsub/1.1.0")
 	select {
 	case <-changed:
 	default:
-		t.Fatal("a graft did not wake the waiter")
+		t.Fatal("a new stream did not wake the waiter")
 	}
-	if ok, _ := w.reaches("t", a); !ok {
-		t.Fatal("a grafted peer is not reached")
+	_, changed = w.isDirect(a)
+	w.update(func() { w.direct[a] = true })
+	select {
+	case <-changed:
+	default:
+		t.Fatal("a new direct peer did not wake the waiter")
 	}
-	if ok, _ := w.reaches("other", a); ok {
-		t.Fatal("a graft in one topic counts in another")
+	if ok, _ := w.isDirect(a); !ok {
+		t.Fatal("a direct peer is not known")
 	}
-	w.Prune(a, "t")
-	if ok, _ := w.reaches("t", a); ok {
-		t.Fatal("a pruned peer is still reached")
-	}
-	w.update(func() { w.direct[b] = true })
-	if ok, _ := w.reaches("any", b); !ok {
-		t.Fatal("a direct peer is not reached")
-	}
-	var none *meshWatch
+	var none *directWatch
 	none.update(func() { t.Fatal("a nil watch ran an update") })
 }
 
