@@ -73,7 +73,7 @@ func NewPubSub(ctx context.Context, h host.Host, direct []peer.AddrInfo) (*pubsu
 	params.HeartbeatInitialDelay = 20 * time.Millisecond
 	params.DirectConnectTicks = 5
 	gate := newRPCGate()
-	watch := newMeshWatch()
+	watch := newDirectWatch()
 	ps, err := pubsub.NewGossipSub(ctx, h,
 		pubsub.WithAppSpecificRpcInspector(gate.inspect),
 		pubsub.WithSeenMessagesTTL(seenTTL),
@@ -259,14 +259,14 @@ func (t *Topic) Next(ctx context.Context) (Message, error) {
 func (t *Topic) Peers() []peer.ID { return t.topic.ListPeers() }
 
 // WaitPeers blocks until every peer of want (other than us) is seen on the
-// topic and will get what we publish and forward: a direct peer (our
-// flood publishes reach every subscribed peer; direct peers also get
-// every message we forward), or a peer gossipsub has grafted into our mesh.
-// It wakes on gossipsub's peer events and its grafts, not on a timer, so a
-// table of direct peers (`play`, a roster) starts as soon as the last one
-// subscribes. A peer that is neither is given meshGrace, about one
-// heartbeat, to be grafted, as before; past that lockstep's re-sends and
-// gap fetches cover a message it misses.
+// topic and will get what we publish and forward. For a direct peer (every
+// member of a `play` table or a roster is one) that is as soon as it is
+// listed: flood publish (NewPubSub) sends our messages to every subscribed
+// peer, and direct peers get every message we forward, mesh or not. It
+// wakes on gossipsub's peer events and new streams (with a recheck every
+// peerRecheck as a safety net), not on a fixed wait. A peer that is not a
+// direct peer is given meshGrace more once listed, about one heartbeat, to
+// be grafted into the mesh, as before.
 func (t *Topic) WaitPeers(ctx context.Context, want []peer.ID) error {
 	events, err := t.topic.EventHandler()
 	if err != nil {
@@ -288,52 +288,42 @@ func (t *Topic) WaitPeers(ctx context.Context, want []peer.ID) error {
 		}
 	}()
 	w := watchOf(t.ps)
-	var grace <-chan time.Time
+	recheck := time.NewTicker(peerRecheck)
+	defer recheck.Stop()
 	for {
-		// The events only wake us; the topic's peer list and the mesh
-		// watch are the truth.
+		// The wake-ups carry nothing; the topic's peer list and the
+		// direct peers are the truth.
 		var changed <-chan struct{}
-		missing := t.missing(want)
-		if len(missing) == 0 {
-			if w == nil {
-				// Not a PubSub of NewPubSub: no graft is traced.
-				select {
-				case <-ctx.Done():
-					return ctx.Err()
-				case <-time.After(meshGrace):
-					return nil
-				}
-			}
-			all := true
+		allDirect := w != nil
+		if w != nil {
 			for _, p := range want {
 				if p == t.self {
 					continue
 				}
 				var ok bool
-				if ok, changed = w.reaches(t.name, p); !ok {
-					all = false
-					break
+				if ok, changed = w.isDirect(p); !ok {
+					allDirect = false
 				}
 			}
-			if all {
+		}
+		missing := t.missing(want)
+		if len(missing) == 0 {
+			if allDirect {
 				return nil
 			}
-			if grace == nil {
-				timer := time.NewTimer(meshGrace)
-				defer timer.Stop()
-				grace = timer.C
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(meshGrace):
+				return nil
 			}
 		}
 		select {
 		case <-ctx.Done():
-			if len(missing) == 0 {
-				return ctx.Err()
-			}
 			return fmt.Errorf("waiting for %d peer(s) to join the session topic (%s…): %w", len(missing), short(missing[0]), ctx.Err())
 		case <-joined:
 		case <-changed:
-		case <-grace:
-			return nil
+		case <-recheck.C:
 		}
 	}
 }
