@@ -70,8 +70,8 @@ type Drops struct {
 	Outsider     int64 // author not in the roster
 	Throttled    int64 // a stranger over its lobby rate
 	// OverMemberRate counts a member's envelopes (signature checked)
-	// over its rate (memberRate, stateRate): a member's flood; the
-	// runner names the member (nameFlooders).
+	// over its rate (memberRate, stateRate, memberBytesRate): a member's
+	// flood; the runner names the member (nameFlooders).
 	OverMemberRate int64
 	// OverPeerRate counts messages cut out of a peer's RPCs before
 	// gossipsub processed them: the peer (the sender, not necessarily
@@ -242,9 +242,9 @@ func (g *guard) take(id peer.ID) bool {
 	return b.take(g.now(), lobbyBurst, lobbyRate)
 }
 
-// takeMember spends one token of a member author's buckets (and size of
-// its bytes). The map holds
-// roster members only (checked before), so it is bounded by the roster.
+// takeMember spends one token of a member author's envelope buckets and
+// size tokens of its bytes. The map holds roster members only (checked
+// before), so it is bounded by the roster.
 func (g *guard) takeMember(id peer.ID, state bool, size int) bool {
 	g.memberMu.Lock()
 	defer g.memberMu.Unlock()
