@@ -156,7 +156,7 @@ func (s *State) Describe(a engine.Action) string {
 	case opDone:
 		switch s.ask {
 		case askMoat:
-			return "Do not reveal Moat"
+			return "Do not react to the attack"
 		case askVassal:
 			return "Leave " + CardName(s.topArg()) + " in the discard pile"
 		case askMoneylender:
@@ -171,6 +171,8 @@ func (s *State) Describe(a engine.Action) string {
 			return "Play no card twice"
 		case askMineTrash:
 			return "Trash no Treasure"
+		case askBureaucrat:
+			return "Reveal your hand: it has no Victory card"
 		}
 		return "Choose nothing"
 	case opPick:

@@ -62,8 +62,24 @@ func (s *State) Legal(dst []engine.Action) []engine.Action {
 	switch s.ask {
 	case askMain:
 		return s.legalMain(dst)
-	case askMoat, askVassal, askMoneylender, askLibrary:
+	case askVassal:
 		return append(dst, done, yes)
+	case askMoat:
+		// Asked of every owner of a Moat: "yes" only with one in hand.
+		if p.hand[Moat] > 0 {
+			return append(dst, done, yes)
+		}
+		return append(dst, done)
+	case askMoneylender:
+		if p.hand[Copper] > 0 {
+			return append(dst, done, yes)
+		}
+		return append(dst, done)
+	case askLibrary:
+		if isAction(s.lastAside()) {
+			return append(dst, done, yes)
+		}
+		return append(dst, done)
 	case askCellar, askChapel:
 		return pickFrom(append(dst, done), &p.hand, nil)
 	case askHarbinger:
@@ -71,6 +87,9 @@ func (s *State) Legal(dst []engine.Action) []engine.Action {
 	case askWorkshop:
 		return s.pickGain(dst, 4, false)
 	case askBureaucrat:
+		if n, _ := p.hand.kinds(isVictory); n == 0 {
+			return append(dst, done) // reveal a hand with no Victory card
+		}
 		return pickFrom(dst, &p.hand, isVictory)
 	case askMilitia, askPoacher, askRemodelTrash, askArtisanTop:
 		return pickFrom(dst, &p.hand, nil)
@@ -181,8 +200,10 @@ func (s *State) answer(a engine.Action) {
 		s.gain(seat, c, toDiscard)
 		f.step = stepDone
 	case askBureaucrat:
-		p.hand[c]--
-		p.top = append(p.top, int8(c))
+		if a.Op == opPick {
+			p.hand[c]--
+			p.top = append(p.top, int8(c))
+		}
 		f.target++
 	case askMilitia:
 		p.hand[c]--

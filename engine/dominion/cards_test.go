@@ -1,6 +1,7 @@
 package dominion
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/boardmesh/boardmesh/engine"
@@ -187,7 +188,17 @@ func TestBureaucrat(t *testing.T) {
 	do(t, s, 1, pick(Duchy))
 	wantTop(t, s, 1, Duchy)
 	wantZone(t, "seat 2 hand", s.p[1].hand, Estate, Copper)
-	// Seat 3 reveals a hand with no Victory card: nothing to choose.
+	// Seat 3 reveals a hand with no Victory card: it is asked (no other
+	// peer of a secret table knows the hand) and may only reveal it.
+	wantActor(t, s, engine.SeatActor(2))
+	if len(pickable(s)) != 0 {
+		t.Fatalf("seat 3 may put %v onto its deck", names(pickable(s)))
+	}
+	refused(t, s, 2, pick(Copper))
+	if nar := s.Narrate(s.applied(t, 2, done), engine.SeatActor(2), done, 0); !strings.Contains(nar.What, "5×Copper") {
+		t.Errorf("seat 1 is told %q: the revealed hand is not named", nar.What)
+	}
+	do(t, s, 2, done)
 	wantActor(t, s, engine.SeatActor(0))
 	wantZone(t, "seat 3 hand", s.p[2].hand, Copper, Copper, Copper, Copper, Copper)
 	wantTop(t, s, 2)
@@ -198,7 +209,12 @@ func TestBureaucratOneKindOfVictory(t *testing.T) {
 	s.p[0].hand = zone(Bureaucrat)
 	s.p[1].hand = zone(Estate, Estate, Copper)
 	do(t, s, 0, play(Bureaucrat))
-	// One kind of Victory card: the choice makes itself.
+	// One kind of Victory card: asked all the same, with one answer.
+	wantActor(t, s, engine.SeatActor(1))
+	if got := pickable(s); len(got) != 1 || got[0] != Estate {
+		t.Fatalf("seat 2 may pick %v, want the Estate alone", names(got))
+	}
+	do(t, s, 1, pick(Estate))
 	wantActor(t, s, engine.SeatActor(0))
 	wantTop(t, s, 1, Estate)
 	wantZone(t, "seat 2 hand", s.p[1].hand, Estate, Copper)
@@ -260,6 +276,13 @@ func TestMoneylenderWithoutCopper(t *testing.T) {
 	s := table(t, 2, Moneylender)
 	s.p[0].hand = zone(Moneylender, Silver)
 	do(t, s, 0, play(Moneylender))
+	// Asked all the same (no other peer of a secret table knows the hand),
+	// with "no" the only answer.
+	if s.ask != askMoneylender || legalHas(s, yes) {
+		t.Fatalf("Moneylender with no Copper: asked %q, may trash %v", s.prompt(), legalHas(s, yes))
+	}
+	refused(t, s, 0, yes)
+	do(t, s, 0, done)
 	if s.ask != askMain || s.coins != 0 {
 		t.Fatalf("Moneylender with no Copper: asked %q, coins %d", s.prompt(), s.coins)
 	}
@@ -293,7 +316,7 @@ func TestPoacherWithEmptyPiles(t *testing.T) {
 	s.supply[Curse], s.supply[Estate], s.supply[Duchy] = 0, 0, 0
 	s.p[0].hand = zone(Poacher)
 	deck(s, 0, Silver)
-	do(t, s, 0, play(Poacher))
+	do(t, s, 0, play(Poacher), pick(Silver)) // asked though forced: the hand is secret
 	wantZone(t, "hand", s.p[0].hand)
 	wantZone(t, "discard", s.p[0].disc, Silver)
 	if s.ask != askMain {
@@ -317,7 +340,7 @@ func TestRemodel(t *testing.T) {
 
 	s = table(t, 2, Remodel)
 	s.p[0].hand = zone(Remodel, Gold)
-	do(t, s, 0, play(Remodel), pick(Province))
+	do(t, s, 0, play(Remodel), pick(Gold), pick(Province))
 	wantZone(t, "trash", s.trash, Gold)
 	wantZone(t, "discard", s.p[0].disc, Province)
 }
@@ -338,10 +361,15 @@ func TestThroneRoomSmithy(t *testing.T) {
 	do(t, s, 0, play(ThroneRoom), pick(Smithy))
 	wantZone(t, "hand", s.p[0].hand, Copper, Copper, Copper, Copper, Copper, Copper)
 	wantZone(t, "play", s.p[0].play, ThroneRoom, Smithy)
-	// With no Action in hand, Throne Room does nothing.
+	// With no Action in hand, Throne Room does nothing: it asks (no other
+	// peer of a secret table knows the hand) with "none" the only answer.
 	s = table(t, 2, ThroneRoom)
 	s.p[0].hand = zone(ThroneRoom, Copper)
 	do(t, s, 0, play(ThroneRoom))
+	if s.ask != askThrone || len(pickable(s)) != 0 {
+		t.Fatalf("Throne Room with no Action asks %q, offers %v", s.prompt(), pickable(s))
+	}
+	do(t, s, 0, done)
 	if s.ask != askMain {
 		t.Fatalf("Throne Room with no Action asks %q", s.prompt())
 	}
@@ -439,10 +467,17 @@ func TestLibrarySetsAsideActions(t *testing.T) {
 		t.Errorf("another seat sees the card Library drew: %v", v.Aside)
 	}
 	do(t, s, 0, yes)
-	if v := s.View(1).(*View); s.ask == askLibrary && (len(v.Aside) != 1 || v.Aside[0] != "Village") {
+	// Every card drawn is asked about: a Copper may only be kept.
+	if s.ask != askLibrary || legalHas(s, yes) {
+		t.Fatalf("Library drawing a Copper: asked %q, may set aside %v", s.prompt(), legalHas(s, yes))
+	}
+	if v := s.View(1).(*View); len(v.Aside) != 1 || v.Aside[0] != "Village" {
 		t.Errorf("another seat sees aside %v, want the set-aside Village", v.Aside)
 	}
-	do(t, s, 0, done) // keep the Smithy
+	refused(t, s, 0, yes)
+	do(t, s, 0, done, done) // keep the Copper, keep the Smithy
+	do(t, s, 0, done)       // keep the Silver
+	do(t, s, 0, done)       // keep the Gold
 	wantZone(t, "hand", s.p[0].hand, Copper, Copper, Copper, Copper, Smithy, Silver, Gold)
 	wantZone(t, "discard", s.p[0].disc, Village)
 	wantTop(t, s, 0, Estate)
@@ -455,7 +490,7 @@ func TestLibraryRunsOutOfCards(t *testing.T) {
 	s := table(t, 2, Library)
 	s.p[0].hand = zone(Library)
 	deck(s, 0, Copper)
-	do(t, s, 0, play(Library))
+	do(t, s, 0, play(Library), done)
 	wantZone(t, "hand", s.p[0].hand, Copper)
 	if s.ask != askMain {
 		t.Fatalf("asked %q", s.prompt())
@@ -574,10 +609,11 @@ func TestArtisan(t *testing.T) {
 	do(t, s, 0, pick(Duchy))
 	wantTop(t, s, 0, Duchy)
 	wantZone(t, "hand", s.p[0].hand, Estate)
-	// With the gained card the only card in hand, it goes back by itself.
+	// With the gained card the only card in hand, it still is asked (the
+	// engine answers no choice about a hand by itself).
 	s = table(t, 2, Artisan)
 	s.p[0].hand = zone(Artisan)
-	do(t, s, 0, play(Artisan), pick(Silver))
+	do(t, s, 0, play(Artisan), pick(Silver), pick(Silver))
 	wantTop(t, s, 0, Silver)
 	wantZone(t, "hand", s.p[0].hand)
 }

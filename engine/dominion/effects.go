@@ -66,7 +66,9 @@ func (s *State) exec(f *frame) bool {
 	case Militia:
 		return s.militia(f)
 	case Moneylender:
-		if p.hand[Copper] > 0 {
+		// Asked with any hand, not only with a Copper in it: on a secret
+		// table no other peer knows the hand.
+		if p.hand.total() > 0 {
 			s.setAsk(askMoneylender, s.cur)
 			return false
 		}
@@ -90,7 +92,7 @@ func (s *State) exec(f *frame) bool {
 	case ThroneRoom:
 		switch f.step {
 		case 0:
-			if n, _ := p.hand.kinds(isAction); n > 0 {
+			if p.hand.total() > 0 {
 				s.setAsk(askThrone, s.cur)
 				return false
 			}
@@ -111,7 +113,7 @@ func (s *State) exec(f *frame) bool {
 	case Mine:
 		switch f.step {
 		case 0:
-			if n, _ := p.hand.kinds(isTreasure); n > 0 {
+			if p.hand.total() > 0 {
 				s.setAsk(askMineTrash, s.cur)
 				return false
 			}
@@ -247,7 +249,9 @@ func (s *State) poacher(f *frame, p *player) bool {
 func (s *State) reactions(f *frame) (wait bool) {
 	for int(f.target) < s.n {
 		t := s.seatAt(int(f.target))
-		if s.p[t].hand[Moat] > 0 {
+		// Everyone who owns a Moat (what everyone may count: gains and
+		// trashes are public) is asked, whether it is in hand or not.
+		if s.owned(t)[Moat] > 0 && s.p[t].hand.total() > 0 {
 			s.setAsk(askMoat, t)
 			return true
 		}
@@ -324,7 +328,8 @@ func (s *State) bureaucrat(f *frame) bool {
 	}
 	for int(f.target) < s.n {
 		t := s.seatAt(int(f.target))
-		if n, _ := s.p[t].hand.kinds(isVictory); n > 0 && !immune(f, t) {
+		// Asked with any hand: a hand with no Victory card is revealed.
+		if s.p[t].hand.total() > 0 && !immune(f, t) {
 			s.setAsk(askBureaucrat, t)
 			return false
 		}
@@ -430,15 +435,10 @@ func (s *State) library(f *frame, p *player) bool {
 		}
 		fallthrough
 	case 2:
+		// Every card drawn is asked about, Action or not: only its owner
+		// may know which it is until it is set aside.
 		if len(s.aside) > int(f.n) {
-			c := int(s.aside[len(s.aside)-1])
-			if isAction(c) {
-				s.setAsk(askLibrary, s.cur)
-				return false
-			}
-			s.aside = s.aside[:len(s.aside)-1]
-			p.hand[c]++
-			f.step = 1
+			s.setAsk(askLibrary, s.cur)
 			return false
 		}
 	}

@@ -81,6 +81,16 @@ func do(t *testing.T, s *State, seat int, as ...engine.Action) {
 	}
 }
 
+// applied is a copy of s after seat's action a (s itself unchanged).
+func (s *State) applied(t *testing.T, seat int, a engine.Action) *State {
+	t.Helper()
+	n := s.clone()
+	if err := n.Apply(seat, a); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
 func refused(t *testing.T, s *State, seat int, a engine.Action) error {
 	t.Helper()
 	before := engine.Encode(s)

@@ -55,6 +55,9 @@ func (s *State) publicDescribe(a engine.Action) string {
 			return "Library: keep the drawn card in hand"
 		case askMoat:
 			return "No reaction to the attack"
+		case askBureaucrat:
+			// The hand is revealed to everyone (the rules' words).
+			return "Reveal their hand, with no Victory card: " + joinCounts(list(&s.p[s.askSeat].hand), false)
 		}
 	case opPick:
 		switch s.ask {

@@ -109,7 +109,7 @@ func TestTopdeckOnEmptyDeck(t *testing.T) {
 	s := table(t, 2, Artisan)
 	s.p[0].hand = zone(Artisan)
 	s.p[0].disc = zone(Copper, Copper, Copper, Copper, Copper, Copper)
-	do(t, s, 0, play(Artisan), pick(Silver))
+	do(t, s, 0, play(Artisan), pick(Silver), pick(Silver))
 	// The Silver is the only card of the deck; the next hand has it on top.
 	wantTop(t, s, 0, Silver)
 	do(t, s, 0, act(opEndTurn))

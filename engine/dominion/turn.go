@@ -59,10 +59,27 @@ func (s *State) autoAnswer() bool {
 		}
 		return false
 	}
+	if !s.isDropped(s.askSeat) && !publicChoice(s.ask) {
+		return false
+	}
 	var buf [48]engine.Action
 	legal := s.Legal(buf[:0])
 	if len(legal) == 1 || (len(legal) > 0 && s.isDropped(s.askSeat)) {
 		s.answer(legal[0])
+		return true
+	}
+	return false
+}
+
+// publicChoice reports whether every peer can list the answers to a choice
+// of this kind: gains from the Supply and Bandit's revealed cards. Only
+// those are answered by the engine when one answer is left; a choice about
+// a hand, a discard pile or a look is always asked (its seat's own client
+// may answer a forced one), since on a secret table no other peer knows
+// that it is forced.
+func publicChoice(kind int) bool {
+	switch kind {
+	case askWorkshop, askRemodelGain, askMineGain, askArtisanGain, askBandit:
 		return true
 	}
 	return false
