@@ -1,5 +1,7 @@
 package dominion
 
+import "github.com/boardmesh/boardmesh/engine"
+
 // stepDone marks a frame whose card has nothing left to do.
 const stepDone = 100
 
@@ -32,7 +34,7 @@ func (s *State) exec(f *frame) bool {
 	case Cellar:
 		return s.cellar(f, p)
 	case Chapel:
-		if f.step == 0 && f.n < 4 && p.hand.total() > 0 {
+		if f.step == 0 && f.n < 4 && len(p.hand) > 0 {
 			s.setAsk(askChapel, s.cur)
 			return false
 		}
@@ -47,7 +49,7 @@ func (s *State) exec(f *frame) bool {
 			}
 			fallthrough
 		case 1:
-			if p.disc.total() > 0 {
+			if len(p.disc) > 0 {
 				s.setAsk(askHarbinger, s.cur)
 				return false
 			}
@@ -68,7 +70,7 @@ func (s *State) exec(f *frame) bool {
 	case Moneylender:
 		// Asked with any hand, not only with a Copper in it: on a secret
 		// table no other peer knows the hand.
-		if p.hand.total() > 0 {
+		if len(p.hand) > 0 {
 			s.setAsk(askMoneylender, s.cur)
 			return false
 		}
@@ -78,7 +80,7 @@ func (s *State) exec(f *frame) bool {
 	case Remodel:
 		switch f.step {
 		case 0:
-			if p.hand.total() > 0 {
+			if len(p.hand) > 0 {
 				s.setAsk(askRemodelTrash, s.cur)
 				return false
 			}
@@ -92,7 +94,7 @@ func (s *State) exec(f *frame) bool {
 	case ThroneRoom:
 		switch f.step {
 		case 0:
-			if p.hand.total() > 0 {
+			if len(p.hand) > 0 {
 				s.setAsk(askThrone, s.cur)
 				return false
 			}
@@ -113,7 +115,7 @@ func (s *State) exec(f *frame) bool {
 	case Mine:
 		switch f.step {
 		case 0:
-			if p.hand.total() > 0 {
+			if len(p.hand) > 0 {
 				s.setAsk(askMineTrash, s.cur)
 				return false
 			}
@@ -138,7 +140,7 @@ func (s *State) exec(f *frame) bool {
 			}
 			fallthrough
 		case 1:
-			if p.hand.total() > 0 {
+			if len(p.hand) > 0 {
 				s.setAsk(askArtisanTop, s.cur)
 				return false
 			}
@@ -181,7 +183,7 @@ func (s *State) cellar(f *frame, p *player) bool {
 		f.step = 1
 		fallthrough
 	case 1:
-		if p.hand.total() > 0 {
+		if len(p.hand) > 0 {
 			s.setAsk(askCellar, s.cur)
 			return false
 		}
@@ -208,11 +210,13 @@ func (s *State) vassal(f *frame, p *player) bool {
 		if len(s.aside) == 0 {
 			return true
 		}
-		c := s.aside[0]
+		// The card was opened to everyone (Openings): its value is public.
+		h := s.aside[0]
+		c := s.card(h, engine.Public)
 		s.aside = s.aside[:0]
-		p.disc[c]++
-		if isAction(int(c)) {
-			f.arg = c
+		p.disc = append(p.disc, h)
+		if isAction(c) {
+			f.arg = int8(c)
 			f.step = 2
 			s.setAsk(askVassal, s.cur)
 			return false
@@ -236,7 +240,7 @@ func (s *State) poacher(f *frame, p *player) bool {
 		f.step = 2
 		fallthrough
 	case 2:
-		if f.n > 0 && p.hand.total() > 0 {
+		if f.n > 0 && len(p.hand) > 0 {
 			s.setAsk(askPoacher, s.cur)
 			return false
 		}
@@ -251,7 +255,7 @@ func (s *State) reactions(f *frame) (wait bool) {
 		t := s.seatAt(int(f.target))
 		// Everyone who owns a Moat (what everyone may count: gains and
 		// trashes are public) is asked, whether it is in hand or not.
-		if s.owned(t)[Moat] > 0 && s.p[t].hand.total() > 0 {
+		if s.owned(t)[Moat] > 0 && len(s.p[t].hand) > 0 {
 			s.setAsk(askMoat, t)
 			return true
 		}
@@ -308,7 +312,7 @@ func (s *State) militia(f *frame) bool {
 	}
 	for int(f.target) < s.n {
 		t := s.seatAt(int(f.target))
-		if !immune(f, t) && s.p[t].hand.total() > 3 {
+		if !immune(f, t) && len(s.p[t].hand) > 3 {
 			s.setAsk(askMilitia, t)
 			return false
 		}
@@ -329,7 +333,7 @@ func (s *State) bureaucrat(f *frame) bool {
 	for int(f.target) < s.n {
 		t := s.seatAt(int(f.target))
 		// Asked with any hand: a hand with no Victory card is revealed.
-		if s.p[t].hand.total() > 0 && !immune(f, t) {
+		if len(s.p[t].hand) > 0 && !immune(f, t) {
 			s.setAsk(askBureaucrat, t)
 			return false
 		}
@@ -362,7 +366,8 @@ func (s *State) bandit(f *frame) bool {
 		fallthrough
 	case 3:
 		silver, gold := false, false
-		for _, c := range s.aside {
+		for _, h := range s.aside {
+			c := s.card(h, engine.Public)
 			silver = silver || c == Silver
 			gold = gold || c == Gold
 		}
@@ -385,12 +390,12 @@ func (s *State) bandit(f *frame) bool {
 // the rest, and moves on to the next player.
 func (s *State) banditTrash(f *frame, c int) {
 	p := &s.p[s.asideOwner]
-	for _, x := range s.aside {
-		if int(x) == c {
-			s.trash[c]++
+	for _, h := range s.aside {
+		if s.card(h, engine.Public) == c {
+			s.trashCard(s.asideOwner, c)
 			c = -1
 		} else {
-			p.disc[x]++
+			p.disc = append(p.disc, h)
 		}
 	}
 	s.aside = s.aside[:0]
@@ -426,7 +431,7 @@ func (s *State) councilRoom(f *frame) bool {
 func (s *State) library(f *frame, p *player) bool {
 	switch f.step {
 	case 0, 1:
-		if p.hand.total() >= 7 || p.deckSize()+p.disc.total() == 0 {
+		if len(p.hand) >= 7 || p.deckSize()+len(p.disc) == 0 {
 			break
 		}
 		f.step = 2
@@ -442,9 +447,7 @@ func (s *State) library(f *frame, p *player) bool {
 			return false
 		}
 	}
-	for _, c := range s.aside {
-		p.disc[c]++
-	}
+	p.disc = append(p.disc, s.aside...)
 	s.aside = s.aside[:0]
 	return true
 }
