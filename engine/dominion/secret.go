@@ -104,8 +104,13 @@ func (s *State) ApplyRevealed(seat int, a engine.Action, vals []int) error {
 			return engine.Illegal("the move shows one card twice")
 		}
 	}
-	own := s.cards.Mode() == engine.CardsOpen || s.cards.Knowledge() != nil && s.cards.Knowledge().Seat == seat
-	if own && !s.isLegal(a) {
+	// An open table checks the move against Legal (one copy of each card:
+	// one encoding per move). A secret table's peers all check it the same
+	// way, from the public state and the cards shown, whether they know the
+	// hand or not, so that they all accept the same moves: any held copy.
+	open := s.cards.Mode() == engine.CardsOpen
+	own := open || s.cards.Knowledge() != nil && s.cards.Knowledge().Seat == seat
+	if open && !s.isLegal(a) {
 		return s.whyIllegal(a)
 	}
 	if vals == nil && own {
@@ -124,7 +129,7 @@ func (s *State) ApplyRevealed(seat int, a engine.Action, vals []int) error {
 			return err
 		}
 	}
-	if !own {
+	if !open {
 		if err := s.checkUnseen(a, hs, vals); err != nil {
 			return err
 		}

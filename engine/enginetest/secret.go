@@ -19,6 +19,10 @@ type SecretTable struct {
 	Peers []engine.CardState
 	// Perm is the dealer's shuffled decks: Perm[d][p] is the card at (d, p).
 	Perm [][]uint16
+	// Took says, for a reshuffled deck d, which of its sources each
+	// position took: Took[d][p] indexes Cards().Sources(d) (nil for a
+	// declared deck). With it a test follows one card through reshuffles.
+	Took [][]int
 	// Public is everything every peer sees go by, one line per event:
 	// actions with the cards they show, openings (with their card when
 	// public), beacons.
@@ -69,6 +73,7 @@ func NewSecretTable(g *engine.Game, players int, opts engine.Options, perm [][]u
 		}
 	}
 	t.Perm = perm
+	t.Took = make([][]int, len(perm))
 	return t, t.settle()
 }
 
@@ -79,11 +84,17 @@ func (t *SecretTable) reshuffled() {
 	cs := t.Peers[0].Cards()
 	for d := len(t.Perm); d < cs.NumDecks(); d++ {
 		var list []uint16
-		for _, h := range cs.Sources(d) {
+		var took []int
+		for i, h := range cs.Sources(d) {
 			list = append(list, t.Perm[h.Deck][h.Pos])
+			took = append(took, i)
 		}
-		engine.NewRand(engine.Derive(t.seed, "reshuffle", uint64(d))).Shuffle(len(list), func(i, j int) { list[i], list[j] = list[j], list[i] })
+		engine.NewRand(engine.Derive(t.seed, "reshuffle", uint64(d))).Shuffle(len(list), func(i, j int) {
+			list[i], list[j] = list[j], list[i]
+			took[i], took[j] = took[j], took[i]
+		})
 		t.Perm = append(t.Perm, list)
+		t.Took = append(t.Took, took)
 		t.Public = append(t.Public, fmt.Sprintf("deck %d reshuffled from %v", d, cs.Sources(d)))
 	}
 }
