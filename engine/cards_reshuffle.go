@@ -45,6 +45,26 @@ func (c *Cards) Reshuffle(from []Handle) (uint8, error) {
 // a declared deck has a copy of it not yet bound (only public values count
 // when onlyPub); a reshuffled deck has a source that is, or may be, it.
 func (c *Cards) possible(d uint8, card int, onlyPub bool) bool {
+	// The answer for a deck depends on the deck alone: memoized, a chain of
+	// reshuffles (a Dominion game makes dozens) costs one pass per deck,
+	// where the plain recursion grew with the product of their sizes.
+	memo := make([]int8, len(c.slots))
+	return c.possibleIn(d, card, onlyPub, memo)
+}
+
+func (c *Cards) possibleIn(d uint8, card int, onlyPub bool, memo []int8) bool {
+	if memo[d] != 0 {
+		return memo[d] > 0
+	}
+	ok := c.possibleOnce(d, card, onlyPub, memo)
+	memo[d] = -1
+	if ok {
+		memo[d] = 1
+	}
+	return ok
+}
+
+func (c *Cards) possibleOnce(d uint8, card int, onlyPub bool, memo []int8) bool {
 	if int(d) < len(c.decks) {
 		w := c.remaining(d, onlyPub)
 		return card < len(w) && w[card] > 0
@@ -63,7 +83,7 @@ func (c *Cards) possible(d uint8, card int, onlyPub bool) bool {
 		case s.val == int32(card) && (!onlyPub || s.pub):
 			could++
 		case s.val < 0 || onlyPub && !s.pub:
-			if c.possible(h.Deck, card, onlyPub) {
+			if c.possibleIn(h.Deck, card, onlyPub, memo) {
 				could++
 			}
 		}
