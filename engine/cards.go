@@ -699,3 +699,23 @@ type CardState interface {
 	// open table the values may be nil (the state holds them).
 	ApplyRevealed(seat int, a Action, cards []int) error
 }
+
+// Bind fixes, on an open table, the card at a position no card is bound
+// to yet, without showing it to anyone: a stacked deck for a test, or a
+// dealer's order. It refuses a secret table, a bound or dead position, and
+// a card the deck has no unbound copy of.
+func (c *Cards) Bind(h Handle, card int) error {
+	s := c.slot(h)
+	switch {
+	case c.mode != CardsOpen:
+		return errors.New("only an open table's state holds card values")
+	case s == nil || s.dead || int(h.Deck) >= len(c.decks):
+		return fmt.Errorf("%w: %s is no position of a declared deck", ErrNotWaiting, h)
+	case s.val >= 0:
+		return fmt.Errorf("%w: %s is already card %d", ErrBadCard, h, s.val)
+	case !c.possible(h.Deck, card, false):
+		return fmt.Errorf("%w: deck %d has no card %d left to be at %s", ErrBadCard, h.Deck, card, h)
+	}
+	s.val = int32(card)
+	return nil
+}
