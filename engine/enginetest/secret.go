@@ -17,7 +17,8 @@ import (
 type SecretTable struct {
 	// Peers holds seat i's state, with seat i's Knowledge attached.
 	Peers []engine.CardState
-	// Perm is the dealer's shuffled decks: Perm[d][p] is the card at (d, p).
+	// Perm is the dealer's shuffled decks: Perm[d][p] is the card at (d, p);
+	// a deck made by a reshuffle joins it when it appears.
 	Perm [][]uint16
 	// Public is everything every peer sees go by, one line per event:
 	// actions with the cards they show, openings (with their card when
@@ -76,6 +77,7 @@ func (t *SecretTable) settle() error {
 		if guard > 100000 {
 			return fmt.Errorf("the cards never settle")
 		}
+		t.reshuffled()
 		want := t.Peers[0].Openings(nil)
 		if len(want) == 0 {
 			return fmt.Errorf("the state waits for cards but asks for none")
@@ -101,6 +103,22 @@ func (t *SecretTable) settle() error {
 		}
 	}
 	return nil
+}
+
+// reshuffled deals every deck the game made by a reshuffle since the last
+// call (engine.Cards.Reshuffle) as the card layer would shuffle it: the
+// cards at its sources, in a seeded order. A deck already in Perm (a
+// caller replaying a recorded dealer) is kept.
+func (t *SecretTable) reshuffled() {
+	c := t.Peers[0].Cards()
+	for d := len(t.Perm); d < c.NumDecks(); d++ {
+		var p []uint16
+		for _, h := range c.Sources(d) {
+			p = append(p, t.Perm[h.Deck][h.Pos])
+		}
+		engine.NewRand(engine.Derive(t.seed, "deck", uint64(d))).Shuffle(len(p), func(i, j int) { p[i], p[j] = p[j], p[i] })
+		t.Perm = append(t.Perm, p)
+	}
 }
 
 // agree checks that every peer holds the same shared state.
