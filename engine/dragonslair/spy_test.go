@@ -194,6 +194,18 @@ func TestSpyLearnsNoPeekedOrUnseenCard(t *testing.T) {
 			}
 			cuts = picked
 		}
+		// And the first steps after another seat's Elf look (rarer than
+		// the Sphere's), while the cards it saw are still in the pile.
+		elfCuts := 0
+		for k, st := range a.steps {
+			for i, h := range st.pile {
+				if elfCuts < 3 && st.elf[i] && st.seen[i]&^(1<<spy) != 0 && !st.spyMay[h] {
+					cuts = append(cuts, k)
+					elfCuts++
+					break
+				}
+			}
+		}
 		cuts = append(cuts, len(a.steps)-1)
 		for _, k := range cuts {
 			st := a.steps[k]
