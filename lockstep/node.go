@@ -111,7 +111,7 @@ type Node struct {
 	// signed yet disputes (see weigh): kept until their author signs a
 	// differing hash (a desync), an agreeing one (a lie), or the table
 	// stalls.
-	held []*crypto.Envelope
+	held []heldState
 
 	stopped    bool
 	stateSent  map[uint64]bool
@@ -156,6 +156,9 @@ func New(cfg Config) (*Node, error) {
 		n.lobby = n.m.lobby
 	}
 	for _, env := range cfg.Sent {
+		if env.Kind.Card() {
+			continue // the card protocol's own (cards.go): not this node's
+		}
 		if env.Author != n.id.ID() {
 			return nil, fmt.Errorf("lockstep: Config.Sent holds an envelope of %s", env.Author)
 		}
