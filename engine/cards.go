@@ -207,6 +207,14 @@ type Cards struct {
 	sources [][]Handle
 	slots   [][]slot
 	know    *Knowledge // the local seat's; nil on open tables and for spectators
+
+	// Derived from slots (never encoded; rebuilt by derive after a decode)
+	// so that an opening costs no pass over its deck and no allocation:
+	// rem[d][v] and remPub[d][v] are the copies of card v of declared deck
+	// d not bound to a position, and not public; free[d-len(decks)] lists,
+	// ascending, the sources of reshuffled deck d no position took yet.
+	rem, remPub [][]int
+	free        [][]int16
 }
 
 // NewCards declares hidden decks: deck d is the ordered list decks[d] of
@@ -239,7 +247,48 @@ func NewDecks(decks []Deck) (Cards, error) {
 			}
 		}
 	}
+	c.derive()
 	return c, nil
+}
+
+// derive rebuilds rem, remPub and free from the slots.
+func (c *Cards) derive() {
+	c.rem, c.remPub = make([][]int, len(c.decks)), make([][]int, len(c.decks))
+	for d := range c.decks {
+		c.rem[d], c.remPub[d] = c.remaining(uint8(d), false), c.remaining(uint8(d), true)
+	}
+	c.free = make([][]int16, len(c.slots)-len(c.decks))
+	for d := len(c.decks); d < len(c.slots); d++ {
+		taken := make([]bool, len(c.sources[d-len(c.decks)]))
+		for _, s := range c.slots[d] {
+			if s.src >= 0 {
+				taken[s.src] = true
+			}
+		}
+		f := make([]int16, 0, len(taken))
+		for i, t := range taken {
+			if !t {
+				f = append(f, int16(i))
+			}
+		}
+		c.free[d-len(c.decks)] = f
+	}
+}
+
+// setVal binds the card of s, position h, which holds none yet.
+func (c *Cards) setVal(h Handle, s *slot, card int) {
+	s.val = int32(card)
+	if int(h.Deck) < len(c.decks) {
+		c.rem[h.Deck][card]--
+	}
+}
+
+// setPub makes the bound card of s, position h, public.
+func (c *Cards) setPub(h Handle, s *slot) {
+	if !s.pub && int(h.Deck) < len(c.decks) {
+		c.remPub[h.Deck][s.val]--
+	}
+	s.pub = true
 }
 
 // Decks returns the declared decks' lists (for the card layer's setup
@@ -426,9 +475,13 @@ func (c *Cards) Open(o Opening, card int) error {
 	if err := c.Check(o, card); err != nil {
 		return err
 	}
-	s := c.slot(o.Handle())
+	h := o.Handle()
+	s := c.slot(h)
 	if o.To == Public {
-		s.val, s.pub = int32(card), true
+		if s.val < 0 {
+			c.setVal(h, s, card)
+		}
+		c.setPub(h, s)
 		if c.mode == CardsOpen && s.src < 0 && int(o.Deck) >= len(c.decks) {
 			c.takeSource(o.Deck, s, card)
 		}
@@ -440,7 +493,9 @@ func (c *Cards) Open(o Opening, card int) error {
 	s.seen |= 1 << o.To
 	switch {
 	case c.mode == CardsOpen:
-		s.val = int32(card)
+		if s.val < 0 {
+			c.setVal(h, s, card)
+		}
 	case card != NoCard:
 		return c.know.Learn(o.Handle(), uint16(card))
 	}
@@ -477,8 +532,9 @@ func (c *Cards) OpenFromBeacon(want []Opening, beacon []byte) error {
 	r := NewRand(beacon)
 	for _, o := range want {
 		s := c.slot(o.Handle())
-		if s == nil {
-			return fmt.Errorf("%w: there is no card %s", ErrNotWaiting, o.Handle())
+		if s == nil || s.dead || o.To < Public || o.To >= MaxCardSeats {
+			// Refused before bind draws anything (Open would refuse it too).
+			return fmt.Errorf("%w: %s", ErrNotWaiting, o)
 		}
 		card, err := c.bind(o.Handle(), r, 0)
 		if err != nil {
@@ -495,9 +551,16 @@ func (c *Cards) OpenFromBeacon(want []Opening, beacon []byte) error {
 // on a copy never touch the peer's own).
 func (c *Cards) Clone() Cards {
 	out := Cards{mode: c.mode, decks: c.decks, open: c.open, sources: append([][]Handle(nil), c.sources...),
-		slots: make([][]slot, len(c.slots)), know: c.know.Clone()}
+		slots: make([][]slot, len(c.slots)), know: c.know.Clone(),
+		rem: make([][]int, len(c.rem)), remPub: make([][]int, len(c.remPub)), free: make([][]int16, len(c.free))}
 	for d, s := range c.slots {
 		out.slots[d] = append([]slot(nil), s...)
+	}
+	for d := range c.rem {
+		out.rem[d], out.remPub[d] = append([]int(nil), c.rem[d]...), append([]int(nil), c.remPub[d]...)
+	}
+	for d, f := range c.free {
+		out.free[d] = append([]int16(nil), f...)
 	}
 	return out
 }
@@ -672,6 +735,7 @@ func DecodeDecks(d *Decoder, decks []Deck) (Cards, error) {
 			}
 		}
 	}
+	c.derive()
 	return c, nil
 }
 
@@ -716,6 +780,6 @@ func (c *Cards) Bind(h Handle, card int) error {
 	case !c.possible(h.Deck, card, false):
 		return fmt.Errorf("%w: deck %d has no card %d left to be at %s", ErrBadCard, h.Deck, card, h)
 	}
-	s.val = int32(card)
+	c.setVal(h, s, card)
 	return nil
 }
