@@ -566,12 +566,13 @@ func (c *Cards) Clone() Cards {
 }
 
 // Encode writes the shared part: the mode and, per deck, the handles it was
-// reshuffled from and, per position, the value the state holds (-1 for
-// none) and its flags: public (bit 0), reshuffled away (bit 1), the seats
-// that saw it (bits 2 and up); for a reshuffled deck also the source it
-// took (open tables). The decks'
-// lists are not written: the game derives them from its options. The
-// knowledge is never written.
+// reshuffled from (deck, then position) and, per position, the value the
+// state holds (-1 for none) and its flags: public (bit 0), reshuffled away
+// (bit 1), the seats that saw it (bits 2 and up). On an open table a
+// position of a reshuffled deck writes the source it took (-1: none yet)
+// instead of its value, which is that source's. The decks' lists are not
+// written: the game derives them from its options. The knowledge is never
+// written.
 func (c *Cards) Encode(e *Encoder) {
 	e.Begin("cards")
 	e.Uint("mode", uint64(c.mode))
@@ -581,12 +582,20 @@ func (c *Cards) Encode(e *Encoder) {
 		src := c.Sources(d)
 		e.Len("sources", len(src))
 		for _, h := range src {
-			e.Uint("source", uint64(h.Arg()))
+			// Deck and position apart: two bytes for a position below
+			// 128, where the handle's argument takes three.
+			e.Uint("source.deck", uint64(h.Deck))
+			e.Uint("source.pos", uint64(h.Pos))
 		}
 		e.Len("slots", len(ss))
 		for i, s := range ss {
 			e.BeginItem("slot", i)
-			e.Int("val", int(s.val))
+			// A position of a reshuffled deck on an open table shows the
+			// card of the source it took (src), and none before: its
+			// value is not written again.
+			if d < len(c.decks) || c.mode == CardsSecret {
+				e.Int("val", int(s.val))
+			}
 			// One number for the flags keeps a 120-card deck near 2 bytes a
 			// card: the state is hashed at every step.
 			f := uint64(s.seen) << 2
@@ -597,7 +606,7 @@ func (c *Cards) Encode(e *Encoder) {
 				f |= 2
 			}
 			e.Uint("flags", f)
-			if d >= len(c.decks) {
+			if d >= len(c.decks) && c.mode == CardsOpen {
 				e.Int("src", int(s.src))
 			}
 			e.End()
@@ -654,12 +663,11 @@ func DecodeDecks(d *Decoder, decks []Deck) (Cards, error) {
 		ns := d.Len(MaxDeckSize)
 		var src []Handle
 		for i := 0; i < ns && d.Err() == nil; i++ {
-			a := d.Uint()
-			h, ok := HandleArg(int32(min(a, 1<<31-1)))
-			if !ok || int(h.Deck) >= di || int(h.Pos) >= len(c.slots[h.Deck]) {
+			sd, sp := d.Uint(), d.Uint()
+			if d.Err() == nil && (sd >= uint64(di) || sp >= uint64(len(c.slots[sd]))) {
 				return bad("deck %d takes a card that is not in an earlier deck", di)
 			}
-			src = append(src, h)
+			src = append(src, Handle{Deck: uint8(sd), Pos: uint16(sp)})
 		}
 		m := d.Len(MaxDeckSize)
 		if d.Err() != nil {
@@ -679,14 +687,25 @@ func DecodeDecks(d *Decoder, decks []Deck) (Cards, error) {
 		used := make([]bool, ns)
 		for i := range c.slots[di] {
 			s := &c.slots[di][i]
-			v := d.Int()
+			reshuffledOpen := di >= len(decks) && c.mode == CardsOpen
+			v := -1
+			if !reshuffledOpen {
+				v = d.Int()
+			}
 			f := d.Uint()
 			sv := -1
-			if di >= len(decks) {
+			if reshuffledOpen {
 				sv = d.Int()
 			}
 			if d.Err() != nil {
 				return Cards{}, d.Err()
+			}
+			if reshuffledOpen && sv >= 0 && sv < ns {
+				// The card of the source it took (checked below).
+				v = int(c.slot(src[sv]).val)
+				if v < 0 {
+					return bad("card %d:%d took a source with no card", di, i)
+				}
 			}
 			seen := f >> 2
 			s.pub, s.dead = f&1 != 0, f&2 != 0
