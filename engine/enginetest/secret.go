@@ -17,7 +17,8 @@ import (
 type SecretTable struct {
 	// Peers holds seat i's state, with seat i's Knowledge attached.
 	Peers []engine.CardState
-	// Perm is the dealer's shuffled decks: Perm[d][p] is the card at (d, p).
+	// Perm is the dealer's shuffled decks: Perm[d][p] is the card at (d, p);
+	// a deck made by a reshuffle joins it when it appears.
 	Perm [][]uint16
 	// Took says, for a reshuffled deck d, which of its sources each
 	// position took: Took[d][p] indexes Cards().Sources(d) (nil for a
@@ -77,9 +78,11 @@ func NewSecretTable(g *engine.Game, players int, opts engine.Options, perm [][]u
 	return t, t.settle()
 }
 
-// reshuffled extends Perm with every deck the game reshuffled since (a
-// Dominion discard pile): the dealer knows its sources' cards and
-// shuffles them, as the card layer's joint shuffle would.
+// reshuffled extends Perm with every deck the game reshuffled since the
+// last call (engine.Cards.Reshuffle: a Dominion discard pile, a Dragon's
+// Lair discard pile): the dealer knows its sources' cards and shuffles
+// them in a seeded order, as the card layer's joint shuffle would. A deck
+// already in Perm (a caller replaying a recorded dealer) is kept.
 func (t *SecretTable) reshuffled() {
 	cs := t.Peers[0].Cards()
 	for d := len(t.Perm); d < cs.NumDecks(); d++ {
@@ -110,6 +113,7 @@ func (t *SecretTable) settle() error {
 		if guard > 100000 {
 			return fmt.Errorf("the cards never settle")
 		}
+		t.reshuffled()
 		want := t.Peers[0].Openings(nil)
 		if len(want) == 0 {
 			return fmt.Errorf("the state waits for cards but asks for none")
