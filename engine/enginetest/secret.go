@@ -29,6 +29,9 @@ type SecretTable struct {
 	// public), beacons.
 	Public []string
 	seed   []byte
+	// told counts the decks the table has told of in Public (a reshuffle
+	// is public), whether the dealer dealt them or the caller gave them.
+	told   int
 	chance uint64
 }
 
@@ -75,6 +78,7 @@ func NewSecretTable(g *engine.Game, players int, opts engine.Options, perm [][]u
 	}
 	t.Perm = perm
 	t.Took = make([][]int, len(perm))
+	t.told = len(t.Peers[0].Cards().Decks())
 	return t, t.settle()
 }
 
@@ -98,7 +102,11 @@ func (t *SecretTable) reshuffled() {
 		})
 		t.Perm = append(t.Perm, list)
 		t.Took = append(t.Took, took)
-		t.Public = append(t.Public, fmt.Sprintf("deck %d reshuffled from %v", d, cs.Sources(d)))
+	}
+	// Told apart from dealing: a replay given the whole Perm must show the
+	// same public stream as the game that dealt it.
+	for ; t.told < cs.NumDecks(); t.told++ {
+		t.Public = append(t.Public, fmt.Sprintf("deck %d reshuffled from %v", t.told, cs.Sources(t.told)))
 	}
 }
 
