@@ -43,24 +43,12 @@ func playSpy(perm [][]uint16, seed string, moves []engine.Action, spy int) (*spy
 	bots := []engine.Bot{&moneyBot{engine: Sentry, most: 2}, &moneyBot{engine: Militia, most: 2}, &moneyBot{engine: Library, most: 2}, explorer{}}
 	r := engine.NewRand([]byte(seed))
 	for step := 0; tab.ToAct().Kind != engine.ActorOver && step < spySteps; step++ {
-		var a engine.Action
-		switch {
-		case moves == nil:
-			var bot engine.Bot
-			if who := tab.ToAct(); who.Kind == engine.ActorSeat {
-				bot = bots[who.Seat]
-			}
-			a, _, err = tab.Step(bot, r)
-		case step >= len(moves):
-			return g, nil
-		case moves[step].Op == 0:
-			err = tab.Chance()
-		default:
-			a = moves[step]
-			err = tab.Act(a)
-		}
+		a, ranOut, err := tab.Replay(step, moves, bots, r)
 		if err != nil {
-			return nil, fmt.Errorf("step %d: %w", step, err)
+			return nil, err
+		}
+		if ranOut {
+			return g, nil
 		}
 		g.moves = append(g.moves, a)
 		g.views = append(g.views, sha256.Sum256(tab.SpyView(spy)))

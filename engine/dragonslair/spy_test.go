@@ -94,26 +94,15 @@ func playSpy(perm [][]uint16, seed string, moves []engine.Action, spy int) (*spy
 	players := []engine.Bot{bots[0].New(), bots[1].New(), bots[2].New(), bots[0].New()}
 	r := engine.NewRand([]byte(seed))
 	for step := 0; tab.ToAct().Kind != engine.ActorOver; step++ {
-		var a engine.Action
-		switch {
-		case moves == nil && step > 5000:
+		if moves == nil && step > 5000 {
 			return nil, fmt.Errorf("the game does not end")
-		case moves == nil:
-			var bot engine.Bot
-			if who := tab.ToAct(); who.Kind == engine.ActorSeat {
-				bot = players[who.Seat]
-			}
-			a, _, err = tab.Step(bot, r)
-		case step >= len(moves):
-			return g, nil
-		case moves[step].Op == 0:
-			err = tab.Chance()
-		default:
-			a = moves[step]
-			err = tab.Act(a)
 		}
+		a, ranOut, err := tab.Replay(step, moves, players, r)
 		if err != nil {
-			return nil, fmt.Errorf("step %d: %w", step, err)
+			return nil, err
+		}
+		if ranOut {
+			return g, nil
 		}
 		g.moves = append(g.moves, a)
 		record()

@@ -228,6 +228,31 @@ func (t *SecretTable) Step(bot engine.Bot, r *engine.Rand) (engine.Action, bool,
 	return engine.Action{}, false, fmt.Errorf("unexpected actor %s", who)
 }
 
+// Replay plays step number step of a spy test's game: with moves nil, the
+// acting seat's bot chooses (bots by seat); otherwise it replays moves[step]
+// (a zero Op is a beacon). ran out says moves has no step left.
+func (t *SecretTable) Replay(step int, moves []engine.Action, bots []engine.Bot, r *engine.Rand) (a engine.Action, ranOut bool, err error) {
+	switch {
+	case moves == nil:
+		var bot engine.Bot
+		if who := t.ToAct(); who.Kind == engine.ActorSeat {
+			bot = bots[who.Seat]
+		}
+		a, _, err = t.Step(bot, r)
+	case step >= len(moves):
+		return a, true, nil
+	case moves[step].Op == 0:
+		err = t.Chance()
+	default:
+		a = moves[step]
+		err = t.Act(a)
+	}
+	if err != nil {
+		return a, false, fmt.Errorf("step %d: %w", step, err)
+	}
+	return a, false, nil
+}
+
 // SpyView is everything seat holds: its peer's state encoding, its
 // Knowledge, and every public event so far.
 func (t *SecretTable) SpyView(seat int) []byte {

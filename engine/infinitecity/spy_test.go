@@ -60,27 +60,12 @@ func playSecret(t *testing.T, perm [][]uint16, seed string, moves []engine.Actio
 		if step > 5000 {
 			return nil, fmt.Errorf("the game does not end")
 		}
-		var a engine.Action
-		switch {
-		case moves == nil:
-			who := tab.ToAct()
-			var bot engine.Bot
-			if who.Kind == engine.ActorSeat {
-				bot = bots[who.Seat]
-			}
-			if a, _, err = tab.Step(bot, r); err != nil {
-				return nil, err
-			}
-		case step >= len(moves):
-			return nil, fmt.Errorf("the replay runs past the recorded game")
-		case moves[step].Op == 0:
-			err = tab.Chance()
-		default:
-			a = moves[step]
-			err = tab.Act(a)
-		}
+		a, ranOut, err := tab.Replay(step, moves, bots, r)
 		if err != nil {
-			return nil, fmt.Errorf("step %d: %w", step, err)
+			return nil, err
+		}
+		if ranOut {
+			return nil, fmt.Errorf("the replay runs past the recorded game")
 		}
 		g.moves = append(g.moves, a)
 		mark()
