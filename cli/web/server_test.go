@@ -274,5 +274,27 @@ func TestFirstFrameWhilePublishing(t *testing.T) {
 		}
 		c.CloseNow()
 		cancel()
+		// The server lets a socket go only once it sees the close; wait
+		// for that, or thirty quick pages would meet the bound of eight
+		// (a busy machine once answered the ninth with 503).
+		waitSockets(t, s, 0)
+	}
+}
+
+// waitSockets waits up to 5 s until the server holds n sockets.
+func waitSockets(t *testing.T, s *Server, n int) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		s.mu.Lock()
+		have := len(s.subs)
+		s.mu.Unlock()
+		if have == n {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the server still holds %d sockets, want %d", have, n)
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 }
