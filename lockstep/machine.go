@@ -73,6 +73,15 @@ type machine struct {
 	scratch []byte
 	reveals []crypto.Hash
 	events  []Event // produced by apply, drained by Node
+
+	// Secret tables (secret.go): this peer's identity and card layer
+	// maker (Node only), the layer once the seats are drawn, and whether
+	// the state's wait for cards has not been counted as a step yet.
+	me           *crypto.Identity
+	cardMaker    CardMaker
+	cards        CardLayer
+	cardsPending bool
+	cardsSynced  bool // the layer has been told of the current wait
 }
 
 // mstate is a member and its hash chain.
@@ -155,6 +164,10 @@ func (m *machine) expect() (x expectation, ok bool) {
 		h := m.hashes[m.seq]
 		if m.needCP {
 			return expectation{kind: crypto.KindCheckpoint, seq: m.seq, who: m.activeMembers(), hash: h, what: "a checkpoint"}, true
+		}
+		if m.cardsPending {
+			// The card layer, not the log, moves the state on.
+			return expectation{}, false
 		}
 		who := m.st.ToAct()
 		switch who.Kind {
@@ -293,8 +306,8 @@ func (m *machine) check(env *crypto.Envelope, x expectation, who int) error {
 		if env.StateHash != x.hash {
 			return fmt.Errorf("%w: action for state %s, ours is %s", ErrStateHash, env.StateHash.Short(), x.hash.Short())
 		}
-		if _, err := engine.DecodeAction(env.Body); err != nil {
-			return fmt.Errorf("%w: %v", ErrBadBody, err)
+		if _, _, err := m.decodeActionBody(env.Body); err != nil {
+			return err
 		}
 		// Legality is checked by apply: Apply validates before it
 		// mutates, so a refused action leaves everything as it was, and a
@@ -368,16 +381,26 @@ func (m *machine) apply(env *crypto.Envelope, x expectation) error {
 // applyAction applies an action, or returns ErrIllegal with nothing
 // changed.
 func (m *machine) applyAction(env *crypto.Envelope) error {
-	a, err := engine.DecodeAction(env.Body)
+	a, reveals, err := m.decodeActionBody(env.Body)
 	if err != nil {
-		return fmt.Errorf("%w: %v", ErrBadBody, err)
+		return err
 	}
 	seat := m.seatOf[m.byID[env.Author]]
 	var what string
 	if m.record {
 		what = m.st.Describe(a)
 	}
-	if err := m.st.Apply(seat, a); err != nil {
+	switch {
+	case !m.roster.Secret:
+		err = m.st.Apply(seat, a)
+	case m.cards == nil:
+		return ErrNoCardLayer
+	default:
+		// The cards the move shows are checked against their
+		// ciphertexts first; a forged one is named by the card layer.
+		err = m.cards.Apply(seat, a, env.Seq, reveals)
+	}
+	if err != nil {
 		return fmt.Errorf("%w: %v", ErrIllegal, err)
 	}
 	m.appendLog(env)
@@ -434,6 +457,12 @@ func (m *machine) drawSeats(b crypto.Hash) error {
 		return fmt.Errorf("%w: %v", ErrRefused, err)
 	}
 	m.st = st
+	if m.roster.Secret {
+		if err := m.startCards(); err != nil {
+			return err
+		}
+		m.cardsPending = st.ToAct().Kind == engine.ActorCards
+	}
 	m.dropper, _ = st.(engine.Dropper)
 	m.turn = st.Turn()
 	m.hashes = append(m.hashes[:0], crypto.Hash(engine.HashWith(m.enc, st)))
@@ -460,6 +489,9 @@ func (m *machine) stepDone(info stepInfo) error {
 	m.hashes = append(m.hashes, crypto.Hash(engine.HashWith(m.enc, m.st)))
 	m.observe(info)
 	m.noteRound()
+	if m.roster.Secret && m.st.ToAct().Kind == engine.ActorCards {
+		m.cardsPending = true
+	}
 	if t := m.st.Turn(); t != m.turn || m.st.ToAct().Kind == engine.ActorOver {
 		m.turn = t
 		m.needCP = true

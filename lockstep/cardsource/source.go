@@ -14,8 +14,13 @@ type Source struct {
 	m        *deal.Machine
 	st       engine.CardState
 	inflight bool // a batch is declared and not open yet
-	out      deal.Ready
-	err      error
+	// armed: the caller has said the state's wait for cards is due (Sync);
+	// until then no batch is declared, so a move never opens cards inside
+	// the step that applies it on one peer and in a later one on another.
+	armed bool
+	decks int // the decks the deal knows: the declared ones, then each reshuffle
+	out   deal.Ready
+	err   error
 }
 
 // ErrStopped is returned once the card layer has stopped: a cheat was
@@ -45,7 +50,7 @@ func New(st engine.CardState, cfg deal.Config) (*Source, error) {
 		return nil, err
 	}
 	c.SetKnowledge(engine.NewKnowledge(m.Seat()))
-	s := &Source{m: m, st: st}
+	s := &Source{m: m, st: st, armed: true, decks: len(c.Decks())}
 	s.pump()
 	return s, nil
 }
@@ -95,6 +100,17 @@ func (s *Source) Ready() deal.Ready { return s.out }
 // Advance acknowledges the last Ready.
 func (s *Source) Advance() { s.out = deal.Ready{} }
 
+// Sync declares the openings the state waits for, if it does: the caller
+// calls it at the same point of the shared history on every peer (lockstep
+// does, once the step that made the state wait is counted). Batches after
+// the first of one wait follow by themselves.
+func (s *Source) Sync() {
+	if s.err == nil && s.Waiting() {
+		s.armed = true
+		s.pump()
+	}
+}
+
 // Waiting reports whether the state waits for the card layer.
 func (s *Source) Waiting() bool { return s.st.ToAct().Kind == engine.ActorCards }
 
@@ -113,7 +129,11 @@ func (s *Source) pump() {
 			s.m.Advance()
 			s.absorb(rd)
 		}
-		if s.err != nil || s.m.Stopped() || s.inflight || !s.Waiting() {
+		s.reshuffles()
+		if !s.Waiting() {
+			s.armed = false
+		}
+		if s.err != nil || s.m.Stopped() || s.inflight || !s.armed {
 			return
 		}
 		want := s.st.Openings(nil)
@@ -131,6 +151,36 @@ func (s *Source) pump() {
 			return
 		}
 		s.inflight = true
+	}
+}
+
+// reshuffles declares to the deal every deck the state made by a
+// reshuffle since (engine.Cards.Reshuffle): a new shuffle chain over the
+// current ciphertexts of its sources. The state makes them inside steps
+// every peer takes alike, and the deal orders its chains and batches by
+// the order of these calls, so every peer declares them at the same point.
+func (s *Source) reshuffles() {
+	c := s.st.Cards()
+	for s.err == nil && s.decks < c.NumDecks() {
+		d := s.decks
+		var from []deal.Handle
+		for _, h := range c.Sources(d) {
+			from = append(from, deal.Handle{Deck: h.Deck, Pos: h.Pos})
+		}
+		if d > 255 {
+			s.fail(fmt.Errorf("deck %d: more decks than the deal can name", d))
+			return
+		}
+		if err := s.m.Reshuffle(uint8(d), from); err != nil {
+			s.fail(fmt.Errorf("reshuffle into deck %d: %v", d, err))
+			return
+		}
+		s.decks++
+		for s.m.HasReady() {
+			rd := s.m.Ready()
+			s.m.Advance()
+			s.absorb(rd)
+		}
 	}
 }
 

@@ -144,7 +144,9 @@ func (tb *table) applyMove(i int, b []byte) error {
 	if err != nil {
 		return err
 	}
-	return tb.peers[i].src.Apply(int(seat), a, seq, rs)
+	err = tb.peers[i].src.Apply(int(seat), a, seq, rs)
+	tb.peers[i].src.Sync() // the step is done: its openings are due
+	return err
 }
 
 // settle runs the network until nothing moves: every message delivered,
@@ -206,6 +208,7 @@ func (tb *table) step(bot engine.Bot, r *engine.Rand) (over bool) {
 			if err := p.src.State().ApplyChance(b); err != nil {
 				tb.t.Fatalf("peer %d: %v", i+1, err)
 			}
+			p.src.Sync()
 		}
 	case engine.ActorSeat:
 		own := tb.peers[who.Seat].src
@@ -231,6 +234,7 @@ func (tb *table) step(bot engine.Bot, r *engine.Rand) (over bool) {
 		if err := own.Apply(who.Seat, a, tb.seq-1, rs); err != nil {
 			tb.peers[who.Seat].cheats = append(tb.peers[who.Seat].cheats, err.Error())
 		}
+		own.Sync()
 		tb.broadcast(who.Seat, msg)
 	default:
 		// The table settled and still waits for cards: the deal stalled.

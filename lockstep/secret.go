@@ -1,0 +1,334 @@
+package lockstep
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/boardmesh/boardmesh/crypto"
+	"github.com/boardmesh/boardmesh/engine"
+)
+
+// A secret table (docs/hidden-cards.md) answers the engine's openings with
+// the hidden-card protocol instead of the beacon. Its roster says so
+// (rosterBody.Secret), so every member agrees on the mode or accepts no
+// session. The protocol itself (package lockstep/deal, wrapped for one seat
+// by lockstep/cardsource) is behind the CardLayer interface, so that this
+// package's core does not depend on the mental-poker group arithmetic; the
+// runner passes the constructor (Config.Cards).
+//
+// How a secret table's steps go:
+//   - at the seat draw every seat's state is switched to secret cards and
+//     its card layer starts the deal (keys, shuffle chains);
+//   - while the state waits for cards (engine.ActorCards) no log entry is
+//     due: the card layer's envelopes (crypto.Kind.Card) travel beside the
+//     log, and when the state moves on the node counts one step of kind
+//     "cards" (no entry, like a dropped seat's bot move: every peer takes
+//     it at the same point, since the openings are a function of the
+//     shared state);
+//   - the action of a move that shows cards from the mover's hand carries
+//     them, with the holder's decryption shares, in its body
+//     (encodeSecretAction); every peer checks them against the cards'
+//     ciphertexts before it applies the move.
+//
+// What is private (a seat's Knowledge, its mental-poker key) never enters
+// the shared state, its hash, the log or an envelope.
+
+// CardLayer is one seat's hidden-card protocol (cardsource.Layer).
+type CardLayer interface {
+	// Step takes a card envelope; a rejection is also named in a cheat of
+	// the next TakeReady.
+	Step(env *crypto.Envelope) error
+	// Sync declares the openings the state waits for (the node calls it
+	// once the step that made the state wait is counted).
+	Sync()
+	// HasWork and Work: one shuffle proof to make or check.
+	HasWork() bool
+	Work() bool
+	// TakeReady returns and clears what the layer produced.
+	TakeReady() CardReady
+	// Reveal is the mover's side: the body part carrying the cards action
+	// a at seq shows.
+	Reveal(a engine.Action, seq uint64) ([]byte, error)
+	// Apply checks the cards seat's action a at seq shows and applies it
+	// to the state.
+	Apply(seat int, a engine.Action, seq uint64, reveals []byte) error
+	// Err is why the layer stopped, or nil.
+	Err() error
+	// Waiting says whom the deal waits for, in words.
+	Waiting() []string
+}
+
+// CardReady is what a card layer produced: as lockstep's Ready, Secret and
+// Persist must be on disk (Secret privately) before Messages are sent.
+type CardReady struct {
+	Secret   []byte
+	Persist  []*crypto.Envelope
+	Messages []*crypto.Envelope
+	Cheats   []CardCheat
+	Notes    []string
+}
+
+// CardCheat is a cheat the card layer named: Seat counted from 1 (0:
+// unknown author), the text in plain words.
+type CardCheat struct {
+	Seat int
+	Text string
+}
+
+// CardConfig is what a card layer is made from.
+type CardConfig struct {
+	Identity *crypto.Identity
+	Session  crypto.Hash
+	Seats    []crypto.PeerID // in seat order
+	Names    []string
+}
+
+// CardMaker makes a seat's card layer over st (fresh from Setup).
+type CardMaker func(st engine.CardState, cfg CardConfig) (CardLayer, error)
+
+// Bounds of a secret action's body and of card envelopes kept before the
+// seat draw.
+const (
+	maxActionBytes = 1024
+	maxRevealBytes = 32 << 10
+	maxCardEarly   = 1024
+)
+
+// ErrNoCardLayer: a secret table's roster, and this peer has no card layer.
+var ErrNoCardLayer = errors.New("lockstep: this table is secret and this peer has no hidden-card layer")
+
+// encodeSecretAction is the body of an action on a secret table: the
+// action, then the cards it shows (cardsource.EncodeReveals).
+func encodeSecretAction(a engine.Action, reveals []byte) []byte {
+	e := engine.NewEncoder(nil)
+	e.Blob("action", engine.AppendAction(nil, a))
+	e.Blob("reveals", reveals)
+	return append([]byte(nil), e.Bytes()...)
+}
+
+func decodeSecretAction(b []byte) (engine.Action, []byte, error) {
+	d := engine.NewDecoder(b)
+	ab := d.Blob(maxActionBytes)
+	rb := d.Blob(maxRevealBytes)
+	if err := d.Finish(); err != nil {
+		return engine.Action{}, nil, fmt.Errorf("%w: secret action: %v", ErrBadBody, err)
+	}
+	a, err := engine.DecodeAction(ab)
+	if err != nil {
+		return engine.Action{}, nil, fmt.Errorf("%w: %v", ErrBadBody, err)
+	}
+	if string(encodeSecretAction(a, rb)) != string(b) {
+		return engine.Action{}, nil, fmt.Errorf("%w: secret action not canonical", ErrBadBody)
+	}
+	return a, rb, nil
+}
+
+// decodeActionBody reads an action body as the table's mode has it.
+func (m *machine) decodeActionBody(b []byte) (engine.Action, []byte, error) {
+	if m.roster != nil && m.roster.Secret {
+		return decodeSecretAction(b)
+	}
+	a, err := engine.DecodeAction(b)
+	if err != nil {
+		return engine.Action{}, nil, fmt.Errorf("%w: %v", ErrBadBody, err)
+	}
+	return a, nil, nil
+}
+
+// Secret reports whether the session is a secret table (known once the
+// roster is committed).
+func (n *Node) Secret() bool { return n.m.roster != nil && n.m.roster.Secret }
+
+// startCards makes this seat's card layer at the seat draw of a secret
+// table. A peer with no card layer (Verify, a spectator, a runner without
+// Config.Cards) keeps the shared state only: it waits at the first opening.
+func (m *machine) startCards() error {
+	cs, ok := m.st.(engine.CardState)
+	if !ok {
+		return fmt.Errorf("%w: %s has no hidden cards, yet the roster makes the table secret", ErrRefused, m.game.Name)
+	}
+	if m.me != nil && m.cardMaker == nil {
+		return ErrNoCardLayer
+	}
+	if m.cardMaker == nil || m.seatOfPeer(m.me.ID()) < 0 {
+		// Verify, or a peer without a seat: the shared state only.
+		return cs.UseSecretCards()
+	}
+	cfg := CardConfig{Identity: m.me, Session: m.session}
+	for _, mi := range m.seats {
+		cfg.Seats = append(cfg.Seats, m.members[mi].ID)
+		cfg.Names = append(cfg.Names, m.members[mi].Name)
+	}
+	l, err := m.cardMaker(cs, cfg)
+	if err != nil {
+		return fmt.Errorf("lockstep: the hidden-card layer: %w", err)
+	}
+	m.cards = l
+	return nil
+}
+
+// stepCard takes an envelope of the card protocol.
+func (n *Node) stepCard(env *crypto.Envelope) error {
+	if n.m.cards == nil {
+		if n.m.phase == PhasePlaying || n.m.phase == PhaseOver {
+			if !n.Secret() {
+				return ErrCardKind
+			}
+			return ErrNoCardLayer
+		}
+		// Before the seat draw: a faster peer's key or shuffle. Keep a
+		// bounded number for when the layer starts.
+		if len(n.cardEarly) >= maxCardEarly {
+			return fmt.Errorf("%w: too many card envelopes before the seat draw", ErrStale)
+		}
+		n.cardEarly = append(n.cardEarly, env)
+		return nil
+	}
+	err := n.m.cards.Step(env)
+	n.pumpCards()
+	return err
+}
+
+// pumpCards moves the card layer's output into the node's Ready and, when
+// the state has stopped waiting for cards, counts the step and goes on.
+func (n *Node) pumpCards() {
+	n.drainCards()
+	n.advance()
+}
+
+// drainCards moves the card layer's output into the node's Ready (advance
+// calls it last: an action applied may have started a batch).
+func (n *Node) drainCards() {
+	l := n.m.cards
+	if l == nil {
+		return
+	}
+	if len(n.cardEarly) > 0 {
+		early := n.cardEarly
+		n.cardEarly = nil
+		for _, env := range early {
+			_ = l.Step(env)
+		}
+	}
+	rd := l.TakeReady()
+	if rd.Secret != nil {
+		n.rd.CardSecret = rd.Secret
+		n.rd.MustSync = true
+	}
+	if len(rd.Persist) > 0 {
+		n.rd.Persist = append(n.rd.Persist, rd.Persist...)
+		n.rd.MustSync = true
+	}
+	n.cardSent = append(n.cardSent, rd.Persist...)
+	n.rd.Messages = append(n.rd.Messages, rd.Messages...)
+	for _, c := range rd.Cheats {
+		n.rd.Events = append(n.rd.Events, Event{Kind: EventCheat, Cheat: CheatCards, Seat: c.Seat, Seq: n.m.seq, Text: c.Text, What: c.Text})
+	}
+	if len(rd.Persist)+len(rd.Messages) > 0 {
+		n.progress = n.now
+	}
+	if err := l.Err(); err != nil && !n.cardsStopped {
+		n.cardsStopped = true
+		n.rd.Events = append(n.rd.Events, Event{Kind: EventCheat, Cheat: CheatCards, Seq: n.m.seq, Text: "the hidden cards stopped: " + err.Error()})
+	}
+}
+
+// HasWork reports whether the card layer has a shuffle proof to make or
+// check; the runner calls Work between envelopes while it does.
+func (n *Node) HasWork() bool { return n.m.cards != nil && n.m.cards.HasWork() }
+
+// Work makes or checks one shuffle proof.
+func (n *Node) Work() bool {
+	if n.m.cards == nil {
+		return false
+	}
+	w := n.m.cards.Work()
+	n.pumpCards()
+	return w
+}
+
+// resendCards queues again every card envelope this seat signed while the
+// state waits for cards (pubsub may have lost one; the deal drops
+// duplicates).
+func (n *Node) resendCards() {
+	if n.m.cards != nil && n.m.phase == PhasePlaying && n.m.st.ToAct().Kind == engine.ActorCards {
+		n.rd.Messages = append(n.rd.Messages, n.cardSent...)
+	}
+}
+
+// secretTable is the mode this host proposes.
+func (n *Node) secretTable() bool { return n.hostSecret }
+
+// cardsStep counts the card layer's answers as one step once the state
+// has stopped waiting for cards, outside any group (a checkpoint round
+// keeps its seq).
+func (n *Node) cardsStep() bool {
+	m := n.m
+	if m.phase != PhasePlaying || !m.cardsPending {
+		return false
+	}
+	if m.cards != nil && !m.cardsSynced {
+		m.cardsSynced = true
+		m.cards.Sync()
+	}
+	if m.needCP || m.group != nil || m.st.ToAct().Kind == engine.ActorCards {
+		return false
+	}
+	m.cardsSynced = false
+	m.cardsPending = false
+	info := stepInfo{Kind: "cards", Seat: -1, Entry: -1}
+	if m.record {
+		info.What = "cards opened"
+	}
+	if err := m.stepDone(info); err != nil {
+		n.rd.Events = append(n.rd.Events, Event{Kind: EventCheat, Cheat: CheatCards, Seq: m.seq, Text: err.Error()})
+	}
+	n.progress = n.now
+	return true
+}
+
+// mode is the table's card mode in words (Status.Mode).
+func (n *Node) mode() string {
+	if n.modeFor == n.m.session && n.modeText != "" {
+		return n.modeText
+	}
+	n.modeFor, n.modeText = n.m.session, "open hands"
+	if n.Secret() {
+		n.modeText = "secret table"
+	} else if g := n.m.game; g != nil {
+		if st, err := g.Setup(g.MinPlayers, n.m.roster.Options); err == nil {
+			if _, ok := st.(engine.CardState); !ok {
+				n.modeText = "open (no hidden cards)"
+			}
+		}
+	}
+	return n.modeText
+}
+
+// modeAgrees says why this joiner refuses roster r's card mode, or nil: a
+// joiner sits only at the table it asked for (a secret one by default for
+// a game with hidden cards; open with Config.OpenHands or without a card
+// layer), so no member plays in a mode it did not choose.
+func (n *Node) modeAgrees(r *rosterBody) error {
+	if n.hosting && r.Lobby == n.lobby || n.restarted {
+		// Our own roster; or a restarted peer, which chose when it joined.
+		return nil
+	}
+	wantOpen := n.cfg.OpenHands || n.cfg.Cards == nil
+	if r.Secret && wantOpen {
+		if n.cfg.Cards == nil {
+			return fmt.Errorf("%w: the host opened a secret table, and this peer has no hidden-card layer", ErrRefused)
+		}
+		return fmt.Errorf("%w: the host opened a secret table, and you asked for open hands (join without --open-hands to sit at it)", ErrRefused)
+	}
+	if !r.Secret && !wantOpen && n.cfg.Games != nil {
+		if g, err := n.cfg.Games(r.Game); err == nil {
+			if st, err := g.Setup(g.MinPlayers, r.Options); err == nil {
+				if _, ok := st.(engine.CardState); ok {
+					return fmt.Errorf("%w: the host opened %s with open hands: every peer would see every card; join with --open-hands to sit at it", ErrRefused, g.Title)
+				}
+			}
+		}
+	}
+	return nil
+}
