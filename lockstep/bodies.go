@@ -253,7 +253,7 @@ func wellFormed(env *crypto.Envelope) error {
 		// An open table's action, or a secret table's (with the cards it
 		// shows); the machine checks which one the table's mode takes.
 		if _, derr := engine.DecodeAction(env.Body); derr != nil {
-			if _, _, serr := decodeSecretAction(env.Body); serr != nil {
+			if _, serr := decodeSecretAction(env.Body); serr != nil {
 				err = fmt.Errorf("%w: %v", ErrBadBody, derr)
 			}
 		}

@@ -82,6 +82,15 @@ type machine struct {
 	cards        CardLayer
 	cardsPending bool
 	cardsSynced  bool // the layer has been told of the current wait
+	// pubKnown marks the cards known public (newlyPublic); opened lists
+	// those the card layer opened to everyone since the last action, which
+	// the next action carries (secretAction).
+	pubKnown [][]bool
+	opened   []pubCard
+	// ahead is the rest of the log Verify is reading (after the entry fed):
+	// a wait for cards closed by a checkpoint or a reveal takes the public
+	// values from the next action's list.
+	ahead []*crypto.Envelope
 }
 
 // mstate is a member and its hash chain.
@@ -306,8 +315,14 @@ func (m *machine) check(env *crypto.Envelope, x expectation, who int) error {
 		if env.StateHash != x.hash {
 			return fmt.Errorf("%w: action for state %s, ours is %s", ErrStateHash, env.StateHash.Short(), x.hash.Short())
 		}
-		if _, _, err := m.decodeActionBody(env.Body); err != nil {
+		s, err := m.decodeActionBody(env.Body)
+		if err != nil {
 			return err
+		}
+		if m.roster.Secret && m.cards != nil {
+			if err := m.checkOpened(s); err != nil {
+				return err
+			}
 		}
 		// Legality is checked by apply: Apply validates before it
 		// mutates, so a refused action leaves everything as it was, and a
@@ -381,10 +396,11 @@ func (m *machine) apply(env *crypto.Envelope, x expectation) error {
 // applyAction applies an action, or returns ErrIllegal with nothing
 // changed.
 func (m *machine) applyAction(env *crypto.Envelope) error {
-	a, reveals, err := m.decodeActionBody(env.Body)
+	s, err := m.decodeActionBody(env.Body)
 	if err != nil {
 		return err
 	}
+	a := s.a
 	seat := m.seatOf[m.byID[env.Author]]
 	var what string
 	if m.record {
@@ -394,14 +410,28 @@ func (m *machine) applyAction(env *crypto.Envelope) error {
 	case !m.roster.Secret:
 		err = m.st.Apply(seat, a)
 	case m.cards == nil:
-		return ErrNoCardLayer
+		// Verify: the values the move shows, unchecked against the
+		// ciphertexts (the log has none); the state hashes every seat
+		// signs after it bind them.
+		var rs []Revealed
+		if rs, err = DecodeReveals(s.reveals); err == nil {
+			vals := make([]int, len(rs))
+			for i, r := range rs {
+				vals[i] = int(r.Card)
+			}
+			err = m.st.(engine.CardState).ApplyRevealed(seat, a, vals)
+		}
 	default:
 		// The cards the move shows are checked against their
 		// ciphertexts first; a forged one is named by the card layer.
-		err = m.cards.Apply(seat, a, env.Seq, reveals)
+		err = m.cards.Apply(seat, a, env.Seq, s.reveals)
 	}
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrIllegal, err)
+	}
+	if m.roster.Secret {
+		m.newlyPublic() // what the move showed: not the card layer's
+		m.opened = nil
 	}
 	m.appendLog(env)
 	return m.stepDone(stepInfo{Kind: "action", Author: env.Author, Seat: seat, Entry: len(m.log) - 1, What: what, Action: a})
@@ -461,6 +491,7 @@ func (m *machine) drawSeats(b crypto.Hash) error {
 		if err := m.startCards(); err != nil {
 			return err
 		}
+		m.newlyPublic() // the face-up decks: public from the start
 		m.cardsPending = st.ToAct().Kind == engine.ActorCards
 	}
 	m.dropper, _ = st.(engine.Dropper)
@@ -996,6 +1027,9 @@ func (m *machine) feed(env *crypto.Envelope) error {
 			m.applyExtend(env, x, mi)
 			return nil
 		}
+	}
+	if err := m.verifyCards(env); err != nil {
+		return err
 	}
 	x, ok := m.expect()
 	if !ok {

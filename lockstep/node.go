@@ -328,7 +328,7 @@ func (n *Node) Act(a engine.Action) error {
 		if err != nil {
 			return err
 		}
-		body = encodeSecretAction(a, r)
+		body = (&secretAction{a: a, reveals: r, opened: n.m.opened}).encode()
 	}
 	n.sign(&crypto.Envelope{Session: n.m.session, Seq: n.m.seq, Kind: crypto.KindAction,
 		StateHash: n.m.hashes[n.m.seq], Body: body})

@@ -92,47 +92,157 @@ const (
 	maxActionBytes = 1024
 	maxRevealBytes = 32 << 10
 	maxCardEarly   = 1024
+	maxOpened      = 4096
 )
 
 // ErrNoCardLayer: a secret table's roster, and this peer has no card layer.
 var ErrNoCardLayer = errors.New("lockstep: this table is secret and this peer has no hidden-card layer")
 
-// encodeSecretAction is the body of an action on a secret table: the
-// action, then the cards it shows (cardsource.EncodeReveals).
-func encodeSecretAction(a engine.Action, reveals []byte) []byte {
+// pubCard is a card opened to everyone by the card layer.
+type pubCard struct {
+	h    engine.Handle
+	card uint16
+}
+
+// secretAction is the body of an action on a secret table: the action;
+// the cards it shows from the mover's hand (cardsource.EncodeReveals:
+// values and decryption shares); and the cards the card layer opened to
+// everyone since the previous action, with their values. Every peer
+// checks the last list against what it opened itself (it must be exactly
+// that); it is there for the log: with it, a log verifies on its own
+// (Verify answers the private openings with engine.NoCard, as a seat that
+// is not their recipient does, and the public ones from the list), and
+// every state hash every seat signed is checked.
+type secretAction struct {
+	a       engine.Action
+	reveals []byte
+	opened  []pubCard
+}
+
+func (s *secretAction) encode() []byte {
 	e := engine.NewEncoder(nil)
-	e.Blob("action", engine.AppendAction(nil, a))
-	e.Blob("reveals", reveals)
+	e.Blob("action", engine.AppendAction(nil, s.a))
+	e.Blob("reveals", s.reveals)
+	e.Len("opened", len(s.opened))
+	for _, p := range s.opened {
+		e.Uint("handle", uint64(p.h.Arg()))
+		e.Uint("card", uint64(p.card))
+	}
 	return append([]byte(nil), e.Bytes()...)
 }
 
-func decodeSecretAction(b []byte) (engine.Action, []byte, error) {
+func decodeSecretAction(b []byte) (*secretAction, error) {
 	d := engine.NewDecoder(b)
 	ab := d.Blob(maxActionBytes)
-	rb := d.Blob(maxRevealBytes)
+	s := &secretAction{reveals: d.Blob(maxRevealBytes)}
+	n := d.Len(maxOpened)
+	for i := 0; i < n && d.Err() == nil; i++ {
+		a, c := d.Uint(), d.Uint()
+		h, ok := engine.HandleArg(int32(min(a, 1<<31-1)))
+		if d.Err() == nil && (!ok || a > 1<<31-1 || c > 0xffff) {
+			return nil, fmt.Errorf("%w: secret action: opened card %d", ErrBadBody, i+1)
+		}
+		s.opened = append(s.opened, pubCard{h, uint16(c)})
+	}
 	if err := d.Finish(); err != nil {
-		return engine.Action{}, nil, fmt.Errorf("%w: secret action: %v", ErrBadBody, err)
+		return nil, fmt.Errorf("%w: secret action: %v", ErrBadBody, err)
 	}
-	a, err := engine.DecodeAction(ab)
-	if err != nil {
-		return engine.Action{}, nil, fmt.Errorf("%w: %v", ErrBadBody, err)
+	var err error
+	if s.a, err = engine.DecodeAction(ab); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrBadBody, err)
 	}
-	if string(encodeSecretAction(a, rb)) != string(b) {
-		return engine.Action{}, nil, fmt.Errorf("%w: secret action not canonical", ErrBadBody)
+	if string(s.encode()) != string(b) {
+		return nil, fmt.Errorf("%w: secret action not canonical", ErrBadBody)
 	}
-	return a, rb, nil
+	return s, nil
 }
 
 // decodeActionBody reads an action body as the table's mode has it.
-func (m *machine) decodeActionBody(b []byte) (engine.Action, []byte, error) {
+func (m *machine) decodeActionBody(b []byte) (*secretAction, error) {
 	if m.roster != nil && m.roster.Secret {
 		return decodeSecretAction(b)
 	}
 	a, err := engine.DecodeAction(b)
 	if err != nil {
-		return engine.Action{}, nil, fmt.Errorf("%w: %v", ErrBadBody, err)
+		return nil, fmt.Errorf("%w: %v", ErrBadBody, err)
 	}
-	return a, nil, nil
+	return &secretAction{a: a}, nil
+}
+
+// newlyPublic returns the cards public in the state that were not at the
+// last call, and marks them.
+func (m *machine) newlyPublic() []pubCard {
+	cs, ok := m.st.(engine.CardState)
+	if !ok {
+		return nil
+	}
+	c := cs.Cards()
+	var out []pubCard
+	for d := 0; d < c.NumDecks() && d < engine.MaxDecks; d++ {
+		if d >= len(m.pubKnown) {
+			m.pubKnown = append(m.pubKnown, nil)
+		}
+		for p := 0; p < engine.MaxDeckSize; p++ {
+			h := engine.Handle{Deck: uint8(d), Pos: uint16(p)}
+			if !c.Valid(h) {
+				break
+			}
+			if p >= len(m.pubKnown[d]) {
+				m.pubKnown[d] = append(m.pubKnown[d], false)
+			}
+			if v, pub := c.Public(h); pub && !m.pubKnown[d][p] {
+				m.pubKnown[d][p] = true
+				out = append(out, pubCard{h, v})
+			}
+		}
+	}
+	return out
+}
+
+// checkOpened checks that an action's list of cards opened to everyone
+// is exactly the ones this peer's card layer opened since the last action.
+func (m *machine) checkOpened(s *secretAction) error {
+	if len(s.opened) != len(m.opened) {
+		return fmt.Errorf("%w: the action lists %d cards opened to everyone since the last move, not %d", ErrBadBody, len(s.opened), len(m.opened))
+	}
+	for i, p := range s.opened {
+		if p != m.opened[i] {
+			return fmt.Errorf("%w: the action says %s was opened as card %d; it was card %d", ErrBadBody, p.h, p.card, m.opened[i].card)
+		}
+	}
+	return nil
+}
+
+// observeCards is a peer without a card layer (Verify) going past a wait
+// for cards, from the log: the private openings answered with
+// engine.NoCard, the public ones from opened (the list of the action that
+// follows, or nil). It reports whether the wait is over.
+func (m *machine) observeCards(opened []pubCard) error {
+	cs := m.st.(engine.CardState)
+	for guard := 0; m.st.ToAct().Kind == engine.ActorCards; guard++ {
+		want := cs.Openings(nil)
+		if len(want) == 0 || guard > engine.MaxDeckSize*engine.MaxDecks {
+			return fmt.Errorf("lockstep: the state waits for cards and asks for none")
+		}
+		for _, o := range want {
+			card := engine.NoCard
+			if o.To == engine.Public {
+				found := false
+				for _, p := range opened {
+					if p.h == o.Handle() {
+						card, found = int(p.card), true
+					}
+				}
+				if !found {
+					return fmt.Errorf("%w: the log does not say which card %s opened to everyone was", ErrUnexpected, o.Handle())
+				}
+			}
+			if err := cs.Open(o, card); err != nil {
+				return fmt.Errorf("%w: %v", ErrIllegal, err)
+			}
+		}
+	}
+	return nil
 }
 
 // Secret reports whether the session is a secret table (known once the
@@ -275,16 +385,48 @@ func (n *Node) cardsStep() bool {
 		return false
 	}
 	m.cardsSynced = false
-	m.cardsPending = false
-	info := stepInfo{Kind: "cards", Seat: -1, Entry: -1}
-	if m.record {
-		info.What = "cards opened"
-	}
-	if err := m.stepDone(info); err != nil {
+	if err := m.cardsDone(); err != nil {
 		n.rd.Events = append(n.rd.Events, Event{Kind: EventCheat, Cheat: CheatCards, Seq: m.seq, Text: err.Error()})
 	}
 	n.progress = n.now
 	return true
+}
+
+// cardsDone counts the end of a wait for cards as a step (no entry).
+func (m *machine) cardsDone() error {
+	m.cardsPending, m.cardsSynced = false, false
+	m.opened = append(m.opened, m.newlyPublic()...)
+	info := stepInfo{Kind: "cards", Seat: -1, Entry: -1}
+	if m.record {
+		info.What = "cards opened"
+	}
+	return m.stepDone(info)
+}
+
+// verifyCards is Verify's (and a restarted node's) way past a wait for
+// cards at entry env: from the list of cards opened to everyone that the
+// next action carries. Without one (another kind of entry) only private
+// openings can be answered.
+func (m *machine) verifyCards(env *crypto.Envelope) error {
+	if !m.cardsPending || m.cards != nil || m.needCP || m.group != nil || m.phase != PhasePlaying {
+		return nil
+	}
+	var opened []pubCard
+	next := env
+	for i := 0; next.Kind != crypto.KindAction && i < len(m.ahead); i++ {
+		next = m.ahead[i]
+	}
+	if next.Kind == crypto.KindAction {
+		s, err := decodeSecretAction(next.Body)
+		if err != nil {
+			return err
+		}
+		opened = s.opened
+	}
+	if err := m.observeCards(opened); err != nil {
+		return err
+	}
+	return m.cardsDone()
 }
 
 // mode is the table's card mode in words (Status.Mode).

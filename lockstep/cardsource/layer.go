@@ -55,11 +55,11 @@ func (l *layer) Reveal(a engine.Action, seq uint64) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return EncodeReveals(rs), nil
+	return lockstep.EncodeReveals(rs), nil
 }
 
 func (l *layer) Apply(seat int, a engine.Action, seq uint64, reveals []byte) error {
-	rs, err := DecodeReveals(reveals)
+	rs, err := lockstep.DecodeReveals(reveals)
 	if err != nil {
 		return err
 	}

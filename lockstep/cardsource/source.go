@@ -6,6 +6,7 @@ import (
 
 	"github.com/boardmesh/boardmesh/crypto"
 	"github.com/boardmesh/boardmesh/engine"
+	"github.com/boardmesh/boardmesh/lockstep"
 	"github.com/boardmesh/boardmesh/lockstep/deal"
 )
 
@@ -214,13 +215,9 @@ func (s *Source) absorb(rd deal.Ready) {
 	}
 }
 
-// Revealed is one card a move shows from its mover's hand: the value the
-// mover claims and its decryption share (nil for a card already public).
-type Revealed struct {
-	Handle engine.Handle
-	Card   uint16
-	Share  []byte
-}
+// Revealed is one card a move shows from its mover's hand (its format is
+// lockstep's: the action body carries it).
+type Revealed = lockstep.Revealed
 
 // Reveal is the mover's side: the cards action a of this seat shows, for
 // its envelope at seq (the share is bound to seq).

@@ -11,6 +11,7 @@ import (
 	"github.com/boardmesh/boardmesh/crypto"
 	"github.com/boardmesh/boardmesh/engine"
 	"github.com/boardmesh/boardmesh/engine/infinitecity"
+	"github.com/boardmesh/boardmesh/lockstep"
 	"github.com/boardmesh/boardmesh/lockstep/cardsource"
 	"github.com/boardmesh/boardmesh/lockstep/deal"
 )
@@ -140,7 +141,7 @@ func (tb *table) applyMove(i int, b []byte) error {
 	if err != nil {
 		return err
 	}
-	rs, err := cardsource.DecodeReveals(rb)
+	rs, err := lockstep.DecodeReveals(rb)
 	if err != nil {
 		return err
 	}
@@ -228,7 +229,7 @@ func (tb *table) step(bot engine.Bot, r *engine.Rand) (over bool) {
 		e.Uint("seat", uint64(who.Seat))
 		e.Uint("seq", tb.seq)
 		e.Blob("action", engine.AppendAction(nil, a))
-		e.Blob("reveals", cardsource.EncodeReveals(rs))
+		e.Blob("reveals", lockstep.EncodeReveals(rs))
 		msg := append([]byte{'a'}, e.Bytes()...)
 		tb.seq++
 		if err := own.Apply(who.Seat, a, tb.seq-1, rs); err != nil {
@@ -427,21 +428,21 @@ func (b fixedBot) Choose(engine.State, []engine.Action, *engine.Rand) engine.Act
 // refused with an error, never a panic; a valid one round-trips.
 func TestDecodeRevealsHostile(t *testing.T) {
 	rs := []cardsource.Revealed{{Handle: engine.Handle{Pos: 7}, Card: 3, Share: bytes.Repeat([]byte{9}, 96)}, {Handle: engine.Handle{Deck: 1, Pos: 2}, Card: 5}}
-	b := cardsource.EncodeReveals(rs)
-	got, err := cardsource.DecodeReveals(b)
+	b := lockstep.EncodeReveals(rs)
+	got, err := lockstep.DecodeReveals(b)
 	if err != nil || len(got) != 2 || got[0].Card != 3 || !bytes.Equal(got[0].Share, rs[0].Share) || got[1].Share != nil {
 		t.Fatalf("round trip: %v %v", got, err)
 	}
 	for i := 0; i < len(b); i++ {
-		if _, err := cardsource.DecodeReveals(b[:i]); err == nil {
+		if _, err := lockstep.DecodeReveals(b[:i]); err == nil {
 			t.Fatalf("a body cut to %d bytes decoded", i)
 		}
 	}
-	if _, err := cardsource.DecodeReveals(append(append([]byte(nil), b...), 0)); err == nil {
+	if _, err := lockstep.DecodeReveals(append(append([]byte(nil), b...), 0)); err == nil {
 		t.Fatal("a body with a trailing byte decoded")
 	}
 	huge := binary.AppendUvarint(nil, 1<<40)
-	if _, err := cardsource.DecodeReveals(huge); err == nil {
+	if _, err := lockstep.DecodeReveals(huge); err == nil {
 		t.Fatal("a count of 2^40 reveals decoded")
 	}
 	r := rand.New(rand.NewPCG(1, 2))
@@ -450,6 +451,6 @@ func TestDecodeRevealsHostile(t *testing.T) {
 		for j := range x {
 			x[j] = byte(r.Uint32())
 		}
-		_, _ = cardsource.DecodeReveals(x)
+		_, _ = lockstep.DecodeReveals(x)
 	}
 }

@@ -1,10 +1,19 @@
-package cardsource
+package lockstep
 
 import (
 	"fmt"
 
 	"github.com/boardmesh/boardmesh/engine"
 )
+
+// Revealed is one card a move on a secret table shows from its mover's
+// hand: the value the mover claims and its decryption share (nil for a
+// card already public). It travels in the move's action body.
+type Revealed struct {
+	Handle engine.Handle
+	Card   uint16
+	Share  []byte
+}
 
 // MaxReveals bounds the cards one move may show; MaxShare the bytes of
 // one decryption share (a ristretto255 point and a Chaum–Pedersen proof
