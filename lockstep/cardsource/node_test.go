@@ -179,6 +179,13 @@ func TestNodeSecretTable(t *testing.T) {
 					t.Fatalf("peer %d's card key never reached its runner", i+1)
 				}
 			}
+			rep, err := lockstep.Verify(nt.entries[0], games.Lookup)
+			if err != nil || rep.Result == nil {
+				t.Fatalf("the secret table's log does not verify: %v", err)
+			}
+			if !bytes.Equal(engine.Encode(rep.Final), engine.Encode(nt.nodes[0].State())) {
+				t.Fatal("the replayed final state is not the table's")
+			}
 			// The spy (each peer in turn): tiles opened to another seat only.
 			for spy, node := range nt.nodes {
 				c := node.State().(engine.CardState).Cards()
