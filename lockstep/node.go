@@ -117,12 +117,13 @@ type Node struct {
 	// envelopes that came before the seat draw, the card envelopes this
 	// seat signed (re-sent while the cards stall), and whether the card
 	// layer's stop was reported.
-	hostSecret   bool
-	cardEarly    []*crypto.Envelope
-	cardSent     []*crypto.Envelope
-	cardsStopped bool
-	modeFor      crypto.Hash // the session modeText is of
-	modeText     string
+	hostSecret     bool
+	cardEarly      []*crypto.Envelope
+	cardEarlyBytes int
+	cardSent       []*crypto.Envelope
+	cardsStopped   bool
+	modeFor        crypto.Hash // the session modeText is of
+	modeText       string
 
 	stopped    bool
 	stateSent  map[uint64]bool

@@ -92,7 +92,10 @@ const (
 	maxActionBytes = 1024
 	maxRevealBytes = 32 << 10
 	maxCardEarly   = 1024
-	maxOpened      = 4096
+	// maxCardEarlyBytes: an 8-seat table's keys, escrows and first
+	// shuffles of a 1024-card game fit.
+	maxCardEarlyBytes = 32 << 20
+	maxOpened         = 4096
 )
 
 // ErrNoCardLayer: a secret table's roster, and this peer has no card layer.
@@ -286,12 +289,23 @@ func (n *Node) stepCard(env *crypto.Envelope) error {
 			}
 			return ErrNoCardLayer
 		}
-		// Before the seat draw: a faster peer's key or shuffle. Keep a
-		// bounded number for when the layer starts.
-		if len(n.cardEarly) >= maxCardEarly {
+		// Before the seat draw: a faster peer's key or shuffle. Keep, for
+		// when the layer starts, only a member's, signed for this session,
+		// and a bounded number and size of them.
+		if n.m.session.IsZero() || env.Session != n.m.session {
+			return fmt.Errorf("%w: a card envelope before the session is known", ErrStale)
+		}
+		if _, ok := n.m.byID[env.Author]; !ok {
+			return n.reject(env, ErrNotMember)
+		}
+		if err := n.verify(env); err != nil {
+			return n.reject(env, err)
+		}
+		if len(n.cardEarly) >= maxCardEarly || n.cardEarlyBytes+env.Size() > maxCardEarlyBytes {
 			return fmt.Errorf("%w: too many card envelopes before the seat draw", ErrStale)
 		}
 		n.cardEarly = append(n.cardEarly, env)
+		n.cardEarlyBytes += env.Size()
 		return nil
 	}
 	err := n.m.cards.Step(env)
@@ -315,7 +329,7 @@ func (n *Node) drainCards() {
 	}
 	if len(n.cardEarly) > 0 {
 		early := n.cardEarly
-		n.cardEarly = nil
+		n.cardEarly, n.cardEarlyBytes = nil, 0
 		for _, env := range early {
 			_ = l.Step(env)
 		}
