@@ -502,7 +502,13 @@ func (m *machine) drawSeats(b crypto.Hash) error {
 	}
 	m.noteRound()
 	m.phase = PhasePlaying
-	m.events = append(m.events, Event{Kind: EventStarted, Text: "seats drawn; the game begins"})
+	text := "seats drawn; the game begins"
+	if m.roster.Secret {
+		text += " at a secret table: no peer can learn a card it may not see"
+	} else if _, ok := st.(engine.CardState); ok {
+		text += " with open hands: every peer's engine holds every card drawn"
+	}
+	m.events = append(m.events, Event{Kind: EventStarted, Text: text})
 	return m.autoplay()
 }
 
