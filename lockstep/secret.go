@@ -260,12 +260,12 @@ func (m *machine) startCards() error {
 	if !ok {
 		return fmt.Errorf("%w: %s has no hidden cards, yet the roster makes the table secret", ErrRefused, m.game.Name)
 	}
-	if m.me != nil && m.cardMaker == nil {
-		return ErrNoCardLayer
-	}
-	if m.cardMaker == nil || m.seatOfPeer(m.me.ID()) < 0 {
+	if m.me == nil || m.seatOfPeer(m.me.ID()) < 0 {
 		// Verify, or a peer without a seat: the shared state only.
 		return cs.UseSecretCards()
+	}
+	if m.cardMaker == nil {
+		return ErrNoCardLayer
 	}
 	cfg := CardConfig{Identity: m.me, Session: m.session}
 	for _, mi := range m.seats {
