@@ -437,6 +437,13 @@ func (n *Node) Step(env *crypto.Envelope) error {
 		if err := wellFormed(env); err != nil {
 			return n.reject(env, err)
 		}
+		if env.Kind == crypto.KindAction && n.m.roster != nil && env.Session == n.m.session {
+			// The body as this table's mode has it (an open table's
+			// action is refused here in a secret table's shape, as before).
+			if _, err := n.m.decodeActionBody(env.Body); err != nil {
+				return n.reject(env, err)
+			}
+		}
 	}
 	s := slotOf(env)
 	if old, ok := n.seen[s]; ok {
