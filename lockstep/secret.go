@@ -92,6 +92,7 @@ const (
 	maxActionBytes = 1024
 	maxRevealBytes = 32 << 10
 	maxCardEarly   = 1024
+	maxCardResend  = 16
 	// maxCardEarlyBytes: an 8-seat table's keys, escrows and first
 	// shuffles of a 1024-card game fit.
 	maxCardEarlyBytes = 32 << 20
@@ -371,12 +372,13 @@ func (n *Node) Work() bool {
 	return w
 }
 
-// resendCards queues again every card envelope this seat signed while the
-// state waits for cards (pubsub may have lost one; the deal drops
-// duplicates).
+// resendCards queues again the last card envelopes this seat signed while
+// the state waits for cards (pubsub may have lost one; the deal drops
+// duplicates). Only the last few: what a stalled wait still needs of this
+// seat is its latest, and a table's whole card history is megabytes.
 func (n *Node) resendCards() {
 	if n.m.cards != nil && n.m.phase == PhasePlaying && n.m.st.ToAct().Kind == engine.ActorCards {
-		n.rd.Messages = append(n.rd.Messages, n.cardSent...)
+		n.rd.Messages = append(n.rd.Messages, n.cardSent[max(0, len(n.cardSent)-maxCardResend):]...)
 	}
 }
 

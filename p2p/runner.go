@@ -310,6 +310,7 @@ func (r *Runner) Run(ctx context.Context) error {
 			// A shuffle proof of a secret table's deal to make or check
 			// (about 0.1 s): one at a time, taking what has arrived
 			// between them.
+			worked := true
 			select {
 			case in := <-r.in:
 				r.step(in)
@@ -317,9 +318,12 @@ func (r *Runner) Run(ctx context.Context) error {
 				r.cfg.Log.Sync()
 				return ctx.Err()
 			default:
-				n.Work()
+				worked = n.Work()
 			}
-			continue
+			if worked {
+				continue
+			}
+			// Nothing could be done yet: wait below as usual.
 		}
 		select {
 		case <-ctx.Done():
