@@ -50,9 +50,10 @@ func cheatOf(ev lockstep.Event, st lockstep.Status) (Cheat, bool) {
 	return c, true
 }
 
-// dropsText names what the topic validator dropped since last time, or ""
-// if nothing new. Those senders are not members (or not provably so), so
-// no seat is blamed.
+// dropsText names what the topic validator and the gossip gate dropped
+// since last time, or "" if nothing new. Those senders are not members (or
+// not provably so), so no seat is blamed here; a member over its rate is
+// named by its own cheat event (Runner.nameFlooders).
 func dropsText(now, before p2p.Drops) string {
 	var parts []string
 	add := func(n, m int64, what string) {
@@ -66,6 +67,10 @@ func dropsText(now, before p2p.Drops) string {
 	add(now.TooLarge, before.TooLarge, "too large")
 	add(now.WrongSession, before.WrongSession, "for another session")
 	add(now.Throttled, before.Throttled, "over a stranger's rate in the lobby (a flood)")
+	add(now.OverMemberRate, before.OverMemberRate, "signed by a member over its rate (a flood; the member is named)")
+	if d := now.OverPeerRate - before.OverPeerRate; d > 0 {
+		parts = append(parts, fmt.Sprintf("%d sent by a peer over its rate (a flood; the last one cut: peer %s)", d, now.OverPeerRateFrom))
+	}
 	add(now.CatchupRefused, before.CatchupRefused, "catch-up requests over a peer's limit")
 	if len(parts) == 0 {
 		return ""

@@ -207,6 +207,14 @@ type Cards struct {
 	sources [][]Handle
 	slots   [][]slot
 	know    *Knowledge // the local seat's; nil on open tables and for spectators
+
+	// Derived from slots (never encoded; rebuilt by derive after a decode)
+	// so that an opening costs no pass over its deck and no allocation:
+	// rem[d][v] and remPub[d][v] are the copies of card v of declared deck
+	// d not bound to a position, and not public; free[d-len(decks)] lists,
+	// ascending, the sources of reshuffled deck d no position took yet.
+	rem, remPub [][]int
+	free        [][]int16
 }
 
 // NewCards declares hidden decks: deck d is the ordered list decks[d] of
@@ -239,7 +247,48 @@ func NewDecks(decks []Deck) (Cards, error) {
 			}
 		}
 	}
+	c.derive()
 	return c, nil
+}
+
+// derive rebuilds rem, remPub and free from the slots.
+func (c *Cards) derive() {
+	c.rem, c.remPub = make([][]int, len(c.decks)), make([][]int, len(c.decks))
+	for d := range c.decks {
+		c.rem[d], c.remPub[d] = c.remaining(uint8(d), false), c.remaining(uint8(d), true)
+	}
+	c.free = make([][]int16, len(c.slots)-len(c.decks))
+	for d := len(c.decks); d < len(c.slots); d++ {
+		taken := make([]bool, len(c.sources[d-len(c.decks)]))
+		for _, s := range c.slots[d] {
+			if s.src >= 0 {
+				taken[s.src] = true
+			}
+		}
+		f := make([]int16, 0, len(taken))
+		for i, t := range taken {
+			if !t {
+				f = append(f, int16(i))
+			}
+		}
+		c.free[d-len(c.decks)] = f
+	}
+}
+
+// setVal binds the card of s, position h, which holds none yet.
+func (c *Cards) setVal(h Handle, s *slot, card int) {
+	s.val = int32(card)
+	if int(h.Deck) < len(c.decks) {
+		c.rem[h.Deck][card]--
+	}
+}
+
+// setPub makes the bound card of s, position h, public.
+func (c *Cards) setPub(h Handle, s *slot) {
+	if !s.pub && int(h.Deck) < len(c.decks) {
+		c.remPub[h.Deck][s.val]--
+	}
+	s.pub = true
 }
 
 // Decks returns the declared decks' lists (for the card layer's setup
@@ -426,9 +475,13 @@ func (c *Cards) Open(o Opening, card int) error {
 	if err := c.Check(o, card); err != nil {
 		return err
 	}
-	s := c.slot(o.Handle())
+	h := o.Handle()
+	s := c.slot(h)
 	if o.To == Public {
-		s.val, s.pub = int32(card), true
+		if s.val < 0 {
+			c.setVal(h, s, card)
+		}
+		c.setPub(h, s)
 		if c.mode == CardsOpen && s.src < 0 && int(o.Deck) >= len(c.decks) {
 			c.takeSource(o.Deck, s, card)
 		}
@@ -440,7 +493,9 @@ func (c *Cards) Open(o Opening, card int) error {
 	s.seen |= 1 << o.To
 	switch {
 	case c.mode == CardsOpen:
-		s.val = int32(card)
+		if s.val < 0 {
+			c.setVal(h, s, card)
+		}
 	case card != NoCard:
 		return c.know.Learn(o.Handle(), uint16(card))
 	}
@@ -477,8 +532,9 @@ func (c *Cards) OpenFromBeacon(want []Opening, beacon []byte) error {
 	r := NewRand(beacon)
 	for _, o := range want {
 		s := c.slot(o.Handle())
-		if s == nil {
-			return fmt.Errorf("%w: there is no card %s", ErrNotWaiting, o.Handle())
+		if s == nil || s.dead || o.To < Public || o.To >= MaxCardSeats {
+			// Refused before bind draws anything (Open would refuse it too).
+			return fmt.Errorf("%w: %s", ErrNotWaiting, o)
 		}
 		card, err := c.bind(o.Handle(), r, 0)
 		if err != nil {
@@ -495,20 +551,28 @@ func (c *Cards) OpenFromBeacon(want []Opening, beacon []byte) error {
 // on a copy never touch the peer's own).
 func (c *Cards) Clone() Cards {
 	out := Cards{mode: c.mode, decks: c.decks, open: c.open, sources: append([][]Handle(nil), c.sources...),
-		slots: make([][]slot, len(c.slots)), know: c.know.Clone()}
+		slots: make([][]slot, len(c.slots)), know: c.know.Clone(),
+		rem: make([][]int, len(c.rem)), remPub: make([][]int, len(c.remPub)), free: make([][]int16, len(c.free))}
 	for d, s := range c.slots {
 		out.slots[d] = append([]slot(nil), s...)
+	}
+	for d := range c.rem {
+		out.rem[d], out.remPub[d] = append([]int(nil), c.rem[d]...), append([]int(nil), c.remPub[d]...)
+	}
+	for d, f := range c.free {
+		out.free[d] = append([]int16(nil), f...)
 	}
 	return out
 }
 
 // Encode writes the shared part: the mode and, per deck, the handles it was
-// reshuffled from and, per position, the value the state holds (-1 for
-// none) and its flags: public (bit 0), reshuffled away (bit 1), the seats
-// that saw it (bits 2 and up); for a reshuffled deck also the source it
-// took (open tables). The decks'
-// lists are not written: the game derives them from its options. The
-// knowledge is never written.
+// reshuffled from (deck, then position) and, per position, the value the
+// state holds (-1 for none) and its flags: public (bit 0), reshuffled away
+// (bit 1), the seats that saw it (bits 2 and up). On an open table a
+// position of a reshuffled deck writes the source it took (-1: none yet)
+// instead of its value, which is that source's. The decks' lists are not
+// written: the game derives them from its options. The knowledge is never
+// written.
 func (c *Cards) Encode(e *Encoder) {
 	e.Begin("cards")
 	e.Uint("mode", uint64(c.mode))
@@ -518,12 +582,20 @@ func (c *Cards) Encode(e *Encoder) {
 		src := c.Sources(d)
 		e.Len("sources", len(src))
 		for _, h := range src {
-			e.Uint("source", uint64(h.Arg()))
+			// Deck and position apart: two bytes for a position below
+			// 128, where the handle's argument takes three.
+			e.Uint("source.deck", uint64(h.Deck))
+			e.Uint("source.pos", uint64(h.Pos))
 		}
 		e.Len("slots", len(ss))
 		for i, s := range ss {
 			e.BeginItem("slot", i)
-			e.Int("val", int(s.val))
+			// A position of a reshuffled deck on an open table shows the
+			// card of the source it took (src), and none before: its
+			// value is not written again.
+			if d < len(c.decks) || c.mode == CardsSecret {
+				e.Int("val", int(s.val))
+			}
 			// One number for the flags keeps a 120-card deck near 2 bytes a
 			// card: the state is hashed at every step.
 			f := uint64(s.seen) << 2
@@ -534,7 +606,7 @@ func (c *Cards) Encode(e *Encoder) {
 				f |= 2
 			}
 			e.Uint("flags", f)
-			if d >= len(c.decks) {
+			if d >= len(c.decks) && c.mode == CardsOpen {
 				e.Int("src", int(s.src))
 			}
 			e.End()
@@ -591,12 +663,11 @@ func DecodeDecks(d *Decoder, decks []Deck) (Cards, error) {
 		ns := d.Len(MaxDeckSize)
 		var src []Handle
 		for i := 0; i < ns && d.Err() == nil; i++ {
-			a := d.Uint()
-			h, ok := HandleArg(int32(min(a, 1<<31-1)))
-			if !ok || int(h.Deck) >= di || int(h.Pos) >= len(c.slots[h.Deck]) {
+			sd, sp := d.Uint(), d.Uint()
+			if d.Err() == nil && (sd >= uint64(di) || sp >= uint64(len(c.slots[sd]))) {
 				return bad("deck %d takes a card that is not in an earlier deck", di)
 			}
-			src = append(src, h)
+			src = append(src, Handle{Deck: uint8(sd), Pos: uint16(sp)})
 		}
 		m := d.Len(MaxDeckSize)
 		if d.Err() != nil {
@@ -616,14 +687,25 @@ func DecodeDecks(d *Decoder, decks []Deck) (Cards, error) {
 		used := make([]bool, ns)
 		for i := range c.slots[di] {
 			s := &c.slots[di][i]
-			v := d.Int()
+			reshuffledOpen := di >= len(decks) && c.mode == CardsOpen
+			v := -1
+			if !reshuffledOpen {
+				v = d.Int()
+			}
 			f := d.Uint()
 			sv := -1
-			if di >= len(decks) {
+			if reshuffledOpen {
 				sv = d.Int()
 			}
 			if d.Err() != nil {
 				return Cards{}, d.Err()
+			}
+			if reshuffledOpen && sv >= 0 && sv < ns {
+				// The card of the source it took (checked below).
+				v = int(c.slot(src[sv]).val)
+				if v < 0 {
+					return bad("card %d:%d took a source with no card", di, i)
+				}
 			}
 			seen := f >> 2
 			s.pub, s.dead = f&1 != 0, f&2 != 0
@@ -672,6 +754,7 @@ func DecodeDecks(d *Decoder, decks []Deck) (Cards, error) {
 			}
 		}
 	}
+	c.derive()
 	return c, nil
 }
 
@@ -698,4 +781,24 @@ type CardState interface {
 	// ApplyRevealed is Apply with the values of Reveals(a), in order; on an
 	// open table the values may be nil (the state holds them).
 	ApplyRevealed(seat int, a Action, cards []int) error
+}
+
+// Bind fixes, on an open table, the card at a position no card is bound
+// to yet, without showing it to anyone: a stacked deck for a test, or a
+// dealer's order. It refuses a secret table, a bound or dead position, and
+// a card the deck has no unbound copy of.
+func (c *Cards) Bind(h Handle, card int) error {
+	s := c.slot(h)
+	switch {
+	case c.mode != CardsOpen:
+		return errors.New("only an open table's state holds card values")
+	case s == nil || s.dead || int(h.Deck) >= len(c.decks):
+		return fmt.Errorf("%w: %s is no position of a declared deck", ErrNotWaiting, h)
+	case s.val >= 0:
+		return fmt.Errorf("%w: %s is already card %d", ErrBadCard, h, s.val)
+	case !c.possible(h.Deck, card, false):
+		return fmt.Errorf("%w: deck %d has no card %d left to be at %s", ErrBadCard, h.Deck, card, h)
+	}
+	c.setVal(h, s, card)
+	return nil
 }

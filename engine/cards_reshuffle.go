@@ -38,6 +38,11 @@ func (c *Cards) Reshuffle(from []Handle) (uint8, error) {
 		ss[i] = slot{val: -1, src: -1}
 	}
 	c.slots = append(c.slots, ss)
+	f := make([]int16, len(from))
+	for i := range f {
+		f[i] = int16(i)
+	}
+	c.free = append(c.free, f)
 	return id, nil
 }
 
@@ -45,9 +50,32 @@ func (c *Cards) Reshuffle(from []Handle) (uint8, error) {
 // a declared deck has a copy of it not yet bound (only public values count
 // when onlyPub); a reshuffled deck has a source that is, or may be, it.
 func (c *Cards) possible(d uint8, card int, onlyPub bool) bool {
+	// The answer for a deck depends on the deck alone: memoized, a chain of
+	// reshuffles (a Dominion game makes dozens) costs one pass per deck,
+	// where the plain recursion grew with the product of their sizes.
+	memo := make([]int8, len(c.slots))
+	return c.possibleIn(d, card, onlyPub, memo)
+}
+
+func (c *Cards) possibleIn(d uint8, card int, onlyPub bool, memo []int8) bool {
+	if memo[d] != 0 {
+		return memo[d] > 0
+	}
+	ok := c.possibleOnce(d, card, onlyPub, memo)
+	memo[d] = -1
+	if ok {
+		memo[d] = 1
+	}
+	return ok
+}
+
+func (c *Cards) possibleOnce(d uint8, card int, onlyPub bool, memo []int8) bool {
 	if int(d) < len(c.decks) {
-		w := c.remaining(d, onlyPub)
-		return card < len(w) && w[card] > 0
+		w := c.rem[d]
+		if onlyPub {
+			w = c.remPub[d]
+		}
+		return card >= 0 && card < len(w) && w[card] > 0
 	}
 	src := c.Sources(int(d))
 	taken := 0 // positions of d that show card
@@ -63,7 +91,7 @@ func (c *Cards) possible(d uint8, card int, onlyPub bool) bool {
 		case s.val == int32(card) && (!onlyPub || s.pub):
 			could++
 		case s.val < 0 || onlyPub && !s.pub:
-			if c.possible(h.Deck, card, onlyPub) {
+			if c.possibleIn(h.Deck, card, onlyPub, memo) {
 				could++
 			}
 		}
@@ -87,61 +115,58 @@ func (c *Cards) bind(h Handle, r *Rand, depth int) (int, error) {
 		return 0, fmt.Errorf("reshuffles nest too deep")
 	}
 	if int(h.Deck) < len(c.decks) {
-		card := r.Pick(c.remaining(h.Deck, false))
+		card := r.Pick(c.rem[h.Deck])
 		if card < 0 {
 			return 0, fmt.Errorf("deck %d has more positions than cards", h.Deck)
 		}
 		return card, nil
 	}
 	src := c.Sources(int(h.Deck))
-	free := c.freeSources(h.Deck)
+	free := c.free[int(h.Deck)-len(c.decks)]
 	if len(free) == 0 {
 		return 0, fmt.Errorf("deck %d has more positions than sources", h.Deck)
 	}
-	i := free[r.Intn(len(free))]
+	k := r.Intn(len(free))
+	i := free[k]
 	card, err := c.bind(src[i], r, depth+1)
 	if err != nil {
 		return 0, err
 	}
-	so := c.slot(src[i])
-	so.val = int32(card)
-	s.src = int16(i)
+	if so := c.slot(src[i]); so.val < 0 {
+		c.setVal(src[i], so, card)
+	}
+	c.take(h.Deck, s, k)
+	// The position shows its source's card from now on: the opening that
+	// follows finds it bound and checks nothing more.
+	s.val = int32(card)
 	return card, nil
 }
 
-// freeSources lists the sources of reshuffled deck d no position took.
-func (c *Cards) freeSources(d uint8) []int {
-	src := c.Sources(int(d))
-	taken := make([]bool, len(src))
-	for _, s := range c.slots[d] {
-		if s.src >= 0 {
-			taken[s.src] = true
-		}
-	}
-	var free []int
-	for i := range src {
-		if !taken[i] {
-			free = append(free, i)
-		}
-	}
-	return free
+// take records that position s of reshuffled deck d took the free source
+// free[k], keeping the free list in order.
+func (c *Cards) take(d uint8, s *slot, k int) {
+	f := c.free[int(d)-len(c.decks)]
+	s.src = f[k]
+	c.free[int(d)-len(c.decks)] = append(f[:k], f[k+1:]...)
 }
 
 // takeSource records, on an open table, which source a position of a
 // reshuffled deck took when its card was given rather than drawn (a test's
-// dealer, a replay): the first free source that is that card.
+// dealer, a replay): the first free source that is that card, else the
+// first free one not bound yet.
 func (c *Cards) takeSource(d uint8, s *slot, card int) {
 	src := c.Sources(int(d))
-	for _, i := range c.freeSources(d) {
-		if v := c.slot(src[i]).val; v == int32(card) {
-			s.src = int16(i)
+	free := c.free[int(d)-len(c.decks)]
+	for k, i := range free {
+		if c.slot(src[i]).val == int32(card) {
+			c.take(d, s, k)
 			return
 		}
 	}
-	for _, i := range c.freeSources(d) {
-		if c.slot(src[i]).val < 0 {
-			c.slot(src[i]).val = int32(card)
-			s.src = int16(i)
+	for k, i := range free {
+		if so := c.slot(src[i]); so.val < 0 {
+			c.setVal(src[i], so, card)
+			c.take(d, s, k)
 			return
 		}
 	}

@@ -163,3 +163,45 @@ func TestOpenDecksLieFaceUp(t *testing.T) {
 		t.Fatal("an open deck decoded against another list")
 	}
 }
+
+// TestDerivedCountsFollowTheSlots: the per-card counts and free-source
+// lists an opening uses, kept up as cards are bound, are always what a
+// fresh count over the slots gives (what a decoded state starts from).
+func TestDerivedCountsFollowTheSlots(t *testing.T) {
+	c := mustCards(t)
+	check := func(when string) {
+		t.Helper()
+		fresh := c.Clone()
+		fresh.derive()
+		if fmt.Sprint(c.rem, c.remPub, c.free) != fmt.Sprint(fresh.rem, fresh.remPub, fresh.free) {
+			t.Fatalf("%s: kept %v %v %v, counted %v %v %v", when, c.rem, c.remPub, c.free, fresh.rem, fresh.remPub, fresh.free)
+		}
+	}
+	if err := c.Bind(Handle{0, 5}, 2); err != nil {
+		t.Fatal(err)
+	}
+	check("after Bind")
+	if err := c.OpenFromBeacon([]Opening{{0, 0, 1}, {0, 1, Public}, {0, 5, Public}}, Derive([]byte("d"), "", 0)); err != nil {
+		t.Fatal(err)
+	}
+	check("after openings")
+	if _, err := c.Reshuffle([]Handle{{0, 0}, {0, 1}, {0, 2}, {0, 9}}); err != nil {
+		t.Fatal(err)
+	}
+	check("after a reshuffle")
+	if err := c.OpenFromBeacon([]Opening{{1, 2, Public}, {1, 0, 0}}, Derive([]byte("d"), "", 1)); err != nil {
+		t.Fatal(err)
+	}
+	check("after openings of the reshuffled deck")
+	// A dealer gives position 1 a card a free source may be.
+	v := int(c.slot(c.Sources(1)[c.free[0][0]]).val)
+	for k := 0; v < 0; k++ {
+		if c.rem[0][k] > 0 {
+			v = k
+		}
+	}
+	if err := c.Open(Opening{Deck: 1, Pos: 1, To: Public}, v); err != nil {
+		t.Fatal(err)
+	}
+	check("after a dealt card of the reshuffled deck")
+}

@@ -188,3 +188,32 @@ func (n *Node) keepState(env *crypto.Envelope) {
 	}
 	n.states = append(n.states, env)
 }
+
+// NoteFlood names a member as a flooder on the word of the transport: it
+// dropped envelopes signed by author (or sent by the member's own host)
+// over the member's rate before they reached the node, so the node never
+// saw them; what says it in plain words ("over 1000 envelopes a second,
+// 5000 dropped"). It changes nothing but the events: one
+// EventCheat (CheatFlood), at most once per author and log position like
+// the node's own flood events. A non-member is not named (it is counted
+// by the transport).
+func (n *Node) NoteFlood(author crypto.PeerID, what string) {
+	if n.m.members == nil {
+		return
+	}
+	if _, ok := n.m.member(author); !ok {
+		return
+	}
+	if at := uint64(len(n.m.log)); n.raised == nil || n.raisedAt != at {
+		n.raised, n.raisedAt = map[raisedKey]bool{}, at
+	}
+	key := raisedKey{author: author, cheat: CheatFlood, reason: "transport"}
+	if n.raised[key] || len(n.raised) >= maxRaised {
+		return
+	}
+	n.raised[key] = true
+	name, seat := n.who(author)
+	what = fmt.Sprintf("%s sends more than this peer takes: %s", name, what)
+	n.rd.Events = append(n.rd.Events, Event{Kind: EventCheat, Cheat: CheatFlood, Peer: author, Seat: seat, Who: name,
+		What: what, Seq: uint64(len(n.m.log)), Text: CheatFlood.String() + ": " + what})
+}

@@ -132,7 +132,7 @@ func (n *Node) stepState(env *crypto.Envelope) error {
 	}
 	done, err := n.weigh(env, body, true)
 	if !done {
-		n.hold(env)
+		n.hold(env, body)
 	}
 	return err
 }
@@ -227,51 +227,54 @@ func (n *Node) weigh(env *crypto.Envelope, body *stateBody, logToo bool) (done b
 	return false, nil
 }
 
+// heldState is a held state envelope with its body, decoded once.
+type heldState struct {
+	env  *crypto.Envelope
+	body *stateBody
+}
+
 // hold keeps a state that nothing signed disputes yet, at most
 // maxStatesPerAuthor per author (the latest: an author that signs nothing
-// more says the most in its last state).
-func (n *Node) hold(env *crypto.Envelope) {
+// more says the most in its last state); what it drops is counted.
+func (n *Node) hold(env *crypto.Envelope, body *stateBody) {
 	mine := 0
-	for _, e := range n.held {
-		if e.Author == env.Author {
+	for _, h := range n.held {
+		if h.env.Author == env.Author {
 			mine++
 		}
 	}
 	if mine >= maxStatesPerAuthor {
-		for i, e := range n.held {
-			if e.Author == env.Author {
+		for i, h := range n.held {
+			if h.env.Author == env.Author {
 				n.counters.Dropped++
-				n.counters.DroppedBytes += uint64(e.Size())
+				n.counters.DroppedBytes += uint64(h.env.Size())
 				n.held = append(n.held[:i:i], n.held[i+1:]...)
 				break
 			}
 		}
 	}
-	n.held = append(n.held, env)
+	n.held = append(n.held, heldState{env: env, body: body})
 }
 
-// reweigh weighs the held states again (see weigh for logToo).
+// reweigh weighs the held states again (see weigh for logToo); those of
+// authors dropped since are let go.
 func (n *Node) reweigh(logToo bool) {
 	if len(n.held) == 0 {
 		return
 	}
 	held := n.held
 	n.held = nil
-	var keep []*crypto.Envelope
-	for _, env := range held {
-		mi, ok := n.m.byID[env.Author]
+	var keep []heldState
+	for _, h := range held {
+		mi, ok := n.m.byID[h.env.Author]
 		if !ok || n.m.dropped[n.m.seatOf[mi]] {
 			continue
 		}
-		body, err := decodeState(env.Body)
-		if err != nil {
-			continue
-		}
-		if done, _ := n.weigh(env, body, logToo); !done {
-			keep = append(keep, env)
+		if done, _ := n.weigh(h.env, h.body, logToo); !done {
+			keep = append(keep, h)
 		}
 	}
-	n.held = append(keep, n.held...)
+	n.held = keep
 }
 
 // report builds the desync report against a differing state envelope.
@@ -362,15 +365,23 @@ func (n *Node) recheckStates() {
 		n.states = keep
 		for _, env := range reached {
 			mi, ok := n.m.byID[env.Author]
-			if !ok || n.m.dropped[n.m.seatOf[mi]] || n.m.hashes[env.Seq] == env.StateHash {
+			if !ok || n.m.dropped[n.m.seatOf[mi]] {
 				continue
 			}
 			body, err := decodeState(env.Body)
 			if err != nil {
 				continue
 			}
+			if n.m.hashes[env.Seq] == env.StateHash {
+				// The same state as ours, unless it lies about a step
+				// before it.
+				if s, differs := n.firstDiff(body); differs {
+					_ = n.lie(env, body, s)
+				}
+				continue
+			}
 			if done, _ := n.weigh(env, body, true); !done {
-				n.hold(env)
+				n.hold(env, body)
 			}
 		}
 	}

@@ -46,7 +46,13 @@
 // from every seated peer and feeds the beacon to the engine; wherever a turn
 // begins (engine.State.Turn changes) or the game ends, every peer signs a
 // checkpoint of its state hash, and the next step waits until all of them
-// match.
+// match. A state hash that differs from ours (in a checkpoint, an action, a
+// reveal) makes a node send a state envelope, its hashes since the last
+// agreed checkpoint and its canonical state; a received one is weighed
+// (desync.go): one that contradicts a hash its own author signed is a lie
+// that names that author and stops nothing; one that a signed hash
+// disputes builds a desync report; any other is held until its author's
+// next signature (or a stall) decides it.
 //
 // Every peer commits the same entries in the same order (the order is a
 // function of the entries, not of their arrival), so honest peers end with

@@ -1,6 +1,7 @@
 package lockstep
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/boardmesh/boardmesh/crypto"
@@ -81,5 +82,62 @@ func TestFloodIsBoundedAndNamed(t *testing.T) {
 	n.setBots(diceGame)
 	if !n.run(100000, n.allOver(0, 1)) {
 		t.Fatalf("the game did not finish after the flood: %+v", p.Status())
+	}
+}
+
+// TestOwnKeyFloodIsNotKept: someone else floods with our own key (a
+// stolen key, or the tests' cheating member) envelopes for slots far
+// ahead. Our own envelope back from a peer binds us and goes to disk, so
+// each was kept and persisted, without bound. Only those within the
+// window of slots a node keeps are, now.
+func TestOwnKeyFloodIsNotKept(t *testing.T) {
+	n := startDice(t, "ownkey", 3, Config{})
+	victim := 0
+	p := n.peers[victim].node
+	n.drain(victim)
+	p.Advance()
+	st := p.Status()
+	before := len(p.sent)
+	for i := uint64(1); i <= 1000; i++ {
+		env := n.signAs(victim, &crypto.Envelope{Session: st.Session, Seq: st.Seq + maxAhead + i, Kind: crypto.KindAction,
+			Body: engine.AppendAction(nil, engine.Action{Op: 1, Args: []int32{int32(i)}})})
+		_ = p.Step(env)
+	}
+	if rd := p.Ready(); len(rd.Persist) != 0 {
+		t.Fatalf("%d envelopes signed with our key for slots far ahead are to be persisted", len(rd.Persist))
+	}
+	if len(p.sent) != before {
+		t.Fatalf("%d envelopes signed with our key for slots far ahead are kept as ours", len(p.sent)-before)
+	}
+}
+
+// TestNoteFloodNamesAMemberOnce: the transport's word that a member
+// floods (its envelopes dropped over its rate before they reached the
+// node) names that member, with its seat counted from 1, once per log
+// position; an outsider is not named.
+func TestNoteFloodNamesAMemberOnce(t *testing.T) {
+	n := startDice(t, "noteflood", 3, Config{})
+	victim, flooder := 0, 2
+	p := n.peers[victim].node
+	n.drain(victim)
+	p.Advance()
+	events := len(n.peers[victim].events)
+	p.NoteFlood(n.peers[flooder].id.ID(), "over 1000 envelopes a second, 5 dropped")
+	p.NoteFlood(n.peers[flooder].id.ID(), "over 1000 envelopes a second, 7 dropped")
+	p.NoteFlood(crypto.PeerID("not a member"), "over 1000 envelopes a second, 9 dropped")
+	n.drain(victim)
+	var named []Event
+	for _, ev := range n.peers[victim].events[events:] {
+		if ev.Kind == EventCheat && ev.Cheat == CheatFlood {
+			named = append(named, ev)
+		}
+	}
+	if len(named) != 1 {
+		t.Fatalf("%d flood events, want 1: %+v", len(named), named)
+	}
+	ev := named[0]
+	_, seat := p.who(n.peers[flooder].id.ID())
+	if ev.Peer != n.peers[flooder].id.ID() || ev.Seat != seat || ev.Seat < 1 || !strings.Contains(ev.What, "5 dropped") {
+		t.Fatalf("the flood event: peer %s seat %d (want %d), %q", shortID(ev.Peer), ev.Seat, seat, ev.What)
 	}
 }

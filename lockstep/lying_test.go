@@ -91,6 +91,16 @@ func TestUnsupportedStateIsHeldThenExposed(t *testing.T) {
 	if len(p.held) != 1 || p.Status().Phase == PhaseStopped {
 		t.Fatalf("the state is not held (%d), or the game stopped (%v)", len(p.held), p.Status().Phase)
 	}
+	// More of them are bounded: at most maxStatesPerAuthor held, the rest
+	// counted as dropped.
+	dropped := p.Status().Counters.Dropped
+	for b := byte(2); b < 6; b++ {
+		_ = p.Step(stateEnvelope(n, liar, seq, &stateBody{From: m.agreed, Hashes: hashes, State: []byte{b}}, hashes[len(hashes)-1]))
+	}
+	n.drain(victim)
+	if len(p.held) != maxStatesPerAuthor || p.Status().Counters.Dropped != dropped+5-maxStatesPerAuthor || p.Status().Phase == PhaseStopped {
+		t.Fatalf("five held states: %d kept, %d dropped, phase %v", len(p.held), p.Status().Counters.Dropped-dropped, p.Status().Phase)
+	}
 	if !n.run(200000, n.allOver(n.all()...)) {
 		t.Fatalf("the game did not finish: %+v", p.Status())
 	}

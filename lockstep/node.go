@@ -111,7 +111,7 @@ type Node struct {
 	// signed yet disputes (see weigh): kept until their author signs a
 	// differing hash (a desync), an agreeing one (a lie), or the table
 	// stalls.
-	held []*crypto.Envelope
+	held []heldState
 
 	// Secret tables (secret.go): the mode this host proposes, card
 	// envelopes that came before the seat draw, the card envelopes this
@@ -174,6 +174,9 @@ func New(cfg Config) (*Node, error) {
 		n.lobby = n.m.lobby
 	}
 	for _, env := range cfg.Sent {
+		if env.Kind.Card() {
+			continue // the card protocol's own (cards.go): not this node's
+		}
 		if env.Author != n.id.ID() {
 			return nil, fmt.Errorf("lockstep: Config.Sent holds an envelope of %s", env.Author)
 		}

@@ -1,7 +1,7 @@
 package p2p_test
 
-// Attacks on the lobby, a lying state envelope and an action out of turn,
-// against an in-process table (what `play` builds).
+// Attacks on the lobby and an action out of turn, against an in-process
+// table (what `play` builds). The lying state envelope is in attack_test.go.
 
 import (
 	"context"

@@ -26,7 +26,10 @@ const smallFlood = 20000
 // must not stall: the game ends, identical everywhere; ada and cy name
 // bob, and nobody else.
 func TestAttackSmallFloodMember(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	// Generous: signing and sending 20,000 envelopes under -race on a
+	// loaded 2-core machine took most of a minute (the whole test 77 s of
+	// the old 120 s); a stalled table still fails at the wait below.
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Second)
 	defer cancel()
 	a := newArena(t, ctx, arenaConfig{botDelay: 20 * time.Millisecond})
 	a.start(ctx)
@@ -61,7 +64,7 @@ func TestAttackSmallFloodMember(t *testing.T) {
 		return msgs[i]
 	})
 	t.Logf("flooded %d envelopes, %d bytes, as bob", n, bytes)
-	a.wait(all3, 100*time.Second)
+	a.wait(all3, 240*time.Second)
 	a.finishedIdentical(all3)
 	a.named([]int{ada, cy}, bob, regexp.MustCompile(`(?i)malformed|flood`))
 	a.framesNobody(all3, []int{ada, cy})
@@ -76,7 +79,10 @@ func TestAttackSmallFloodMember(t *testing.T) {
 // table must not stall: the game ends, identical everywhere, nobody is
 // blamed, and nothing of the outsider's is on any disk.
 func TestAttackSmallFloodOutsider(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	// Generous: signing and sending 20,000 envelopes under -race on a
+	// loaded 2-core machine took most of a minute (the whole test 77 s of
+	// the old 120 s); a stalled table still fails at the wait below.
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Second)
 	defer cancel()
 	a := newArena(t, ctx, arenaConfig{botDelay: 20 * time.Millisecond})
 	a.start(ctx)
@@ -105,7 +111,7 @@ func TestAttackSmallFloodOutsider(t *testing.T) {
 		return msgs[i]
 	})
 	t.Logf("flooded %d envelopes, %d bytes, as an outsider", n, bytes)
-	a.wait(all3, 100*time.Second)
+	a.wait(all3, 240*time.Second)
 	a.finishedIdentical(all3)
 	a.framesNobody(all3, all3)
 	a.outsiderLeftNoTrace(all3, a.bad.Identity)

@@ -34,17 +34,31 @@ const (
 // floods look legitimate to gossipsub, which would deliver and forward
 // all of them. An honest peer signs a few envelopes per game step (an
 // action, a reveal, a checkpoint), far below memberRate even in a bot
-// game at full speed; what a member sends beyond its bucket is ignored
-// (not delivered, not forwarded) and counted, and the lockstep catch-up
-// brings anything honest that was lost.
+// game at full speed (`boardmesh play --auto`: at most about 90 a second
+// per author, in a 4-player Sleeping Dragon's Lair; 25 in an 8-player
+// Dominion); what a member sends beyond its bucket is ignored (not
+// delivered, not forwarded) and counted, the member is named, and the
+// lockstep catch-up brings anything honest that was lost. memberRate is
+// also well below what a loaded peer validates in a second, and below
+// what the gossip gate lets a peer send (peerRate, rpcgate.go), so a
+// flooding member's excess reaches the validator, which can tell who it
+// is: at 1,000 a second, peers starved of CPU validated too few of a
+// member's flood to see it over its rate, and named nobody.
 // State envelopes (a canonical state, sent only to explain a desync, a
 // few per game at most) are large; they have a bucket of their own.
+// A member's bytes are bounded too (memberBytesRate, a burst of two of
+// the largest envelopes): honest envelopes are a few hundred bytes, and a
+// large state envelope is rare; without it a member's 1 MiB envelopes
+// passed a thousand a second, for every peer to hold and forward.
 const (
-	memberBurst = 2000
-	memberRate  = 1000
-	stateBurst  = 8
-	stateRate   = 2
+	memberBurst     = 1000
+	memberRate      = 500
+	stateBurst      = 8
+	stateRate       = 2
+	memberBytesRate = 256 << 10
 )
+
+var memberBytesBurst = float64(2 * MaxEnvelope)
 
 // Drops counts what the topic validator turned away, by reason. It is
 // what a user sees as "dropped from outsiders" and what tests read.
@@ -55,6 +69,18 @@ type Drops struct {
 	WrongSession int64
 	Outsider     int64 // author not in the roster
 	Throttled    int64 // a stranger over its lobby rate
+	// OverMemberRate counts a member's envelopes (signature checked)
+	// over its rate (memberRate, stateRate, memberBytesRate): a member's
+	// flood; the runner names the member (nameFlooders).
+	OverMemberRate int64
+	// OverPeerRate counts messages cut out of a peer's RPCs before
+	// gossipsub processed them: the peer (the sender, not necessarily
+	// the author) was over its rate (rpcgate.go).
+	OverPeerRate int64
+	// OverPeerRateFrom is the peer whose messages were cut last (its
+	// peer id), "" if none: the connection authenticated it, so it is
+	// the sender of the flood, whoever signed what it sent.
+	OverPeerRateFrom string
 	// CatchupRefused counts catch-up streams refused over a peer's
 	// concurrency or rate limit (not topic messages).
 	CatchupRefused int64
@@ -62,7 +88,7 @@ type Drops struct {
 
 // Total is the sum of all drops.
 func (d Drops) Total() int64 {
-	return d.TooLarge + d.Malformed + d.BadSignature + d.WrongSession + d.Outsider + d.Throttled + d.CatchupRefused
+	return d.TooLarge + d.Malformed + d.BadSignature + d.WrongSession + d.Outsider + d.Throttled + d.OverMemberRate + d.OverPeerRate + d.CatchupRefused
 }
 
 // guard is the admission policy of a session topic, shared by the
@@ -79,7 +105,7 @@ type guard struct {
 	mu      sync.Mutex
 	buckets map[peer.ID]*bucket
 
-	tooLarge, malformed, badSig, wrongSession, outsider, throttled atomic.Int64
+	tooLarge, malformed, badSig, wrongSession, outsider, throttled, overMember atomic.Int64
 
 	memberMu      sync.Mutex
 	memberBuckets map[peer.ID]*memberBuckets
@@ -127,7 +153,8 @@ func (g *guard) hasRoster() bool { return g.members.Load() != nil }
 
 func (g *guard) drops() Drops {
 	return Drops{TooLarge: g.tooLarge.Load(), Malformed: g.malformed.Load(), BadSignature: g.badSig.Load(),
-		WrongSession: g.wrongSession.Load(), Outsider: g.outsider.Load(), Throttled: g.throttled.Load()}
+		WrongSession: g.wrongSession.Load(), Outsider: g.outsider.Load(), Throttled: g.throttled.Load(),
+		OverMemberRate: g.overMember.Load()}
 }
 
 // check is the validator. Cheap tests come first (size, format, roster
@@ -175,8 +202,8 @@ func (g *guard) check(from peer.ID, data []byte) (Verdict, any) {
 		g.throttled.Add(1)
 		return Ignore, nil
 	}
-	if !local && g.hasRoster() && !g.takeMember(author, env.Kind == crypto.KindState) {
-		g.throttled.Add(1)
+	if !local && g.hasRoster() && !g.takeMember(author, env.Kind == crypto.KindState, len(data)) {
+		g.overMember.Add(1)
 		return Ignore, nil
 	}
 	if env.Session == g.lobby {
@@ -215,28 +242,56 @@ func (g *guard) take(id peer.ID) bool {
 	return b.take(g.now(), lobbyBurst, lobbyRate)
 }
 
-// takeMember spends one token of a member author's bucket. The map holds
-// roster members only (checked before), so it is bounded by the roster.
-func (g *guard) takeMember(id peer.ID, state bool) bool {
+// takeMember spends one token of a member author's envelope buckets and
+// size tokens of its bytes. The map holds roster members only (checked
+// before), so it is bounded by the roster.
+func (g *guard) takeMember(id peer.ID, state bool, size int) bool {
 	g.memberMu.Lock()
 	defer g.memberMu.Unlock()
 	if g.memberBuckets == nil {
 		g.memberBuckets = make(map[peer.ID]*memberBuckets)
 	}
+	now := g.now()
 	b, ok := g.memberBuckets[id]
 	if !ok {
-		b = &memberBuckets{all: bucket{tokens: memberBurst, at: g.now()}, state: bucket{tokens: stateBurst, at: g.now()}}
+		b = &memberBuckets{all: bucket{tokens: memberBurst, at: now}, state: bucket{tokens: stateBurst, at: now},
+			bytes: bucket{tokens: memberBytesBurst, at: now}}
 		g.memberBuckets[id] = b
 	}
-	if state && !b.state.take(g.now(), stateBurst, stateRate) {
+	if state && !b.state.take(now, stateBurst, stateRate) || !b.all.take(now, memberBurst, memberRate) ||
+		!b.bytes.takeN(now, memberBytesBurst, memberBytesRate, float64(size)) {
+		b.over++
 		return false
 	}
-	return b.all.take(g.now(), memberBurst, memberRate)
+	return true
 }
 
-// memberBuckets are one member's buckets: all its envelopes, and its
-// state envelopes.
-type memberBuckets struct{ all, state bucket }
+// memberFloods lists the members with envelopes over their rate, and how
+// many so far.
+func (g *guard) memberFloods() []floodCount {
+	g.memberMu.Lock()
+	defer g.memberMu.Unlock()
+	var out []floodCount
+	for id, b := range g.memberBuckets {
+		if b.over > 0 {
+			out = append(out, floodCount{id, b.over})
+		}
+	}
+	return out
+}
+
+// floodCount is how many of a peer's messages were dropped over its rate.
+type floodCount struct {
+	id peer.ID
+	n  int64
+}
+
+// memberBuckets are one member's buckets: all its envelopes, its state
+// envelopes, its bytes; over counts what they refused.
+type memberBuckets struct {
+	all, state, bytes bucket
+	over              int64
+}
 
 // bucket is a token bucket: burst tokens, refilled at rate per second.
 type bucket struct {
@@ -244,14 +299,17 @@ type bucket struct {
 	at     time.Time
 }
 
-func (b *bucket) take(now time.Time, burst, rate float64) bool {
+func (b *bucket) take(now time.Time, burst, rate float64) bool { return b.takeN(now, burst, rate, 1) }
+
+// takeN spends n tokens if there are that many.
+func (b *bucket) takeN(now time.Time, burst, rate, n float64) bool {
 	if dt := now.Sub(b.at).Seconds(); dt > 0 {
 		b.tokens = min(burst, b.tokens+dt*rate)
 		b.at = now
 	}
-	if b.tokens < 1 {
+	if b.tokens < n {
 		return false
 	}
-	b.tokens--
+	b.tokens -= n
 	return true
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/host"
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
+	"github.com/libp2p/go-libp2p/p2p/muxer/yamux"
 	quic "github.com/libp2p/go-libp2p/p2p/transport/quic"
 	"github.com/libp2p/go-libp2p/p2p/transport/tcp"
 	ma "github.com/multiformats/go-multiaddr"
@@ -72,6 +73,7 @@ func NewHost(cfg HostConfig) (host.Host, error) {
 		libp2p.Identity(key),
 		libp2p.ListenAddrStrings(listen...),
 		libp2p.Transport(tcp.NewTCPTransport),
+		libp2p.Muxer(yamux.ID, yamuxTransport),
 		libp2p.DisableRelay(),
 		libp2p.DisableMetrics(),
 		libp2p.Ping(false),
@@ -91,6 +93,20 @@ func NewHost(cfg HostConfig) (host.Host, error) {
 	}
 	return h, nil
 }
+
+// yamuxTransport is go-libp2p's yamux with a smaller largest stream
+// window: 1 MiB instead of 16. A stream's window is what the other end
+// may send before we read, and a flooder keeps gossipsub's stream from
+// us full, so this is memory we hold per peer. 1 MiB still carries a
+// catch-up at 10 MiB/s over a 100 ms round trip (a long game's log is a
+// few MiB), and a LAN's round trip is a millisecond.
+var yamuxTransport = func() *yamux.Transport {
+	t := *yamux.DefaultTransport
+	t.MaxStreamWindowSize = maxStreamWindow
+	return &t
+}()
+
+const maxStreamWindow = 1 << 20
 
 // checkPortFree gives a clear error before libp2p would give a long one.
 func checkPortFree(ip string, port int, udp bool) error {

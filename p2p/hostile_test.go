@@ -558,7 +558,7 @@ func TestSilentMemberLeftOutOfTheRoster(t *testing.T) {
 // look legitimate, so once there is a roster each member author has a
 // bucket (memberBurst, refilled at memberRate a second; state envelopes a
 // smaller one of their own). Beyond it the envelopes are ignored (not
-// delivered, not forwarded) and counted as throttled, and a refill lets
+// delivered, not forwarded) and counted against that member, and a refill lets
 // the member's next envelope through.
 func TestGuardLimitsAMembersRate(t *testing.T) {
 	self, _ := crypto.GenerateIdentity(rand.Reader)
@@ -590,11 +590,38 @@ func TestGuardLimitsAMembersRate(t *testing.T) {
 	if got := count(crypto.KindAction, memberBurst+500); got != memberBurst-stateBurst {
 		t.Fatalf("a member's burst: %d accepted, want %d", got, memberBurst-stateBurst)
 	}
-	if g.drops().Throttled == 0 {
-		t.Fatal("the throttled envelopes were not counted")
+	if d := g.drops(); d.OverMemberRate != int64(2*stateBurst+500+stateBurst) || d.Throttled != 0 {
+		t.Fatalf("the envelopes over the member's rate were not counted as such: %+v", d)
+	}
+	if f := g.memberFloods(); len(f) != 1 || f[0].id != from || f[0].n != int64(2*stateBurst+500+stateBurst) {
+		t.Fatalf("the flooding member is not the one counted: %+v", f)
 	}
 	now = now.Add(time.Second)
 	if got := count(crypto.KindAction, memberRate+100); got != memberRate {
 		t.Fatalf("after a second's refill: %d accepted, want %d", got, memberRate)
+	}
+	// Bytes: two envelopes of the largest size at once, not three; then
+	// one more when the bytes of one have come back.
+	huge := func(seq uint64) []byte {
+		e := &crypto.Envelope{Session: session, Seq: seq, Kind: crypto.KindAction, Body: make([]byte, crypto.MaxBody)}
+		crypto.Sign(member, e)
+		return e.Marshal()
+	}
+	now = now.Add(time.Hour)
+	accepted := 0
+	for i := range 3 {
+		if v, _ := g.check(from, huge(uint64(10000+i))); v == Accept {
+			accepted++
+		}
+	}
+	if accepted != 2 {
+		t.Fatalf("3 envelopes of the largest size at once: %d accepted, want 2", accepted)
+	}
+	now = now.Add(time.Duration(float64(MaxEnvelope)/memberBytesRate*float64(time.Second)) + time.Millisecond)
+	if v, _ := g.check(from, huge(10003)); v != Accept {
+		t.Fatalf("a large envelope once its bytes came back: %v", v)
+	}
+	if v, _ := g.check(from, huge(10004)); v == Accept {
+		t.Fatal("a large envelope over the member's bytes was accepted")
 	}
 }

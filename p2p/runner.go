@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -117,6 +118,9 @@ type Runner struct {
 	admitted chan admitResult
 	notes    []string
 	ctx      context.Context
+	// floods remembers, per member, how many of its envelopes had been
+	// dropped over its rate when the node was last told (nameFlooders).
+	floods map[peer.ID]*floodTold
 	// behind remembers that the node had not caught up yet.
 	behind bool
 	// asked counts gap requests without a peer, to spread them over the
@@ -160,6 +164,13 @@ func NewRunner(cfg RunnerConfig) (*Runner, error) {
 func (r *Runner) Drops() Drops {
 	d := r.guard.drops()
 	d.CatchupRefused = r.serveRefused()
+	if g := gateOf(r.cfg.PubSub); g != nil {
+		var last peer.ID
+		d.OverPeerRate, last = g.flooded()
+		if last != "" {
+			d.OverPeerRateFrom = last.String()
+		}
+	}
 	return d
 }
 
@@ -367,6 +378,7 @@ func (r *Runner) Run(ctx context.Context) error {
 		case <-botTimer.C:
 		case <-tick.C:
 			n.Tick(time.Since(epoch).Milliseconds() + 1)
+			r.nameFlooders(n)
 			r.catchingUp()
 			if d := r.Drops(); (d != r.told || len(r.notes) > 0) && r.cfg.OnUpdate != nil && !n.HasReady() {
 				// Junk the validator dropped changes nothing in the
@@ -681,6 +693,74 @@ func (r *Runner) learnRoster(members []lockstep.Member) {
 		if !r.guard.isMember(p) {
 			_ = r.cfg.PubSub.RemoveDirectPeer(p)
 		}
+	}
+}
+
+// floodTold is what nameFlooders last told the node of one member.
+type floodTold struct {
+	envelopes, messages int64 // dropped by the guard, cut by the gossip gate
+	at                  time.Time
+}
+
+// floodNameEvery is how often a member still flooding is named again.
+const floodNameEvery = 5 * time.Second
+
+// nameFlooders has the node name every member that floods, at most every
+// floodNameEvery, for what was dropped since it was last named: its
+// envelopes (signature checked) the topic validator dropped over the
+// member's rate, and the messages its own host sent that the gossip gate
+// cut over a peer's rate. Neither reaches the node, so it cannot see the
+// flood itself. An honest member's host is not cut for relaying another
+// member's flood: it relays only what its validator accepted, at most
+// memberRate and memberBytesRate of that member, below peerRate and
+// peerBytesRate. A non-member cut by the gate is named by its peer id in
+// Drops (OverPeerRateFrom), not by the node.
+func (r *Runner) nameFlooders(n *lockstep.Node) {
+	counts := map[peer.ID]floodTold{}
+	for _, f := range r.guard.memberFloods() {
+		c := counts[f.id]
+		c.envelopes = f.n
+		counts[f.id] = c
+	}
+	if g := gateOf(r.cfg.PubSub); g != nil {
+		if m := r.guard.members.Load(); m != nil {
+			for id := range *m {
+				if k := g.cutOf(id); k > 0 && id != r.cfg.Host.ID() {
+					c := counts[id]
+					c.messages = k
+					counts[id] = c
+				}
+			}
+		}
+	}
+	ids := make([]peer.ID, 0, len(counts))
+	for id := range counts {
+		ids = append(ids, id)
+	}
+	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	now := time.Now()
+	for _, id := range ids {
+		c := counts[id]
+		if r.floods == nil {
+			r.floods = map[peer.ID]*floodTold{}
+		}
+		told := r.floods[id]
+		if told == nil {
+			told = &floodTold{}
+			r.floods[id] = told
+		}
+		if c.envelopes <= told.envelopes && c.messages <= told.messages || now.Sub(told.at) < floodNameEvery {
+			continue
+		}
+		var parts []string
+		if d := c.envelopes - told.envelopes; d > 0 {
+			parts = append(parts, fmt.Sprintf("over %d envelopes or %d KiB a second, %d dropped", memberRate, memberBytesRate>>10, d))
+		}
+		if d := c.messages - told.messages; d > 0 {
+			parts = append(parts, fmt.Sprintf("its host over %d messages or %d MiB a second, %d cut", peerRate, peerBytesRate>>20, d))
+		}
+		n.NoteFlood(crypto.PeerID(id), strings.Join(parts, "; "))
+		*told = floodTold{envelopes: c.envelopes, messages: c.messages, at: now}
 	}
 }
 

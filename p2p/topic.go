@@ -53,6 +53,12 @@ type Verifier func(from peer.ID, data []byte) (Verdict, any)
 //   - Validation throttled (validateThrottle at once, across topics):
 //     beyond that gossipsub drops messages instead of piling up
 //     goroutines; lockstep's catch-up recovers an honest one.
+//   - Each peer's messages bounded before gossipsub processes them
+//     (rpcGate, the RPC inspector: peerRate, peerBytesRate), and message
+//     ids remembered seenTTL (10 s, not 120): every message a peer sends
+//     costs a seen-cache entry and a score record for that long, before
+//     any validator; a flooding member (whose own host is a direct peer,
+//     never graylisted) made that the bulk of an honest peer's memory.
 //   - Peer scoring (scoreThresholds, topicScore): every envelope the
 //     validator rejects counts against the peer that sent it; a few of
 //     them and the peer is no longer gossiped to, then graylisted (its
@@ -66,8 +72,11 @@ func NewPubSub(ctx context.Context, h host.Host, direct []peer.AddrInfo) (*pubsu
 	params.HeartbeatInterval = 200 * time.Millisecond
 	params.HeartbeatInitialDelay = 20 * time.Millisecond
 	params.DirectConnectTicks = 5
-	watch := newMeshWatch()
+	gate := newRPCGate()
+	watch := newDirectWatch()
 	ps, err := pubsub.NewGossipSub(ctx, h,
+		pubsub.WithAppSpecificRpcInspector(gate.inspect),
+		pubsub.WithSeenMessagesTTL(seenTTL),
 		pubsub.WithRawTracer(watch),
 		pubsub.WithGossipSubParams(params),
 		pubsub.WithFloodPublish(true),
@@ -88,11 +97,14 @@ func NewPubSub(ctx context.Context, h host.Host, direct []peer.AddrInfo) (*pubsu
 			DecayInterval:        time.Second,
 			DecayToZero:          0.01,
 			RetainScore:          10 * time.Minute,
+			SeenMsgTTL:           seenTTL,
 		}, scoreThresholds),
 	)
 	if err != nil {
 		return nil, fmt.Errorf("start gossipsub: %w", err)
 	}
+	gates.Store(ps, gate)
+	context.AfterFunc(ctx, func() { gates.Delete(ps) })
 	// The direct peers go in through the event loop, not WithDirectPeers:
 	// with that option go-libp2p-pubsub v0.19.0 ranges over its direct-peer
 	// map on a goroutine of its own, unsynchronised with the AddDirectPeer
@@ -247,14 +259,14 @@ func (t *Topic) Next(ctx context.Context) (Message, error) {
 func (t *Topic) Peers() []peer.ID { return t.topic.ListPeers() }
 
 // WaitPeers blocks until every peer of want (other than us) is seen on the
-// topic and will get what we publish and forward: a direct peer (our
-// flood publishes reach every subscribed peer; direct peers also get
-// every message we forward), or a peer gossipsub has grafted into our mesh.
-// It wakes on gossipsub's peer events and its grafts, not on a timer, so a
-// table of direct peers (`play`, a roster) starts as soon as the last one
-// subscribes. A peer that is neither is given meshGrace, about one
-// heartbeat, to be grafted, as before; past that lockstep's re-sends and
-// gap fetches cover a message it misses.
+// topic and will get what we publish and forward. For a direct peer (every
+// member of a `play` table or a roster is one) that is as soon as it is
+// listed: flood publish (NewPubSub) sends our messages to every subscribed
+// peer, and direct peers get every message we forward, mesh or not. It
+// wakes on gossipsub's peer events and new streams (with a recheck every
+// peerRecheck as a safety net), not on a fixed wait. A peer that is not a
+// direct peer is given meshGrace more once listed, about one heartbeat, to
+// be grafted into the mesh, as before.
 func (t *Topic) WaitPeers(ctx context.Context, want []peer.ID) error {
 	events, err := t.topic.EventHandler()
 	if err != nil {
@@ -276,52 +288,42 @@ func (t *Topic) WaitPeers(ctx context.Context, want []peer.ID) error {
 		}
 	}()
 	w := watchOf(t.ps)
-	var grace <-chan time.Time
+	recheck := time.NewTicker(peerRecheck)
+	defer recheck.Stop()
 	for {
-		// The events only wake us; the topic's peer list and the mesh
-		// watch are the truth.
+		// The wake-ups carry nothing; the topic's peer list and the
+		// direct peers are the truth.
 		var changed <-chan struct{}
-		missing := t.missing(want)
-		if len(missing) == 0 {
-			if w == nil {
-				// Not a PubSub of NewPubSub: no graft is traced.
-				select {
-				case <-ctx.Done():
-					return ctx.Err()
-				case <-time.After(meshGrace):
-					return nil
-				}
-			}
-			all := true
+		allDirect := w != nil
+		if w != nil {
 			for _, p := range want {
 				if p == t.self {
 					continue
 				}
 				var ok bool
-				if ok, changed = w.reaches(t.name, p); !ok {
-					all = false
-					break
+				if ok, changed = w.isDirect(p); !ok {
+					allDirect = false
 				}
 			}
-			if all {
+		}
+		missing := t.missing(want)
+		if len(missing) == 0 {
+			if allDirect {
 				return nil
 			}
-			if grace == nil {
-				timer := time.NewTimer(meshGrace)
-				defer timer.Stop()
-				grace = timer.C
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(meshGrace):
+				return nil
 			}
 		}
 		select {
 		case <-ctx.Done():
-			if len(missing) == 0 {
-				return ctx.Err()
-			}
 			return fmt.Errorf("waiting for %d peer(s) to join the session topic (%s…): %w", len(missing), short(missing[0]), ctx.Err())
 		case <-joined:
 		case <-changed:
-		case <-grace:
-			return nil
+		case <-recheck.C:
 		}
 	}
 }

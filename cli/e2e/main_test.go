@@ -131,6 +131,40 @@ func (p *proc) waitEvent(t *testing.T, event string, timeout time.Duration) map[
 	return nil
 }
 
+// lineCount is how many JSON lines the process has printed so far.
+func (p *proc) lineCount() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.lines)
+}
+
+// waitEventSince waits for a JSON line after the first from lines that
+// satisfies ok, and returns it.
+func (p *proc) waitEventSince(t *testing.T, from int, timeout time.Duration, ok func(map[string]any) bool) map[string]any {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		p.mu.Lock()
+		for _, l := range p.lines[min(from, len(p.lines)):] {
+			if l != nil && ok(l) {
+				p.mu.Unlock()
+				return l
+			}
+		}
+		p.mu.Unlock()
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: no such line within %s of the flood's end; stdout since %q; stderr %s", p.name, timeout, p.rawSince(from), p.stderr.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func (p *proc) rawSince(from int) []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]string(nil), p.raw[min(from, len(p.raw)):]...)
+}
+
 // wait waits for the process to exit and returns its error.
 func (p *proc) wait(t *testing.T, timeout time.Duration) error {
 	t.Helper()

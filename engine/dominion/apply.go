@@ -8,43 +8,17 @@ import (
 
 // Apply performs seat's action after checking it is one of Legal's; an
 // illegal action changes nothing.
-func (s *State) Apply(seat int, a engine.Action) error {
-	if err := engine.CheckTurn(s.ToAct(), seat); err != nil {
-		return err
-	}
-	if !s.isLegal(a) {
-		return s.whyIllegal(a)
-	}
-	s.answer(a)
-	s.run()
-	return nil
-}
+func (s *State) Apply(seat int, a engine.Action) error { return s.ApplyRevealed(seat, a, nil) }
 
-// isLegal reports whether a is one of Legal's actions; the moves of the
-// turn are checked directly, which keeps simulations fast.
+// isLegal reports whether a is one of Legal's actions.
 func (s *State) isLegal(a engine.Action) bool {
-	if s.ask == askMain {
-		p := &s.p[s.cur]
-		c := -1
-		if len(a.Args) == 1 {
-			c = int(a.Args[0])
-		}
-		if len(a.Args) > 1 || (c < 0 || c >= NumCards) && len(a.Args) == 1 {
+	if s.ask == askMain && a.Op == opBuy {
+		// The buys are checked directly, which keeps simulations fast.
+		if len(a.Args) != 1 {
 			return false
 		}
-		switch a.Op {
-		case opPlay:
-			return c >= 0 && isAction(c) && p.hand[c] > 0 && s.phase == phaseAction && s.actions > 0
-		case opTreasure:
-			return c >= 0 && isTreasure(c) && p.hand[c] > 0 && !s.bought
-		case opAllTreasures:
-			return c < 0 && !s.bought && p.hand[Copper]+p.hand[Silver]+p.hand[Gold] > 1
-		case opBuy:
-			return c >= 0 && s.buys > 0 && s.supply[c] > 0 && cards[c].cost <= s.coins && s.inSupply(c)
-		case opEndTurn:
-			return c < 0 && len(a.Args) == 0
-		}
-		return false
+		c := int(a.Args[0])
+		return c >= 0 && c < NumCards && s.buys > 0 && s.supply[c] > 0 && cards[c].cost <= s.coins && s.inSupply(c)
 	}
 	var buf [48]engine.Action
 	for _, l := range s.Legal(buf[:0]) {
@@ -57,38 +31,43 @@ func (s *State) isLegal(a engine.Action) bool {
 
 // whyIllegal explains, in a player's words, why a is not legal now.
 func (s *State) whyIllegal(a engine.Action) error {
-	c := -1
-	if len(a.Args) > 0 {
-		c = int(a.Args[0])
-	}
-	valid := c >= 0 && c < NumCards
-	name := CardName(c)
 	if s.ask == askMain {
-		p := &s.p[s.cur]
 		switch {
-		case a.Op == opPlay && len(a.Args) == 1 && valid:
+		case a.Op == opPlay && len(a.Args) == 1:
+			c := s.argCard(a, s.cur)
 			switch {
+			case c < 0 || index(s.p[s.cur].hand, argHandle(a)) < 0:
+				return engine.Illegal("that card is not in your hand")
 			case !isAction(c):
-				return engine.Illegal("%s is not an Action card", name)
-			case p.hand[c] == 0:
-				return engine.Illegal("you have no %s in hand", name)
+				return engine.Illegal("%s is not an Action card", CardName(c))
 			case s.phase != phaseAction:
 				return engine.Illegal("the Action phase is over: you played a Treasure or bought a card")
-			default:
-				return engine.Illegal("you have no Actions left to play %s", name)
+			case s.actions == 0:
+				return engine.Illegal("you have no Actions left to play %s", CardName(c))
+			case false:
+				return engine.Illegal("%s is not an Action card", CardName(c))
+			case s.phase != phaseAction:
+				return engine.Illegal("the Action phase is over: you played a Treasure or bought a card")
+			case s.actions == 0:
+				return engine.Illegal("you have no Actions left to play %s", CardName(c))
 			}
-		case a.Op == opTreasure && len(a.Args) == 1 && valid:
+			return engine.Illegal("play the copy of %s the game lists", CardName(c))
+		case a.Op == opTreasure && len(a.Args) == 1:
+			c := s.argCard(a, s.cur)
 			switch {
+			case c < 0 || index(s.p[s.cur].hand, argHandle(a)) < 0:
+				return engine.Illegal("that card is not in your hand")
 			case !isTreasure(c):
-				return engine.Illegal("%s is not a Treasure", name)
-			case p.hand[c] == 0:
-				return engine.Illegal("you have no %s in hand", name)
-			default:
+				return engine.Illegal("%s is not a Treasure", CardName(c))
+			case s.bought:
 				return engine.Illegal("Treasures cannot be played after buying a card")
 			}
-		case a.Op == opAllTreasures && len(a.Args) == 0:
-			return engine.Illegal("there are fewer than two Treasures to play, or you already bought a card")
-		case a.Op == opBuy && len(a.Args) == 1 && valid:
+			return engine.Illegal("play the copy of %s the game lists", CardName(c))
+		case a.Op == opAllTreasures:
+			return engine.Illegal("play all Treasures names every Treasure in your hand, and there must be two, before any buy")
+		case a.Op == opBuy && len(a.Args) == 1 && a.Args[0] >= 0 && a.Args[0] < NumCards:
+			c := int(a.Args[0])
+			name := CardName(c)
 			switch {
 			case !s.inSupply(c):
 				return engine.Illegal("%s is not in this game's Supply", name)
@@ -107,10 +86,7 @@ func (s *State) whyIllegal(a engine.Action) error {
 
 // Describe says what action a does in this state.
 func (s *State) Describe(a engine.Action) string {
-	c := -1
-	if len(a.Args) > 0 {
-		c = int(a.Args[0])
-	}
+	c := s.argCard(a, s.askSeat)
 	name := CardName(c)
 	switch a.Op {
 	case opPlay:
@@ -156,7 +132,7 @@ func (s *State) Describe(a engine.Action) string {
 	case opDone:
 		switch s.ask {
 		case askMoat:
-			return "Do not reveal Moat"
+			return "Do not react to the attack"
 		case askVassal:
 			return "Leave " + CardName(s.topArg()) + " in the discard pile"
 		case askMoneylender:
@@ -171,6 +147,8 @@ func (s *State) Describe(a engine.Action) string {
 			return "Play no card twice"
 		case askMineTrash:
 			return "Trash no Treasure"
+		case askBureaucrat:
+			return "Reveal your hand: it has no Victory card"
 		}
 		return "Choose nothing"
 	case opPick:
@@ -204,11 +182,12 @@ func (s *State) topArg() int {
 	return int(s.top().arg)
 }
 
+// lastAside is the card aside last, as the seat asked knows it.
 func (s *State) lastAside() int {
 	if len(s.aside) == 0 {
 		return -1
 	}
-	return int(s.aside[len(s.aside)-1])
+	return s.card(s.aside[len(s.aside)-1], s.asideOwner)
 }
 
 // prompt says what the state is waiting for, in a player's words, as the
@@ -250,7 +229,7 @@ func (s *State) promptFor(seat int) string {
 	case askBureaucrat:
 		return who + ": Bureaucrat — put a Victory card from your hand onto your deck."
 	case askMilitia:
-		return fmt.Sprintf("%s: Militia — discard down to 3 cards (%d to go).", who, s.p[s.askSeat].hand.total()-3)
+		return fmt.Sprintf("%s: Militia — discard down to 3 cards (%d to go).", who, len(s.p[s.askSeat].hand)-3)
 	case askMoneylender:
 		return who + ": Moneylender — trash a Copper from your hand for +$3?"
 	case askPoacher:

@@ -95,7 +95,7 @@ func (b *moneyBot) Choose(st engine.State, legal []engine.Action, r *engine.Rand
 	}
 	p := &s.p[s.cur]
 	// Actions: non-terminals first (they give an Action back), then others.
-	if a, ok := bestPlay(legal); ok {
+	if a, ok := bestPlay(s, legal); ok {
 		return a
 	}
 	for _, a := range legal {
@@ -118,7 +118,7 @@ func (b *moneyBot) Choose(st engine.State, legal []engine.Action, r *engine.Rand
 	return engine.Action{Op: opEndTurn}
 }
 
-func bestPlay(legal []engine.Action) (engine.Action, bool) {
+func bestPlay(s *State, legal []engine.Action) (engine.Action, bool) {
 	var best engine.Action
 	bestV := -1
 	for _, a := range legal {
@@ -126,7 +126,7 @@ func bestPlay(legal []engine.Action) (engine.Action, bool) {
 			continue
 		}
 		v := 1
-		switch int(a.Args[0]) {
+		switch s.argCard(a, s.cur) {
 		case Village, Festival, Market, Laboratory, Merchant, Cellar, Harbinger, Sentry, Poacher:
 			v = 3
 		case ThroneRoom:
@@ -197,26 +197,26 @@ func keep(c int) int {
 	return 2 + cards[c].cost
 }
 
-func pickBy(legal []engine.Action, better func(a, b int) bool) (engine.Action, bool) {
+func pickBy(s *State, legal []engine.Action, better func(a, b int) bool) (engine.Action, bool) {
 	var best engine.Action
 	found := false
 	for _, a := range legal {
 		if a.Op != opPick {
 			continue
 		}
-		if !found || better(int(a.Args[0]), int(best.Args[0])) {
+		if !found || better(s.argCard(a, s.askSeat), s.argCard(best, s.askSeat)) {
 			best, found = a, true
 		}
 	}
 	return best, found
 }
 
-func worst(legal []engine.Action) (engine.Action, bool) {
-	return pickBy(legal, func(a, b int) bool { return keep(a) < keep(b) })
+func worst(s *State, legal []engine.Action) (engine.Action, bool) {
+	return pickBy(s, legal, func(a, b int) bool { return keep(a) < keep(b) })
 }
 
-func dearest(legal []engine.Action) (engine.Action, bool) {
-	return pickBy(legal, func(a, b int) bool {
+func dearest(s *State, legal []engine.Action) (engine.Action, bool) {
+	return pickBy(s, legal, func(a, b int) bool {
 		if cards[a].cost != cards[b].cost {
 			return cards[a].cost > cards[b].cost
 		}
@@ -249,17 +249,17 @@ func (b *moneyBot) answer(s *State, legal []engine.Action) engine.Action {
 		}
 		return done
 	case askMilitia, askPoacher, askRemodelTrash, askBureaucrat, askBandit:
-		if a, ok := worst(legal); ok {
+		if a, ok := worst(s, legal); ok {
 			return a
 		}
 	case askCellar:
-		if a, ok := worst(legal); ok && keep(int(a.Args[0])) < 0 {
+		if a, ok := worst(s, legal); ok && keep(s.argCard(a, s.askSeat)) < 0 {
 			return a
 		}
 		return done
 	case askChapel:
-		if a, ok := worst(legal); ok {
-			c := int(a.Args[0])
+		if a, ok := worst(s, legal); ok {
+			c := s.argCard(a, s.askSeat)
 			all := s.owned(s.askSeat)
 			// Coppers go once the deck has other money to replace them.
 			money := 2*int(all[Silver]) + 3*int(all[Gold])
@@ -277,22 +277,22 @@ func (b *moneyBot) answer(s *State, legal []engine.Action) engine.Action {
 	case askMineTrash:
 		for _, want := range [...]int{Silver, Copper} {
 			for _, a := range legal {
-				if a.Op == opPick && int(a.Args[0]) == want {
+				if a.Op == opPick && s.argCard(a, s.askSeat) == want {
 					return a
 				}
 			}
 		}
 		return done
 	case askHarbinger, askArtisanTop:
-		if a, ok := pickBy(legal, func(a, b int) bool { return keep(a) > keep(b) }); ok {
+		if a, ok := pickBy(s, legal, func(a, b int) bool { return keep(a) > keep(b) }); ok {
 			return a
 		}
 	case askWorkshop, askRemodelGain, askMineGain, askArtisanGain:
-		if a, ok := dearest(legal); ok {
+		if a, ok := dearest(s, legal); ok {
 			return a
 		}
 	case askSentry:
-		c := int(legal[0].Args[0])
+		c := s.argCard(legal[0], s.askSeat)
 		v := sentryBack
 		switch {
 		case c == Curse || c == Estate || c == Copper && b.chapel:
@@ -300,7 +300,7 @@ func (b *moneyBot) answer(s *State, legal []engine.Action) engine.Action {
 		case keep(c) < 0:
 			v = sentryDiscard
 		}
-		return engine.Action{Op: opSentry, Args: argSentry[c][v][:]}
+		return engine.Action{Op: opSentry, Args: []int32{legal[0].Args[0], int32(v)}}
 	}
 	if canStop {
 		return done

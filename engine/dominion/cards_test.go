@@ -1,6 +1,7 @@
 package dominion
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/boardmesh/boardmesh/engine"
@@ -10,11 +11,11 @@ import (
 
 func TestCellar(t *testing.T) {
 	s := table(t, 2, Cellar)
-	s.p[0].hand = zone(Cellar, Estate, Estate, Copper)
+	give(s, 0, &s.p[0].hand, Cellar, Estate, Estate, Copper)
 	deck(s, 0, Silver, Gold, Duchy)
 	do(t, s, 0, play(Cellar), pick(Estate), pick(Estate), done)
-	wantZone(t, "hand", s.p[0].hand, Copper, Silver, Gold)
-	wantZone(t, "discard", s.p[0].disc, Estate, Estate)
+	wantZone(t, "hand", s.zc(0, s.p[0].hand), Copper, Silver, Gold)
+	wantZone(t, "discard", s.zc(0, s.p[0].disc), Estate, Estate)
 	wantTop(t, s, 0, Duchy)
 	if s.actions != 1 {
 		t.Errorf("actions %d, want 1 (Cellar gives +1 Action)", s.actions)
@@ -23,28 +24,28 @@ func TestCellar(t *testing.T) {
 
 func TestChapel(t *testing.T) {
 	s := table(t, 2, Chapel)
-	s.p[0].hand = zone(Chapel, Copper, Copper, Copper, Estate, Estate)
+	give(s, 0, &s.p[0].hand, Chapel, Copper, Copper, Copper, Estate, Estate)
 	do(t, s, 0, play(Chapel), pick(Estate), pick(Estate), pick(Copper), pick(Copper))
 	// Four cards trashed: the choice ends by itself.
 	if s.ask != askMain {
 		t.Fatalf("still asked %q after trashing 4", s.prompt())
 	}
 	wantZone(t, "trash", s.trash, Estate, Estate, Copper, Copper)
-	wantZone(t, "hand", s.p[0].hand, Copper)
+	wantZone(t, "hand", s.zc(0, s.p[0].hand), Copper)
 
 	s = table(t, 2, Chapel)
-	s.p[0].hand = zone(Chapel, Copper, Estate)
+	give(s, 0, &s.p[0].hand, Chapel, Copper, Estate)
 	do(t, s, 0, play(Chapel), pick(Estate), done)
 	wantZone(t, "trash", s.trash, Estate)
-	wantZone(t, "hand", s.p[0].hand, Copper)
+	wantZone(t, "hand", s.zc(0, s.p[0].hand), Copper)
 }
 
 func TestMoatDraws(t *testing.T) {
 	s := table(t, 2, Moat)
-	s.p[0].hand = zone(Moat)
+	give(s, 0, &s.p[0].hand, Moat)
 	deck(s, 0, Copper, Silver, Gold)
 	do(t, s, 0, play(Moat))
-	wantZone(t, "hand", s.p[0].hand, Copper, Silver)
+	wantZone(t, "hand", s.zc(0, s.p[0].hand), Copper, Silver)
 	if s.actions != 0 {
 		t.Errorf("actions %d, want 0", s.actions)
 	}
@@ -52,8 +53,8 @@ func TestMoatDraws(t *testing.T) {
 
 func TestHarbinger(t *testing.T) {
 	s := table(t, 2, Harbinger)
-	s.p[0].hand = zone(Harbinger)
-	s.p[0].disc = zone(Gold, Copper)
+	give(s, 0, &s.p[0].hand, Harbinger)
+	give(s, 0, &s.p[0].disc, Gold, Copper)
 	deck(s, 0, Estate)
 	do(t, s, 0, play(Harbinger))
 	if got := pickable(s); len(got) != 2 {
@@ -61,14 +62,14 @@ func TestHarbinger(t *testing.T) {
 	}
 	do(t, s, 0, pick(Gold))
 	wantTop(t, s, 0, Gold)
-	wantZone(t, "discard", s.p[0].disc, Copper)
-	wantZone(t, "hand", s.p[0].hand, Estate)
+	wantZone(t, "discard", s.zc(0, s.p[0].disc), Copper)
+	wantZone(t, "hand", s.zc(0, s.p[0].hand), Estate)
 	if s.actions != 1 {
 		t.Errorf("actions %d, want 1", s.actions)
 	}
 	// An empty discard pile asks nothing.
 	s = table(t, 2, Harbinger)
-	s.p[0].hand = zone(Harbinger)
+	give(s, 0, &s.p[0].hand, Harbinger)
 	deck(s, 0, Estate)
 	do(t, s, 0, play(Harbinger))
 	if s.ask != askMain {
@@ -78,7 +79,7 @@ func TestHarbinger(t *testing.T) {
 
 func TestMerchantWithoutSilver(t *testing.T) {
 	s := table(t, 2, Merchant)
-	s.p[0].hand = zone(Merchant, Copper, Copper, Copper)
+	give(s, 0, &s.p[0].hand, Merchant, Copper, Copper, Copper)
 	deck(s, 0, Copper)
 	do(t, s, 0, play(Merchant), act(opAllTreasures))
 	if s.coins != 4 {
@@ -88,7 +89,7 @@ func TestMerchantWithoutSilver(t *testing.T) {
 
 func TestMerchantWithTwoSilvers(t *testing.T) {
 	s := table(t, 2, Merchant)
-	s.p[0].hand = zone(Merchant, Silver, Silver, Copper)
+	give(s, 0, &s.p[0].hand, Merchant, Silver, Silver, Copper)
 	deck(s, 0, Estate)
 	do(t, s, 0, play(Merchant), act(opTreasure, Silver))
 	if s.coins != 3 {
@@ -102,7 +103,7 @@ func TestMerchantWithTwoSilvers(t *testing.T) {
 
 func TestMerchantThroneRoomed(t *testing.T) {
 	s := table(t, 2, Merchant, ThroneRoom)
-	s.p[0].hand = zone(ThroneRoom, Merchant, Silver)
+	give(s, 0, &s.p[0].hand, ThroneRoom, Merchant, Silver)
 	deck(s, 0, Estate, Estate)
 	do(t, s, 0, play(ThroneRoom), pick(Merchant), act(opTreasure, Silver))
 	if s.coins != 4 {
@@ -112,17 +113,17 @@ func TestMerchantThroneRoomed(t *testing.T) {
 
 func TestVassalPlaysAnAction(t *testing.T) {
 	s := table(t, 2, Vassal, Village)
-	s.p[0].hand = zone(Vassal)
+	give(s, 0, &s.p[0].hand, Vassal)
 	deck(s, 0, Village, Copper, Estate)
 	do(t, s, 0, play(Vassal))
 	if s.ask != askVassal || !legalHas(s, yes) {
 		t.Fatalf("Vassal discarding a Village asks %q", s.prompt())
 	}
-	wantZone(t, "discard", s.p[0].disc, Village)
+	wantZone(t, "discard", s.zc(0, s.p[0].disc), Village)
 	do(t, s, 0, yes)
-	wantZone(t, "play", s.p[0].play, Vassal, Village)
-	wantZone(t, "hand", s.p[0].hand, Copper)
-	wantZone(t, "discard", s.p[0].disc)
+	wantZone(t, "play", s.zc(0, s.p[0].play), Vassal, Village)
+	wantZone(t, "hand", s.zc(0, s.p[0].hand), Copper)
+	wantZone(t, "discard", s.zc(0, s.p[0].disc))
 	if s.actions != 2 || s.coins != 2 {
 		t.Errorf("actions %d coins %d, want 2 and 2 (Village played without using an Action)", s.actions, s.coins)
 	}
@@ -130,28 +131,28 @@ func TestVassalPlaysAnAction(t *testing.T) {
 
 func TestVassalNonAction(t *testing.T) {
 	s := table(t, 2, Vassal)
-	s.p[0].hand = zone(Vassal)
+	give(s, 0, &s.p[0].hand, Vassal)
 	deck(s, 0, Estate)
 	do(t, s, 0, play(Vassal))
 	if s.ask != askMain {
 		t.Fatalf("Vassal discarding an Estate asks %q", s.prompt())
 	}
-	wantZone(t, "discard", s.p[0].disc, Estate)
+	wantZone(t, "discard", s.zc(0, s.p[0].disc), Estate)
 	// Declining leaves the Action card in the discard pile.
 	s = table(t, 2, Vassal, Smithy)
-	s.p[0].hand = zone(Vassal)
+	give(s, 0, &s.p[0].hand, Vassal)
 	deck(s, 0, Smithy)
 	do(t, s, 0, play(Vassal), done)
-	wantZone(t, "discard", s.p[0].disc, Smithy)
-	wantZone(t, "play", s.p[0].play, Vassal)
+	wantZone(t, "discard", s.zc(0, s.p[0].disc), Smithy)
+	wantZone(t, "play", s.zc(0, s.p[0].play), Vassal)
 }
 
 func TestVillage(t *testing.T) {
 	s := table(t, 2, Village)
-	s.p[0].hand = zone(Village)
+	give(s, 0, &s.p[0].hand, Village)
 	deck(s, 0, Copper)
 	do(t, s, 0, play(Village))
-	wantZone(t, "hand", s.p[0].hand, Copper)
+	wantZone(t, "hand", s.zc(0, s.p[0].hand), Copper)
 	if s.actions != 2 {
 		t.Errorf("actions %d, want 2", s.actions)
 	}
@@ -159,7 +160,7 @@ func TestVillage(t *testing.T) {
 
 func TestWorkshop(t *testing.T) {
 	s := table(t, 2, Workshop)
-	s.p[0].hand = zone(Workshop)
+	give(s, 0, &s.p[0].hand, Workshop)
 	do(t, s, 0, play(Workshop))
 	for _, c := range pickable(s) {
 		if cards[c].cost > 4 {
@@ -169,7 +170,7 @@ func TestWorkshop(t *testing.T) {
 	refused(t, s, 0, pick(Duchy))
 	before := s.supply[Silver]
 	do(t, s, 0, pick(Silver))
-	wantZone(t, "discard", s.p[0].disc, Silver)
+	wantZone(t, "discard", s.zc(0, s.p[0].disc), Silver)
 	if s.supply[Silver] != before-1 {
 		t.Errorf("Silver pile %d, want %d", s.supply[Silver], before-1)
 	}
@@ -177,47 +178,60 @@ func TestWorkshop(t *testing.T) {
 
 func TestBureaucrat(t *testing.T) {
 	s := table(t, 3, Bureaucrat)
-	s.p[0].hand = zone(Bureaucrat)
-	s.p[1].hand = zone(Estate, Duchy, Copper)
-	s.p[2].hand = zone(Copper, Copper, Copper, Copper, Copper) // no Victory card
+	give(s, 0, &s.p[0].hand, Bureaucrat)
+	give(s, 1, &s.p[1].hand, Estate, Duchy, Copper)
+	give(s, 2, &s.p[2].hand, Copper, Copper, Copper, Copper, Copper) // no Victory card
 	do(t, s, 0, play(Bureaucrat))
 	wantTop(t, s, 0, Silver)
 	wantActor(t, s, engine.SeatActor(1))
 	refused(t, s, 1, pick(Copper))
 	do(t, s, 1, pick(Duchy))
 	wantTop(t, s, 1, Duchy)
-	wantZone(t, "seat 2 hand", s.p[1].hand, Estate, Copper)
-	// Seat 3 reveals a hand with no Victory card: nothing to choose.
+	wantZone(t, "seat 2 hand", s.zc(1, s.p[1].hand), Estate, Copper)
+	// Seat 3 reveals a hand with no Victory card: it is asked (no other
+	// peer of a secret table knows the hand) and may only reveal it.
+	wantActor(t, s, engine.SeatActor(2))
+	if len(pickable(s)) != 0 {
+		t.Fatalf("seat 3 may put %v onto its deck", names(pickable(s)))
+	}
+	refused(t, s, 2, pick(Copper))
+	if nar := s.Narrate(s.applied(t, 2, done), engine.SeatActor(2), done, 0); !strings.Contains(nar.What, "5×Copper") {
+		t.Errorf("seat 1 is told %q: the revealed hand is not named", nar.What)
+	}
+	do(t, s, 2, done)
 	wantActor(t, s, engine.SeatActor(0))
-	wantZone(t, "seat 3 hand", s.p[2].hand, Copper, Copper, Copper, Copper, Copper)
+	wantZone(t, "seat 3 hand", s.zc(2, s.p[2].hand), Copper, Copper, Copper, Copper, Copper)
 	wantTop(t, s, 2)
 }
 
 func TestBureaucratOneKindOfVictory(t *testing.T) {
 	s := table(t, 2, Bureaucrat)
-	s.p[0].hand = zone(Bureaucrat)
-	s.p[1].hand = zone(Estate, Estate, Copper)
+	give(s, 0, &s.p[0].hand, Bureaucrat)
+	give(s, 1, &s.p[1].hand, Estate, Estate, Copper)
 	do(t, s, 0, play(Bureaucrat))
-	// One kind of Victory card: the choice makes itself.
+	// One kind of Victory card: asked all the same, with one answer.
+	wantActor(t, s, engine.SeatActor(1))
+	if got := pickable(s); len(got) != 1 || got[0] != Estate {
+		t.Fatalf("seat 2 may pick %v, want the Estate alone", names(got))
+	}
+	do(t, s, 1, pick(Estate))
 	wantActor(t, s, engine.SeatActor(0))
 	wantTop(t, s, 1, Estate)
-	wantZone(t, "seat 2 hand", s.p[1].hand, Estate, Copper)
+	wantZone(t, "seat 2 hand", s.zc(1, s.p[1].hand), Estate, Copper)
 }
 
 func TestGardensCounting(t *testing.T) {
 	s := table(t, 2, Gardens)
 	p := &s.p[0]
-	p.hand = zone(Gardens, Copper, Copper)
-	p.disc = zone(Gardens)
+	give(s, 0, &p.hand, Gardens, Copper, Copper)
+	give(s, 0, &p.disc, Gardens)
 	deck(s, 0, Copper, Copper, Copper)
-	for i := 0; i < 32; i++ {
-		p.pool[Copper]++
-	}
+	p.own[Copper] += 32 // owned, wherever they are
 	// 2 Gardens + 37 Coppers = 39 cards: 3 VP each.
 	if got := s.score(0); got != 6 {
 		t.Fatalf("39 cards with 2 Gardens score %d, want 6", got)
 	}
-	p.play[Copper]++
+	give(s, 0, &p.play, Copper)
 	if got := s.score(0); got != 8 {
 		t.Fatalf("40 cards with 2 Gardens score %d, want 8", got)
 	}
@@ -228,9 +242,9 @@ func TestGardensCounting(t *testing.T) {
 
 func TestMilitia(t *testing.T) {
 	s := table(t, 3, Militia)
-	s.p[0].hand = zone(Militia)
-	s.p[1].hand = zone(Copper, Copper, Copper, Estate, Estate)
-	s.p[2].hand = zone(Copper, Silver, Gold)
+	give(s, 0, &s.p[0].hand, Militia)
+	give(s, 1, &s.p[1].hand, Copper, Copper, Copper, Estate, Estate)
+	give(s, 2, &s.p[2].hand, Copper, Silver, Gold)
 	do(t, s, 0, play(Militia))
 	if s.coins != 2 {
 		t.Errorf("coins %d, want 2", s.coins)
@@ -238,19 +252,19 @@ func TestMilitia(t *testing.T) {
 	wantActor(t, s, engine.SeatActor(1))
 	refused(t, s, 0, pick(Copper))
 	do(t, s, 1, pick(Estate), pick(Estate))
-	wantZone(t, "seat 2 hand", s.p[1].hand, Copper, Copper, Copper)
-	wantZone(t, "seat 2 discard", s.p[1].disc, Estate, Estate)
+	wantZone(t, "seat 2 hand", s.zc(1, s.p[1].hand), Copper, Copper, Copper)
+	wantZone(t, "seat 2 discard", s.zc(1, s.p[1].disc), Estate, Estate)
 	// Seat 3 already has 3 cards.
 	wantActor(t, s, engine.SeatActor(0))
-	wantZone(t, "seat 3 hand", s.p[2].hand, Copper, Silver, Gold)
+	wantZone(t, "seat 3 hand", s.zc(2, s.p[2].hand), Copper, Silver, Gold)
 }
 
 func TestMoneylender(t *testing.T) {
 	s := table(t, 2, Moneylender)
-	s.p[0].hand = zone(Moneylender, Copper, Copper)
+	give(s, 0, &s.p[0].hand, Moneylender, Copper, Copper)
 	do(t, s, 0, play(Moneylender), yes)
 	wantZone(t, "trash", s.trash, Copper)
-	wantZone(t, "hand", s.p[0].hand, Copper)
+	wantZone(t, "hand", s.zc(0, s.p[0].hand), Copper)
 	if s.coins != 3 {
 		t.Errorf("coins %d, want 3", s.coins)
 	}
@@ -258,8 +272,15 @@ func TestMoneylender(t *testing.T) {
 
 func TestMoneylenderWithoutCopper(t *testing.T) {
 	s := table(t, 2, Moneylender)
-	s.p[0].hand = zone(Moneylender, Silver)
+	give(s, 0, &s.p[0].hand, Moneylender, Silver)
 	do(t, s, 0, play(Moneylender))
+	// Asked all the same (no other peer of a secret table knows the hand),
+	// with "no" the only answer.
+	if s.ask != askMoneylender || legalHas(s, yes) {
+		t.Fatalf("Moneylender with no Copper: asked %q, may trash %v", s.prompt(), legalHas(s, yes))
+	}
+	refused(t, s, 0, yes)
+	do(t, s, 0, done)
 	if s.ask != askMain || s.coins != 0 {
 		t.Fatalf("Moneylender with no Copper: asked %q, coins %d", s.prompt(), s.coins)
 	}
@@ -268,13 +289,13 @@ func TestMoneylenderWithoutCopper(t *testing.T) {
 
 func TestPoacherNoEmptyPile(t *testing.T) {
 	s := table(t, 2, Poacher)
-	s.p[0].hand = zone(Poacher, Copper)
+	give(s, 0, &s.p[0].hand, Poacher, Copper)
 	deck(s, 0, Silver)
 	do(t, s, 0, play(Poacher))
 	if s.ask != askMain {
 		t.Fatalf("Poacher with no empty pile asks %q", s.prompt())
 	}
-	wantZone(t, "hand", s.p[0].hand, Copper, Silver)
+	wantZone(t, "hand", s.zc(0, s.p[0].hand), Copper, Silver)
 	if s.actions != 1 || s.coins != 1 {
 		t.Errorf("actions %d coins %d, want 1 and 1", s.actions, s.coins)
 	}
@@ -283,19 +304,19 @@ func TestPoacherNoEmptyPile(t *testing.T) {
 func TestPoacherWithEmptyPiles(t *testing.T) {
 	s := table(t, 2, Poacher)
 	s.supply[Curse], s.supply[Estate] = 0, 0
-	s.p[0].hand = zone(Poacher, Copper, Estate, Gold)
+	give(s, 0, &s.p[0].hand, Poacher, Copper, Estate, Gold)
 	deck(s, 0, Silver)
 	do(t, s, 0, play(Poacher), pick(Estate), pick(Copper))
-	wantZone(t, "hand", s.p[0].hand, Gold, Silver)
-	wantZone(t, "discard", s.p[0].disc, Estate, Copper)
+	wantZone(t, "hand", s.zc(0, s.p[0].hand), Gold, Silver)
+	wantZone(t, "discard", s.zc(0, s.p[0].disc), Estate, Copper)
 	// More empty piles than cards in hand: discard what there is.
 	s = table(t, 2, Poacher)
 	s.supply[Curse], s.supply[Estate], s.supply[Duchy] = 0, 0, 0
-	s.p[0].hand = zone(Poacher)
+	give(s, 0, &s.p[0].hand, Poacher)
 	deck(s, 0, Silver)
-	do(t, s, 0, play(Poacher))
-	wantZone(t, "hand", s.p[0].hand)
-	wantZone(t, "discard", s.p[0].disc, Silver)
+	do(t, s, 0, play(Poacher), pick(Silver)) // asked though forced: the hand is secret
+	wantZone(t, "hand", s.zc(0, s.p[0].hand))
+	wantZone(t, "discard", s.zc(0, s.p[0].disc), Silver)
 	if s.ask != askMain {
 		t.Fatalf("asked %q with an empty hand", s.prompt())
 	}
@@ -303,7 +324,7 @@ func TestPoacherWithEmptyPiles(t *testing.T) {
 
 func TestRemodel(t *testing.T) {
 	s := table(t, 2, Remodel)
-	s.p[0].hand = zone(Remodel, Estate, Gold)
+	give(s, 0, &s.p[0].hand, Remodel, Estate, Gold)
 	do(t, s, 0, play(Remodel), pick(Estate))
 	for _, c := range pickable(s) {
 		if cards[c].cost > 4 {
@@ -312,36 +333,41 @@ func TestRemodel(t *testing.T) {
 	}
 	do(t, s, 0, pick(Silver))
 	wantZone(t, "trash", s.trash, Estate)
-	wantZone(t, "discard", s.p[0].disc, Silver)
-	wantZone(t, "hand", s.p[0].hand, Gold)
+	wantZone(t, "discard", s.zc(0, s.p[0].disc), Silver)
+	wantZone(t, "hand", s.zc(0, s.p[0].hand), Gold)
 
 	s = table(t, 2, Remodel)
-	s.p[0].hand = zone(Remodel, Gold)
-	do(t, s, 0, play(Remodel), pick(Province))
+	give(s, 0, &s.p[0].hand, Remodel, Gold)
+	do(t, s, 0, play(Remodel), pick(Gold), pick(Province))
 	wantZone(t, "trash", s.trash, Gold)
-	wantZone(t, "discard", s.p[0].disc, Province)
+	wantZone(t, "discard", s.zc(0, s.p[0].disc), Province)
 }
 
 func TestSmithy(t *testing.T) {
 	s := table(t, 2, Smithy)
-	s.p[0].hand = zone(Smithy)
+	give(s, 0, &s.p[0].hand, Smithy)
 	deck(s, 0, Copper, Silver, Gold, Estate)
 	do(t, s, 0, play(Smithy))
-	wantZone(t, "hand", s.p[0].hand, Copper, Silver, Gold)
+	wantZone(t, "hand", s.zc(0, s.p[0].hand), Copper, Silver, Gold)
 	wantTop(t, s, 0, Estate)
 }
 
 func TestThroneRoomSmithy(t *testing.T) {
 	s := table(t, 2, ThroneRoom, Smithy)
-	s.p[0].hand = zone(ThroneRoom, Smithy)
+	give(s, 0, &s.p[0].hand, ThroneRoom, Smithy)
 	deck(s, 0, Copper, Copper, Copper, Copper, Copper, Copper, Estate)
 	do(t, s, 0, play(ThroneRoom), pick(Smithy))
-	wantZone(t, "hand", s.p[0].hand, Copper, Copper, Copper, Copper, Copper, Copper)
-	wantZone(t, "play", s.p[0].play, ThroneRoom, Smithy)
-	// With no Action in hand, Throne Room does nothing.
+	wantZone(t, "hand", s.zc(0, s.p[0].hand), Copper, Copper, Copper, Copper, Copper, Copper)
+	wantZone(t, "play", s.zc(0, s.p[0].play), ThroneRoom, Smithy)
+	// With no Action in hand, Throne Room does nothing: it asks (no other
+	// peer of a secret table knows the hand) with "none" the only answer.
 	s = table(t, 2, ThroneRoom)
-	s.p[0].hand = zone(ThroneRoom, Copper)
+	give(s, 0, &s.p[0].hand, ThroneRoom, Copper)
 	do(t, s, 0, play(ThroneRoom))
+	if s.ask != askThrone || len(pickable(s)) != 0 {
+		t.Fatalf("Throne Room with no Action asks %q, offers %v", s.prompt(), pickable(s))
+	}
+	do(t, s, 0, done)
 	if s.ask != askMain {
 		t.Fatalf("Throne Room with no Action asks %q", s.prompt())
 	}
@@ -349,13 +375,13 @@ func TestThroneRoomSmithy(t *testing.T) {
 
 func TestThroneRoomThroneRoom(t *testing.T) {
 	s := table(t, 2, ThroneRoom, Village, Smithy)
-	s.p[0].hand = zone(ThroneRoom, ThroneRoom, Village, Smithy)
+	give(s, 0, &s.p[0].hand, ThroneRoom, ThroneRoom, Village, Smithy)
 	deck(s, 0, Copper, Copper, Copper, Copper, Copper, Copper, Copper, Copper, Estate)
 	// The first Throne Room plays the second twice; each of those plays
 	// another card twice.
 	do(t, s, 0, play(ThroneRoom), pick(ThroneRoom), pick(Village), pick(Smithy))
-	wantZone(t, "play", s.p[0].play, ThroneRoom, ThroneRoom, Village, Smithy)
-	wantZone(t, "hand", s.p[0].hand, Copper, Copper, Copper, Copper, Copper, Copper, Copper, Copper)
+	wantZone(t, "play", s.zc(0, s.p[0].play), ThroneRoom, ThroneRoom, Village, Smithy)
+	wantZone(t, "hand", s.zc(0, s.p[0].hand), Copper, Copper, Copper, Copper, Copper, Copper, Copper, Copper)
 	if s.actions != 4 {
 		t.Errorf("actions %d, want 4 (Village played twice)", s.actions)
 	}
@@ -363,44 +389,44 @@ func TestThroneRoomThroneRoom(t *testing.T) {
 
 func TestBanditGoldAndSilver(t *testing.T) {
 	s := table(t, 2, Bandit)
-	s.p[0].hand = zone(Bandit)
+	give(s, 0, &s.p[0].hand, Bandit)
 	deck(s, 1, Gold, Silver, Estate)
 	do(t, s, 0, play(Bandit))
-	wantZone(t, "discard", s.p[0].disc, Gold)
+	wantZone(t, "discard", s.zc(0, s.p[0].disc), Gold)
 	wantActor(t, s, engine.SeatActor(1))
 	if got := pickable(s); len(got) != 2 {
 		t.Fatalf("Bandit offers %v, want Silver and Gold", names(got))
 	}
 	do(t, s, 1, pick(Silver))
 	wantZone(t, "trash", s.trash, Silver)
-	wantZone(t, "seat 2 discard", s.p[1].disc, Gold)
+	wantZone(t, "seat 2 discard", s.zc(1, s.p[1].disc), Gold)
 	wantTop(t, s, 1, Estate)
 	wantActor(t, s, engine.SeatActor(0))
 }
 
 func TestBanditOthers(t *testing.T) {
 	s := table(t, 3, Bandit)
-	s.p[0].hand = zone(Bandit)
+	give(s, 0, &s.p[0].hand, Bandit)
 	deck(s, 1, Copper, Estate)
 	deck(s, 2, Gold, Copper)
 	do(t, s, 0, play(Bandit))
 	// Copper is not trashed; a lone Gold is trashed without a question.
-	wantZone(t, "seat 2 discard", s.p[1].disc, Copper, Estate)
-	wantZone(t, "seat 3 discard", s.p[2].disc, Copper)
+	wantZone(t, "seat 2 discard", s.zc(1, s.p[1].disc), Copper, Estate)
+	wantZone(t, "seat 3 discard", s.zc(2, s.p[2].disc), Copper)
 	wantZone(t, "trash", s.trash, Gold)
 	wantActor(t, s, engine.SeatActor(0))
 }
 
 func TestCouncilRoom(t *testing.T) {
 	s := table(t, 3, CouncilRoom)
-	s.p[0].hand = zone(CouncilRoom)
+	give(s, 0, &s.p[0].hand, CouncilRoom)
 	deck(s, 0, Copper, Copper, Copper, Copper, Gold)
 	deck(s, 1, Silver)
 	deck(s, 2, Estate)
 	do(t, s, 0, play(CouncilRoom))
-	wantZone(t, "hand", s.p[0].hand, Copper, Copper, Copper, Copper)
-	wantZone(t, "seat 2 hand", s.p[1].hand, Silver)
-	wantZone(t, "seat 3 hand", s.p[2].hand, Estate)
+	wantZone(t, "hand", s.zc(0, s.p[0].hand), Copper, Copper, Copper, Copper)
+	wantZone(t, "seat 2 hand", s.zc(1, s.p[1].hand), Silver)
+	wantZone(t, "seat 3 hand", s.zc(2, s.p[2].hand), Estate)
 	if s.buys != 2 {
 		t.Errorf("buys %d, want 2", s.buys)
 	}
@@ -408,7 +434,7 @@ func TestCouncilRoom(t *testing.T) {
 
 func TestFestival(t *testing.T) {
 	s := table(t, 2, Festival)
-	s.p[0].hand = zone(Festival)
+	give(s, 0, &s.p[0].hand, Festival)
 	do(t, s, 0, play(Festival))
 	if s.actions != 2 || s.buys != 2 || s.coins != 2 {
 		t.Errorf("actions/buys/coins %d/%d/%d, want 2/2/2", s.actions, s.buys, s.coins)
@@ -417,10 +443,10 @@ func TestFestival(t *testing.T) {
 
 func TestLaboratory(t *testing.T) {
 	s := table(t, 2, Laboratory)
-	s.p[0].hand = zone(Laboratory)
+	give(s, 0, &s.p[0].hand, Laboratory)
 	deck(s, 0, Gold, Silver, Copper)
 	do(t, s, 0, play(Laboratory))
-	wantZone(t, "hand", s.p[0].hand, Gold, Silver)
+	wantZone(t, "hand", s.zc(0, s.p[0].hand), Gold, Silver)
 	if s.actions != 1 {
 		t.Errorf("actions %d, want 1", s.actions)
 	}
@@ -428,7 +454,7 @@ func TestLaboratory(t *testing.T) {
 
 func TestLibrarySetsAsideActions(t *testing.T) {
 	s := table(t, 2, Library, Village, Smithy)
-	s.p[0].hand = zone(Library, Copper, Copper, Copper)
+	give(s, 0, &s.p[0].hand, Library, Copper, Copper, Copper)
 	deck(s, 0, Village, Copper, Smithy, Silver, Gold, Estate)
 	do(t, s, 0, play(Library))
 	if s.ask != askLibrary {
@@ -439,12 +465,19 @@ func TestLibrarySetsAsideActions(t *testing.T) {
 		t.Errorf("another seat sees the card Library drew: %v", v.Aside)
 	}
 	do(t, s, 0, yes)
-	if v := s.View(1).(*View); s.ask == askLibrary && (len(v.Aside) != 1 || v.Aside[0] != "Village") {
+	// Every card drawn is asked about: a Copper may only be kept.
+	if s.ask != askLibrary || legalHas(s, yes) {
+		t.Fatalf("Library drawing a Copper: asked %q, may set aside %v", s.prompt(), legalHas(s, yes))
+	}
+	if v := s.View(1).(*View); len(v.Aside) != 1 || v.Aside[0] != "Village" {
 		t.Errorf("another seat sees aside %v, want the set-aside Village", v.Aside)
 	}
-	do(t, s, 0, done) // keep the Smithy
-	wantZone(t, "hand", s.p[0].hand, Copper, Copper, Copper, Copper, Smithy, Silver, Gold)
-	wantZone(t, "discard", s.p[0].disc, Village)
+	refused(t, s, 0, yes)
+	do(t, s, 0, done, done) // keep the Copper, keep the Smithy
+	do(t, s, 0, done)       // keep the Silver
+	do(t, s, 0, done)       // keep the Gold
+	wantZone(t, "hand", s.zc(0, s.p[0].hand), Copper, Copper, Copper, Copper, Smithy, Silver, Gold)
+	wantZone(t, "discard", s.zc(0, s.p[0].disc), Village)
 	wantTop(t, s, 0, Estate)
 	if len(s.aside) != 0 {
 		t.Errorf("cards left aside: %v", s.aside)
@@ -453,10 +486,10 @@ func TestLibrarySetsAsideActions(t *testing.T) {
 
 func TestLibraryRunsOutOfCards(t *testing.T) {
 	s := table(t, 2, Library)
-	s.p[0].hand = zone(Library)
+	give(s, 0, &s.p[0].hand, Library)
 	deck(s, 0, Copper)
-	do(t, s, 0, play(Library))
-	wantZone(t, "hand", s.p[0].hand, Copper)
+	do(t, s, 0, play(Library), done)
+	wantZone(t, "hand", s.zc(0, s.p[0].hand), Copper)
 	if s.ask != askMain {
 		t.Fatalf("asked %q", s.prompt())
 	}
@@ -464,10 +497,10 @@ func TestLibraryRunsOutOfCards(t *testing.T) {
 
 func TestMarket(t *testing.T) {
 	s := table(t, 2, Market)
-	s.p[0].hand = zone(Market)
+	give(s, 0, &s.p[0].hand, Market)
 	deck(s, 0, Estate)
 	do(t, s, 0, play(Market))
-	wantZone(t, "hand", s.p[0].hand, Estate)
+	wantZone(t, "hand", s.zc(0, s.p[0].hand), Estate)
 	if s.actions != 1 || s.buys != 2 || s.coins != 1 {
 		t.Errorf("actions/buys/coins %d/%d/%d, want 1/2/1", s.actions, s.buys, s.coins)
 	}
@@ -475,28 +508,28 @@ func TestMarket(t *testing.T) {
 
 func TestMineToHand(t *testing.T) {
 	s := table(t, 2, Mine)
-	s.p[0].hand = zone(Mine, Copper, Estate)
+	give(s, 0, &s.p[0].hand, Mine, Copper, Estate)
 	do(t, s, 0, play(Mine), pick(Copper))
 	got := pickable(s)
 	if len(got) != 2 || got[0] != Copper || got[1] != Silver {
 		t.Fatalf("Mine of a Copper offers %v, want Copper and Silver", names(got))
 	}
 	do(t, s, 0, pick(Silver))
-	wantZone(t, "hand", s.p[0].hand, Silver, Estate)
+	wantZone(t, "hand", s.zc(0, s.p[0].hand), Silver, Estate)
 	wantZone(t, "trash", s.trash, Copper)
 	// Mine may trash nothing.
 	s = table(t, 2, Mine)
-	s.p[0].hand = zone(Mine, Silver)
+	give(s, 0, &s.p[0].hand, Mine, Silver)
 	do(t, s, 0, play(Mine), done)
-	wantZone(t, "hand", s.p[0].hand, Silver)
+	wantZone(t, "hand", s.zc(0, s.p[0].hand), Silver)
 }
 
 func TestSentryTrashDiscard(t *testing.T) {
 	s := table(t, 2, Sentry)
-	s.p[0].hand = zone(Sentry)
+	give(s, 0, &s.p[0].hand, Sentry)
 	deck(s, 0, Copper, Curse, Estate, Gold)
 	do(t, s, 0, play(Sentry))
-	wantZone(t, "hand", s.p[0].hand, Copper)
+	wantZone(t, "hand", s.zc(0, s.p[0].hand), Copper)
 	if len(pickableSentry(s)) != 6 {
 		t.Fatalf("Sentry offers %d choices, want 3 for each of 2 cards", len(pickableSentry(s)))
 	}
@@ -506,13 +539,13 @@ func TestSentryTrashDiscard(t *testing.T) {
 	}
 	do(t, s, 0, act(opSentry, Curse, sentryTrash), act(opSentry, Estate, sentryDiscard))
 	wantZone(t, "trash", s.trash, Curse)
-	wantZone(t, "discard", s.p[0].disc, Estate)
+	wantZone(t, "discard", s.zc(0, s.p[0].disc), Estate)
 	wantTop(t, s, 0, Gold)
 }
 
 func TestSentryReorders(t *testing.T) {
 	s := table(t, 2, Sentry)
-	s.p[0].hand = zone(Sentry)
+	give(s, 0, &s.p[0].hand, Sentry)
 	deck(s, 0, Copper, Silver, Gold, Estate)
 	// Put back the Silver, then the Gold: the Gold ends on top.
 	do(t, s, 0, play(Sentry), act(opSentry, Silver, sentryBack), act(opSentry, Gold, sentryBack))
@@ -534,12 +567,12 @@ func pickableSentry(s *State) []engine.Action {
 
 func TestWitch(t *testing.T) {
 	s := table(t, 3, Witch)
-	s.p[0].hand = zone(Witch)
+	give(s, 0, &s.p[0].hand, Witch)
 	deck(s, 0, Copper, Copper, Copper)
 	do(t, s, 0, play(Witch))
-	wantZone(t, "hand", s.p[0].hand, Copper, Copper)
-	wantZone(t, "seat 2 discard", s.p[1].disc, Curse)
-	wantZone(t, "seat 3 discard", s.p[2].disc, Curse)
+	wantZone(t, "hand", s.zc(0, s.p[0].hand), Copper, Copper)
+	wantZone(t, "seat 2 discard", s.zc(1, s.p[1].disc), Curse)
+	wantZone(t, "seat 3 discard", s.zc(2, s.p[2].disc), Curse)
 	if s.supply[Curse] != 18 {
 		t.Errorf("Curses left %d, want 18", s.supply[Curse])
 	}
@@ -550,11 +583,11 @@ func TestWitchCursesRunOut(t *testing.T) {
 	s.supply[Curse] = 1
 	s.cur = 2 // the player after seat 3 is seat 4, then seats 1 and 2
 	s.askSeat = 2
-	s.p[2].hand = zone(Witch)
+	give(s, 2, &s.p[2].hand, Witch)
 	do(t, s, 2, play(Witch))
-	wantZone(t, "seat 4 discard", s.p[3].disc, Curse)
-	wantZone(t, "seat 1 discard", s.p[0].disc)
-	wantZone(t, "seat 2 discard", s.p[1].disc)
+	wantZone(t, "seat 4 discard", s.zc(3, s.p[3].disc), Curse)
+	wantZone(t, "seat 1 discard", s.zc(0, s.p[0].disc))
+	wantZone(t, "seat 2 discard", s.zc(1, s.p[1].disc))
 	if s.supply[Curse] != 0 {
 		t.Errorf("Curses left %d", s.supply[Curse])
 	}
@@ -562,7 +595,7 @@ func TestWitchCursesRunOut(t *testing.T) {
 
 func TestArtisan(t *testing.T) {
 	s := table(t, 2, Artisan)
-	s.p[0].hand = zone(Artisan, Estate)
+	give(s, 0, &s.p[0].hand, Artisan, Estate)
 	do(t, s, 0, play(Artisan))
 	for _, c := range pickable(s) {
 		if cards[c].cost > 5 {
@@ -570,14 +603,15 @@ func TestArtisan(t *testing.T) {
 		}
 	}
 	do(t, s, 0, pick(Duchy))
-	wantZone(t, "hand", s.p[0].hand, Estate, Duchy)
+	wantZone(t, "hand", s.zc(0, s.p[0].hand), Estate, Duchy)
 	do(t, s, 0, pick(Duchy))
 	wantTop(t, s, 0, Duchy)
-	wantZone(t, "hand", s.p[0].hand, Estate)
-	// With the gained card the only card in hand, it goes back by itself.
+	wantZone(t, "hand", s.zc(0, s.p[0].hand), Estate)
+	// With the gained card the only card in hand, it still is asked (the
+	// engine answers no choice about a hand by itself).
 	s = table(t, 2, Artisan)
-	s.p[0].hand = zone(Artisan)
-	do(t, s, 0, play(Artisan), pick(Silver))
+	give(s, 0, &s.p[0].hand, Artisan)
+	do(t, s, 0, play(Artisan), pick(Silver), pick(Silver))
 	wantTop(t, s, 0, Silver)
-	wantZone(t, "hand", s.p[0].hand)
+	wantZone(t, "hand", s.zc(0, s.p[0].hand))
 }

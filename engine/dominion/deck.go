@@ -2,13 +2,11 @@ package dominion
 
 import "github.com/boardmesh/boardmesh/engine"
 
-// Pending chance steps.
+// Pending chance steps (public randomness; the cards are openings).
 const (
 	reqNone    = iota
 	reqKingdom // draw ten Kingdom cards at random, then deal
-	reqDeal    // every player draws a first hand of 5
-	reqDraw    // reqWho draws reqN cards into hand
-	reqReveal  // reqWho reveals (or looks at) reqN cards into aside
+	reqDeal    // deal the first hands
 )
 
 // Where a gained card goes.
@@ -18,187 +16,152 @@ const (
 	toDeck
 )
 
-// needsChance reports whether taking n cards from seat i's deck fixes an
-// unknown card: the known top part does not cover n, and the pool or the
-// discard pile (which a reshuffle would turn into the pool) has cards.
-func (s *State) needsChance(i, n int) bool {
-	p := &s.p[i]
-	return n > len(p.top) && (p.pool.total() > 0 || p.disc.total() > 0)
-}
-
-// draw makes seat i draw n cards into hand, now if no card is unknown,
-// else by a chance step; it reports whether it must wait for chance.
+// draw makes seat i draw n cards into hand. The handles move at once; the
+// cards are opened to i by the card source before anyone acts, and draw
+// reports whether the state waits for that.
 func (s *State) draw(i, n int) (wait bool) {
-	if n <= 0 {
-		return false
-	}
-	if s.needsChance(i, n) {
-		s.req, s.reqWho, s.reqN = reqDraw, i, n
-		return true
-	}
-	s.drawNow(i, n, nil)
-	return false
+	s.take(i, n, false)
+	return s.waiting()
 }
 
 // reveal moves the top n cards of seat i's deck into aside, where the
-// current effect deals with them; like draw it may wait for chance.
+// current effect deals with them: looked at by i (Sentry, Library) or shown
+// to everyone (Vassal, Bandit), as Openings says. It reports whether the
+// state waits for the cards.
 func (s *State) reveal(i, n int) (wait bool) {
 	s.asideOwner = i
-	if s.needsChance(i, n) {
-		s.req, s.reqWho, s.reqN = reqReveal, i, n
-		return true
-	}
-	s.revealNow(i, n, nil)
-	return false
+	s.take(i, n, true)
+	return s.waiting()
 }
 
-func (s *State) drawNow(i, n int, r *engine.Rand)   { s.take(i, n, r, false) }
-func (s *State) revealNow(i, n int, r *engine.Rand) { s.take(i, n, r, true) }
+// waiting reports whether cards are still to be opened.
+func (s *State) waiting() bool { return len(s.Openings(nil)) > 0 }
 
-// take moves the top n cards of seat i's deck to hand (or aside): first
-// the known top, then cards of the pool, reshuffling the discard pile into
-// the pool only when the deck is empty; it stops early if seat i runs out
-// of cards. r may be nil only when needsChance said no.
-//
-// Every card taken from the pool is equally likely. The picks of one step
-// are planned first (pool sizes are known in advance: the discard pile
-// does not change during a draw) and drawn as the digits of one uniform
-// number in mixed radix, which costs one random word for a whole hand.
-func (s *State) take(i, n int, r *engine.Rand, toAside bool) {
+// take moves the top n cards of seat i's deck to hand (or aside),
+// reshuffling the discard pile into a new deck only when the deck is empty
+// and a card is needed; it stops early if seat i runs out of cards.
+func (s *State) take(i, n int, toAside bool) {
 	p := &s.p[i]
-	var buf [64]uint64
-	picks := buf[:0]
-	top, pool, disc := len(p.top), p.pool.total(), p.disc.total()
 	for k := 0; k < n; k++ {
-		if top > 0 {
-			top--
-			continue
-		}
-		if pool == 0 {
-			if disc == 0 {
-				break
+		if len(p.deck) == 0 {
+			if len(p.disc) == 0 || !s.reshuffle(i) {
+				return
 			}
-			pool, disc = disc, 0
 		}
-		picks = append(picks, uint64(pool))
-		pool--
-	}
-	if len(picks) > 0 {
-		if r == nil {
-			panic("dominion: an unknown card drawn without a chance step")
-		}
-		mixedRadix(r, picks)
-	}
-	pool = -1
-	for k := 0; k < n; k++ {
-		c := -1
-		if m := len(p.top); m > 0 {
-			c = int(p.top[m-1])
-			p.top = p.top[:m-1]
-		} else {
-			if pool < 0 {
-				pool = p.pool.total()
-			}
-			if pool == 0 {
-				if p.disc.total() == 0 {
-					return
-				}
-				p.pool, p.disc = p.disc, counts{}
-				pool = p.pool.total()
-			}
-			c = nth(&p.pool, int(picks[0]))
-			picks = picks[1:]
-			p.pool[c]--
-			pool--
-		}
+		h := p.deck[len(p.deck)-1]
+		p.deck = p.deck[:len(p.deck)-1]
 		if toAside {
-			s.aside = append(s.aside, int8(c))
+			s.aside = append(s.aside, h)
 		} else {
-			p.hand[c]++
+			p.hand = append(p.hand, h)
 		}
 	}
 }
 
-// nth returns the card at index x of the multiset z in card order.
-func nth(z *counts, x int) int {
-	for c, v := range z {
-		if x < int(v) {
-			return c
-		}
-		x -= int(v)
+// reshuffle makes seat i's discard pile its deck: a new deck of the card
+// layer, shuffled by the owner and the others on a secret table; drawn as
+// the open card source's late-bound draws on an open one.
+func (s *State) reshuffle(i int) bool {
+	p := &s.p[i]
+	d, err := s.cards.Reshuffle(p.disc)
+	if err != nil {
+		// Only MaxDecks reshuffles in one game (never seen: 25 at most in
+		// 200 bot games): the game ends rather than breaks.
+		s.finish("too many reshuffles for one game")
+		return false
 	}
-	panic("dominion: pool count out of step")
-}
-
-// mixedRadix replaces each size v[k] by a uniform index below it, all
-// independent: it draws one uniform number below the product of a run of
-// sizes (as many as fit in 62 bits) and takes its mixed-radix digits.
-// Only Uint64 is used, so the result is the same on 32-bit platforms.
-func mixedRadix(r *engine.Rand, v []uint64) {
-	for i := 0; i < len(v); {
-		prod, j := uint64(1), i
-		for j < len(v) && prod <= (1<<62)/v[j] {
-			prod *= v[j]
-			j++
-		}
-		x := uint64(0)
-		if prod > 1 {
-			// Rejection keeps every value equally likely, as Rand.Intn does.
-			limit := ^uint64(0) - ^uint64(0)%prod
-			for x = r.Uint64(); x >= limit; x = r.Uint64() {
-			}
-			x %= prod
-		}
-		for k := i; k < j; k++ {
-			v[k], x = x%v[k], x/v[k]
-		}
-		i = j
+	n := len(p.disc)
+	p.disc = nil
+	p.deck = make([]engine.Handle, n)
+	for k := range p.deck {
+		p.deck[k] = engine.Handle{Deck: d, Pos: uint16(n - 1 - k)}
 	}
+	return true
 }
 
 // gain moves one card c from the Supply to seat i; the caller has checked
 // the pile is not empty.
 func (s *State) gain(i, c, dest int) {
+	h := gainHandle(s.n, c, int(s.supply[c]))
 	s.supply[c]--
 	p := &s.p[i]
+	p.own[c]++
 	switch dest {
 	case toHand:
-		p.hand[c]++
+		p.hand = append(p.hand, h)
 	case toDeck:
-		p.top = append(p.top, int8(c))
+		p.deck = append(p.deck, h)
 	default:
-		p.disc[c]++
+		p.disc = append(p.disc, h)
 	}
 }
 
-// ApplyChance fixes the cards (or the Kingdom) the pending step needs.
+// trashCard trashes card c of seat i (its handle already taken from its
+// zone).
+func (s *State) trashCard(i, c int) {
+	s.trash[c]++
+	s.p[i].own[c]--
+}
+
+// ApplyChance draws the Kingdom, or, on an open table, opens the cards the
+// state waits for (the open card source).
 func (s *State) ApplyChance(beacon []byte) error {
 	if err := engine.CheckChance(s.ToAct(), beacon); err != nil {
 		return err
 	}
-	r := engine.NewRand(beacon)
-	req := s.req
-	s.req = reqNone
-	switch req {
-	case reqKingdom:
-		s.drawKingdom(r)
-		s.deal(r)
-	case reqDeal:
-		s.deal(r)
-	case reqDraw:
-		s.drawNow(s.reqWho, s.reqN, r)
-	case reqReveal:
-		s.revealNow(s.reqWho, s.reqN, r)
+	if s.req == reqKingdom || s.req == reqDeal {
+		// The first hands are one step, as everyone sees it: on an open
+		// table their cards are opened from the same beacon; on a secret
+		// one the card layer opens them next.
+		if s.req == reqKingdom {
+			s.drawKingdom(engine.NewRand(beacon))
+		}
+		s.req = reqNone
+		s.deal()
+		if s.cards.Mode() == engine.CardsOpen {
+			if err := s.cards.OpenFromBeacon(s.Openings(nil), engine.Derive(beacon, "deal", 0)); err != nil {
+				return err
+			}
+		}
+		s.run()
+		return nil
 	}
-	s.reqWho, s.reqN = 0, 0
+	if err := s.cards.OpenFromBeacon(s.Openings(nil), beacon); err != nil {
+		return err
+	}
 	s.run()
 	return nil
 }
 
-func (s *State) deal(r *engine.Rand) {
+// deal gives every player a first hand of 5 (handles; the openings follow).
+func (s *State) deal() {
 	for i := range s.p {
-		s.drawNow(i, 5, r)
+		s.take(i, 5, false)
 	}
 	s.phase = phaseAction
 	s.startTurn()
+}
+
+// Openings appends the cards the state waits to see opened, in a fixed
+// order: every card in a hand that its holder has not seen, seat by seat;
+// then the cards aside: shown to everyone for Vassal and Bandit, looked at
+// by their owner for Sentry and Library (a card Library sets aside is made
+// public by the move that sets it aside).
+func (s *State) Openings(dst []engine.Opening) []engine.Opening {
+	if s.phase == phaseOver || s.req != reqNone {
+		return dst
+	}
+	for i := range s.p {
+		for _, h := range s.p[i].hand {
+			dst = s.cards.Want(dst, h, i)
+		}
+	}
+	to := s.asideOwner
+	if len(s.stack) > 0 && (s.top().card == Vassal || s.top().card == Bandit) {
+		to = engine.Public
+	}
+	for _, h := range s.aside {
+		dst = s.cards.Want(dst, h, to)
+	}
+	return dst
 }

@@ -1,5 +1,7 @@
 package dominion
 
+import "github.com/boardmesh/boardmesh/engine"
+
 // stepDone marks a frame whose card has nothing left to do.
 const stepDone = 100
 
@@ -32,7 +34,7 @@ func (s *State) exec(f *frame) bool {
 	case Cellar:
 		return s.cellar(f, p)
 	case Chapel:
-		if f.step == 0 && f.n < 4 && p.hand.total() > 0 {
+		if f.step == 0 && f.n < 4 && len(p.hand) > 0 {
 			s.setAsk(askChapel, s.cur)
 			return false
 		}
@@ -47,7 +49,7 @@ func (s *State) exec(f *frame) bool {
 			}
 			fallthrough
 		case 1:
-			if p.disc.total() > 0 {
+			if len(p.disc) > 0 {
 				s.setAsk(askHarbinger, s.cur)
 				return false
 			}
@@ -66,7 +68,9 @@ func (s *State) exec(f *frame) bool {
 	case Militia:
 		return s.militia(f)
 	case Moneylender:
-		if p.hand[Copper] > 0 {
+		// Asked with any hand, not only with a Copper in it: on a secret
+		// table no other peer knows the hand.
+		if len(p.hand) > 0 {
 			s.setAsk(askMoneylender, s.cur)
 			return false
 		}
@@ -76,7 +80,7 @@ func (s *State) exec(f *frame) bool {
 	case Remodel:
 		switch f.step {
 		case 0:
-			if p.hand.total() > 0 {
+			if len(p.hand) > 0 {
 				s.setAsk(askRemodelTrash, s.cur)
 				return false
 			}
@@ -90,7 +94,7 @@ func (s *State) exec(f *frame) bool {
 	case ThroneRoom:
 		switch f.step {
 		case 0:
-			if n, _ := p.hand.kinds(isAction); n > 0 {
+			if len(p.hand) > 0 {
 				s.setAsk(askThrone, s.cur)
 				return false
 			}
@@ -111,7 +115,7 @@ func (s *State) exec(f *frame) bool {
 	case Mine:
 		switch f.step {
 		case 0:
-			if n, _ := p.hand.kinds(isTreasure); n > 0 {
+			if len(p.hand) > 0 {
 				s.setAsk(askMineTrash, s.cur)
 				return false
 			}
@@ -136,7 +140,7 @@ func (s *State) exec(f *frame) bool {
 			}
 			fallthrough
 		case 1:
-			if p.hand.total() > 0 {
+			if len(p.hand) > 0 {
 				s.setAsk(askArtisanTop, s.cur)
 				return false
 			}
@@ -179,7 +183,7 @@ func (s *State) cellar(f *frame, p *player) bool {
 		f.step = 1
 		fallthrough
 	case 1:
-		if p.hand.total() > 0 {
+		if len(p.hand) > 0 {
 			s.setAsk(askCellar, s.cur)
 			return false
 		}
@@ -206,11 +210,13 @@ func (s *State) vassal(f *frame, p *player) bool {
 		if len(s.aside) == 0 {
 			return true
 		}
-		c := s.aside[0]
+		// The card was opened to everyone (Openings): its value is public.
+		h := s.aside[0]
+		c := s.card(h, engine.Public)
 		s.aside = s.aside[:0]
-		p.disc[c]++
-		if isAction(int(c)) {
-			f.arg = c
+		p.disc = append(p.disc, h)
+		if isAction(c) {
+			f.arg = int8(c)
 			f.step = 2
 			s.setAsk(askVassal, s.cur)
 			return false
@@ -234,7 +240,7 @@ func (s *State) poacher(f *frame, p *player) bool {
 		f.step = 2
 		fallthrough
 	case 2:
-		if f.n > 0 && p.hand.total() > 0 {
+		if f.n > 0 && len(p.hand) > 0 {
 			s.setAsk(askPoacher, s.cur)
 			return false
 		}
@@ -247,7 +253,9 @@ func (s *State) poacher(f *frame, p *player) bool {
 func (s *State) reactions(f *frame) (wait bool) {
 	for int(f.target) < s.n {
 		t := s.seatAt(int(f.target))
-		if s.p[t].hand[Moat] > 0 {
+		// Everyone who owns a Moat (what everyone may count: gains and
+		// trashes are public) is asked, whether it is in hand or not.
+		if s.owned(t)[Moat] > 0 && len(s.p[t].hand) > 0 {
 			s.setAsk(askMoat, t)
 			return true
 		}
@@ -304,7 +312,7 @@ func (s *State) militia(f *frame) bool {
 	}
 	for int(f.target) < s.n {
 		t := s.seatAt(int(f.target))
-		if !immune(f, t) && s.p[t].hand.total() > 3 {
+		if !immune(f, t) && len(s.p[t].hand) > 3 {
 			s.setAsk(askMilitia, t)
 			return false
 		}
@@ -324,7 +332,8 @@ func (s *State) bureaucrat(f *frame) bool {
 	}
 	for int(f.target) < s.n {
 		t := s.seatAt(int(f.target))
-		if n, _ := s.p[t].hand.kinds(isVictory); n > 0 && !immune(f, t) {
+		// Asked with any hand: a hand with no Victory card is revealed.
+		if len(s.p[t].hand) > 0 && !immune(f, t) {
 			s.setAsk(askBureaucrat, t)
 			return false
 		}
@@ -357,7 +366,8 @@ func (s *State) bandit(f *frame) bool {
 		fallthrough
 	case 3:
 		silver, gold := false, false
-		for _, c := range s.aside {
+		for _, h := range s.aside {
+			c := s.card(h, engine.Public)
 			silver = silver || c == Silver
 			gold = gold || c == Gold
 		}
@@ -380,12 +390,12 @@ func (s *State) bandit(f *frame) bool {
 // the rest, and moves on to the next player.
 func (s *State) banditTrash(f *frame, c int) {
 	p := &s.p[s.asideOwner]
-	for _, x := range s.aside {
-		if int(x) == c {
-			s.trash[c]++
+	for _, h := range s.aside {
+		if s.card(h, engine.Public) == c {
+			s.trashCard(s.asideOwner, c)
 			c = -1
 		} else {
-			p.disc[x]++
+			p.disc = append(p.disc, h)
 		}
 	}
 	s.aside = s.aside[:0]
@@ -421,7 +431,7 @@ func (s *State) councilRoom(f *frame) bool {
 func (s *State) library(f *frame, p *player) bool {
 	switch f.step {
 	case 0, 1:
-		if p.hand.total() >= 7 || p.deckSize()+p.disc.total() == 0 {
+		if len(p.hand) >= 7 || p.deckSize()+len(p.disc) == 0 {
 			break
 		}
 		f.step = 2
@@ -430,21 +440,14 @@ func (s *State) library(f *frame, p *player) bool {
 		}
 		fallthrough
 	case 2:
+		// Every card drawn is asked about, Action or not: only its owner
+		// may know which it is until it is set aside.
 		if len(s.aside) > int(f.n) {
-			c := int(s.aside[len(s.aside)-1])
-			if isAction(c) {
-				s.setAsk(askLibrary, s.cur)
-				return false
-			}
-			s.aside = s.aside[:len(s.aside)-1]
-			p.hand[c]++
-			f.step = 1
+			s.setAsk(askLibrary, s.cur)
 			return false
 		}
 	}
-	for _, c := range s.aside {
-		p.disc[c]++
-	}
+	p.disc = append(p.disc, s.aside...)
 	s.aside = s.aside[:0]
 	return true
 }

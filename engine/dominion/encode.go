@@ -21,14 +21,11 @@ func (s *State) Encode(e *engine.Encoder) {
 	for i := range s.p {
 		p := &s.p[i]
 		e.BeginItem("seat", i)
-		encCounts(e, "hand", &p.hand)
-		encCounts(e, "pool", &p.pool)
-		e.Len("top", len(p.top))
-		for _, c := range p.top {
-			e.Int("top", int(c))
-		}
-		encCounts(e, "discard", &p.disc)
-		encCounts(e, "play", &p.play)
+		encHandles(e, "hand", p.hand)
+		encHandles(e, "deck", p.deck)
+		encHandles(e, "discard", p.disc)
+		encHandles(e, "play", p.play)
+		encCounts(e, "own", &p.own)
 		e.Int("turns", p.turns)
 		e.End()
 	}
@@ -57,13 +54,19 @@ func (s *State) Encode(e *engine.Encoder) {
 	e.Int("req", s.req)
 	e.Int("reqWho", s.reqWho)
 	e.Int("reqN", s.reqN)
-	e.Len("aside", len(s.aside))
-	for _, c := range s.aside {
-		e.Int("aside", int(c))
-	}
+	encHandles(e, "aside", s.aside)
 	e.Int("asideOwner", s.asideOwner)
 	e.Int("dropped", int(s.dropped))
 	e.Text("reason", s.reason)
+	s.cards.Encode(e)
+}
+
+// encHandles writes a zone's handles (engine.Handle.Arg), in order.
+func encHandles(e *engine.Encoder, name string, z []engine.Handle) {
+	e.Len(name, len(z))
+	for _, h := range z {
+		e.Uint(name, uint64(h.Arg()))
+	}
 }
 
 var digits = [10]string{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"}
@@ -97,16 +100,81 @@ func (d *decoder) counts(z *counts) {
 	}
 }
 
-func (d *decoder) cards(max int) []int8 {
+// handles reads a zone; checkZones checks its handles once the decks are
+// read.
+func (d *decoder) handles(max int) []engine.Handle {
 	n := d.Len(max)
-	if n == 0 {
+	if n == 0 || d.Err() != nil {
 		return nil
 	}
-	out := make([]int8, n)
+	out := make([]engine.Handle, n)
 	for i := range out {
-		out[i] = int8(d.in("card", 0, NumCards-1))
+		a := d.Uint()
+		h, ok := engine.HandleArg(int32(min(a, 1<<31-1)))
+		if !ok && d.bad == "" {
+			d.bad = "a card that is no handle"
+		}
+		out[i] = h
 	}
 	return out
+}
+
+// checkZones refuses a state whose zones name a card that does not exist,
+// was reshuffled away, is still in the Supply, or is in two places; and a
+// public card in the play area that is not public.
+func (s *State) checkZones() error {
+	bad := func(what string) error { return fmt.Errorf("%w: %s", engine.ErrDecode, what) }
+	var seen [][]bool
+	for d := 0; d < s.cards.NumDecks(); d++ {
+		n := 0
+		if d < len(s.cards.Decks()) {
+			n = len(s.cards.Decks()[d])
+		} else {
+			n = len(s.cards.Sources(d))
+		}
+		seen = append(seen, make([]bool, n))
+	}
+	sizes := pileSizes(s.n)
+	check := func(z []engine.Handle, public bool) error {
+		for _, h := range z {
+			if !s.cards.Valid(h) || seen[h.Deck][h.Pos] {
+				return bad("a card in two places, or none")
+			}
+			seen[h.Deck][h.Pos] = true
+			if h.Deck == supplyDeck {
+				c, _ := s.cards.Public(h)
+				if int(h.Pos) < pileStart(&sizes, int(c))+int(s.supply[c]) {
+					return bad("a card still in the Supply")
+				}
+			}
+			if _, ok := s.cards.Public(h); public && !ok {
+				return bad("a card in play that nobody saw")
+			}
+		}
+		return nil
+	}
+	for i := range s.p {
+		p := &s.p[i]
+		for _, z := range [][]engine.Handle{p.hand, p.deck, p.disc} {
+			if err := check(z, false); err != nil {
+				return err
+			}
+		}
+		if err := check(p.play, true); err != nil {
+			return err
+		}
+	}
+	if err := check(s.aside, false); err != nil {
+		return err
+	}
+	for d := len(s.cards.Decks()); d < s.cards.NumDecks(); d++ {
+		for _, h := range s.cards.Sources(d) {
+			if seen[h.Deck][h.Pos] {
+				return bad("a card reshuffled away is still in a zone")
+			}
+		}
+	}
+	return nil
 }
 
 // decode rebuilds a state from its canonical encoding.
@@ -132,11 +200,11 @@ func decode(b []byte) (*State, error) {
 	s.p = make([]player, s.n)
 	for i := range s.p {
 		p := &s.p[i]
-		d.counts(&p.hand)
-		d.counts(&p.pool)
-		p.top = d.cards(1000)
-		d.counts(&p.disc)
-		d.counts(&p.play)
+		p.hand = d.handles(engine.MaxDeckSize)
+		p.deck = d.handles(engine.MaxDeckSize)
+		p.disc = d.handles(engine.MaxDeckSize)
+		p.play = d.handles(engine.MaxDeckSize)
+		d.counts(&p.own)
 		p.turns = d.in("turns", 0, 1<<30)
 	}
 	s.cur = d.in("current seat", 0, s.n-1)
@@ -162,18 +230,29 @@ func decode(b []byte) (*State, error) {
 	}
 	s.ask = d.in("choice", askNone, numAsks-1)
 	s.askSeat = d.in("choosing seat", 0, s.n-1)
-	s.req = d.in("chance step", reqNone, reqReveal)
+	s.req = d.in("chance step", reqNone, reqDeal)
 	s.reqWho = d.in("drawing seat", 0, s.n-1)
 	s.reqN = d.in("cards to draw", 0, 10)
-	s.aside = d.cards(64)
+	s.aside = d.handles(64)
 	s.asideOwner = d.in("aside owner", 0, s.n-1)
 	s.dropped = uint8(d.in("dropped seats", 0, 1<<s.n-1))
 	s.reason = d.Text(400)
+	if d.bad != "" {
+		return nil, fmt.Errorf("%w: %s", engine.ErrDecode, d.bad)
+	}
+	if d.Err() != nil {
+		return nil, d.Err()
+	}
+	cs, err := engine.DecodeDecks(d.Decoder, declaredDecks(s.n))
+	if err != nil {
+		return nil, err
+	}
+	s.cards = cs
 	if err := d.Finish(); err != nil {
 		return nil, err
 	}
-	if d.bad != "" {
-		return nil, fmt.Errorf("%w: %s", engine.ErrDecode, d.bad)
+	if err := s.checkZones(); err != nil {
+		return nil, err
 	}
 	if s.ask > askMain && len(s.stack) == 0 {
 		return nil, fmt.Errorf("%w: a card's choice with no card being played", engine.ErrDecode)

@@ -64,7 +64,7 @@ func TestDrawsAreFair(t *testing.T) {
 		if err := s.ApplyChance(b); err != nil {
 			t.Fatal(err)
 		}
-		e := int(s.p[0].hand[Estate])
+		e := int(s.handOf(0)[Estate])
 		estates += e
 		if e == 0 {
 			noEstate++

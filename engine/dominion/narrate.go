@@ -55,6 +55,9 @@ func (s *State) publicDescribe(a engine.Action) string {
 			return "Library: keep the drawn card in hand"
 		case askMoat:
 			return "No reaction to the attack"
+		case askBureaucrat:
+			// The hand is revealed to everyone (the rules' words).
+			return "Reveal their hand, with no Victory card: " + s.revealedHand()
 		}
 	case opPick:
 		switch s.ask {
@@ -65,7 +68,7 @@ func (s *State) publicDescribe(a engine.Action) string {
 		case askArtisanTop:
 			return "Put a card from their hand onto their deck"
 		case askBureaucrat:
-			return "Reveal " + CardName(int(a.Args[0])) + " and put it onto their deck"
+			return "Reveal " + CardName(s.argCard(a, engine.Public)) + " and put it onto their deck"
 		}
 	}
 	d := s.Describe(a)
@@ -213,10 +216,7 @@ func (s *State) Terms(seat int) []engine.Term {
 // (engine.ActionInformer): ending the turn with a Buy and $2 or more
 // unspent, or with an Action card and an Action left, is risky.
 func (s *State) ActionInfo(a engine.Action) engine.ActionInfo {
-	c := -1
-	if len(a.Args) > 0 {
-		c = int(a.Args[0])
-	}
+	c := s.argCard(a, s.askSeat)
 	var info engine.ActionInfo
 	if c >= 0 && c < NumCards {
 		info.Text = cards[c].text
@@ -229,12 +229,12 @@ func (s *State) ActionInfo(a engine.Action) engine.ActionInfo {
 	switch a.Op {
 	case opEndTurn:
 		info.Target = engine.Target{Kind: engine.TargetButton, ID: "end-turn"}
-		p := &s.p[s.cur]
+		hand := s.handOf(s.cur)
 		hasAction := false
 		for k := firstKingdom; k < NumCards; k++ {
-			hasAction = hasAction || p.hand[k] > 0 && isAction(k)
+			hasAction = hasAction || hand[k] > 0 && isAction(k)
 		}
-		treasure := p.hand[Copper]+p.hand[Silver]+p.hand[Gold] > 0 && !s.bought
+		treasure := hand[Copper]+hand[Silver]+hand[Gold] > 0 && !s.bought
 		info.Risky = s.buys > 0 && !s.bought && (s.coins >= 2 || treasure) || s.phase == phaseAction && s.actions > 0 && hasAction
 	case opAllTreasures:
 		info.Target = engine.Target{Kind: engine.TargetButton, ID: "all-treasures"}
@@ -242,4 +242,12 @@ func (s *State) ActionInfo(a engine.Action) engine.ActionInfo {
 		info.Target = engine.Target{Kind: engine.TargetButton, ID: "done"}
 	}
 	return info
+}
+
+// revealedHand names the hand a Bureaucrat victim reveals, as everyone
+// sees it (the move opens it to all; before it is applied, as its owner
+// knows it).
+func (s *State) revealedHand() string {
+	z := s.zc(s.askSeat, s.p[s.askSeat].hand)
+	return joinCounts(list(&z), false)
 }

@@ -30,22 +30,31 @@ func invariant(st engine.State) error {
 	if err := add("trash", &s.trash); err != nil {
 		return err
 	}
+	// What each seat owns (public counts) holds every card outside the
+	// Supply and the trash; its zones hold exactly that many handles, each
+	// once (checkZones); and on an open table the cards each seat has seen
+	// in its zones are among what it owns.
 	for i := range s.p {
 		p := &s.p[i]
-		for _, z := range []struct {
-			n string
-			z *counts
-		}{{"hand", &p.hand}, {"pool", &p.pool}, {"discard", &p.disc}, {"play", &p.play}} {
-			if err := add(fmt.Sprintf("seat %d %s", i, z.n), z.z); err != nil {
-				return err
+		if err := add(fmt.Sprintf("seat %d", i+1), &p.own); err != nil {
+			return err
+		}
+		n := len(p.hand) + len(p.deck) + len(p.disc) + len(p.play)
+		seen := s.zc(i, append(append(append(append([]engine.Handle(nil), p.hand...), p.deck...), p.disc...), p.play...))
+		if s.asideOwner == i {
+			n += len(s.aside)
+		}
+		if n != p.own.total() {
+			return fmt.Errorf("seat %d has %d cards in its zones and owns %d", i+1, n, p.own.total())
+		}
+		for c := range seen {
+			if seen[c] > p.own[c] {
+				return fmt.Errorf("seat %d has %d %s in its zones and owns %d", i+1, seen[c], cards[c].name, p.own[c])
 			}
 		}
-		for _, c := range p.top {
-			got[c]++
-		}
 	}
-	for _, c := range s.aside {
-		got[c]++
+	if err := s.checkZones(); err != nil {
+		return err
 	}
 	if got != want {
 		for c := range got {
@@ -60,7 +69,7 @@ func invariant(st engine.State) error {
 	if s.ask > askMain && len(s.stack) == 0 {
 		return fmt.Errorf("choice %d asked with no card being played", s.ask)
 	}
-	if s.phase != phaseOver && s.req == reqNone && s.ask == askNone {
+	if s.phase != phaseOver && s.req == reqNone && s.ask == askNone && !s.waiting() {
 		return fmt.Errorf("nobody to act")
 	}
 	return nil

@@ -11,9 +11,9 @@ import (
 
 func TestThroneRoomMilitiaAgainstMoat(t *testing.T) {
 	s := table(t, 3, ThroneRoom, Militia, Moat)
-	s.p[0].hand = zone(ThroneRoom, Militia)
-	s.p[1].hand = zone(Moat, Copper, Copper, Copper, Estate)
-	s.p[2].hand = zone(Copper, Copper, Silver, Estate, Estate)
+	give(s, 0, &s.p[0].hand, ThroneRoom, Militia)
+	give(s, 1, &s.p[1].hand, Moat, Copper, Copper, Copper, Estate)
+	give(s, 2, &s.p[2].hand, Copper, Copper, Silver, Estate, Estate)
 	do(t, s, 0, play(ThroneRoom), pick(Militia))
 	// The first Militia: seat 2 may reveal Moat.
 	wantActor(t, s, engine.SeatActor(1))
@@ -31,8 +31,8 @@ func TestThroneRoomMilitiaAgainstMoat(t *testing.T) {
 	do(t, s, 1, yes)
 	// Seat 3 already holds 3 cards; seat 2 kept all 5.
 	wantActor(t, s, engine.SeatActor(0))
-	if s.p[1].hand.total() != 5 || s.p[2].hand.total() != 3 {
-		t.Errorf("hands %d and %d, want 5 (Moat) and 3", s.p[1].hand.total(), s.p[2].hand.total())
+	if len(s.p[1].hand) != 5 || len(s.p[2].hand) != 3 {
+		t.Errorf("hands %d and %d, want 5 (Moat) and 3", len(s.p[1].hand), len(s.p[2].hand))
 	}
 	if s.coins != 4 {
 		t.Errorf("coins %d, want 4 from two Militia plays", s.coins)
@@ -41,39 +41,40 @@ func TestThroneRoomMilitiaAgainstMoat(t *testing.T) {
 
 func TestMoatNotRevealed(t *testing.T) {
 	s := table(t, 2, Witch, Moat)
-	s.p[0].hand = zone(Witch)
-	s.p[1].hand = zone(Moat)
+	give(s, 0, &s.p[0].hand, Witch)
+	give(s, 1, &s.p[1].hand, Moat)
 	do(t, s, 0, play(Witch))
 	do(t, s, 1, done)
-	wantZone(t, "seat 2 discard", s.p[1].disc, Curse)
+	wantZone(t, "seat 2 discard", s.zc(1, s.p[1].disc), Curse)
 	s = table(t, 2, Witch, Moat)
-	s.p[0].hand = zone(Witch)
-	s.p[1].hand = zone(Moat)
+	give(s, 0, &s.p[0].hand, Witch)
+	give(s, 1, &s.p[1].hand, Moat)
 	do(t, s, 0, play(Witch))
 	do(t, s, 1, yes)
-	wantZone(t, "seat 2 discard", s.p[1].disc)
+	wantZone(t, "seat 2 discard", s.zc(1, s.p[1].disc))
 }
 
 func TestDrawIsLateBound(t *testing.T) {
 	s := table(t, 2, Smithy)
-	s.p[0].hand = zone(Smithy)
+	give(s, 0, &s.p[0].hand, Smithy)
 	deck(s, 0, Gold)
-	s.p[0].pool = zone(Copper, Estate, Silver)
+	pool(s, 0, Copper, Estate, Silver)
 	do(t, s, 0, play(Smithy))
-	// The Gold is known; the two others are fixed by a chance step.
+	// The Gold is known; the two others are fixed by a chance step (the
+	// open card source opens them).
 	wantActor(t, s, engine.ChanceActor())
-	if s.p[0].hand.total() != 0 {
-		t.Fatalf("cards drawn before the chance step")
+	if h := s.handOf(0); len(s.p[0].hand) != 3 || h.total() != 1 || h[Gold] != 1 {
+		t.Fatalf("before the chance step seat 1 knows %v of its hand of %d", list(&h), len(s.p[0].hand))
 	}
 	chance(t, s, 7)
-	if s.p[0].hand[Gold] != 1 || s.p[0].hand.total() != 3 || s.p[0].pool.total() != 1 {
-		t.Fatalf("hand %v, pool %v", list(&s.p[0].hand), list(&s.p[0].pool))
+	if h := s.handOf(0); h[Gold] != 1 || h.total() != 3 || len(s.p[0].deck) != 1 {
+		t.Fatalf("hand %v, deck %d", list(&h), len(s.p[0].deck))
 	}
 	// A draw the known top covers needs no chance step.
 	s = table(t, 2, Smithy)
-	s.p[0].hand = zone(Smithy)
+	give(s, 0, &s.p[0].hand, Smithy)
 	deck(s, 0, Gold, Gold, Gold)
-	s.p[0].pool = zone(Copper)
+	pool(s, 0, Copper)
 	do(t, s, 0, play(Smithy))
 	wantActor(t, s, engine.SeatActor(0))
 }
@@ -81,41 +82,41 @@ func TestDrawIsLateBound(t *testing.T) {
 func TestReshuffleOnlyWhenNeeded(t *testing.T) {
 	s := table(t, 2, Smithy)
 	p := &s.p[0]
-	p.pool = zone(Gold, Gold, Gold)
-	p.disc = zone(Copper, Copper, Copper, Copper)
-	p.hand = zone(Estate)
+	pool(s, 0, Gold, Gold, Gold)
+	give(s, 0, &p.disc, Copper, Copper, Copper, Copper)
+	give(s, 0, &p.hand, Estate)
 	do(t, s, 0, act(opEndTurn))
 	// Cleanup: the Estate goes to the discard pile, the 3 Golds are drawn,
 	// then the discard pile (with the Estate) is shuffled for 2 more.
 	wantActor(t, s, engine.ChanceActor())
 	chance(t, s, 1)
-	if p.hand[Gold] != 3 || p.hand.total() != 5 {
-		t.Fatalf("hand %v: the 3 Golds of the deck must come before the reshuffle", list(&p.hand))
+	if h := s.handOf(0); h[Gold] != 3 || h.total() != 5 {
+		t.Fatalf("hand %v: the 3 Golds of the deck must come before the reshuffle", list(&h))
 	}
-	if p.disc.total() != 0 || p.pool.total() != 3 {
-		t.Fatalf("after the reshuffle: discard %d, deck %d; want 0 and 3", p.disc.total(), p.pool.total())
+	if len(p.disc) != 0 || len(p.deck) != 3 {
+		t.Fatalf("after the reshuffle: discard %d, deck %d; want 0 and 3", len(p.disc), len(p.deck))
 	}
 	// An empty deck is not reshuffled until a draw needs it.
 	s = table(t, 2, Smithy)
-	s.p[0].disc = zone(Copper, Copper)
-	s.p[0].hand = zone(Copper)
+	give(s, 0, &s.p[0].disc, Copper, Copper)
+	give(s, 0, &s.p[0].hand, Copper)
 	do(t, s, 0, act(opTreasure, Copper))
-	if s.p[0].disc.total() != 2 || s.p[0].pool.total() != 0 {
+	if len(s.p[0].disc) != 2 || len(s.p[0].deck) != 0 {
 		t.Fatalf("reshuffled without a draw")
 	}
 }
 
 func TestTopdeckOnEmptyDeck(t *testing.T) {
 	s := table(t, 2, Artisan)
-	s.p[0].hand = zone(Artisan)
-	s.p[0].disc = zone(Copper, Copper, Copper, Copper, Copper, Copper)
-	do(t, s, 0, play(Artisan), pick(Silver))
+	give(s, 0, &s.p[0].hand, Artisan)
+	give(s, 0, &s.p[0].disc, Copper, Copper, Copper, Copper, Copper, Copper)
+	do(t, s, 0, play(Artisan), pick(Silver), pick(Silver))
 	// The Silver is the only card of the deck; the next hand has it on top.
 	wantTop(t, s, 0, Silver)
 	do(t, s, 0, act(opEndTurn))
 	chance(t, s, 3)
-	if s.p[0].hand[Silver] != 1 || s.p[0].hand.total() != 5 {
-		t.Fatalf("next hand %v, want the Silver and 4 Coppers", list(&s.p[0].hand))
+	if s.handOf(0)[Silver] != 1 || len(s.p[0].hand) != 5 {
+		t.Fatalf("next hand %v, want the Silver and 4 Coppers", list(ptr(s.handOf(0))))
 	}
 }
 
@@ -154,8 +155,8 @@ func TestStartingDecksAndFirstHands(t *testing.T) {
 	chance(t, s, 0)
 	for i := range s.p {
 		all := s.owned(i)
-		if all[Copper] != 7 || all[Estate] != 3 || all.total() != 10 || s.p[i].hand.total() != 5 {
-			t.Errorf("seat %d: owns %v with %d in hand", i, list(&all), s.p[i].hand.total())
+		if all[Copper] != 7 || all[Estate] != 3 || all.total() != 10 || len(s.p[i].hand) != 5 {
+			t.Errorf("seat %d: owns %v with %d in hand", i, list(&all), len(s.p[i].hand))
 		}
 	}
 	wantActor(t, s, engine.SeatActor(0))
@@ -167,7 +168,7 @@ func TestStartingDecksAndFirstHands(t *testing.T) {
 func TestEndByProvinces(t *testing.T) {
 	s := table(t, 2, Smithy)
 	s.supply[Province] = 1
-	s.p[0].hand = zone(Gold, Gold, Silver)
+	give(s, 0, &s.p[0].hand, Gold, Gold, Silver)
 	do(t, s, 0, act(opAllTreasures), buy(Province))
 	if s.ToAct().Kind != engine.ActorOver {
 		t.Fatalf("the game goes on after the last Province: %s", s.prompt())
@@ -182,7 +183,7 @@ func TestEndByPiles(t *testing.T) {
 	s := table(t, 2, Smithy)
 	s.supply[Curse], s.supply[Estate] = 0, 0
 	s.supply[Smithy] = 1
-	s.p[0].hand = zone(Silver, Silver)
+	give(s, 0, &s.p[0].hand, Silver, Silver)
 	// Buying the last Smithy empties a third pile; the game ends with the turn.
 	do(t, s, 0, act(opAllTreasures), buy(Smithy))
 	if s.ToAct().Kind != engine.ActorOver || !strings.Contains(s.Result().Reason, "3 Supply piles") {
@@ -191,14 +192,14 @@ func TestEndByPiles(t *testing.T) {
 	// With 5 players it takes four.
 	s = table(t, 5, Smithy)
 	s.supply[Curse], s.supply[Estate], s.supply[Smithy] = 0, 0, 0
-	s.p[0].hand = zone(Copper)
+	give(s, 0, &s.p[0].hand, Copper)
 	do(t, s, 0, act(opEndTurn))
 	if s.ToAct().Kind == engine.ActorOver {
 		t.Fatal("a 5-player game ended with 3 empty piles")
 	}
 	chance(t, s, 0)
 	s.supply[Duchy] = 0
-	s.p[1].hand = zone()
+	s.p[1].hand = nil
 	do(t, s, 1, act(opEndTurn))
 	if s.ToAct().Kind != engine.ActorOver {
 		t.Fatalf("a 5-player game goes on with 4 empty piles: %s", s.prompt())
@@ -208,8 +209,8 @@ func TestEndByPiles(t *testing.T) {
 func TestTieGoesToFewerTurns(t *testing.T) {
 	s := table(t, 2, Smithy)
 	s.supply[Province] = 1
-	s.p[1].disc = zone(Province)
-	s.p[0].hand = zone(Gold, Gold, Silver)
+	give(s, 1, &s.p[1].disc, Province)
+	give(s, 0, &s.p[0].hand, Gold, Gold, Silver)
 	// Seat 1 ends the game on its first turn with 6 VP: tied with seat 2,
 	// who has had one turn fewer and wins.
 	do(t, s, 0, act(opAllTreasures), buy(Province))
@@ -219,10 +220,10 @@ func TestTieGoesToFewerTurns(t *testing.T) {
 	// Equal turns: a shared win.
 	s = table(t, 2, Smithy)
 	s.supply[Province] = 1
-	s.p[0].disc = zone(Province)
+	give(s, 0, &s.p[0].disc, Province)
 	do(t, s, 0, act(opEndTurn))
 	chance(t, s, 0)
-	s.p[1].hand = zone(Gold, Gold, Silver)
+	give(s, 1, &s.p[1].hand, Gold, Gold, Silver)
 	do(t, s, 1, act(opAllTreasures), buy(Province))
 	if r := s.Result(); len(r.Winners) != 2 {
 		t.Fatalf("result %+v, want a shared win", r)
@@ -231,7 +232,7 @@ func TestTieGoesToFewerTurns(t *testing.T) {
 
 func TestBuyRules(t *testing.T) {
 	s := table(t, 2, Festival)
-	s.p[0].hand = zone(Festival, Silver, Copper)
+	give(s, 0, &s.p[0].hand, Festival, Silver, Copper)
 	err := refused(t, s, 0, buy(Gold))
 	if !strings.Contains(err.Error(), "costs $6") {
 		t.Errorf("message %q does not say what Gold costs", err)
@@ -252,7 +253,7 @@ func TestBuyRules(t *testing.T) {
 
 func TestActionsAndPhases(t *testing.T) {
 	s := table(t, 2, Smithy, Village)
-	s.p[0].hand = zone(Smithy, Smithy, Copper)
+	give(s, 0, &s.p[0].hand, Smithy, Smithy, Copper)
 	deck(s, 0, Estate, Estate, Estate, Estate, Estate, Estate)
 	do(t, s, 0, play(Smithy))
 	err := refused(t, s, 0, play(Smithy))
@@ -260,7 +261,7 @@ func TestActionsAndPhases(t *testing.T) {
 		t.Errorf("message %q", err)
 	}
 	s = table(t, 2, Smithy)
-	s.p[0].hand = zone(Smithy, Copper)
+	give(s, 0, &s.p[0].hand, Smithy, Copper)
 	do(t, s, 0, act(opTreasure, Copper))
 	err = refused(t, s, 0, play(Smithy))
 	if !strings.Contains(err.Error(), "Action phase is over") {
@@ -309,7 +310,7 @@ func TestRandomKingdomFromBeacon(t *testing.T) {
 			}
 		}
 		seen[k] = true
-		if s.p[0].hand.total() != 5 {
+		if len(s.p[0].hand) != 5 {
 			t.Fatal("hands not dealt with the Kingdom")
 		}
 	}
@@ -320,8 +321,8 @@ func TestRandomKingdomFromBeacon(t *testing.T) {
 
 func TestDroppedPlayer(t *testing.T) {
 	s := table(t, 3, Militia)
-	s.p[0].hand = zone(Militia)
-	s.p[1].hand = zone(Copper, Copper, Estate, Estate, Silver)
+	give(s, 0, &s.p[0].hand, Militia)
+	give(s, 1, &s.p[1].hand, Copper, Copper, Estate, Estate, Silver)
 	do(t, s, 0, play(Militia))
 	wantActor(t, s, engine.SeatActor(1))
 	// Seat 2 leaves while asked: the discards are made for them.
@@ -329,8 +330,8 @@ func TestDroppedPlayer(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantActor(t, s, engine.SeatActor(0))
-	if s.p[1].hand.total() != 3 {
-		t.Errorf("dropped seat kept %d cards", s.p[1].hand.total())
+	if len(s.p[1].hand) != 3 {
+		t.Errorf("dropped seat kept %d cards", len(s.p[1].hand))
 	}
 	// Their turns are skipped.
 	do(t, s, 0, act(opEndTurn))
@@ -359,8 +360,8 @@ func TestDroppedPlayer(t *testing.T) {
 
 func TestViewAndRender(t *testing.T) {
 	s := table(t, 2, Militia, Moat)
-	s.p[0].hand = zone(Militia, Copper, Gold)
-	s.p[1].hand = zone(Moat, Estate, Estate, Province, Copper)
+	give(s, 0, &s.p[0].hand, Militia, Copper, Gold)
+	give(s, 1, &s.p[1].hand, Moat, Estate, Estate, Province, Copper)
 	v0 := s.View(0).(*View)
 	v1 := s.View(1).(*View)
 	if len(v0.Hand) != 3 || len(v1.Hand) != 4 {

@@ -66,9 +66,18 @@ func newState(players int, opts engine.Options) (*State, error) {
 		return nil, fmt.Errorf("Dominion is for 2 to 6 players, not %d", players)
 	}
 	s := &State{n: players, p: make([]player, players), asideOwner: 0, phase: phaseSetup}
+	cs, err := engine.NewDecks(declaredDecks(players))
+	if err != nil {
+		return nil, err
+	}
+	s.cards = cs
 	for i := range s.p {
-		s.p[i].pool[Copper] = 7
-		s.p[i].pool[Estate] = 3
+		p := &s.p[i]
+		p.own[Copper], p.own[Estate] = 7, 3
+		d := startDeck(i)
+		for k := 9; k >= 0; k-- {
+			p.deck = append(p.deck, engine.Handle{Deck: d, Pos: uint16(k)})
+		}
 	}
 	s.supply = baseSupply(players)
 	kv, _ := opts.Get(optKingdom)

@@ -26,16 +26,18 @@ func (c *counts) kinds(keep func(int) bool) (n, one int) {
 	return n, one
 }
 
-// player is one seat's cards. The draw pile is top (known cards, the last
-// one on top) over pool (an unordered multiset whose draws are fixed by
-// chance).
+// player is one seat's cards. The hidden zones (hand, deck, discard pile)
+// and the play area hold handles (docs/hidden-cards.md): the top of the
+// deck is the last handle. own counts every card the seat owns, wherever
+// it is: gains and trashes are public, so it is public too, and scores
+// need no card revealed.
 type player struct {
-	hand, pool, disc, play counts
-	top                    []int8
+	hand, deck, disc, play []engine.Handle
+	own                    counts
 	turns                  int // turns this player has taken, for ties
 }
 
-func (p *player) deckSize() int { return len(p.top) + p.pool.total() }
+func (p *player) deckSize() int { return len(p.deck) }
 
 // Phases of the state machine outside card effects.
 const (
@@ -80,8 +82,11 @@ type State struct {
 	req, reqWho, reqN int
 
 	// aside holds cards set aside, revealed or looked at, all of asideOwner.
-	aside      []int8
+	aside      []engine.Handle
 	asideOwner int
+
+	// cards are the decks (decks.go) and what the state holds of each card.
+	cards engine.Cards
 
 	dropped uint8 // bit per seat that left the game
 	reason  string
@@ -102,6 +107,11 @@ func (s *State) ToAct() engine.Actor {
 		return engine.OverActor()
 	case s.req != reqNone:
 		return engine.ChanceActor()
+	case len(s.Openings(nil)) > 0:
+		if s.cards.Mode() == engine.CardsSecret {
+			return engine.CardsActor()
+		}
+		return engine.ChanceActor() // the open card source
 	default:
 		return engine.SeatActor(s.askSeat)
 	}
@@ -115,15 +125,20 @@ func (s *State) clone() *State {
 	c.p = make([]player, len(s.p))
 	copy(c.p, s.p)
 	for i := range c.p {
-		if len(s.p[i].top) > 0 {
-			c.p[i].top = append([]int8(nil), s.p[i].top...)
-		} else {
-			c.p[i].top = nil
-		}
+		q := &c.p[i]
+		q.hand, q.deck, q.disc, q.play = cloneH(q.hand), cloneH(q.deck), cloneH(q.disc), cloneH(q.play)
 	}
 	c.stack = append([]frame(nil), s.stack...)
-	c.aside = append([]int8(nil), s.aside...)
+	c.aside = cloneH(s.aside)
+	c.cards = s.cards.Clone()
 	return &c
+}
+
+func cloneH(z []engine.Handle) []engine.Handle {
+	if len(z) == 0 {
+		return nil
+	}
+	return append([]engine.Handle(nil), z...)
 }
 
 func (s *State) inKingdom(c int) bool { return c >= firstKingdom && s.inSupply(c) }
@@ -157,22 +172,60 @@ func (s *State) emptyPiles() int {
 	return n
 }
 
-// owned counts every card of seat i, wherever it is.
-func (s *State) owned(i int) counts {
-	p := &s.p[i]
-	var all counts
-	for c := 0; c < NumCards; c++ {
-		all[c] = p.hand[c] + p.pool[c] + p.disc[c] + p.play[c]
+// owned counts every card of seat i, wherever it is (public).
+func (s *State) owned(i int) counts { return s.p[i].own }
+
+// card is the card of h as seat may know it, or -1.
+func (s *State) card(h engine.Handle, seat int) int {
+	if c, ok := s.cards.Value(h, seat); ok {
+		return int(c)
 	}
-	for _, c := range p.top {
-		all[c]++
-	}
-	if s.asideOwner == i {
-		for _, c := range s.aside {
-			all[c]++
+	return -1
+}
+
+// zc counts the cards of zone z that seat may know.
+func (s *State) zc(seat int, z []engine.Handle) counts {
+	var out counts
+	for _, h := range z {
+		if c := s.card(h, seat); c >= 0 {
+			out[c]++
 		}
 	}
-	return all
+	return out
+}
+
+// handOf counts seat's hand as seat knows it.
+func (s *State) handOf(seat int) counts { return s.zc(seat, s.p[seat].hand) }
+
+// first returns the first handle of z holding card c as seat knows it.
+func (s *State) first(seat int, z []engine.Handle, c int) (engine.Handle, bool) {
+	for _, h := range z {
+		if s.card(h, seat) == c {
+			return h, true
+		}
+	}
+	return engine.Handle{}, false
+}
+
+// index is where h is in z, or -1.
+func index(z []engine.Handle, h engine.Handle) int {
+	for i, g := range z {
+		if g == h {
+			return i
+		}
+	}
+	return -1
+}
+
+// remove takes h out of *z (keeping the order); it reports whether h was
+// there.
+func remove(z *[]engine.Handle, h engine.Handle) bool {
+	i := index(*z, h)
+	if i < 0 {
+		return false
+	}
+	*z = append((*z)[:i], (*z)[i+1:]...)
+	return true
 }
 
 // score is seat i's victory points.

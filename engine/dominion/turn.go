@@ -16,6 +16,14 @@ func (s *State) run() {
 		if s.phase == phaseOver || s.req != reqNone {
 			return
 		}
+		if want := s.Openings(nil); len(want) > 0 {
+			// Cards the state already holds (an open table's, a public
+			// card) are answered at once, without a beacon.
+			if len(s.cards.AnswerBound(want)) > 0 {
+				return
+			}
+			continue
+		}
 		if s.ask != askNone {
 			if s.autoAnswer() {
 				continue
@@ -59,10 +67,27 @@ func (s *State) autoAnswer() bool {
 		}
 		return false
 	}
+	if !s.isDropped(s.askSeat) && !publicChoice(s.ask) {
+		return false
+	}
 	var buf [48]engine.Action
 	legal := s.Legal(buf[:0])
 	if len(legal) == 1 || (len(legal) > 0 && s.isDropped(s.askSeat)) {
 		s.answer(legal[0])
+		return true
+	}
+	return false
+}
+
+// publicChoice reports whether every peer can list the answers to a choice
+// of this kind: gains from the Supply and Bandit's revealed cards. Only
+// those are answered by the engine when one answer is left; a choice about
+// a hand, a discard pile or a look is always asked (its seat's own client
+// may answer a forced one), since on a secret table no other peer knows
+// that it is forced.
+func publicChoice(kind int) bool {
+	switch kind {
+	case askWorkshop, askRemodelGain, askMineGain, askArtisanGain, askBandit:
 		return true
 	}
 	return false
@@ -78,10 +103,9 @@ func (s *State) startTurn() {
 // discard pile, the game may end, and the player draws a new hand.
 func (s *State) endTurn() {
 	p := &s.p[s.cur]
-	for c := range p.hand {
-		p.disc[c] += p.hand[c] + p.play[c]
-	}
-	p.hand, p.play = counts{}, counts{}
+	// The hand goes face down: its cards stay hidden.
+	p.disc = append(append(p.disc, p.hand...), p.play...)
+	p.hand, p.play = nil, nil
 	p.turns++
 	s.actions, s.buys, s.coins = 0, 0, 0
 	s.merchants, s.silver, s.bought = 0, false, false
@@ -142,10 +166,11 @@ func (s *State) finish(reason string) {
 	s.stack = s.stack[:0]
 }
 
-func (s *State) playTreasure(c int) {
+// playTreasure plays the Treasure h (card c) from the current hand.
+func (s *State) playTreasure(h engine.Handle, c int) {
 	p := &s.p[s.cur]
-	p.hand[c]--
-	p.play[c]++
+	remove(&p.hand, h)
+	p.play = append(p.play, h)
 	s.coins += cards[c].coins
 	if c == Silver && !s.silver {
 		s.silver = true
@@ -158,20 +183,21 @@ func (s *State) answerMain(a engine.Action) {
 	p := &s.p[s.cur]
 	switch a.Op {
 	case opPlay:
-		c := int(a.Args[0])
-		p.hand[c]--
-		p.play[c]++
+		h := argHandle(a)
+		c := s.card(h, s.cur)
+		remove(&p.hand, h)
+		p.play = append(p.play, h)
 		s.actions--
 		s.stack = append(s.stack, frame{card: int8(c)})
 	case opTreasure:
 		s.phase = phaseBuy
-		s.playTreasure(int(a.Args[0]))
+		h := argHandle(a)
+		s.playTreasure(h, s.card(h, s.cur))
 	case opAllTreasures:
 		s.phase = phaseBuy
-		for _, c := range [...]int{Copper, Silver, Gold} {
-			for p.hand[c] > 0 {
-				s.playTreasure(c)
-			}
+		for _, x := range a.Args {
+			h, _ := engine.HandleArg(x)
+			s.playTreasure(h, s.card(h, s.cur))
 		}
 	case opBuy:
 		c := int(a.Args[0])
@@ -189,26 +215,27 @@ func (s *State) answerMain(a engine.Action) {
 }
 
 // legalMain lists the moves of the turn: Actions (in the Action phase,
-// with an Action left), Treasures (until the first buy), buys, end turn.
+// with an Action left), Treasures (until the first buy; "play all" names
+// every Treasure of the hand, Coppers first, then Silvers, then Golds, so
+// that Merchants count as the rules say), buys, end turn.
 func (s *State) legalMain(dst []engine.Action) []engine.Action {
 	p := &s.p[s.cur]
 	if s.phase == phaseAction && s.actions > 0 {
-		for _, k := range s.kingdom {
-			if c := int(k); c >= 0 && p.hand[c] > 0 && isAction(c) {
-				dst = append(dst, engine.Action{Op: opPlay, Args: argCard[c][:]})
-			}
-		}
+		dst = s.pickPlays(dst, opPlay, isAction)
 	}
 	if !s.bought {
-		tr := 0
+		n := len(dst)
+		dst = s.pickPlays(dst, opTreasure, isTreasure)
+		var all []int32
 		for _, c := range [...]int{Copper, Silver, Gold} {
-			if p.hand[c] > 0 {
-				tr += int(p.hand[c])
-				dst = append(dst, engine.Action{Op: opTreasure, Args: argCard[c][:]})
+			for _, h := range p.hand {
+				if s.card(h, s.cur) == c {
+					all = append(all, h.Arg())
+				}
 			}
 		}
-		if tr > 1 {
-			dst = append(dst, engine.Action{Op: opAllTreasures})
+		if len(dst)-n > 0 && len(all) > 1 {
+			dst = append(dst, engine.Action{Op: opAllTreasures, Args: all})
 		}
 	}
 	if s.buys > 0 {
@@ -219,4 +246,15 @@ func (s *State) legalMain(dst []engine.Action) []engine.Action {
 		}
 	}
 	return append(dst, engine.Action{Op: opEndTurn})
+}
+
+// pickPlays appends op for the first copy in hand of each card keep
+// accepts, in card order.
+func (s *State) pickPlays(dst []engine.Action, op uint16, keep func(int) bool) []engine.Action {
+	n := len(dst)
+	dst = s.pickFrom(dst, s.cur, s.p[s.cur].hand, keep)
+	for i := n; i < len(dst); i++ {
+		dst[i].Op = op
+	}
+	return dst
 }

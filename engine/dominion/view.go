@@ -90,7 +90,8 @@ func (s *State) View(seat int) engine.View {
 		v.ToAct = w.Seat
 	}
 	if seat >= 0 && seat < s.n {
-		v.Hand = list(&s.p[seat].hand)
+		h := s.handOf(seat)
+		v.Hand = list(&h)
 	}
 	for c := 0; c < NumCards; c++ {
 		if s.inSupply(c) {
@@ -98,15 +99,21 @@ func (s *State) View(seat int) engine.View {
 		}
 	}
 	if s.phase != phaseSetup {
-		v.InPlay = list(&s.p[s.cur].play)
+		pl := s.zc(engine.Public, s.p[s.cur].play)
+		v.InPlay = list(&pl)
 	}
 	v.Trash = list(&s.trash)
 	for i := range s.p {
 		p := &s.p[i]
-		pv := PlayerView{Seat: i, Hand: p.hand.total(), Deck: p.deckSize(), Discard: p.disc.total(), Turns: p.turns, Left: s.isDropped(i)}
+		pv := PlayerView{Seat: i, Hand: len(p.hand), Deck: p.deckSize(), Discard: len(p.disc), Turns: p.turns, Left: s.isDropped(i)}
 		if i == seat || s.phase == phaseOver {
-			for k := len(p.top) - 1; k >= 0; k-- {
-				pv.KnownTop = append(pv.KnownTop, cards[p.top[k]].name)
+			// The top of the deck, down to the first card seat has not seen.
+			for k := len(p.deck) - 1; k >= 0 && i == seat; k-- {
+				c := s.card(p.deck[k], seat)
+				if c < 0 {
+					break
+				}
+				pv.KnownTop = append(pv.KnownTop, cards[c].name)
 			}
 			vp := s.score(i)
 			pv.VP = &vp
@@ -114,25 +121,21 @@ func (s *State) View(seat int) engine.View {
 		v.Players = append(v.Players, pv)
 	}
 	// Sentry's look is private, and so is the card Library just drew until
-	// it is set aside; everything else aside was revealed to all.
-	shown := len(s.aside)
+	// it is set aside; everything else aside was revealed to all: each seat
+	// sees the cards opened to it.
 	v.AsideWhat = "Revealed"
 	if len(s.stack) > 0 {
 		switch s.top().card {
 		case Sentry:
 			v.AsideWhat = "Looked at"
-			if seat != s.asideOwner {
-				shown = 0
-			}
 		case Library:
 			v.AsideWhat = "Set aside"
-			if seat != s.asideOwner {
-				shown = int(s.top().n)
-			}
 		}
 	}
-	for _, c := range s.aside[:min(shown, len(s.aside))] {
-		v.Aside = append(v.Aside, cards[c].name)
+	for _, h := range s.aside {
+		if c := s.card(h, seat); c >= 0 {
+			v.Aside = append(v.Aside, cards[c].name)
+		}
 	}
 	if s.ask == askVassal && len(v.Aside) == 0 {
 		// Vassal discards the top card face up: everyone sees it.

@@ -8,7 +8,9 @@ import (
 )
 
 // Ops of the actions. Arguments: opThief takes the target seat,
-// opChooseHero the hero; the others take none.
+// opChooseHero the hero, opElfUnder the mask of the top cards the Elf's
+// player saw that are noises (bit i: the i-th from the top); the others
+// take none.
 const (
 	opDraw uint16 = iota + 1
 	opEscape
@@ -22,6 +24,7 @@ const (
 	opWizardUse
 	opWizardDecline
 	opChooseHero
+	opElfUnder
 )
 
 // oneArg holds shared, read-only argument slices so that listing legal
@@ -94,6 +97,26 @@ func (s *State) Legal(dst []engine.Action) []engine.Action {
 		dst = append(dst, act(opDwarfUse), act(opDwarfDecline))
 	case phaseWizard:
 		dst = append(dst, act(opWizardUse), act(opWizardDecline))
+	case phaseElfPut:
+		k := min(elfLook, int(s.topN))
+		mask, known := 0, true
+		for i := 0; i < k; i++ {
+			v, ok := s.cards.Value(s.top[i].h, int(s.cur))
+			known = known && ok
+			if ok && card(v).isNoise() {
+				mask |= 1 << i
+			}
+		}
+		if known {
+			dst = append(dst, actArg(opElfUnder, mask))
+			break
+		}
+		// A secret table's other peers cannot tell which cards are
+		// noises: any mask may be the right one. Each claim is checked
+		// when its card is turned over (Open).
+		for m := 0; m < 1<<k; m++ {
+			dst = append(dst, actArg(opElfUnder, m))
+		}
 	}
 	return dst
 }
@@ -144,12 +167,11 @@ func (s *State) Apply(seat int, a engine.Action) error {
 		s.escape(true)
 	case opElf:
 		p.used = true
-		k := min(elfLook, s.deckSize())
-		if s.topNeedsChance(k) {
-			s.phase = phaseElf
-			return nil
-		}
-		s.elfLook(nil)
+		s.fillTop(min(elfLook, s.deckSize()))
+		s.phase = phaseElf
+		s.settle()
+	case opElfUnder:
+		s.elfUnder(int(a.Args[0]))
 	case opThief:
 		t := int(a.Args[0])
 		take := min(int32(thiefGold), s.seats[t].score)
@@ -183,7 +205,7 @@ func (s *State) Apply(seat int, a engine.Action) error {
 func (s *State) illegal(a engine.Action, legal []engine.Action) error {
 	var what string
 	switch {
-	case a.Op < opDraw || a.Op > opChooseHero:
+	case a.Op < opDraw || a.Op > opElfUnder:
 		what = fmt.Sprintf("there is no move %s in this game", a)
 	case s.argCount(a.Op) != len(a.Args):
 		what = fmt.Sprintf("%s takes %d argument(s), not %d", opNames[a.Op], s.argCount(a.Op), len(a.Args))
@@ -201,7 +223,7 @@ func (s *State) illegal(a engine.Action, legal []engine.Action) error {
 }
 
 func (s *State) argCount(op uint16) int {
-	if op == opThief || op == opChooseHero {
+	if op == opThief || op == opChooseHero || op == opElfUnder {
 		return 1
 	}
 	return 0
@@ -220,6 +242,7 @@ var opNames = [...]string{
 	opWizardUse:     "use the Sleepy Wizard",
 	opWizardDecline: "decline the Sleepy Wizard",
 	opChooseHero:    "choose that hero",
+	opElfUnder:      "send those cards under the deck",
 }
 
 // nextChooser passes the hero choice to the next seat, or starts play.
@@ -233,17 +256,21 @@ func (s *State) nextChooser(seat int) {
 	s.startTurn(s.nextActive(int(s.n) - 1))
 }
 
-// elfLook shows the top cards to the Elf's player and moves the noises
-// among them under the deck; r fixes cards from the middle if needed.
-func (s *State) elfLook(r *engine.Rand) {
+// elfUnder sends the cards of mask among the top ones the Elf's player
+// saw under the deck, in the order they lay, and records the claim on
+// every card seen: a noise sent under, no noise left on top.
+func (s *State) elfUnder(mask int) {
 	seat := s.turnSeat
-	k := min(elfLook, s.deckSize())
-	s.fillTop(k, r)
+	k := min(elfLook, int(s.topN))
+	for i := 0; i < k; i++ {
+		s.top[i].claim, s.top[i].by = claimSafe, seat
+		if mask&(1<<i) != 0 {
+			s.top[i].claim = claimNoise
+		}
+	}
 	moved := 0
 	for i := 0; i < k-moved; {
-		s.top[i].known |= 1 << seat
-		if s.top[i].card.isNoise() && s.putUnder(i) {
-			s.bottom[s.botN-1].known |= 1 << seat
+		if s.top[i].claim == claimNoise && s.putUnder(i) {
 			moved++
 			continue
 		}

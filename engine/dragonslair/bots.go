@@ -60,7 +60,7 @@ func (b *riskBot) Choose(st engine.State, legal []engine.Action, _ *engine.Rand)
 			return a
 		}
 	case phaseSphere:
-		if s.top[0].card.isNoise() {
+		if v, ok := s.cards.Value(s.top[0].h, me); ok && card(v).isNoise() {
 			return act(opSphereUnder)
 		}
 		return act(opSphereKeep)
@@ -173,27 +173,19 @@ func (b *riskBot) powerNow(s *State) bool {
 // seen it (numCards if not).
 func (b *riskBot) pileOdds(s *State, me int) (noises, total int, top card) {
 	top = numCards
-	if s.topN > 0 && s.top[0].known&(1<<me) != 0 {
-		top = s.top[0].card
+	if s.topN > 0 {
+		if v, ok := s.cards.Value(s.top[0].h, me); ok {
+			top = card(v)
+		}
 	}
+	// The pile's composition is public: every card that left it was
+	// turned over.
 	for c := card(0); c < numCards; c++ {
 		k := int(s.deck[c])
 		if c.isNoise() {
 			noises += k
 		}
 		total += k
-	}
-	for _, sl := range s.top[:s.topN] {
-		if sl.card.isNoise() {
-			noises++
-		}
-		total++
-	}
-	for _, sl := range s.bottom[:s.botN] {
-		if sl.card.isNoise() {
-			noises++
-		}
-		total++
 	}
 	return noises, total, top
 }
@@ -231,18 +223,7 @@ func (b *riskBot) goDeeper(s *State, me int) bool {
 	// as "sum"; the mean gold is sum/safe.
 	sum := 0
 	for c := card(0); c < numCards; c++ {
-		k := int(s.deck[c])
-		for _, sl := range s.top[:s.topN] {
-			if sl.card == c {
-				k++
-			}
-		}
-		for _, sl := range s.bottom[:s.botN] {
-			if sl.card == c {
-				k++
-			}
-		}
-		sum += k * cards[c].value
+		sum += int(s.deck[c]) * cards[c].value
 	}
 	safe := total - noises
 	next := min(int(s.hall)+1, nest)

@@ -101,7 +101,7 @@ func TestCautiousBotIgnoresCardsOnlyOthersHaveSeen(t *testing.T) {
 		s := table(t, 3)
 		draws(t, s, cardCrown, cardCup, cardClink)
 		stack(t, s, hidden)
-		s.top[0].known = 1 << 1 // seen by seat 1 only
+		show(t, s, s.top[0].h, 1) // seen by seat 1 only
 		legal := s.Legal(nil)
 		return bots[0].New().Choose(s, legal, engine.NewRand([]byte("x")))
 	}
@@ -112,7 +112,7 @@ func TestCautiousBotIgnoresCardsOnlyOthersHaveSeen(t *testing.T) {
 	s := table(t, 3)
 	draws(t, s, cardCrown, cardCup, cardClink)
 	stack(t, s, cardScepter)
-	s.top[0].known = 1
+	show(t, s, s.top[0].h, 0)
 	if got := bots[0].New().Choose(s, s.Legal(nil), nil); got.Op != opDraw {
 		t.Fatalf("with a Scepter seen on top the bot chose %s", s.Describe(got))
 	}

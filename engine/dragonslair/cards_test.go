@@ -157,7 +157,7 @@ func TestCardCrystalSphereKeepThenDrawTheSeenCard(t *testing.T) {
 	if s.phase != phaseSphere || s.hall != 1 {
 		t.Fatalf("phase %d, hall %d; want the sphere's choice in hall 1", s.phase, s.hall)
 	}
-	seen := s.top[0].card
+	seen := valueOf(t, s, s.top[0].h)
 	do(t, s, opSphereKeep)
 	if s.phase != phaseCard {
 		t.Fatalf("phase %d after keeping the card", s.phase)
@@ -175,11 +175,11 @@ func TestCardCrystalSpherePutUnderGoesBelowTheUnknownCards(t *testing.T) {
 	s := table(t, 3)
 	stack(t, s, cardSphere, cardScepter)
 	do(t, s, opDraw)
-	if s.phase != phaseSphere || s.top[0].card != cardScepter || s.top[0].known != 1 {
+	if s.phase != phaseSphere || valueOf(t, s, s.top[0].h) != cardScepter || knownBy(s, s.top[0].h) != 1 {
 		t.Fatalf("phase %d: the sphere should show seat 0 the Scepter already fixed on top", s.phase)
 	}
 	do(t, s, opSphereUnder)
-	if s.topN != 0 || s.botN != 1 || s.bottom[0].card != cardScepter {
+	if s.topN != 0 || s.botN != 1 || valueOf(t, s, s.bottom[0].h) != cardScepter {
 		t.Fatal("the Scepter should lie under the deck")
 	}
 	if v := s.View(0).(*View); len(v.KnownUnder) != 1 || v.Under != 1 {
@@ -194,10 +194,7 @@ func TestCardCrystalSpherePutUnderGoesBelowTheUnknownCards(t *testing.T) {
 		t.Fatal("the next card should come from the unknown middle, fixed by chance")
 	}
 	// Empty the middle: then the next card is the one under the deck.
-	for c := range s.deck {
-		s.discard[c] += s.deck[c]
-		s.deck[c] = 0
-	}
+	drainMiddle(t, s)
 	do(t, s, opDraw)
 	if newestCard(s) != cardScepter || s.botN != 0 {
 		t.Fatalf("drew %s, want the Scepter from under the deck", newestCard(s))

@@ -3,7 +3,8 @@ package dragonslair
 import "github.com/boardmesh/boardmesh/engine"
 
 // ApplyChance fixes what the state waits for with the beacon bytes: the
-// heroes dealt, the card turned over, or the cards peeked at.
+// heroes dealt or, on an open table, the card turned over or the cards
+// peeked at.
 func (s *State) ApplyChance(beacon []byte) error {
 	if err := engine.CheckChance(s.ToAct(), beacon); err != nil {
 		return err
@@ -21,14 +22,13 @@ func (s *State) ApplyChance(beacon []byte) error {
 		}
 		s.push(last{ev: evHeroesDealt, seat: -1})
 		s.startTurn(s.nextActive(int(s.n) - 1))
-	case phaseDraw:
-		s.fillTop(1, r)
-		s.resolve(s.popTop())
-	case phaseElf:
-		s.elfLook(r)
-	case phasePeek:
-		s.fillTop(1, r)
-		s.peeked()
+	case phaseDraw, phaseElf, phasePeek:
+		// The open card source: the cards the state waits for are
+		// drawn from the beacon, late bound (engine.Cards.OpenFromBeacon).
+		if err := s.cards.OpenFromBeacon(s.Openings(nil), beacon); err != nil {
+			return err
+		}
+		s.settle()
 	}
 	return nil
 }

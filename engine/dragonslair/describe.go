@@ -25,6 +25,14 @@ func (s *State) Describe(a engine.Action) string {
 			t := int(a.Args[0])
 			return fmt.Sprintf("Use the Night Thief: take %d gold from %s", min(int32(thiefGold), s.seats[t].score), seatName(t))
 		}
+	case opElfUnder:
+		if len(a.Args) == 1 {
+			n := 0
+			for m := a.Args[0]; m > 0; m &= m - 1 {
+				n++
+			}
+			return fmt.Sprintf("Send the %d noise(s) among the cards you saw under the deck", n)
+		}
 	case opSphereKeep:
 		return "Leave the card you saw on top of the deck"
 	case opSphereUnder:

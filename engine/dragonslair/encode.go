@@ -7,7 +7,7 @@ import (
 )
 
 // encodingFormat changes whenever the encoding does.
-const encodingFormat = 1
+const encodingFormat = 2
 
 // cardKeys name the per-card fields of the encoding.
 var cardKeys = [numCards]string{"coin", "necklace", "cup", "scepter", "crown", "clink", "crunch", "sneeze",
@@ -36,11 +36,15 @@ func (s *State) Encode(e *engine.Encoder) {
 	e.Uint("tieNext", uint64(s.tieNext))
 	e.Int("turnBase", int(s.turnBase))
 	e.Uint("heroPool", uint64(s.heroPool))
+	e.Uint("pileDeck", uint64(s.pd))
+	e.Uint("mid", uint64(s.mid))
 	encodeCounts(e, "deck", &s.deck)
 	encodeSlots(e, "top", s.top[:s.topN])
 	encodeSlots(e, "bottom", s.bottom[:s.botN])
 	encodeCounts(e, "discard", &s.discard)
+	encodeHandles(e, "discards", s.discH)
 	encodeCounts(e, "front", &s.front)
+	encodeHandles(e, "inFront", s.frontH)
 	for i := 0; i < int(s.n); i++ {
 		p := &s.seats[i]
 		e.BeginItem("seat", i)
@@ -65,6 +69,14 @@ func (s *State) Encode(e *engine.Encoder) {
 		e.Int("other", int(l.other))
 		e.End()
 	}
+	s.cards.Encode(e)
+}
+
+func encodeHandles(e *engine.Encoder, name string, hs []engine.Handle) {
+	e.Len(name, len(hs))
+	for _, h := range hs {
+		e.Uint("handle", uint64(h.Arg()))
+	}
 }
 
 func encodeCounts(e *engine.Encoder, name string, c *[numCards]uint8) {
@@ -79,8 +91,9 @@ func encodeSlots(e *engine.Encoder, name string, sl []slot) {
 	e.Len(name, len(sl))
 	for i := range sl {
 		e.BeginItem(name, i)
-		e.Uint("card", uint64(sl[i].card))
-		e.Uint("known", uint64(sl[i].known))
+		e.Uint("handle", uint64(sl[i].h.Arg()))
+		e.Uint("claim", uint64(sl[i].claim))
+		e.Uint("by", uint64(sl[i].by))
 		e.End()
 	}
 }
@@ -123,9 +136,31 @@ func (d *decoder) counts(c *[numCards]uint8) {
 func (d *decoder) slots(sl *[pileCap]slot, n *uint8) {
 	*n = uint8(d.Len(pileCap))
 	for i := 0; i < int(*n); i++ {
-		sl[i].card = card(d.uint("card", uint64(numCards-1)))
-		sl[i].known = uint8(d.uint("known mask", 255))
+		sl[i].h = d.handle()
+		sl[i].claim = uint8(d.uint("claim", uint64(claimSafe)))
+		sl[i].by = uint8(d.uint("claiming seat", maxPlayers-1))
 	}
+}
+
+func (d *decoder) handle() engine.Handle {
+	h, ok := engine.HandleArg(int32(d.uint("handle", 1<<31-1)))
+	if !ok && d.bad == "" {
+		d.bad = "a card handle out of range"
+	}
+	return h
+}
+
+// maxLoose bounds the handles in front of a player or in the discards:
+// every card of the game.
+const maxLoose = 128
+
+func (d *decoder) handles() []engine.Handle {
+	n := d.Len(maxLoose)
+	var out []engine.Handle
+	for i := 0; i < n && d.Err() == nil; i++ {
+		out = append(out, d.handle())
+	}
+	return out
 }
 
 // decode rebuilds a state from its canonical encoding and checks it is a
@@ -156,11 +191,15 @@ func decode(b []byte) (engine.State, error) {
 	s.tieNext = uint8(d.uint("tie turns", maxPlayers))
 	s.turnBase = int32(d.Int())
 	s.heroPool = uint16(d.uint("hero pool", 1<<numHeroes-1))
+	s.pd = uint8(d.uint("pile deck", engine.MaxDecks-1))
+	s.mid = uint16(d.uint("pile position", engine.MaxDeckSize))
 	d.counts(&s.deck)
 	d.slots(&s.top, &s.topN)
 	d.slots(&s.bottom, &s.botN)
 	d.counts(&s.discard)
+	s.discH = d.handles()
 	d.counts(&s.front)
+	s.frontH = d.handles()
 	for i := range s.seats {
 		s.seats[i].hero = noHero
 	}
@@ -193,6 +232,14 @@ func decode(b []byte) (engine.State, error) {
 		l.amount = int32(d.Int())
 		l.other = int8(d.int("event seat", -1, int(s.n)-1))
 	}
+	if d.Err() != nil {
+		return nil, d.Err()
+	}
+	cs, err := engine.DecodeCards(d.Decoder, [][]uint16{declaredDeck(s.full, s.ravens)})
+	if err != nil {
+		return nil, err
+	}
+	s.cards = cs
 	if err := d.Finish(); err != nil {
 		return nil, err
 	}
@@ -212,7 +259,7 @@ func (s *State) check() error {
 		return fmt.Errorf("seat to act %d or turn seat %d out of range", s.cur, s.turnSeat)
 	}
 	switch s.phase {
-	case phaseStart, phaseCard, phaseSphere, phaseDwarf, phaseDraw, phaseElf, phasePeek:
+	case phaseStart, phaseCard, phaseSphere, phaseDwarf, phaseDraw, phaseElf, phasePeek, phaseElfPut:
 		if s.cur != s.turnSeat {
 			return fmt.Errorf("seat %d to act in seat %d's turn", s.cur, s.turnSeat)
 		}
@@ -223,8 +270,8 @@ func (s *State) check() error {
 			return fmt.Errorf("the pile is empty where a card must be drawn")
 		}
 	}
-	if s.phase == phaseSphere && s.topN == 0 {
-		return fmt.Errorf("a peeked card is pending but no card is known on top")
+	if (s.phase == phaseSphere || s.phase == phaseDraw || s.phase == phasePeek || s.phase == phaseElf || s.phase == phaseElfPut) && s.topN == 0 {
+		return fmt.Errorf("a card on top is pending but the top part is empty")
 	}
 	if s.red == 0 {
 		return fmt.Errorf("red field 0")
@@ -234,18 +281,14 @@ func (s *State) check() error {
 
 // conservation checks that every card of the game is in exactly one
 // place: the pile, the discards, in front of the turn player, or kept as
-// an egg.
+// an egg; and that every handle names a live position once, the handles
+// in front and in the discards public cards of their kinds, those of the
+// pile none that has been turned over.
 func (s *State) conservation() error {
 	want := deckCounts(s.full, s.ravens)
 	var have [numCards]int
 	for c := range have {
 		have[c] = int(s.deck[c]) + int(s.discard[c]) + int(s.front[c])
-	}
-	for _, sl := range s.top[:s.topN] {
-		have[sl.card]++
-	}
-	for _, sl := range s.bottom[:s.botN] {
-		have[sl.card]++
 	}
 	for i := 0; i < int(s.n); i++ {
 		have[cardEgg] += int(s.seats[i].eggs)
@@ -253,6 +296,63 @@ func (s *State) conservation() error {
 	for c := range have {
 		if have[c] != int(want[c]) {
 			return fmt.Errorf("%d of %s in the game, want %d", have[c], card(c), want[c])
+		}
+	}
+	if int(s.pd) >= s.cards.NumDecks() || int(s.mid) > s.deckLen(int(s.pd)) {
+		return fmt.Errorf("the pile is at %d:%d, which does not exist", s.pd, s.mid)
+	}
+	pile := 0
+	for _, k := range s.deck {
+		pile += int(k)
+	}
+	if pile != s.deckSize() {
+		return fmt.Errorf("the pile has %d cards but holds %d handles", pile, s.deckSize())
+	}
+	seen := make([][]bool, s.cards.NumDecks())
+	for d := range seen {
+		seen[d] = make([]bool, s.deckLen(d))
+	}
+	use := func(h engine.Handle) error {
+		if !s.cards.Valid(h) || seen[h.Deck][h.Pos] {
+			return fmt.Errorf("card %s is not a card or is in two places", h)
+		}
+		seen[h.Deck][h.Pos] = true
+		return nil
+	}
+	for i := int(s.mid); i < s.deckLen(int(s.pd)); i++ {
+		if err := use(engine.Handle{Deck: s.pd, Pos: uint16(i)}); err != nil {
+			return err
+		}
+	}
+	for _, part := range [][]slot{s.top[:s.topN], s.bottom[:s.botN]} {
+		for _, sl := range part {
+			if err := use(sl.h); err != nil {
+				return err
+			}
+			if _, pub := s.cards.Public(sl.h); pub {
+				return fmt.Errorf("card %s of the pile has been turned over", sl.h)
+			}
+		}
+	}
+	for _, zone := range []struct {
+		hs     []engine.Handle
+		counts *[numCards]uint8
+	}{{s.discH, &s.discard}, {s.frontH, &s.front}} {
+		var k [numCards]int
+		for _, h := range zone.hs {
+			if err := use(h); err != nil {
+				return err
+			}
+			v, pub := s.cards.Public(h)
+			if !pub || int(v) >= int(numCards) {
+				return fmt.Errorf("card %s lies face up but was never turned over", h)
+			}
+			k[v]++
+		}
+		for c := range k {
+			if k[c] != int(zone.counts[c]) {
+				return fmt.Errorf("%d handles of %s for %d cards", k[c], card(c), zone.counts[c])
+			}
 		}
 	}
 	return nil

@@ -115,7 +115,7 @@ func TestFAQCrystalSphereCardIsSeenOnlyByItsPlayer(t *testing.T) {
 	if err := s.ApplyChance(beacon(7)); err != nil {
 		t.Fatal(err)
 	}
-	seen := s.top[0].card
+	seen := valueOf(t, s, s.top[0].h)
 	mine := s.View(0).(*View)
 	if len(mine.KnownTop) != 1 || mine.KnownTop[0] != seen.String() {
 		t.Fatalf("seat 0 should see %s on top, sees %v", seen, mine.KnownTop)
@@ -143,14 +143,12 @@ func TestFAQGoldOver99KeepsCounting(t *testing.T) {
 func TestFAQEmptyDeckTurnsTheDiscardsIntoANewDeck(t *testing.T) {
 	s := table(t, 3)
 	// Leave one Crown in the pile, everything else in the discards.
-	for c := range s.deck {
-		s.discard[c] += s.deck[c]
-		s.deck[c] = 0
-	}
-	s.discard[cardCrown]--
-	s.deck[cardCrown] = 1
+	drainMiddle(t, s, cardCrown)
 	before := s.discard
-	draws(t, s, cardCrown)
+	do(t, s, opDraw)
+	if newestCard(s) != cardCrown {
+		t.Fatalf("drew %s, want the last card, the Crown", newestCard(s))
+	}
 	if s.deck != before || s.discard != ([numCards]uint8{}) {
 		t.Fatalf("after the last card the discards should be the new pile:\npile %v\nwant %v\ndiscards %v", s.deck, before, s.discard)
 	}

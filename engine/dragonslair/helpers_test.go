@@ -27,17 +27,74 @@ func table(t *testing.T, players int, opts ...string) *State {
 }
 
 // stack fixes the next cards of the pile, in order, as if they had been
-// drawn from the shuffled deck: they leave the unordered middle and lie on
-// top, known to nobody.
+// drawn from the shuffled deck (an open table's state binds them): the
+// next untouched positions lie on top, known to nobody.
 func stack(t *testing.T, s *State, cs ...card) {
 	t.Helper()
 	for _, c := range cs {
-		if s.deck[c] == 0 {
-			t.Fatalf("no %s left in the middle of the pile to stack", c)
+		n := s.topN
+		s.fillTop(int(n) + 1)
+		if s.topN == n {
+			t.Fatalf("no card left in the pile to stack %s on", c)
 		}
-		s.deck[c]--
-		s.top[s.topN] = slot{card: c}
-		s.topN++
+		if err := s.cards.Bind(s.top[n].h, int(c)); err != nil {
+			t.Fatalf("stacking %s: %v", c, err)
+		}
+	}
+}
+
+// valueOf reads the card an open table's state holds at h, without
+// showing it to anyone (on a copy of the bookkeeping).
+func valueOf(t *testing.T, s *State, h engine.Handle) card {
+	t.Helper()
+	c, ok := boundCard(s, h)
+	if !ok {
+		t.Fatalf("no card is bound at %s", h)
+	}
+	return c
+}
+
+func boundCard(s *State, h engine.Handle) (card, bool) {
+	c := s.cards.Clone()
+	if left := c.AnswerBound([]engine.Opening{{Deck: h.Deck, Pos: h.Pos, To: engine.Public}}); len(left) != 0 {
+		return 0, false
+	}
+	v, _ := c.Public(h)
+	return card(v), true
+}
+
+// knownBy is the mask of the seats that have seen h.
+func knownBy(s *State, h engine.Handle) uint8 {
+	var m uint8
+	for i := 0; i < int(s.n); i++ {
+		if s.cards.Seen(h, i) {
+			m |= 1 << i
+		}
+	}
+	return m
+}
+
+// show opens the card bound at h to seat (an open table).
+func show(t *testing.T, s *State, h engine.Handle, seat int) {
+	t.Helper()
+	if err := s.cards.Open(engine.Opening{Deck: h.Deck, Pos: h.Pos, To: seat}, int(valueOf(t, s, h))); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// elfPut plays the Elf's player's only move after the look: the noises
+// it saw go under.
+func elfPut(t *testing.T, s *State) {
+	t.Helper()
+	if s.phase != phaseElfPut {
+		t.Fatalf("phase %d, want the Elf's player to send the noises under", s.phase)
+	}
+	legal := s.Legal(nil)
+	if len(legal) != 1 {
+		t.Fatalf("the Elf's player, who saw the cards, has %d moves, want 1", len(legal))
+	}
+	if err := s.Apply(int(s.cur), legal[0]); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -125,4 +182,35 @@ func bustTurn(t *testing.T, s *State) {
 		}
 	}
 	draws(t, s, ns...)
+}
+
+// drainMiddle turns the pile's untouched middle over into the discards,
+// as if earlier turns had drawn it, all but its last len(leave) cards,
+// which it binds to leave, in order.
+func drainMiddle(t *testing.T, s *State, leave ...card) {
+	t.Helper()
+	n := s.midLeft()
+	if n < len(leave) {
+		t.Fatalf("%d cards in the middle, cannot leave %d", n, len(leave))
+	}
+	for i, c := range leave {
+		if err := s.cards.Bind(engine.Handle{Deck: s.pd, Pos: s.mid + uint16(n-len(leave)+i)}, int(c)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var want []engine.Opening
+	for i := 0; i < n-len(leave); i++ {
+		want = append(want, engine.Opening{Deck: s.pd, Pos: s.mid + uint16(i), To: engine.Public})
+	}
+	if err := s.cards.OpenFromBeacon(want, beacon(9)); err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range want {
+		v, _ := s.cards.Public(o.Handle())
+		s.deck[v]--
+		s.discard[v]++
+		s.discH = append(s.discH, o.Handle())
+	}
+	s.mid += uint16(n - len(leave))
+	checkInvariant(t, s)
 }

@@ -52,20 +52,21 @@ func TestHeroElfTrackerSendsTheNoisesOfTheTopFourUnder(t *testing.T) {
 		t.Fatal("the Elf is not offered at the start of the turn")
 	}
 	do(t, s, opElf)
+	elfPut(t, s)
 	if s.phase != phaseStart || !s.seats[0].used {
 		t.Fatalf("phase %d: the turn should go on with its first card", s.phase)
 	}
 	got := []card{}
 	for _, sl := range s.top[:s.topN] {
-		got = append(got, sl.card)
+		got = append(got, valueOf(t, s, sl.h))
 	}
 	if len(got) != 3 || got[0] != cardCoin || got[1] != cardCrown || got[2] != cardSneeze {
 		t.Fatalf("top after the Elf: %v; want Coin, Crown, then the unseen fifth card", got)
 	}
-	if s.top[0].known != 1 || s.top[1].known != 1 || s.top[2].known != 0 {
+	if knownBy(s, s.top[0].h) != 1 || knownBy(s, s.top[1].h) != 1 || knownBy(s, s.top[2].h) != 0 {
 		t.Fatal("only the four looked-at cards should be known, and only to seat 0")
 	}
-	if s.botN != 2 || s.bottom[0].card != cardClink || s.bottom[1].card != cardCrunch {
+	if s.botN != 2 || valueOf(t, s, s.bottom[0].h) != cardClink || valueOf(t, s, s.bottom[1].h) != cardCrunch {
 		t.Fatal("the two noises should lie under the deck in their order")
 	}
 	if hasOp(s, opElf) {
@@ -91,17 +92,18 @@ func TestHeroElfTrackerFixesUnseenCardsByChance(t *testing.T) {
 	if err := s.ApplyChance(beacon(11)); err != nil {
 		t.Fatal(err)
 	}
+	elfPut(t, s)
 	if int(s.topN)+int(s.botN) != elfLook {
 		t.Fatalf("%d on top and %d under, want 4 cards seen", s.topN, s.botN)
 	}
 	for _, sl := range s.top[:s.topN] {
-		if sl.card.isNoise() || sl.known != 1 {
-			t.Fatalf("a seen card on top: %s known by %b", sl.card, sl.known)
+		if c := valueOf(t, s, sl.h); c.isNoise() || knownBy(s, sl.h) != 1 {
+			t.Fatalf("a seen card on top: %s known by %b", c, knownBy(s, sl.h))
 		}
 	}
 	for _, sl := range s.bottom[:s.botN] {
-		if !sl.card.isNoise() {
-			t.Fatalf("%s went under", sl.card)
+		if c := valueOf(t, s, sl.h); !c.isNoise() {
+			t.Fatalf("%s went under", c)
 		}
 	}
 	checkInvariant(t, s)

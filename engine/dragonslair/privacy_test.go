@@ -14,19 +14,11 @@ func TestNoSeatLearnsPeekedCards(t *testing.T) {
 	enginetest.NoLeaks(t, Game, enginetest.PrivacyConfig{Games: 30, Players: []int{2, 4},
 		Hidden: func(st engine.State, seat int) []string {
 			s := st.(*State)
-			var mask uint8
-			if seat >= 0 {
-				mask = 1 << seat
-			}
 			var out []string
-			for _, sl := range s.top[:s.topN] {
-				if sl.known != 0 && sl.known&mask == 0 {
-					out = append(out, sl.card.String())
-				}
-			}
-			for _, sl := range s.bottom[:s.botN] {
-				if sl.known != 0 && sl.known&mask == 0 {
-					out = append(out, sl.card.String())
+			for _, sl := range append(s.top[:s.topN:s.topN], s.bottom[:s.botN]...) {
+				c, bound := boundCard(s, sl.h)
+				if bound && knownBy(s, sl.h) != 0 && (seat < 0 || !s.cards.Seen(sl.h, seat)) {
+					out = append(out, c.String())
 				}
 			}
 			return out

@@ -9,10 +9,11 @@ const (
 	phaseDealHeroes phase = iota // chance: deal one hero to every player
 	phaseChooseHero              // seat: choose a hero (heroes=chosen)
 	phaseStart                   // seat: start of a turn, before the first card
-	phaseDraw                    // chance: the identity of the card turned over
-	phaseElf                     // chance: the identities of the cards the Elf looks at
-	phasePeek                    // chance: the identity of the card the Sphere shows
+	phaseDraw                    // cards: the card turned over is opened to everyone
+	phaseElf                     // cards: the top cards are opened to the Elf's player
+	phasePeek                    // cards: the top card is opened to the Sphere's player
 	phaseSphere                  // seat: keep the peeked card on top or put it under
+	phaseElfPut                  // seat: the Elf's player sends the noises it saw under
 	phaseCard                    // seat: after a card, draw again or escape
 	phaseDwarf                   // seat: a bust with the Dwarf's power unused
 	phaseWizard                  // seat: end of a round with the Wizard's power unused
@@ -28,12 +29,22 @@ const maxPlayers = 8
 // come near it; tests stack more cards on top than play ever does.
 const pileCap = 24
 
-// slot is a card in a known part of the deck, with the seats that have
-// seen it.
+// slot is a card in the known-order parts of the pile: its handle, and
+// what the Elf Tracker's player said of it (claimNoise: sent under as a
+// noise; claimSafe: left on top as no noise), which nobody else can check
+// until it is turned over, when it is (see Open).
 type slot struct {
-	card  card
-	known uint8
+	h     engine.Handle
+	claim uint8
+	by    uint8 // the seat that claimed
 }
+
+// Elf claims.
+const (
+	claimNone uint8 = iota
+	claimNoise
+	claimSafe
+)
 
 // seatState is one player.
 type seatState struct {
@@ -79,8 +90,9 @@ type last struct {
 	other  int8 // a second seat (raven victim, thief target)
 }
 
-// State is a game of The Sleeping Dragon's Lair. It holds no slices, maps
-// or pointers, so a copy of the value is a deep copy.
+// State is a game of The Sleeping Dragon's Lair. Its slices (the card
+// bookkeeping, the handles in front and in the discards) are copied by
+// Clone.
 type State struct {
 	// Options, fixed at setup.
 	n        uint8
@@ -104,13 +116,18 @@ type State struct {
 	turnBase int32 // the turn player's score when the turn began
 	heroPool uint16
 
-	deck    [numCards]uint8 // the unordered middle of the draw pile
+	cards   engine.Cards    // the decks: deck 0 the game's cards, then one per reshuffle
+	pd      uint8           // the deck the pile's untouched middle is in
+	mid     uint16          // the pile's next untouched position of deck pd
+	deck    [numCards]uint8 // the composition of the whole pile (public)
 	top     [pileCap]slot   // top[0] is the top card
 	topN    uint8
 	bottom  [pileCap]slot // bottom[botN-1] is the bottom card
 	botN    uint8
 	discard [numCards]uint8
+	discH   []engine.Handle // the discards' handles (all public)
 	front   [numCards]uint8 // cards the turn player has turned over and still has in front
+	frontH  []engine.Handle // their handles (all public)
 
 	seats  [maxPlayers]seatState
 	winner uint8 // mask of winning seats, once over
@@ -156,6 +173,11 @@ func newState(players int, opts engine.Options) (*State, error) {
 	}
 	s.red = uint8(red)
 	s.deck = deckCounts(s.full, s.ravens)
+	cs, err := engine.NewCards([][]uint16{declaredDeck(s.full, s.ravens)})
+	if err != nil {
+		return nil, err
+	}
+	s.cards = cs
 	for i := range s.seats {
 		s.seats[i].hero = noHero
 	}
@@ -181,7 +203,12 @@ func (s *State) Turn() int { return int(s.turns) }
 // ToAct says who must act next.
 func (s *State) ToAct() engine.Actor {
 	switch s.phase {
-	case phaseDealHeroes, phaseDraw, phaseElf, phasePeek:
+	case phaseDealHeroes:
+		return engine.ChanceActor()
+	case phaseDraw, phaseElf, phasePeek:
+		if s.cards.Mode() == engine.CardsSecret {
+			return engine.CardsActor()
+		}
 		return engine.ChanceActor()
 	case phaseOver:
 		return engine.OverActor()
@@ -191,32 +218,24 @@ func (s *State) ToAct() engine.Actor {
 
 // Clone returns a deep copy.
 func (s *State) Clone() engine.State {
+	return s.clone()
+}
+
+func (s *State) clone() *State {
 	c := *s
+	c.cards = s.cards.Clone()
+	c.discH = append([]engine.Handle(nil), s.discH...)
+	c.frontH = append([]engine.Handle(nil), s.frontH...)
 	return &c
 }
 
 // deckSize is the number of cards in the draw pile.
 func (s *State) deckSize() int {
-	n := int(s.topN) + int(s.botN)
-	for _, c := range s.deck {
-		n += int(c)
-	}
-	return n
-}
-
-// middleEmpty reports whether the unordered middle of the pile is empty;
-// it stops at the first card kind left, which is what the hot path needs.
-func (s *State) middleEmpty() bool {
-	for _, c := range s.deck {
-		if c > 0 {
-			return false
-		}
-	}
-	return true
+	return int(s.topN) + int(s.botN) + s.midLeft()
 }
 
 // pileEmpty reports whether no card is left to draw.
-func (s *State) pileEmpty() bool { return s.topN == 0 && s.botN == 0 && s.middleEmpty() }
+func (s *State) pileEmpty() bool { return s.topN == 0 && s.botN == 0 && s.midLeft() == 0 }
 
 // bagValue is the gold of the treasures and eggs in the bag.
 func (s *State) bagValue() int {

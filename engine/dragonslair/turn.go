@@ -1,5 +1,7 @@
 package dragonslair
 
+import "github.com/boardmesh/boardmesh/engine"
+
 // push records an event for the table to read; the newest is log[0].
 func (s *State) push(l last) {
 	copy(s.log[1:], s.log[:len(s.log)-1])
@@ -15,21 +17,21 @@ func (s *State) startTurn(seat int) {
 	s.turnBase = s.seats[seat].score
 }
 
-// draw turns over the top card, or waits for chance to fix it.
+// draw turns over the top card: it waits for the card to be opened to
+// everyone (settle goes on at once where the state already holds it).
 func (s *State) draw() {
-	if s.topNeedsChance(1) {
-		s.phase = phaseDraw
-		return
-	}
-	s.fillTop(1, nil)
-	s.resolve(s.popTop())
+	s.fillTop(1)
+	s.phase = phaseDraw
+	s.settle()
 }
 
-// resolve applies the card just turned over by the turn player.
-func (s *State) resolve(c card) {
+// resolve applies the card just turned over by the turn player; h is its
+// handle, now public.
+func (s *State) resolve(c card, h engine.Handle) {
 	seat := int(s.turnSeat)
 	p := &s.seats[seat]
 	s.draws++
+	s.deck[c]--
 	if s.hall < nest {
 		s.hall++
 	}
@@ -38,6 +40,7 @@ func (s *State) resolve(c card) {
 	s.reshuffleIfEmpty()
 	s.push(last{ev: evCard, seat: int8(seat), card: c})
 	s.front[c]++
+	s.frontH = append(s.frontH, h)
 	bust, sphere := false, false
 	switch {
 	case c.isNoise():
@@ -45,10 +48,8 @@ func (s *State) resolve(c card) {
 			break // the first noise does no harm
 		}
 		if s.front[cardCap] > 0 {
-			s.front[cardCap]--
-			s.front[c]--
-			s.discard[cardCap]++
-			s.discard[c]++
+			s.frontToDiscard(cardCap)
+			s.frontToDiscard(c)
 			s.push(last{ev: evCapSaved, seat: int8(seat), card: c})
 			break
 		}
@@ -66,8 +67,9 @@ func (s *State) resolve(c card) {
 		v := 0
 		for t := cardCoin; t <= cardCrown; t++ {
 			v += int(s.front[t]) * cards[t].value
-			s.discard[t] += s.front[t]
-			s.front[t] = 0
+			for s.front[t] > 0 {
+				s.frontToDiscard(t)
+			}
 		}
 		p.score += int32(v)
 		s.push(last{ev: evHideout, seat: int8(seat), amount: int32(v)})
@@ -87,21 +89,13 @@ func (s *State) resolve(c card) {
 		}
 		s.bust(false)
 	case sphere && !s.pileEmpty():
-		if s.topNeedsChance(1) {
-			s.phase = phasePeek
-			return
-		}
-		s.fillTop(1, nil)
-		s.peeked()
+		// The top card is opened to the turn player alone.
+		s.fillTop(1)
+		s.phase = phasePeek
+		s.settle()
 	default:
 		s.phase = phaseCard
 	}
-}
-
-// peeked shows the known top card to the turn player.
-func (s *State) peeked() {
-	s.top[0].known |= 1 << s.turnSeat
-	s.phase = phaseSphere
 }
 
 // bust ends the turn after a second noise: everything in front goes to the
@@ -154,7 +148,9 @@ func (s *State) escape(power bool) {
 	}
 	p.score += int32(v)
 	p.eggs += s.front[cardEgg]
-	s.front[cardEgg] = 0
+	for s.front[cardEgg] > 0 {
+		s.takeFront(cardEgg) // kept out of the game: the handle goes nowhere
+	}
 	s.push(last{ev: evEscape, seat: int8(seat), amount: int32(v)})
 	s.discardFront()
 	s.endTurn()

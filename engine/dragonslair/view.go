@@ -78,19 +78,16 @@ func (s *State) View(seat int) engine.View {
 		}
 		v.Discards += int(s.discard[c])
 	}
-	var mask uint8
-	if seat >= 0 && seat < int(s.n) {
-		mask = 1 << seat
-	}
 	for _, sl := range s.top[:s.topN] {
-		if sl.known&mask == 0 {
+		c, ok := s.seenBy(sl.h, seat)
+		if !ok {
 			break
 		}
-		v.KnownTop = append(v.KnownTop, sl.card.String())
+		v.KnownTop = append(v.KnownTop, c.String())
 	}
 	for _, sl := range s.bottom[:s.botN] {
-		if sl.known&mask != 0 {
-			v.KnownUnder = append(v.KnownUnder, sl.card.String())
+		if c, ok := s.seenBy(sl.h, seat); ok {
+			v.KnownUnder = append(v.KnownUnder, c.String())
 		}
 	}
 	for i := 0; i < int(s.n); i++ {
@@ -132,6 +129,8 @@ func (s *State) waiting() string {
 		return "the next card to be turned over"
 	case phaseElf, phasePeek:
 		return who + " to look at the top of the deck"
+	case phaseElfPut:
+		return who + " to send the noises seen under the deck"
 	case phaseSphere:
 		return who + " to leave the card seen on top or put it under the deck"
 	case phaseCard:
@@ -184,4 +183,14 @@ func (s *State) eventText(l last) string {
 		return fmt.Sprintf("%s left the table", who)
 	}
 	return ""
+}
+
+// seenBy is the card of h if seat has seen it (a spectator, seat -1, has
+// seen none of the pile).
+func (s *State) seenBy(h engine.Handle, seat int) (card, bool) {
+	if seat < 0 || seat >= int(s.n) {
+		return 0, false
+	}
+	v, ok := s.cards.Value(h, seat)
+	return card(v), ok
 }

@@ -17,13 +17,21 @@ import (
 type SecretTable struct {
 	// Peers holds seat i's state, with seat i's Knowledge attached.
 	Peers []engine.CardState
-	// Perm is the dealer's shuffled decks: Perm[d][p] is the card at (d, p).
+	// Perm is the dealer's shuffled decks: Perm[d][p] is the card at (d, p);
+	// a deck made by a reshuffle joins it when it appears.
 	Perm [][]uint16
+	// Took says, for a reshuffled deck d, which of its sources each
+	// position took: Took[d][p] indexes Cards().Sources(d) (nil for a
+	// declared deck). With it a test follows one card through reshuffles.
+	Took [][]int
 	// Public is everything every peer sees go by, one line per event:
 	// actions with the cards they show, openings (with their card when
 	// public), beacons.
 	Public []string
 	seed   []byte
+	// told counts the decks the table has told of in Public (a reshuffle
+	// is public), whether the dealer dealt them or the caller gave them.
+	told   int
 	chance uint64
 }
 
@@ -61,9 +69,45 @@ func NewSecretTable(g *engine.Game, players int, opts engine.Options, perm [][]u
 	}
 	if perm == nil {
 		perm = ShuffledDecks(t.Peers[0].Cards().Decks(), seed)
+		// An open deck is never shuffled: its cards lie face up in order.
+		for d, list := range t.Peers[0].Cards().Decks() {
+			if t.Peers[0].Cards().OpenDeck(d) {
+				perm[d] = append([]uint16(nil), list...)
+			}
+		}
 	}
 	t.Perm = perm
+	t.Took = make([][]int, len(perm))
+	t.told = len(t.Peers[0].Cards().Decks())
 	return t, t.settle()
+}
+
+// reshuffled extends Perm with every deck the game reshuffled since the
+// last call (engine.Cards.Reshuffle: a Dominion discard pile, a Dragon's
+// Lair discard pile): the dealer knows its sources' cards and shuffles
+// them in a seeded order, as the card layer's joint shuffle would. A deck
+// already in Perm (a caller replaying a recorded dealer) is kept.
+func (t *SecretTable) reshuffled() {
+	cs := t.Peers[0].Cards()
+	for d := len(t.Perm); d < cs.NumDecks(); d++ {
+		var list []uint16
+		var took []int
+		for i, h := range cs.Sources(d) {
+			list = append(list, t.Perm[h.Deck][h.Pos])
+			took = append(took, i)
+		}
+		engine.NewRand(engine.Derive(t.seed, "reshuffle", uint64(d))).Shuffle(len(list), func(i, j int) {
+			list[i], list[j] = list[j], list[i]
+			took[i], took[j] = took[j], took[i]
+		})
+		t.Perm = append(t.Perm, list)
+		t.Took = append(t.Took, took)
+	}
+	// Told apart from dealing: a replay given the whole Perm must show the
+	// same public stream as the game that dealt it.
+	for ; t.told < cs.NumDecks(); t.told++ {
+		t.Public = append(t.Public, fmt.Sprintf("deck %d reshuffled from %v", t.told, cs.Sources(t.told)))
+	}
 }
 
 // ToAct is who the table waits for (the same on every peer).
@@ -72,10 +116,12 @@ func (t *SecretTable) ToAct() engine.Actor { return t.Peers[0].ToAct() }
 // settle answers openings until a seat or chance is to act, or the game is
 // over.
 func (t *SecretTable) settle() error {
+	t.reshuffled()
 	for guard := 0; t.ToAct().Kind == engine.ActorCards; guard++ {
 		if guard > 100000 {
 			return fmt.Errorf("the cards never settle")
 		}
+		t.reshuffled()
 		want := t.Peers[0].Openings(nil)
 		if len(want) == 0 {
 			return fmt.Errorf("the state waits for cards but asks for none")
@@ -99,6 +145,7 @@ func (t *SecretTable) settle() error {
 		if err := t.agree(); err != nil {
 			return err
 		}
+		t.reshuffled()
 	}
 	return nil
 }
@@ -121,6 +168,7 @@ func (t *SecretTable) Act(a engine.Action) error {
 	if who.Kind != engine.ActorSeat {
 		return fmt.Errorf("%s is to act, not a seat", who)
 	}
+	t.reshuffled()
 	shown := t.Peers[who.Seat].Reveals(a, nil)
 	vals := make([]int, len(shown))
 	for i, h := range shown {

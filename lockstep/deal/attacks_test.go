@@ -220,7 +220,7 @@ func TestWrongShare(t *testing.T) {
 	tb.open(Opening{Deck: 0, Pos: 0, To: 0})
 	tb.run()
 	tb.named(CheatWrongShare, 2, 1)
-	if _, ok := tb.ms[0].Card(Handle{0, 0}); ok {
+	if _, ok := tb.ms[0].Card(Handle{Deck: 0, Pos: 0}); ok {
 		t.Error("seat 1 opened its card with a wrong share")
 	}
 }
@@ -253,7 +253,7 @@ func TestWithheldShareIsWaitedFor(t *testing.T) {
 	if len(w) != 1 || w[0].Seat != 1 || !strings.Contains(w[0].What, "decryption shares") {
 		t.Errorf("seat 1 waits for %v, want seat 2's shares", w)
 	}
-	if _, ok := tb.ms[0].Card(Handle{0, 0}); ok {
+	if _, ok := tb.ms[0].Card(Handle{Deck: 0, Pos: 0}); ok {
 		t.Error("opened without seat 2's share")
 	}
 }
@@ -281,7 +281,7 @@ func TestRevealNotMatchingItsCiphertext(t *testing.T) {
 	tb := setup3(t)
 	tb.open(Opening{Deck: 0, Pos: 0, To: 1})
 	tb.run()
-	h := Handle{0, 0}
+	h := Handle{Deck: 0, Pos: 0}
 	real, _ := tb.ms[1].Card(h)
 	share, err := tb.ms[1].RevealShare(h, 42)
 	if err != nil {
@@ -403,7 +403,7 @@ func TestFloodAheadIsBounded(t *testing.T) {
 	// The game goes on: a real opening still works.
 	tb.open(Opening{Deck: 0, Pos: 0, To: 0})
 	tb.run()
-	if _, ok := tb.ms[0].Card(Handle{0, 0}); !ok {
+	if _, ok := tb.ms[0].Card(Handle{Deck: 0, Pos: 0}); !ok {
 		t.Error("the flood stopped an honest opening")
 	}
 }

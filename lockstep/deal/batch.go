@@ -30,9 +30,8 @@ func (m *Machine) Open(ops []Opening) (uint64, error) {
 		return 0, fmt.Errorf("%w: a batch of %d openings (1 to %d)", ErrBadInput, len(ops), MaxBatch)
 	}
 	for i, o := range ops {
-		d := m.decks[o.Deck]
-		if d == nil || (d.cards != nil && int(o.Pos) >= len(d.cards)) || (d.cards == nil && int(o.Pos) >= m.chains[d.chain].n) {
-			return 0, fmt.Errorf("%w: opening %d: no card %d in deck %d", ErrBadInput, i+1, int(o.Pos)+1, o.Deck)
+		if err := m.handleErr(Handle{Deck: o.Deck, Pos: o.Pos}); err != nil {
+			return 0, fmt.Errorf("opening %d: %w", i+1, err)
 		}
 		if o.To < Public || o.To >= len(m.seats) {
 			return 0, fmt.Errorf("%w: opening %d: seat %d", ErrBadInput, i+1, o.To+1)
@@ -59,8 +58,8 @@ func (m *Machine) Open(ops []Opening) (uint64, error) {
 // Reshuffle declares a new shuffle chain over the current ciphertexts of
 // the cards at from (taken when every earlier batch and chain is done),
 // whose output becomes deck id: a deck not used before. Its cards are
-// then referred to as (id, 0…len(from)-1); the handles in from must not
-// be used again. A single card needs no shuffle: it moves as it is.
+// then referred to as (id, 0…len(from)-1); the handles in from name
+// nothing any more (Open and Reshuffle refuse them). A single card needs no shuffle: it moves as it is.
 func (m *Machine) Reshuffle(id uint8, from []Handle) error {
 	if m.stopped {
 		return ErrStopped
@@ -72,17 +71,27 @@ func (m *Machine) Reshuffle(id uint8, from []Handle) error {
 		return fmt.Errorf("%w: a reshuffle of %d cards", ErrBadInput, len(from))
 	}
 	for i, h := range from {
-		d := m.decks[h.Deck]
-		if d == nil || (d.cards != nil && int(h.Pos) >= len(d.cards)) || (d.cards == nil && int(h.Pos) >= m.chains[d.chain].n) {
-			return fmt.Errorf("%w: no %s", ErrBadInput, h)
+		if err := m.handleErr(h); err != nil {
+			return err
 		}
 		for _, g := range from[:i] {
 			if g == h {
-				return fmt.Errorf("%w: %s is in the reshuffle twice", ErrBadInput, h)
+				return fmt.Errorf("%w: %s is in the reshuffle twice", ErrBadInput, cardName(h))
 			}
 		}
 	}
 	from = append([]Handle(nil), from...)
+	for _, h := range from {
+		d := m.decks[h.Deck]
+		if d.gone == nil {
+			n := len(d.cards)
+			if d.cards == nil {
+				n = m.chains[d.chain].n
+			}
+			d.gone = make([]bool, n)
+		}
+		d.gone[h.Pos] = true
+	}
 	m.decks[id] = &deck{id: id, chain: -1}
 	if len(from) == 1 {
 		m.decks[id].chain = m.addChain(id, nil, from)
@@ -249,7 +258,7 @@ func (m *Machine) checkRemasks(seq uint64, b *batch, s int) {
 			continue
 		}
 		if k >= len(es) || es[k].Slot != i {
-			m.cheat(CheatMissingShare, s, fmt.Sprintf("%s's re-maskings for batch %d leave out the one of %s it opens", m.who(s), seq, Handle{e.op.Deck, e.op.Pos}), env)
+			m.cheat(CheatMissingShare, s, fmt.Sprintf("%s's re-maskings for batch %d leave out the one of %s it opens", m.who(s), seq, cardName(Handle{Deck: e.op.Deck, Pos: e.op.Pos})), env)
 			return
 		}
 		out, err := mp.ParseCiphertext(es[k].CT)
@@ -258,7 +267,7 @@ func (m *Machine) checkRemasks(seq uint64, b *batch, s int) {
 		}
 		if err != nil {
 			m.cheat(CheatBadRemask, s, fmt.Sprintf("%s's re-masking of %s in batch %d does not prove it is the same card (a substituted card?): %v",
-				m.who(s), Handle{e.op.Deck, e.op.Pos}, seq, err), env)
+				m.who(s), Handle{Deck: e.op.Deck, Pos: e.op.Pos}, seq, err), env)
 			return
 		}
 		e.ct, e.remasked = out, true
@@ -304,14 +313,14 @@ func (m *Machine) checkShares(seq uint64, b *batch, s int) {
 		if !e.need[s] {
 			continue
 		}
-		h := Handle{e.op.Deck, e.op.Pos}
+		h := Handle{Deck: e.op.Deck, Pos: e.op.Pos}
 		if k >= len(es) || es[k].Slot != i {
-			m.cheat(CheatMissingShare, s, fmt.Sprintf("%s's shares for batch %d leave out its share of %s (slot %d)", m.who(s), seq, h, i+1), env)
+			m.cheat(CheatMissingShare, s, fmt.Sprintf("%s's shares for batch %d leave out its share of %s (slot %d)", m.who(s), seq, cardName(h), i+1), env)
 			return
 		}
 		sh, err := mp.VerifyShare(m.ctx(seq, uint32(i), ctxShare), s, m.keys[s], e.ct, es[k].Share)
 		if err != nil {
-			m.cheat(CheatWrongShare, s, fmt.Sprintf("%s's decryption share of %s in batch %d is wrong: %v", m.who(s), h, seq, err), env)
+			m.cheat(CheatWrongShare, s, fmt.Sprintf("%s's decryption share of %s in batch %d is wrong: %v", m.who(s), cardName(h), seq, err), env)
 			return
 		}
 		e.shares[s] = &sh
@@ -338,7 +347,7 @@ func (m *Machine) finishBatch(seq uint64, b *batch) {
 			}
 		}
 		ev := Event{Kind: EventOpened, Batch: seq, Slot: i, Opening: e.op}
-		h := Handle{e.op.Deck, e.op.Pos}
+		h := Handle{Deck: e.op.Deck, Pos: e.op.Pos}
 		switch {
 		case c.pub >= 0:
 		case e.op.To >= 0:
@@ -352,7 +361,7 @@ func (m *Machine) finishBatch(seq uint64, b *batch) {
 				}
 				k, err := mp.OpenPrivate(m.sk, m.me, c.ct, others, n, len(m.space))
 				if err != nil {
-					m.cheat(CheatBadReveal, -1, fmt.Sprintf("%s does not open to a card of the game: %v", h, err))
+					m.cheat(CheatBadReveal, -1, fmt.Sprintf("%s does not open to a card of the game: %v", cardName(h), err))
 					return
 				}
 				c.mine = k
@@ -366,7 +375,7 @@ func (m *Machine) finishBatch(seq uint64, b *batch) {
 			}
 			k, err := mp.OpenPublic(c.ct, all, n, len(m.space))
 			if err != nil {
-				m.cheat(CheatBadReveal, -1, fmt.Sprintf("%s does not open to a card of the game: %v", h, err))
+				m.cheat(CheatBadReveal, -1, fmt.Sprintf("%s does not open to a card of the game: %v", cardName(h), err))
 				return
 			}
 			c.pub, c.mine = k, k
@@ -375,9 +384,9 @@ func (m *Machine) finishBatch(seq uint64, b *batch) {
 			ev.Known, ev.Card = true, m.space[c.mine]
 		}
 		if ev.Known {
-			ev.Text = fmt.Sprintf("%s is card %d", h, ev.Card)
+			ev.Text = fmt.Sprintf("%s is card %d", cardName(h), ev.Card)
 		} else {
-			ev.Text = fmt.Sprintf("%s is opened to %s", h, m.who(e.op.To))
+			ev.Text = fmt.Sprintf("%s is opened to %s", cardName(h), m.who(e.op.To))
 		}
 		m.rd.Events = append(m.rd.Events, ev)
 	}

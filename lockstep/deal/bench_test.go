@@ -233,7 +233,7 @@ func BenchmarkDraw(b *testing.B) {
 				}
 				tb.open(Opening{Deck: 0, Pos: p, To: 0})
 				tb.run()
-				if _, ok := tb.ms[0].Card(Handle{0, p}); !ok {
+				if _, ok := tb.ms[0].Card(Handle{Deck: 0, Pos: p}); !ok {
 					b.Fatal("not drawn")
 				}
 			}

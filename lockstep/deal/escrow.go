@@ -138,10 +138,10 @@ func (m *Machine) revealDropped(dr int) {
 			if c.pub >= 0 || c.privTo != dr {
 				continue
 			}
-			h := Handle{d.id, uint16(pos)}
+			h := Handle{Deck: d.id, Pos: uint16(pos)}
 			sh, err := m.localShare(c.privTo, c.ct)
 			if err != nil {
-				m.cheat(CheatBadReveal, -1, fmt.Sprintf("%s cannot be opened with the rebuilt key: %v", h, err))
+				m.cheat(CheatBadReveal, -1, fmt.Sprintf("%s cannot be opened with the rebuilt key: %v", cardName(h), err))
 				return
 			}
 			all := []mp.Share{sh}
@@ -152,14 +152,14 @@ func (m *Machine) revealDropped(dr int) {
 			}
 			k, err := mp.OpenPublic(c.ct, all, n, len(m.space))
 			if err != nil {
-				m.cheat(CheatBadReveal, -1, fmt.Sprintf("%s does not open to a card of the game: %v", h, err))
+				m.cheat(CheatBadReveal, -1, fmt.Sprintf("%s does not open to a card of the game: %v", cardName(h), err))
 				return
 			}
 			c.shares[c.privTo] = &sh
 			c.pub, c.mine = k, k
 			m.rd.Events = append(m.rd.Events, Event{Kind: EventDropReveal, Seat: c.privTo + 1, Deck: d.id,
 				Opening: Opening{Deck: d.id, Pos: uint16(pos), To: Public}, Card: m.space[k], Known: true,
-				Text: fmt.Sprintf("%s, held by %s, which dropped, is card %d", h, m.who(c.privTo), m.space[k])})
+				Text: fmt.Sprintf("%s, held by %s, which dropped, is card %d", cardName(h), m.who(c.privTo), m.space[k])})
 		}
 	}
 }

@@ -73,7 +73,7 @@ func TestDropRecovery(t *testing.T) {
 			gone := 1
 			held := []uint16{}
 			for p := 2; p < 4; p++ {
-				c, ok := tb.ms[gone].Card(Handle{0, uint16(p)})
+				c, ok := tb.ms[gone].Card(Handle{Deck: 0, Pos: uint16(p)})
 				if !ok {
 					t.Fatal("seat 2 did not draw")
 				}
@@ -81,7 +81,7 @@ func TestDropRecovery(t *testing.T) {
 			}
 			// Seat 2 goes silent as seat 1 draws.
 			tb.silence(gone)
-			next := Handle{0, uint16(2 * n)}
+			next := Handle{Deck: 0, Pos: uint16(2 * n)}
 			tb.openLive(nil, Opening{Deck: 0, Pos: next.Pos, To: 0})
 			tb.run()
 			if _, ok := tb.ms[0].Card(next); ok {
@@ -101,11 +101,11 @@ func TestDropRecovery(t *testing.T) {
 					continue
 				}
 				for k, p := range []int{2, 3} {
-					if c, ok := m.PublicCard(Handle{0, uint16(p)}); !ok || c != held[k] {
+					if c, ok := m.PublicCard(Handle{Deck: 0, Pos: uint16(p)}); !ok || c != held[k] {
 						t.Errorf("seat %d sees the dropped seat's card %d as %d (%v), want %d", i+1, p+1, c, ok, held[k])
 					}
 				}
-				if _, ok := m.PublicCard(Handle{0, 0}); ok {
+				if _, ok := m.PublicCard(Handle{Deck: 0, Pos: 0}); ok {
 					t.Errorf("seat %d sees seat 1's card: the drop revealed more than the dropped hand", i+1)
 				}
 			}
@@ -113,8 +113,17 @@ func TestDropRecovery(t *testing.T) {
 			live := func() []int { return []int{gone} }
 			for i, m := range tb.ms {
 				if i != gone {
-					if err := m.Reshuffle(5, []Handle{{0, 30}, {0, 31}, {0, 32}}); err != nil {
+					if err := m.Reshuffle(5, []Handle{{Deck: 0, Pos: 30}, {Deck: 0, Pos: 31}, {Deck: 0, Pos: 32}}); err != nil {
 						t.Fatal(err)
+					}
+				}
+			}
+			for i, m := range tb.ms {
+				if i != gone {
+					for _, w := range m.Waiting() {
+						if w.Seat == gone {
+							t.Errorf("seat %d waits for the dropped seat: %v", i+1, w)
+						}
 					}
 				}
 			}
@@ -126,7 +135,7 @@ func TestDropRecovery(t *testing.T) {
 			tb.openLive(live(), Opening{Deck: 5, Pos: 0, To: last})
 			tb.run()
 			tb.noCheats()
-			if _, ok := tb.ms[last].Card(Handle{5, 0}); !ok {
+			if _, ok := tb.ms[last].Card(Handle{Deck: 5, Pos: 0}); !ok {
 				t.Fatalf("seat %d did not draw from the deck reshuffled after the drop", last+1)
 			}
 			if n == 3 {
@@ -152,7 +161,7 @@ func TestDropRecovery(t *testing.T) {
 				if i == gone || i == last {
 					continue
 				}
-				if _, ok := m.PublicCard(Handle{5, 0}); !ok {
+				if _, ok := m.PublicCard(Handle{Deck: 5, Pos: 0}); !ok {
 					t.Errorf("seat %d does not see the second dropped seat's card", i+1)
 				}
 			}
@@ -272,10 +281,10 @@ func TestDropWhenOnlySomeHadTheShare(t *testing.T) {
 	}
 	tb.openLive(nil, Opening{Deck: 0, Pos: 2, To: 0}, Opening{Deck: 0, Pos: 1, To: Public})
 	tb.run()
-	if _, ok := tb.ms[0].Card(Handle{0, 2}); !ok || late == nil {
+	if _, ok := tb.ms[0].Card(Handle{Deck: 0, Pos: 2}); !ok || late == nil {
 		t.Fatal("seat 1 did not draw with seat 2's share")
 	}
-	if _, ok := tb.ms[3].PublicCard(Handle{0, 1}); ok {
+	if _, ok := tb.ms[3].PublicCard(Handle{Deck: 0, Pos: 1}); ok {
 		t.Fatal("seat 4 opened without seat 2's share")
 	}
 	tb.drop(1)
@@ -287,7 +296,7 @@ func TestDropWhenOnlySomeHadTheShare(t *testing.T) {
 	tb.collect()
 	tb.noCheats()
 	for p := uint16(0); p < 20; p++ {
-		h := Handle{0, p}
+		h := Handle{Deck: 0, Pos: p}
 		c0, ok0 := tb.ms[0].PublicCard(h)
 		for _, i := range []int{2, 3} {
 			if c, ok := tb.ms[i].PublicCard(h); c != c0 || ok != ok0 {
@@ -295,10 +304,10 @@ func TestDropWhenOnlySomeHadTheShare(t *testing.T) {
 			}
 		}
 	}
-	if _, ok := tb.ms[0].PublicCard(Handle{0, 0}); !ok {
+	if _, ok := tb.ms[0].PublicCard(Handle{Deck: 0, Pos: 0}); !ok {
 		t.Error("the dropped seat's card is not public")
 	}
-	if _, ok := tb.ms[3].Card(Handle{0, 3}); !ok {
+	if _, ok := tb.ms[3].Card(Handle{Deck: 0, Pos: 3}); !ok {
 		t.Error("seat 4's draw after the drop did not finish")
 	}
 }

@@ -108,7 +108,7 @@ func FuzzStep(f *testing.F) {
 			}
 			return
 		}
-		if _, ok := tb.ms[0].Card(Handle{0, 0}); !ok && !tb.ms[1].Stopped() {
+		if _, ok := tb.ms[0].Card(Handle{Deck: 0, Pos: 0}); !ok && !tb.ms[1].Stopped() {
 			t.Fatalf("seat 1 did not finish its draw after %v (waiting for %v)", err, tb.ms[0].Waiting())
 		}
 	})

@@ -42,6 +42,31 @@ type deck struct {
 	open  bool
 	chain int // the chain that builds it last, -1 for an open deck
 	ready bool
+	// gone marks, by position, the cards a Reshuffle has taken into
+	// another deck: their handles name nothing any more. Set when the
+	// Reshuffle is declared, so every peer refuses the same openings.
+	gone []bool
+}
+
+// has reports whether pos is a position of d.
+func (m *Machine) has(d *deck, pos uint16) bool {
+	n := len(d.cards)
+	if d.cards == nil {
+		n = m.chains[d.chain].n
+	}
+	return int(pos) < n
+}
+
+// handleErr says why h names no card that may be used now, or nil.
+func (m *Machine) handleErr(h Handle) error {
+	d := m.decks[h.Deck]
+	if d == nil || !m.has(d, h.Pos) {
+		return fmt.Errorf("%w: no %s", ErrBadInput, cardName(h))
+	}
+	if d.gone != nil && d.gone[h.Pos] {
+		return fmt.Errorf("%w: %s was taken into a reshuffled deck; its handle names nothing now", ErrBadInput, cardName(h))
+	}
+	return nil
 }
 
 // link is one seat's shuffle of a chain, as received (or made here).
@@ -129,6 +154,7 @@ type Machine struct {
 	chains  []*chain
 	batches []*batch
 	ops     []op
+	head    int // every op before it is done (a long game's queue is not rescanned)
 
 	seen    map[slotKey]*crypto.Envelope // lookup only, never ranged over
 	own     map[slotKey]*crypto.Envelope // Config.Sent, by slot; lookup only
@@ -573,8 +599,14 @@ func (m *Machine) step() bool {
 	if m.stepEscrow() {
 		return true
 	}
-	for i, o := range m.ops {
-		prevDone := m.opsDone(i)
+	for m.head < len(m.ops) && m.opDone(m.ops[m.head]) {
+		m.head++
+	}
+	before := true // every op before i is done
+	for i := m.head; i < len(m.ops); i++ {
+		o := m.ops[i]
+		prevDone := before
+		before = before && m.opDone(o)
 		if o.chain >= 0 {
 			c := m.chains[o.chain]
 			if !c.started && prevDone {
@@ -613,14 +645,15 @@ func (m *Machine) step() bool {
 	return false
 }
 
-// opsDone reports whether every op before i is done.
-func (m *Machine) opsDone(i int) bool {
-	for _, o := range m.ops[:i] {
-		if o.chain >= 0 && !m.chains[o.chain].done || o.batch >= 0 && !m.batches[o.batch].done || o.drop >= 0 && !o.done {
-			return false
-		}
+// opDone reports whether o is done.
+func (m *Machine) opDone(o op) bool {
+	switch {
+	case o.chain >= 0:
+		return m.chains[o.chain].done
+	case o.batch >= 0:
+		return m.batches[o.batch].done
 	}
-	return true
+	return o.done
 }
 
 func (m *Machine) startChain(c *chain) {

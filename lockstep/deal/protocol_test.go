@@ -40,20 +40,20 @@ func TestSetupAndOpenings(t *testing.T) {
 						t.Errorf("seat %d knows slot %d: %v", s+1, slot+1, e.Known)
 					}
 				}
-				c, ok := tb.ms[s].Card(Handle{0, uint16(s)})
+				c, ok := tb.ms[s].Card(Handle{Deck: 0, Pos: uint16(s)})
 				if !ok || c < 100 || c >= 120 || seenIDs[c] {
 					t.Fatalf("seat %d drew %d (%v)", s+1, c, ok)
 				}
 				seenIDs[c], drawn[s] = true, c
 				for o := 0; o < n; o++ {
-					if _, ok := tb.ms[o].Card(Handle{0, uint16(s)}); ok != (o == s) {
+					if _, ok := tb.ms[o].Card(Handle{Deck: 0, Pos: uint16(s)}); ok != (o == s) {
 						t.Errorf("seat %d knows seat %d's card: %v", o+1, s+1, ok)
 					}
 				}
 			}
 			// Seat 1 peeks at the next card; then seat 2 draws it (it was
 			// opened to seat 1: a re-masking by seat 2 first).
-			next := Handle{0, uint16(n)}
+			next := Handle{Deck: 0, Pos: uint16(n)}
 			b = tb.open(Opening{Deck: 0, Pos: next.Pos, To: 0})
 			tb.run()
 			peeked, ok := tb.ms[0].Card(next)
@@ -75,19 +75,19 @@ func TestSetupAndOpenings(t *testing.T) {
 			b = tb.open(Opening{Deck: 0, Pos: 0, To: Public}, Opening{Deck: 1, Pos: 0, To: Public})
 			tb.run()
 			tb.noCheats()
-			flip, _ := tb.ms[0].PublicCard(Handle{1, 0})
+			flip, _ := tb.ms[0].PublicCard(Handle{Deck: 1, Pos: 0})
 			for s, m := range tb.ms {
-				if c, ok := m.PublicCard(Handle{0, 0}); !ok || c != drawn[0] {
+				if c, ok := m.PublicCard(Handle{Deck: 0, Pos: 0}); !ok || c != drawn[0] {
 					t.Errorf("seat %d sees seat 1's played card as %d (%v), want %d", s+1, c, ok, drawn[0])
 				}
-				if c, ok := m.PublicCard(Handle{1, 0}); !ok || c != flip || c < 500 || c >= 506 {
+				if c, ok := m.PublicCard(Handle{Deck: 1, Pos: 0}); !ok || c != flip || c < 500 || c >= 506 {
 					t.Errorf("seat %d sees the flip as %d (%v), seat 1 as %d", s+1, c, ok, flip)
 				}
 			}
 			// Reshuffle: the played card, seat 2's hand card and three
 			// undrawn ones become deck 7; seat 3 (seat 1 at 2 seats) draws
 			// all five.
-			from := []Handle{{0, 0}, {0, 1}, {0, 15}, {0, 16}, {0, 17}}
+			from := []Handle{{Deck: 0, Pos: 0}, {Deck: 0, Pos: 1}, {Deck: 0, Pos: 15}, {Deck: 0, Pos: 16}, {Deck: 0, Pos: 17}}
 			for _, m := range tb.ms {
 				if err := m.Reshuffle(7, from); err != nil {
 					t.Fatal(err)
@@ -95,6 +95,12 @@ func TestSetupAndOpenings(t *testing.T) {
 			}
 			tb.run()
 			tb.noCheats()
+			if _, err := tb.ms[0].Open([]Opening{{Deck: 0, Pos: 15, To: 0}}); err == nil {
+				t.Error("a handle taken into the reshuffle still opens")
+			}
+			if _, ok := tb.ms[0].PublicCard(Handle{Deck: 0, Pos: 0}); ok {
+				t.Error("a handle taken into the reshuffle still names its card")
+			}
 			drawer := 2 % n
 			var ops2 []Opening
 			for p := 0; p < 5; p++ {
@@ -105,13 +111,13 @@ func TestSetupAndOpenings(t *testing.T) {
 			tb.noCheats()
 			got := map[uint16]int{}
 			for p := 0; p < 5; p++ {
-				c, ok := tb.ms[drawer].Card(Handle{7, uint16(p)})
+				c, ok := tb.ms[drawer].Card(Handle{Deck: 7, Pos: uint16(p)})
 				if !ok {
 					t.Fatalf("seat %d did not learn reshuffled card %d", drawer+1, p+1)
 				}
 				got[c]++
 				for o := range tb.ms {
-					if _, ok := tb.ms[o].Card(Handle{7, uint16(p)}); ok != (o == drawer) {
+					if _, ok := tb.ms[o].Card(Handle{Deck: 7, Pos: uint16(p)}); ok != (o == drawer) {
 						t.Errorf("seat %d knows reshuffled card %d: %v", o+1, p+1, ok)
 					}
 				}

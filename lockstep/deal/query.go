@@ -15,9 +15,12 @@ func (m *Machine) batchOf(env *crypto.Envelope) *batch {
 }
 
 func (m *Machine) card(h Handle) (*card, error) {
+	if err := m.handleErr(h); err != nil {
+		return nil, err
+	}
 	d := m.decks[h.Deck]
 	if d == nil || !d.ready || int(h.Pos) >= len(d.cards) {
-		return nil, fmt.Errorf("%w: no %s (or its deck is not shuffled yet)", ErrNotReady, h)
+		return nil, fmt.Errorf("%w: no %s (or its deck is not shuffled yet)", ErrNotReady, cardName(h))
 	}
 	return &d.cards[h.Pos], nil
 }
@@ -66,7 +69,7 @@ func (m *Machine) RevealShare(h Handle, seq uint64) ([]byte, error) {
 		return nil, err
 	}
 	if c.privTo != m.me {
-		return nil, fmt.Errorf("%w: %s is not in this seat's hand", ErrBadInput, h)
+		return nil, fmt.Errorf("%w: %s is not in this seat's hand", ErrBadInput, cardName(h))
 	}
 	sh, err := mp.MakeShare(m.rand, m.ctx(seq, revealSlot(h), ctxAction), m.me, m.sk, c.ct)
 	if err != nil {
@@ -90,16 +93,16 @@ func (m *Machine) CheckReveal(seat int, h Handle, seq uint64, claimed uint16, sh
 	}
 	if c.pub >= 0 {
 		if m.space[c.pub] != claimed {
-			return m.reject(CheatBadReveal, seat, fmt.Sprintf("%s claims %s is card %d, but it is card %d, known to all", m.who(seat), h, claimed, m.space[c.pub]), nil)
+			return m.reject(CheatBadReveal, seat, fmt.Sprintf("%s claims %s is card %d, but it is card %d, known to all", m.who(seat), cardName(h), claimed, m.space[c.pub]), nil)
 		}
 		return nil
 	}
 	if c.privTo != seat {
-		return m.reject(CheatBadReveal, seat, fmt.Sprintf("%s reveals %s, which is not in its hand", m.who(seat), h), nil)
+		return m.reject(CheatBadReveal, seat, fmt.Sprintf("%s reveals %s, which is not in its hand", m.who(seat), cardName(h)), nil)
 	}
 	sh, err := mp.VerifyShare(m.ctx(seq, revealSlot(h), ctxAction), seat, m.keys[seat], c.ct, share)
 	if err != nil {
-		return m.reject(CheatWrongShare, seat, fmt.Sprintf("%s's decryption share revealing %s is wrong: %v", m.who(seat), h, err), err)
+		return m.reject(CheatWrongShare, seat, fmt.Sprintf("%s's decryption share revealing %s is wrong: %v", m.who(seat), cardName(h), err), err)
 	}
 	all := []mp.Share{sh}
 	for s, x := range c.shares {
@@ -109,10 +112,10 @@ func (m *Machine) CheckReveal(seat int, h Handle, seq uint64, claimed uint16, sh
 	}
 	k, err := mp.OpenPublic(c.ct, all, len(m.seats), len(m.space))
 	if err != nil {
-		return m.reject(CheatBadReveal, seat, fmt.Sprintf("%s's reveal of %s opens to no card of the game: %v", m.who(seat), h, err), err)
+		return m.reject(CheatBadReveal, seat, fmt.Sprintf("%s's reveal of %s opens to no card of the game: %v", m.who(seat), cardName(h), err), err)
 	}
 	if m.space[k] != claimed {
-		return m.reject(CheatBadReveal, seat, fmt.Sprintf("%s claims %s is card %d, but its ciphertext holds card %d", m.who(seat), h, claimed, m.space[k]), nil)
+		return m.reject(CheatBadReveal, seat, fmt.Sprintf("%s claims %s is card %d, but its ciphertext holds card %d", m.who(seat), cardName(h), claimed, m.space[k]), nil)
 	}
 	c.shares[seat] = &sh
 	c.pub, c.mine = k, k
@@ -134,14 +137,18 @@ func (m *Machine) Waiting() []Wait {
 	if w != nil {
 		return w
 	}
-	for i, o := range m.ops {
+	before := true
+	for i := m.head; i < len(m.ops); i++ {
+		o := m.ops[i]
+		prevDone := before
+		before = before && m.opDone(o)
 		if o.chain >= 0 {
 			c := m.chains[o.chain]
 			if !c.started || c.done {
 				continue
 			}
 			for s := range c.links {
-				if c.links[s].env == nil && s != m.me {
+				if c.links[s].env == nil && !c.links[s].skipped && s != m.me {
 					w = append(w, Wait{s, fmt.Sprintf("its shuffle of deck %d", c.deck)})
 					break
 				}
@@ -149,7 +156,7 @@ func (m *Machine) Waiting() []Wait {
 			continue
 		}
 		if o.drop >= 0 {
-			if o.done || !m.opsDone(i) {
+			if o.done || !prevDone {
 				continue
 			}
 			for h := range m.seats {
@@ -160,7 +167,7 @@ func (m *Machine) Waiting() []Wait {
 			break
 		}
 		b := m.batches[o.batch]
-		if b.done || !m.opsDone(i) {
+		if b.done || !prevDone {
 			continue
 		}
 		for s := range m.seats {

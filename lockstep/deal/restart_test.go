@@ -43,7 +43,7 @@ func TestRestart(t *testing.T) {
 	}
 	tb.open(Opening{Deck: 0, Pos: 0, To: 1}, Opening{Deck: 0, Pos: 1, To: 2})
 	tb.run()
-	before, ok := tb.ms[1].Card(Handle{0, 0})
+	before, ok := tb.ms[1].Card(Handle{Deck: 0, Pos: 0})
 	if !ok {
 		t.Fatal("seat 2 did not draw")
 	}
@@ -51,7 +51,7 @@ func TestRestart(t *testing.T) {
 	tb.lose(1, crypto.KindShare)
 	tb.open(Opening{Deck: 0, Pos: 2, To: 0})
 	tb.run()
-	if _, ok := tb.ms[0].Card(Handle{0, 2}); ok {
+	if _, ok := tb.ms[0].Card(Handle{Deck: 0, Pos: 2}); ok {
 		t.Fatal("seat 1 drew without seat 2's share")
 	}
 	tb.hook = nil
@@ -64,10 +64,10 @@ func TestRestart(t *testing.T) {
 	tb.collect()
 	tb.run()
 	tb.noCheats()
-	if after, ok := tb.ms[1].Card(Handle{0, 0}); !ok || after != before {
+	if after, ok := tb.ms[1].Card(Handle{Deck: 0, Pos: 0}); !ok || after != before {
 		t.Errorf("seat 2's card after the restart is %d (%v), before %d", after, ok, before)
 	}
-	if _, ok := tb.ms[0].Card(Handle{0, 2}); !ok {
+	if _, ok := tb.ms[0].Card(Handle{Deck: 0, Pos: 2}); !ok {
 		t.Error("seat 1's draw did not finish after seat 2's restart")
 	}
 	for i := range tb.ms {

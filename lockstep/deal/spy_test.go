@@ -33,10 +33,10 @@ func TestSpyLearnsNothing(t *testing.T) {
 			view = append(view, fmt.Sprintf("%d %q %d %d %v %v|", e.Kind, e.Text, e.Batch, e.Slot, e.Known, e.Card)...)
 		}
 		for s := 0; s < 2; s++ {
-			c, _ := tb.ms[s].Card(Handle{0, uint16(s)})
+			c, _ := tb.ms[s].Card(Handle{Deck: 0, Pos: uint16(s)})
 			drawn = append(drawn, c)
 		}
-		spyCard, _ = tb.ms[spy].Card(Handle{0, 2})
+		spyCard, _ = tb.ms[spy].Card(Handle{Deck: 0, Pos: 2})
 		return view, drawn, spyCard
 	}
 	a := make([]uint16, 12)

@@ -6,11 +6,12 @@ import (
 	"io"
 
 	"github.com/boardmesh/boardmesh/crypto"
+	"github.com/boardmesh/boardmesh/engine"
 )
 
 // Deck declares deck ID: an ordered public list of card ids. Unless Open,
 // the deck protocol shuffles it jointly at setup; afterwards its cards are
-// referred to by Handle{ID, position}.
+// referred to by Handle{Deck: ID, Pos: position}.
 type Deck struct {
 	ID    uint8
 	Cards []uint16
@@ -20,25 +21,21 @@ type Deck struct {
 }
 
 // Handle names a card by its deck and position, the only name the engine
-// has for a hidden card.
-type Handle struct {
-	Deck uint8
-	Pos  uint16
-}
+// has for a hidden card: the engine's own type, so the card layer passes
+// handles and openings between the two unchanged.
+type Handle = engine.Handle
 
-func (h Handle) String() string { return fmt.Sprintf("card %d of deck %d", int(h.Pos)+1, h.Deck) }
+// cardName is a handle as a player reads it, positions counted from 1.
+func cardName(h Handle) string { return fmt.Sprintf("card %d of deck %d", int(h.Pos)+1, h.Deck) }
 
 // Public as Opening.To makes an opening public.
-const Public = -1
+const Public = engine.Public
 
 // Opening asks for the card at (Deck, Pos) to be shown to seat To (a
 // 0-based seat: a private draw or a peek; the card stays where it is
 // either way, the engine decides where it goes), or to everyone (Public).
-type Opening struct {
-	Deck uint8
-	Pos  uint16
-	To   int
-}
+// It is the engine's type (engine.Opening).
+type Opening = engine.Opening
 
 // Config configures a Machine.
 type Config struct {

@@ -5,11 +5,10 @@ import (
 	"encoding/hex"
 	"flag"
 	"fmt"
-	"os"
-	"regexp"
 	"testing"
 
 	"github.com/boardmesh/boardmesh/crypto"
+	"github.com/boardmesh/boardmesh/engine/golden"
 )
 
 var printVectors = flag.Bool("print", false, "print the golden vectors in the format of docs/protocol.md")
@@ -42,18 +41,18 @@ func vectorRun(t *testing.T) map[string]*crypto.Envelope {
 // envelope against docs/protocol.md §10.6.
 func TestBodyVectors(t *testing.T) {
 	got := vectorRun(t)
-	var v [][2]string
+	var v []golden.Vector
 	for _, name := range []string{"card-key.seat1.seq0", "card-key.seat2.seq0", "share.seat2.seq0", "remask.seat1.seq2", "share.seat2.seq2"} {
 		env := got[name]
 		if env == nil {
 			t.Fatalf("the run has no %s", name)
 		}
-		v = append(v, [2]string{"deal." + name + ".body", hex.EncodeToString(env.Body)})
+		v = append(v, golden.Vector{"deal." + name + ".body", hex.EncodeToString(env.Body)})
 	}
 	for _, name := range []string{"shuffle.seat1.seq0", "shuffle.seat2.seq0"} {
 		env := got[name]
 		sum := sha256.Sum256(env.Body)
-		v = append(v, [2]string{"deal." + name + ".body", fmt.Sprintf("%d bytes, sha256 %x", len(env.Body), sum)})
+		v = append(v, golden.Vector{"deal." + name + ".body", fmt.Sprintf("%d bytes, sha256 %x", len(env.Body), sum)})
 	}
 	// Escrow and a drop: three seats (seeds 00…1f, 20…3f, 40…5f; streams
 	// of 1s, 2s, 3s), the same deck; after setup seat 3 is dropped.
@@ -69,27 +68,8 @@ func TestBodyVectors(t *testing.T) {
 	tb.noCheats()
 	e := esc["escrow.seat1.seq0"]
 	sum := sha256.Sum256(e.Body)
-	v = append(v, [2]string{"deal.escrow.seat1.seq0.body", fmt.Sprintf("%d bytes, sha256 %x", len(e.Body), sum)})
-	v = append(v, [2]string{"deal.piece.seat1.seq2.body", hex.EncodeToString(esc["piece.seat1.seq2"].Body)})
-	v = append(v, [2]string{"deal.card-key.seat1.seq0.wire", hex.EncodeToString(got["card-key.seat1.seq0"].Marshal())})
-	if *printVectors {
-		for _, x := range v {
-			fmt.Printf("    %s = %s\n", x[0], x[1])
-		}
-	}
-	doc, err := os.ReadFile("../../docs/protocol.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, x := range v {
-		re := regexp.MustCompile(`(?m)^    ` + regexp.QuoteMeta(x[0]) + ` = (.+)$`)
-		m := re.FindSubmatch(doc)
-		if m == nil {
-			t.Errorf("docs/protocol.md lacks vector %s", x[0])
-			continue
-		}
-		if string(m[1]) != x[1] {
-			t.Errorf("vector %s: code gives %s, docs/protocol.md says %s", x[0], x[1], m[1])
-		}
-	}
+	v = append(v, golden.Vector{"deal.escrow.seat1.seq0.body", fmt.Sprintf("%d bytes, sha256 %x", len(e.Body), sum)})
+	v = append(v, golden.Vector{"deal.piece.seat1.seq2.body", hex.EncodeToString(esc["piece.seat1.seq2"].Body)})
+	v = append(v, golden.Vector{"deal.card-key.seat1.seq0.wire", hex.EncodeToString(got["card-key.seat1.seq0"].Marshal())})
+	golden.Check(t, "../../docs/protocol.md", v, *printVectors)
 }
