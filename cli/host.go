@@ -56,6 +56,7 @@ so after a crash or Ctrl-C 'boardmesh resume' rejoins the game.`,
 		},
 	}
 	addNetFlags(cmd, &opts.Net, true)
+	addModeFlag(cmd, &opts.Net)
 	opts.Options.register(cmd.Flags())
 	cmd.Flags().IntVar(&opts.StartWhen, "start-when", 0, "start the game by itself once N players (you included) have joined")
 	return cmd

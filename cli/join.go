@@ -56,6 +56,7 @@ game has started, and one whose rules version differs from yours.`,
 		},
 	}
 	addNetFlags(cmd, &opts.Net, true)
+	addModeFlag(cmd, &opts.Net)
 	cmd.Flags().DurationVar(&opts.Wait, "wait", 4*time.Second, "how long to search the LAN for lobbies or a join code")
 	return cmd
 }

@@ -40,6 +40,9 @@ type NetFlags struct {
 	InjectDesync int64
 	// Internet: --relay, --bootstrap, --no-dht (internet.go).
 	Internet InternetFlags
+	// OpenHands: --open-hands (host, join): an open table for a game with
+	// hidden cards.
+	OpenHands bool
 	// needHome is set by commands that need an existing home (resume):
 	// netSetup then creates nothing and names the home it did not find.
 	needHome bool
@@ -120,7 +123,15 @@ func netSetup(io *IOStreams, nf *NetFlags) (p2p.NetConfig, error) {
 	}
 	return p2p.NetConfig{Identity: id, Name: name, Home: home, LAN: !nf.Loopback, Port: nf.Port, NoQUIC: nf.NoQUIC,
 		MDNS: !nf.Loopback && !nf.NoMDNS, Games: lookupGames(nf), BotName: nf.Bot, BotRand: engine.NewRand(seed[:]), BotDelay: nf.BotDelay, DropAfter: nodeDrop,
-		Internet: inet}, nil
+		Internet: inet, OpenHands: nf.OpenHands}, nil
+}
+
+// openHandsHelp is the help of --open-hands.
+const openHandsHelp = "a trusted table: every peer's engine holds every card drawn (default for games with hidden cards: a secret table, where no peer can learn a card it may not see; the host chooses, and a joiner sits only at the table it asked for)"
+
+// addModeFlag registers --open-hands on host and join.
+func addModeFlag(cmd *cobra.Command, nf *NetFlags) {
+	cmd.Flags().BoolVar(&nf.OpenHands, "open-hands", false, openHandsHelp)
 }
 
 // netInteractive says whether a person plays at the game screen.

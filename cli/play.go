@@ -31,13 +31,15 @@ type PlayOptions struct {
 	Bots     int
 	BotKinds []string
 	Watch    bool
-	Auto     bool
-	JSON     bool
-	Seed     string
-	Options  gameOptionFlags
-	Delay    time.Duration
-	Home     string
-	Web      bool
+	// OpenHands: --open-hands, an open table for a game with hidden cards.
+	OpenHands bool
+	Auto      bool
+	JSON      bool
+	Seed      string
+	Options   gameOptionFlags
+	Delay     time.Duration
+	Home      string
+	Web       bool
 	// InjectDesync, 0 or more, makes the last bot's engine go wrong at
 	// that step (a developer's flag); -1 plays honestly.
 	InjectDesync int64
@@ -109,6 +111,7 @@ file with the buggy peer's state), then exits with code 3.
 	cmd.Flags().IntVar(&opts.Bots, "bots", -1, "number of bots (default: fill the game's usual table)")
 	cmd.Flags().StringSliceVar(&opts.BotKinds, "bot", nil, "bot kinds, comma-separated, repeated to fill the table (default: the game's bots in turn)")
 	cmd.Flags().BoolVar(&opts.Watch, "watch", false, "seat only bots and watch")
+	cmd.Flags().BoolVar(&opts.OpenHands, "open-hands", false, openHandsHelp)
 	cmd.Flags().BoolVar(&opts.Auto, "auto", false, "no terminal UI: your seat is a bot too; print a summary at the end")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the summary as JSON (implies --auto)")
 	cmd.Flags().StringVar(&opts.Seed, "seed", "", "seed of the bots' choices (default: random)")
@@ -200,7 +203,7 @@ func playRun(opts *PlayOptions) error {
 	var prog *tea.Program
 	var view *tableView
 	var page *web.Page
-	cfg := p2p.TableConfig{Game: g, Options: gameOpts, Names: names, Bots: botList, Seed: seed, Dir: dir, BotDelay: delay}
+	cfg := p2p.TableConfig{Game: g, Options: gameOpts, Names: names, Bots: botList, Seed: seed, Dir: dir, BotDelay: delay, Secret: !opts.OpenHands}
 	if opts.InjectDesync >= 0 {
 		cfg.Inject = &p2p.Injection{Peer: players - 1, Seq: uint64(opts.InjectDesync)}
 	}

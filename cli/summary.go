@@ -13,9 +13,12 @@ import (
 
 // PlaySummary is what `play --auto` prints (as text, or JSON with --json).
 type PlaySummary struct {
-	Game       string        `json:"game"`
-	Version    string        `json:"version"`
-	Peers      int           `json:"peers"`
+	Game    string `json:"game"`
+	Version string `json:"version"`
+	Peers   int    `json:"peers"`
+	// Mode is the table's card mode, agreed by the roster: "secret
+	// table", "open hands" or "open (no hidden cards)".
+	Mode       string        `json:"mode"`
 	Reason     string        `json:"reason"`
 	Seats      []SummarySeat `json:"seats"`
 	Steps      uint64        `json:"steps"`
@@ -50,7 +53,7 @@ func summarize(g *engine.Game, t *p2p.Table, elapsed time.Duration) (PlaySummary
 	st := first.Status()
 	s := PlaySummary{Game: g.Name, Version: g.Version, Peers: len(t.Peers), Steps: st.Seq, Turns: st.Turn,
 		Entries: len(first.Entries()), LogHash: first.LogHash().String(), LogsAgree: true, Seconds: elapsed.Seconds(),
-		Log: first.Log.Path()}
+		Log: first.Log.Path(), Mode: st.Mode}
 	for _, p := range t.Peers[1:] {
 		if p.LogHash() != first.LogHash() {
 			s.LogsAgree = false
@@ -112,7 +115,7 @@ func printSummary(io *IOStreams, asJSON bool, g *engine.Game, t *p2p.Table, huma
 			return err
 		}
 	} else if over {
-		fmt.Fprintf(io.Out, "%s: %d peers on loopback, %d steps, %d turns, %.1f s\n", g.Title, s.Peers, s.Steps, s.Turns, s.Seconds)
+		fmt.Fprintf(io.Out, "%s: %d peers on loopback, %s, %d steps, %d turns, %.1f s\n", g.Title, s.Peers, s.Mode, s.Steps, s.Turns, s.Seconds)
 		fmt.Fprintf(io.Out, "%s\n", s.Reason)
 		for _, seat := range s.Seats {
 			win := ""

@@ -28,6 +28,7 @@ func (n *Node) advance() {
 			break
 		}
 	}
+	n.drainCards()
 	n.drainEvents()
 }
 
@@ -38,6 +39,9 @@ func (n *Node) advanceOnce() bool {
 		return n.commitRoster()
 	}
 	if n.supersede() {
+		return true
+	}
+	if n.cardsStep() {
 		return true
 	}
 	x, ok := m.expect()
@@ -292,6 +296,11 @@ func (n *Node) commitRoster() bool {
 		if err != nil {
 			n.unbuf(slotOf(env))
 			_ = n.reject(env, err)
+			continue
+		}
+		if err := n.modeAgrees(r); err != nil {
+			n.unbuf(slotOf(env))
+			n.rd.Events = append(n.rd.Events, Event{Kind: EventRefused, Peer: env.Author, Err: err, Text: err.Error()})
 			continue
 		}
 		joins := make([]*crypto.Envelope, 0, len(r.Members))

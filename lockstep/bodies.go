@@ -106,6 +106,10 @@ type rosterBody struct {
 	Version string
 	Options engine.Options
 	Members []Member // sorted by peer ID bytes
+	// Secret makes the table a secret one (lockstep/secret.go). It is
+	// written as a trailing 1 only when set, so an open table's roster is
+	// byte for byte what it was before secret tables.
+	Secret bool
 }
 
 func (b *rosterBody) encode() []byte {
@@ -120,6 +124,9 @@ func (b *rosterBody) encode() []byte {
 		e.Text("name", m.Name)
 		e.Blob("commitment", m.Commitment[:])
 		e.Uint("chain_len", m.ChainLen)
+	}
+	if b.Secret {
+		e.Uint("secret", 1)
 	}
 	return e.Bytes()
 }
@@ -141,6 +148,9 @@ func decodeRoster(b []byte) (*rosterBody, error) {
 			}
 		}
 		r.Members = append(r.Members, m)
+	}
+	if d.Err() == nil && len(b) > len(r.encode()) {
+		r.Secret = d.Uint() == 1
 	}
 	if d.Err() != nil {
 		return nil, fmt.Errorf("%w: roster: %v", ErrBadBody, d.Err())
@@ -240,8 +250,12 @@ func wellFormed(env *crypto.Envelope) error {
 	case crypto.KindReveal:
 		_, err = decodeHashBody(env.Kind, env.Body)
 	case crypto.KindAction:
+		// An open table's action, or a secret table's (with the cards it
+		// shows); the machine checks which one the table's mode takes.
 		if _, derr := engine.DecodeAction(env.Body); derr != nil {
-			err = fmt.Errorf("%w: %v", ErrBadBody, derr)
+			if _, serr := decodeSecretAction(env.Body); serr != nil {
+				err = fmt.Errorf("%w: %v", ErrBadBody, derr)
+			}
 		}
 	case crypto.KindCheckpoint:
 		_, err = decodeUintBody(env.Kind, env.Body)

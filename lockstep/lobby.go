@@ -65,7 +65,7 @@ func (n *Node) ProposeMembers(ids []crypto.PeerID) error {
 	if len(members) < n.game.MinPlayers || len(members) > n.game.MaxPlayers {
 		return fmt.Errorf("%s is for %d to %d players; %d have joined", n.game.Title, n.game.MinPlayers, n.game.MaxPlayers, len(members))
 	}
-	r := &rosterBody{Lobby: n.lobby, Game: n.game.Name, Version: n.game.Version, Options: n.opts, Members: members}
+	r := &rosterBody{Lobby: n.lobby, Game: n.game.Name, Version: n.game.Version, Options: n.opts, Members: members, Secret: n.secretTable()}
 	n.sign(&crypto.Envelope{Session: n.lobby, Kind: crypto.KindRoster, Body: r.encode()})
 	n.advance()
 	return nil
@@ -229,7 +229,7 @@ func (n *Node) repropose() {
 				strings.Join(silent, ", "), m.game.Title, m.game.MinPlayers)})
 		return
 	}
-	r := &rosterBody{Lobby: n.lobby, Game: m.roster.Game, Version: m.roster.Version, Options: m.roster.Options, Members: keep}
+	r := &rosterBody{Lobby: n.lobby, Game: m.roster.Game, Version: m.roster.Version, Options: m.roster.Options, Members: keep, Secret: m.roster.Secret}
 	n.sign(&crypto.Envelope{Session: n.lobby, Kind: crypto.KindRoster, Body: r.encode()})
 	n.advance()
 }

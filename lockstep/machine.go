@@ -73,6 +73,24 @@ type machine struct {
 	scratch []byte
 	reveals []crypto.Hash
 	events  []Event // produced by apply, drained by Node
+
+	// Secret tables (secret.go): this peer's identity and card layer
+	// maker (Node only), the layer once the seats are drawn, and whether
+	// the state's wait for cards has not been counted as a step yet.
+	me           *crypto.Identity
+	cardMaker    CardMaker
+	cards        CardLayer
+	cardsPending bool
+	cardsSynced  bool // the layer has been told of the current wait
+	// pubKnown marks the cards known public (newlyPublic); opened lists
+	// those the card layer opened to everyone since the last action, which
+	// the next action carries (secretAction).
+	pubKnown [][]bool
+	opened   []pubCard
+	// ahead is the rest of the log Verify is reading (after the entry fed):
+	// a wait for cards closed by a checkpoint or a reveal takes the public
+	// values from the next action's list.
+	ahead []*crypto.Envelope
 }
 
 // mstate is a member and its hash chain.
@@ -155,6 +173,10 @@ func (m *machine) expect() (x expectation, ok bool) {
 		h := m.hashes[m.seq]
 		if m.needCP {
 			return expectation{kind: crypto.KindCheckpoint, seq: m.seq, who: m.activeMembers(), hash: h, what: "a checkpoint"}, true
+		}
+		if m.cardsPending {
+			// The card layer, not the log, moves the state on.
+			return expectation{}, false
 		}
 		who := m.st.ToAct()
 		switch who.Kind {
@@ -293,8 +315,14 @@ func (m *machine) check(env *crypto.Envelope, x expectation, who int) error {
 		if env.StateHash != x.hash {
 			return fmt.Errorf("%w: action for state %s, ours is %s", ErrStateHash, env.StateHash.Short(), x.hash.Short())
 		}
-		if _, err := engine.DecodeAction(env.Body); err != nil {
-			return fmt.Errorf("%w: %v", ErrBadBody, err)
+		s, err := m.decodeActionBody(env.Body)
+		if err != nil {
+			return err
+		}
+		if m.roster.Secret && m.cards != nil {
+			if err := m.checkOpened(s); err != nil {
+				return err
+			}
 		}
 		// Legality is checked by apply: Apply validates before it
 		// mutates, so a refused action leaves everything as it was, and a
@@ -368,17 +396,42 @@ func (m *machine) apply(env *crypto.Envelope, x expectation) error {
 // applyAction applies an action, or returns ErrIllegal with nothing
 // changed.
 func (m *machine) applyAction(env *crypto.Envelope) error {
-	a, err := engine.DecodeAction(env.Body)
+	s, err := m.decodeActionBody(env.Body)
 	if err != nil {
-		return fmt.Errorf("%w: %v", ErrBadBody, err)
+		return err
 	}
+	a := s.a
 	seat := m.seatOf[m.byID[env.Author]]
 	var what string
 	if m.record {
 		what = m.st.Describe(a)
 	}
-	if err := m.st.Apply(seat, a); err != nil {
+	switch {
+	case !m.roster.Secret:
+		err = m.st.Apply(seat, a)
+	case m.cards == nil:
+		// Verify: the values the move shows, unchecked against the
+		// ciphertexts (the log has none); the state hashes every seat
+		// signs after it bind them.
+		var rs []Revealed
+		if rs, err = DecodeReveals(s.reveals); err == nil {
+			vals := make([]int, len(rs))
+			for i, r := range rs {
+				vals[i] = int(r.Card)
+			}
+			err = m.st.(engine.CardState).ApplyRevealed(seat, a, vals)
+		}
+	default:
+		// The cards the move shows are checked against their
+		// ciphertexts first; a forged one is named by the card layer.
+		err = m.cards.Apply(seat, a, env.Seq, s.reveals)
+	}
+	if err != nil {
 		return fmt.Errorf("%w: %v", ErrIllegal, err)
+	}
+	if m.roster.Secret {
+		m.newlyPublic() // what the move showed: not the card layer's
+		m.opened = nil
 	}
 	m.appendLog(env)
 	return m.stepDone(stepInfo{Kind: "action", Author: env.Author, Seat: seat, Entry: len(m.log) - 1, What: what, Action: a})
@@ -434,6 +487,13 @@ func (m *machine) drawSeats(b crypto.Hash) error {
 		return fmt.Errorf("%w: %v", ErrRefused, err)
 	}
 	m.st = st
+	if m.roster.Secret {
+		if err := m.startCards(); err != nil {
+			return err
+		}
+		m.newlyPublic() // the face-up decks: public from the start
+		m.cardsPending = st.ToAct().Kind == engine.ActorCards
+	}
 	m.dropper, _ = st.(engine.Dropper)
 	m.turn = st.Turn()
 	m.hashes = append(m.hashes[:0], crypto.Hash(engine.HashWith(m.enc, st)))
@@ -442,7 +502,13 @@ func (m *machine) drawSeats(b crypto.Hash) error {
 	}
 	m.noteRound()
 	m.phase = PhasePlaying
-	m.events = append(m.events, Event{Kind: EventStarted, Text: "seats drawn; the game begins"})
+	text := "seats drawn; the game begins"
+	if m.roster.Secret {
+		text += " at a secret table: no peer can learn a card it may not see"
+	} else if _, ok := st.(engine.CardState); ok {
+		text += " with open hands: every peer's engine holds every card drawn"
+	}
+	m.events = append(m.events, Event{Kind: EventStarted, Text: text})
 	return m.autoplay()
 }
 
@@ -460,6 +526,9 @@ func (m *machine) stepDone(info stepInfo) error {
 	m.hashes = append(m.hashes, crypto.Hash(engine.HashWith(m.enc, m.st)))
 	m.observe(info)
 	m.noteRound()
+	if m.roster.Secret && m.st.ToAct().Kind == engine.ActorCards {
+		m.cardsPending = true
+	}
 	if t := m.st.Turn(); t != m.turn || m.st.ToAct().Kind == engine.ActorOver {
 		m.turn = t
 		m.needCP = true
@@ -964,6 +1033,9 @@ func (m *machine) feed(env *crypto.Envelope) error {
 			m.applyExtend(env, x, mi)
 			return nil
 		}
+	}
+	if err := m.verifyCards(env); err != nil {
+		return err
 	}
 	x, ok := m.expect()
 	if !ok {

@@ -113,6 +113,18 @@ type Node struct {
 	// stalls.
 	held []heldState
 
+	// Secret tables (secret.go): the mode this host proposes, card
+	// envelopes that came before the seat draw, the card envelopes this
+	// seat signed (re-sent while the cards stall), and whether the card
+	// layer's stop was reported.
+	hostSecret     bool
+	cardEarly      []*crypto.Envelope
+	cardEarlyBytes int
+	cardSent       []*crypto.Envelope
+	cardsStopped   bool
+	modeFor        crypto.Hash // the session modeText is of
+	modeText       string
+
 	stopped    bool
 	stateSent  map[uint64]bool
 	reports    []*DesyncReport
@@ -140,6 +152,12 @@ func New(cfg Config) (*Node, error) {
 	n := &Node{cfg: cfg, id: cfg.Identity, m: newMachine(cfg.Games),
 		buf: map[slot]*crypto.Envelope{}, use: map[crypto.PeerID]*bufUse{}, seen: map[slot]*crypto.Envelope{}, sent: map[slot]*crypto.Envelope{},
 		voted: map[uint64][][]int{}, asked: map[crypto.PeerID]int{}, stateSent: map[uint64]bool{}}
+	n.m.me, n.m.cardMaker = cfg.Identity, cfg.Cards
+	for _, env := range cfg.Sent {
+		if env != nil && env.Kind.Card() {
+			return nil, errors.New("lockstep: this log is of a secret table, and restarting a secret table is not supported yet (its hidden-card keys and shuffles cannot be taken up again)")
+		}
+	}
 	sigs := newSigBatches(cfg.Log)
 	for i, env := range cfg.Log {
 		n.m.checkSigs = !sigs.good(i)
@@ -227,6 +245,16 @@ func (n *Node) Host(lobby crypto.Hash, game *engine.Game, opts engine.Options) e
 		return fmt.Errorf("%s: %w", game.Name, err)
 	}
 	n.hosting, n.game, n.opts = true, game, resolved
+	if !n.cfg.OpenHands && n.cfg.Cards != nil {
+		// A game with hidden cards, hosted by a peer with the card layer:
+		// a secret table. (Without Config.Cards a node hosts open tables,
+		// as before secret tables.)
+		if st, err := game.Setup(game.MinPlayers, resolved); err == nil {
+			if _, ok := st.(engine.CardState); ok {
+				n.hostSecret = true
+			}
+		}
+	}
 	return n.join(lobby, &joinBody{Game: game.Name, Version: game.Version, Options: resolved})
 }
 
@@ -294,8 +322,20 @@ func (n *Node) Act(a engine.Action) error {
 	if err := c.Apply(n.m.seatOf[n.myMember()], a); err != nil {
 		return err
 	}
+	body := engine.AppendAction(nil, a)
+	if n.Secret() {
+		if n.m.cards == nil {
+			return ErrNoCardLayer
+		}
+		// The cards the move shows, with this seat's decryption shares.
+		r, err := n.m.cards.Reveal(a, n.m.seq)
+		if err != nil {
+			return err
+		}
+		body = (&secretAction{a: a, reveals: r, opened: n.m.opened}).encode()
+	}
 	n.sign(&crypto.Envelope{Session: n.m.session, Seq: n.m.seq, Kind: crypto.KindAction,
-		StateHash: n.m.hashes[n.m.seq], Body: engine.AppendAction(nil, a)})
+		StateHash: n.m.hashes[n.m.seq], Body: body})
 	n.advance()
 	return nil
 }
@@ -363,7 +403,7 @@ func (n *Node) Step(env *crypto.Envelope) error {
 		return n.reject(env, fmt.Errorf("%w: unknown kind", ErrMalformed))
 	}
 	if env.Kind.Card() {
-		return ErrCardKind // package deal's; the caller routes it there (cards.go)
+		return n.stepCard(env) // secret.go
 	}
 	// An exact copy of an envelope we hold was verified when it came
 	// first: re-sends, gossip duplicates and catch-up answers cost a map
@@ -399,6 +439,13 @@ func (n *Node) Step(env *crypto.Envelope) error {
 		// their own handlers.)
 		if err := wellFormed(env); err != nil {
 			return n.reject(env, err)
+		}
+		if env.Kind == crypto.KindAction && n.m.roster != nil && env.Session == n.m.session {
+			// The body as this table's mode has it (an open table's
+			// action is refused here in a secret table's shape, as before).
+			if _, err := n.m.decodeActionBody(env.Body); err != nil {
+				return n.reject(env, err)
+			}
 		}
 	}
 	s := slotOf(env)
@@ -651,6 +698,11 @@ func (n *Node) Tick(now int64) {
 		n.progress = now
 	}
 	waits := n.Waiting()
+	if n.m.cardsPending && now-n.resent >= n.cfg.ResendAfter && now-n.progress >= n.cfg.ResendAfter {
+		// The cards stall: a card envelope of ours may have been lost.
+		n.resent = now
+		n.resendCards()
+	}
 	if n.m.phase == PhaseLobby && now-n.resent >= n.cfg.ResendAfter {
 		// Nobody is waited for in the lobby, but a join lost on the way
 		// would keep its author out of the roster: say it again.
@@ -1068,6 +1120,7 @@ func (n *Node) Status() Status {
 	}
 	if m.roster != nil {
 		s.Options = m.roster.Options
+		s.Mode = n.mode()
 	} else if n.hosting {
 		s.Game, s.Options = n.game, n.opts
 	}

@@ -47,6 +47,15 @@ type Config struct {
 	// their slots, which is what keeps a crash from becoming an
 	// equivocation.
 	Sent []*crypto.Envelope
+	// Cards makes this seat's hidden-card layer on a secret table
+	// (cardsource.Maker). A node without it hosts only open tables and
+	// cannot take a seat at a secret one (it says so at the seat draw).
+	Cards CardMaker
+	// OpenHands, for a host, makes the table an open one even for a game
+	// with hidden cards (every peer's engine then holds every card drawn).
+	// A host with Cards and without OpenHands opens a secret table for a
+	// game whose state implements engine.CardState.
+	OpenHands bool
 }
 
 // Ready is the output of a Node since the last Advance. The caller handles
@@ -84,6 +93,9 @@ type Ready struct {
 	// log file is the desync bundle that `boardmesh replay` explains.
 	// (Added after the first API commit; additive.)
 	Keep []*crypto.Envelope
+	// CardSecret is this seat's mental-poker key on a secret table (once,
+	// at the seat draw): private, never sent; MustSync is set with it.
+	CardSecret []byte
 }
 
 // IsEmpty reports whether rd holds nothing.
@@ -154,13 +166,14 @@ const (
 	CheatWrongCheckpoint                      // a checkpoint whose state differs from ours
 	CheatMalformed                            // a body that does not decode for its kind
 	CheatLyingState                           // a state envelope contradicting checkpoints its author signed
+	CheatCards                                // a cheat the hidden-card protocol names (What says which)
 )
 
 var cheatNames = [...]string{
 	CheatForged: "forged", CheatReplayed: "replayed", CheatOutOfTurn: "out of turn", CheatIllegal: "illegal",
 	CheatWrongHash: "wrong state hash", CheatBadReveal: "bad reveal", CheatEquivocation: "equivocation",
 	CheatFlood: "flood", CheatWrongCheckpoint: "wrong checkpoint", CheatMalformed: "malformed",
-	CheatLyingState: "lying state",
+	CheatLyingState: "lying state", CheatCards: "hidden cards",
 }
 
 func (k CheatKind) String() string {
@@ -310,6 +323,10 @@ type Member struct {
 
 // Status is a snapshot for the UI.
 type Status struct {
+	// Mode is the table's card mode in words, agreed by the roster:
+	// "secret table", "open hands", or "open (no hidden cards)" for a game
+	// without hidden cards; empty before the roster.
+	Mode    string
 	Phase   Phase
 	Lobby   crypto.Hash
 	Session crypto.Hash

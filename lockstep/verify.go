@@ -89,6 +89,7 @@ func verify(log []*crypto.Envelope, games func(string) (*engine.Game, error), up
 			return nil, &VerifyError{Index: i, Err: fmt.Errorf("%w: missing entry", ErrMalformed)}
 		}
 		m.checkSigs = !sigs.good(i)
+		m.ahead = log[i+1 : upto]
 		if err := m.feed(env); err != nil {
 			return replayOf(m), &VerifyError{Index: i, Entry: env, Err: err}
 		}
@@ -140,6 +141,7 @@ func ReplayAt(log []*crypto.Envelope, games func(string) (*engine.Game, error), 
 			return replayOf(m), i, &VerifyError{Index: i, Err: fmt.Errorf("%w: missing entry", ErrMalformed)}
 		}
 		m.checkSigs = !sigs.good(i)
+		m.ahead = log[i+1:]
 		if err := m.feed(env); err != nil {
 			return replayOf(m), i, &VerifyError{Index: i, Entry: env, Err: err}
 		}

@@ -17,6 +17,7 @@ import (
 	"github.com/boardmesh/boardmesh/crypto"
 	"github.com/boardmesh/boardmesh/engine"
 	"github.com/boardmesh/boardmesh/lockstep"
+	"github.com/boardmesh/boardmesh/lockstep/cardsource"
 	pubsub "github.com/libp2p/go-libp2p-pubsub"
 	"github.com/libp2p/go-libp2p/core/host"
 	"github.com/libp2p/go-libp2p/core/peer"
@@ -56,6 +57,11 @@ type NetConfig struct {
 	// Internet reaches friends beyond the LAN: relays, hole punching, the
 	// DHT (relay.go, dht.go); nil on a LAN or loopback.
 	Internet *InternetConfig
+	// OpenHands, for a host, opens an open table even for a game with
+	// hidden cards; without it such a game is a secret table. Every peer
+	// has the hidden-card layer, so a joiner takes a seat at either: the
+	// roster says which, and every member agrees to it.
+	OpenHands bool
 }
 
 // SessionMeta is what a peer keeps beside its log so `resume` can rejoin:
@@ -365,7 +371,8 @@ func (p *NetPeer) open(entries, sent []*crypto.Envelope, wait ...peer.ID) error 
 func (p *NetPeer) openNode(entries, sent []*crypto.Envelope, wait ...peer.ID) error {
 	trusted := &Trusted{}
 	node, err := lockstep.New(lockstep.Config{Identity: p.cfg.Identity, Name: p.cfg.Name, Games: p.cfg.Games, Log: entries, Sent: sent, Verifier: trusted.Verify,
-		DropAfter: p.cfg.DropAfter.Milliseconds(), AcceptTimeout: p.cfg.AcceptTimeout.Milliseconds()})
+		DropAfter: p.cfg.DropAfter.Milliseconds(), AcceptTimeout: p.cfg.AcceptTimeout.Milliseconds(),
+		Cards: cardsource.Maker(rand.Reader), OpenHands: p.cfg.OpenHands})
 	if err != nil {
 		return fmt.Errorf("replay the session log: %w", err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/boardmesh/boardmesh/crypto"
 	"github.com/boardmesh/boardmesh/engine"
 	"github.com/boardmesh/boardmesh/lockstep"
+	"github.com/boardmesh/boardmesh/lockstep/cardsource"
 	pubsub "github.com/libp2p/go-libp2p-pubsub"
 	"github.com/libp2p/go-libp2p/core/host"
 	"github.com/libp2p/go-libp2p/core/peer"
@@ -53,6 +54,10 @@ type TableConfig struct {
 	// NoSpectators closes every peer's catch-up stream to non-members
 	// (RunnerConfig.NoSpectators).
 	NoSpectators bool
+	// Secret makes the table a secret one for a game with hidden cards
+	// (every peer gets the hidden-card layer, lockstep/cardsource); a
+	// game without them plays as before.
+	Secret bool
 }
 
 // Injection names the peer whose engine goes wrong and the step at which.
@@ -161,6 +166,9 @@ func NewTable(ctx context.Context, cfg TableConfig) (t *Table, err error) {
 			game = InjectDesync(cfg.Game, cfg.Inject.Seq)
 		}
 		lc := lockstep.Config{Identity: p.Identity, Name: p.Name, Games: singleGame(game), Verifier: trusted.Verify}
+		if cfg.Secret {
+			lc.Cards = cardsource.Maker(rand.Reader)
+		}
 		if cfg.Tune != nil {
 			cfg.Tune(i, &lc)
 		}

@@ -33,7 +33,10 @@ func TestEachGameAt80x24(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.game, func(t *testing.T) {
-			x, exitFile := startPlay(t, 80, 24, c.game+" --bots 1 --delay 100ms --seed e2e80")
+			// --open-hands: the history names a laid tile by its menu label
+			// only on an open table (on a secret one the describing engine
+			// does not know the tile in hand: "Play a tile at …").
+			x, exitFile := startPlay(t, 80, 24, c.game+" --open-hands --bots 1 --delay 100ms --seed e2e80")
 			s := x.waitScreen(regexp.MustCompile(`(?m)^Your move`), 60*time.Second)
 			checkFits(t, s, c.title, 24)
 			for _, want := range c.essentials {

@@ -170,7 +170,8 @@ func TestTerminalInfiniteCityMenus(t *testing.T) {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("this test needs tmux")
 	}
-	x, _ := startPlay(t, 100, 30, "infinitecity --bots 1 --delay 200ms --seed tmux-city")
+	// --open-hands: see TestEachGameAt80x24.
+	x, _ := startPlay(t, 100, 30, "infinitecity --open-hands --bots 1 --delay 200ms --seed tmux-city")
 	group := regexp.MustCompile(`> (\w)\) (Play [^(…\n]+?) …  \((\d+) choices\)`)
 	// The highlighted item ends at the line's end or, when short moves sit
 	// side by side in columns, at the gap before the next column.

@@ -185,6 +185,8 @@ func Build(r *Recorder, st lockstep.Status, state engine.State, env Env) Table {
 		t.Status = "Starting: everyone accepts the roster, then the seats are drawn"
 	case st.Actor.Kind == engine.ActorChance:
 		t.Status = fmt.Sprintf("Turn %d: drawing from the beacon", t.Turn)
+	case st.Actor.Kind == engine.ActorCards:
+		t.Status = fmt.Sprintf("Turn %d: the cards are dealt by mental poker", t.Turn)
 	case st.Actor.Kind == engine.ActorSeat && st.Actor.Seat == viewer && viewer >= 0 && !st.CanAct:
 		// The engine's next mover is the viewer, but the protocol still
 		// waits for something first (every seat's checkpoint of the turn,
@@ -202,6 +204,10 @@ func Build(r *Recorder, st lockstep.Status, state engine.State, env Env) Table {
 		}
 	case st.Actor.Kind == engine.ActorSeat:
 		t.Status = fmt.Sprintf("Turn %d: %s to move", t.Turn, who(st.Actor.Seat))
+	}
+	if st.Mode != "" && st.Phase >= lockstep.PhasePlaying {
+		// Every peer agreed to the mode in the roster; say which it is.
+		t.Status += " · " + st.Mode
 	}
 	if st.Phase == lockstep.PhasePlaying {
 		var ws []string

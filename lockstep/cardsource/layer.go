@@ -1,0 +1,75 @@
+package cardsource
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/boardmesh/boardmesh/crypto"
+	"github.com/boardmesh/boardmesh/engine"
+	"github.com/boardmesh/boardmesh/lockstep"
+	"github.com/boardmesh/boardmesh/lockstep/deal"
+)
+
+// Maker is the lockstep.CardMaker of a secret table's seat: its card
+// layers draw their keys, shuffles and proofs' nonces from r
+// (crypto/rand.Reader in a runner; a seeded stream in tests).
+func Maker(r io.Reader) lockstep.CardMaker {
+	return func(st engine.CardState, cfg lockstep.CardConfig) (lockstep.CardLayer, error) {
+		s, err := New(st, deal.Config{Identity: cfg.Identity, Session: cfg.Session, Seats: cfg.Seats, Names: cfg.Names, Rand: r})
+		if err != nil {
+			return nil, err
+		}
+		return &layer{s}, nil
+	}
+}
+
+// layer adapts a Source to lockstep.CardLayer.
+type layer struct{ s *Source }
+
+func (l *layer) Step(env *crypto.Envelope) error { return l.s.Step(env) }
+func (l *layer) HasWork() bool                   { return l.s.HasWork() }
+func (l *layer) Work() bool                      { return l.s.Work() }
+func (l *layer) Err() error                      { return l.s.Err() }
+func (l *layer) Sync()                           { l.s.Sync() }
+
+func (l *layer) TakeReady() lockstep.CardReady {
+	if !l.s.HasReady() {
+		return lockstep.CardReady{}
+	}
+	rd := l.s.Ready()
+	l.s.Advance()
+	out := lockstep.CardReady{Secret: rd.Secret, Persist: rd.Persist, Messages: rd.Messages}
+	for _, ev := range rd.Events {
+		switch ev.Kind {
+		case deal.EventCheat, deal.EventFlood:
+			out.Cheats = append(out.Cheats, lockstep.CardCheat{Seat: ev.Seat, Text: ev.Text})
+		case deal.EventDeckReady, deal.EventKeys, deal.EventEscrows:
+			out.Notes = append(out.Notes, ev.Text)
+		}
+	}
+	return out
+}
+
+func (l *layer) Reveal(a engine.Action, seq uint64) ([]byte, error) {
+	rs, err := l.s.Reveal(a, seq)
+	if err != nil {
+		return nil, err
+	}
+	return lockstep.EncodeReveals(rs), nil
+}
+
+func (l *layer) Apply(seat int, a engine.Action, seq uint64, reveals []byte) error {
+	rs, err := lockstep.DecodeReveals(reveals)
+	if err != nil {
+		return err
+	}
+	return l.s.Apply(seat, a, seq, rs)
+}
+
+func (l *layer) Waiting() []string {
+	var out []string
+	for _, w := range l.s.Deal().Waiting() {
+		out = append(out, fmt.Sprintf("seat %d: %s", w.Seat+1, w.What))
+	}
+	return out
+}

@@ -1,0 +1,241 @@
+package cardsource_test
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/boardmesh/boardmesh/crypto"
+	"github.com/boardmesh/boardmesh/engine"
+	"github.com/boardmesh/boardmesh/engine/games"
+	"github.com/boardmesh/boardmesh/engine/infinitecity"
+	"github.com/boardmesh/boardmesh/lockstep"
+	"github.com/boardmesh/boardmesh/lockstep/cardsource"
+)
+
+// nodeTable is a table of lockstep nodes over a simulated broadcast
+// network that hands every peer the marshalled bytes of every message,
+// and records them (what a spy would keep).
+type nodeTable struct {
+	t       *testing.T
+	nodes   []*lockstep.Node
+	inbox   [][][]byte
+	got     [][][]byte
+	entries [][]*crypto.Envelope
+	secrets [][]byte
+	cheats  []string
+}
+
+func newNodeTable(t *testing.T, n int, seed string, openHands bool) *nodeTable {
+	t.Helper()
+	nt := &nodeTable{t: t, inbox: make([][][]byte, n), got: make([][][]byte, n), entries: make([][]*crypto.Envelope, n), secrets: make([][]byte, n)}
+	for i := 0; i < n; i++ {
+		var k [32]byte
+		copy(k[:], fmt.Sprintf("%s id %d", seed, i))
+		id, err := crypto.GenerateIdentity(rand.NewChaCha8(k))
+		if err != nil {
+			t.Fatal(err)
+		}
+		copy(k[:], fmt.Sprintf("%s cards %d", seed, i))
+		node, err := lockstep.New(lockstep.Config{Identity: id, Name: fmt.Sprintf("P%d", i+1), Games: games.Lookup,
+			Cards: cardsource.Maker(rand.NewChaCha8(k)), OpenHands: openHands})
+		if err != nil {
+			t.Fatal(err)
+		}
+		nt.nodes = append(nt.nodes, node)
+	}
+	lobby := crypto.Hash{7}
+	if err := nt.nodes[0].Host(lobby, infinitecity.Game, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, node := range nt.nodes[1:] {
+		if err := node.Join(lobby); err != nil {
+			t.Fatal(err)
+		}
+	}
+	nt.run()
+	if err := nt.nodes[0].Propose(); err != nil {
+		t.Fatal(err)
+	}
+	return nt
+}
+
+// run moves messages until nothing moves: every Ready handled, every
+// message delivered, every shuffle proof made and checked.
+func (nt *nodeTable) run() bool {
+	busy := false
+	for guard := 0; guard < 1_000_000; guard++ {
+		moved := false
+		for i, node := range nt.nodes {
+			for node.HasReady() {
+				rd := node.Ready()
+				if rd.CardSecret != nil {
+					nt.secrets[i] = append([]byte(nil), rd.CardSecret...)
+				}
+				nt.entries[i] = append(nt.entries[i], rd.Entries...)
+				for _, env := range rd.Messages {
+					b := env.Marshal()
+					for j := range nt.nodes {
+						if j != i {
+							nt.inbox[j] = append(nt.inbox[j], b)
+							nt.got[j] = append(nt.got[j], b)
+						}
+					}
+				}
+				for _, ev := range rd.Events {
+					if ev.Kind == lockstep.EventCheat || ev.Kind == lockstep.EventDesync || ev.Kind == lockstep.EventRefused {
+						nt.cheats = append(nt.cheats, fmt.Sprintf("peer %d: %s", i+1, ev.Text))
+					}
+				}
+				node.Advance()
+				moved = true
+			}
+		}
+		for j, node := range nt.nodes {
+			for len(nt.inbox[j]) > 0 {
+				b := nt.inbox[j][0]
+				nt.inbox[j] = nt.inbox[j][1:]
+				env, err := crypto.Unmarshal(b)
+				if err != nil {
+					nt.t.Fatal(err)
+				}
+				_ = node.Step(env)
+				moved = true
+			}
+		}
+		if !moved {
+			for _, node := range nt.nodes {
+				if node.HasWork() {
+					moved = node.Work() || moved
+				}
+			}
+		}
+		if !moved {
+			return busy
+		}
+		busy = true
+	}
+	nt.t.Fatal("the network never settles")
+	return busy
+}
+
+// play plays the game to its end with random bots on each seat's own node.
+func (nt *nodeTable) play() {
+	r := engine.NewRand([]byte("bots"))
+	for steps := 0; steps < 5000; steps++ {
+		busy := nt.run()
+		if len(nt.cheats) > 0 {
+			nt.t.Fatalf("cheats named at an honest table: %v", nt.cheats)
+		}
+		for _, node := range nt.nodes {
+			if node.CanAct() {
+				st := node.State()
+				if err := node.Act(engine.RandomBot{}.Choose(st, st.Legal(nil), r)); err != nil {
+					nt.t.Fatal(err)
+				}
+				busy = true
+			}
+		}
+		if nt.nodes[0].Status().Phase == lockstep.PhaseOver {
+			nt.run()
+			return
+		}
+		if !busy {
+			nt.t.Fatalf("the table stalls at seq %d: %v", nt.nodes[0].Status().Seq, nt.nodes[0].Waiting())
+		}
+	}
+	nt.t.Fatal("the game does not end")
+}
+
+// TestNodeSecretTable plays whole Infinite City games on secret tables of
+// lockstep nodes: the roster makes every peer's table secret, the game
+// ends, every peer commits the same log and holds the same shared state,
+// and a seat's engine never holds a tile opened to another seat only.
+func TestNodeSecretTable(t *testing.T) {
+	for _, n := range []int{2, 3} {
+		t.Run(fmt.Sprintf("%d seats", n), func(t *testing.T) {
+			nt := newNodeTable(t, n, fmt.Sprintf("node %d", n), false)
+			nt.play()
+			for i, node := range nt.nodes {
+				if !node.Secret() {
+					t.Fatalf("peer %d's table is not secret", i+1)
+				}
+				if node.Status().Phase != lockstep.PhaseOver {
+					t.Fatalf("peer %d: phase %v", i+1, node.Status().Phase)
+				}
+				if !bytes.Equal(engine.Encode(node.State()), engine.Encode(nt.nodes[0].State())) {
+					t.Fatalf("peer %d's shared state differs from peer 1's", i+1)
+				}
+				if len(nt.entries[i]) != len(nt.entries[0]) {
+					t.Fatalf("peer %d committed %d entries, peer 1 %d", i+1, len(nt.entries[i]), len(nt.entries[0]))
+				}
+				for k := range nt.entries[i] {
+					if !bytes.Equal(nt.entries[i][k].Marshal(), nt.entries[0][k].Marshal()) {
+						t.Fatalf("peer %d's entry %d differs from peer 1's", i+1, k)
+					}
+				}
+				if len(nt.secrets[i]) == 0 {
+					t.Fatalf("peer %d's card key never reached its runner", i+1)
+				}
+			}
+			rep, err := lockstep.Verify(nt.entries[0], games.Lookup)
+			if err != nil || rep.Result == nil {
+				t.Fatalf("the secret table's log does not verify: %v", err)
+			}
+			if !bytes.Equal(engine.Encode(rep.Final), engine.Encode(nt.nodes[0].State())) {
+				t.Fatal("the replayed final state is not the table's")
+			}
+			// The spy (each peer in turn): tiles opened to another seat only.
+			for spy, node := range nt.nodes {
+				c := node.State().(engine.CardState).Cards()
+				all := bytes.Join(nt.got[spy], nil)
+				hidden := 0
+				for pos := 0; c.Valid(engine.Handle{Pos: uint16(pos)}); pos++ {
+					h := engine.Handle{Pos: uint16(pos)}
+					if _, pub := c.Public(h); pub || c.Seen(h, spy) {
+						continue
+					}
+					for s := range nt.nodes {
+						if s != spy && c.Seen(h, s) {
+							hidden++
+							if _, ok := c.Value(h, spy); ok {
+								t.Fatalf("seat %d's engine knows %s, opened to seat %d only", spy+1, h, s+1)
+							}
+						}
+					}
+				}
+				for s := range nt.nodes {
+					if s != spy && bytes.Contains(all, nt.secrets[s]) {
+						t.Fatalf("peer %d received seat %d's card key", spy+1, s+1)
+					}
+				}
+				if hidden == 0 {
+					t.Fatalf("seat %d never faced a hidden tile of another seat", spy+1)
+				}
+			}
+		})
+	}
+}
+
+// TestNodeOpenHands: a host with OpenHands opens an open table as before
+// secret tables: the roster is not secret, no card envelope travels, and
+// the log verifies on its own.
+func TestNodeOpenHands(t *testing.T) {
+	nt := newNodeTable(t, 2, "open", true)
+	nt.play()
+	for i, node := range nt.nodes {
+		if node.Secret() {
+			t.Fatalf("peer %d's open-hands table is secret", i+1)
+		}
+		for _, b := range nt.got[i] {
+			env, _ := crypto.Unmarshal(b)
+			if env.Kind.Card() {
+				t.Fatalf("peer %d received a %s envelope at an open table", i+1, env.Kind)
+			}
+		}
+	}
+	if _, err := lockstep.Verify(nt.entries[0], games.Lookup); err != nil {
+		t.Fatalf("the open table's log does not verify: %v", err)
+	}
+}

@@ -1,0 +1,279 @@
+package cardsource
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/boardmesh/boardmesh/crypto"
+	"github.com/boardmesh/boardmesh/engine"
+	"github.com/boardmesh/boardmesh/lockstep"
+	"github.com/boardmesh/boardmesh/lockstep/deal"
+)
+
+// Source is one seat's card source on a secret table.
+type Source struct {
+	m        *deal.Machine
+	st       engine.CardState
+	inflight bool // a batch is declared and not open yet
+	// armed: the caller has said the state's wait for cards is due (Sync);
+	// until then no batch is declared, so a move never opens cards inside
+	// the step that applies it on one peer and in a later one on another.
+	armed bool
+	decks int // the decks the deal knows: the declared ones, then each reshuffle
+	out   deal.Ready
+	err   error
+}
+
+// ErrStopped is returned once the card layer has stopped: a cheat was
+// named, or the engine refused what the deal opened.
+var ErrStopped = errors.New("cardsource: the card layer has stopped")
+
+// New makes st (a state fresh from Setup, before the deal) a secret
+// table's state for the seat of cfg.Identity: it switches the state to
+// secret cards, attaches the seat's Knowledge and starts the deal over the
+// state's decks (cfg.Decks is filled in from the state; leave it empty).
+func New(st engine.CardState, cfg deal.Config) (*Source, error) {
+	if st == nil {
+		return nil, errors.New("cardsource: no state")
+	}
+	if len(cfg.Decks) != 0 {
+		return nil, errors.New("cardsource: the decks come from the state")
+	}
+	if err := st.UseSecretCards(); err != nil {
+		return nil, err
+	}
+	c := st.Cards()
+	for d, l := range c.Decks() {
+		cfg.Decks = append(cfg.Decks, deal.Deck{ID: uint8(d), Cards: l, Open: c.OpenDeck(d)})
+	}
+	m, err := deal.New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	c.SetKnowledge(engine.NewKnowledge(m.Seat()))
+	s := &Source{m: m, st: st, armed: true, decks: len(c.Decks())}
+	s.pump()
+	return s, nil
+}
+
+// State is the seat's state: the shared part, with the seat's own
+// Knowledge attached (Cards().Knowledge(): never encode, hash or send it).
+func (s *Source) State() engine.CardState { return s.st }
+
+// Deal is the seat's deal machine (for Waiting and queries).
+func (s *Source) Deal() *deal.Machine { return s.m }
+
+// Err is why the card layer stopped, or nil.
+func (s *Source) Err() error { return s.err }
+
+// Step takes one envelope of the card kinds (crypto.Kind.Card). A rejected
+// envelope is named in an EventCheat of the next Ready.
+func (s *Source) Step(env *crypto.Envelope) error {
+	if s.err != nil {
+		return s.err
+	}
+	err := s.m.Step(env)
+	s.pump()
+	return err
+}
+
+// HasWork reports whether a shuffle proof is waiting to be made or checked.
+func (s *Source) HasWork() bool { return s.err == nil && s.m.HasWork() }
+
+// Work makes or checks one shuffle proof (the slow part: a runner calls it
+// between envelopes).
+func (s *Source) Work() bool {
+	if s.err != nil {
+		return false
+	}
+	w := s.m.Work()
+	s.pump()
+	return w
+}
+
+// HasReady reports whether there is something to persist, send or show.
+func (s *Source) HasReady() bool { return !s.out.IsEmpty() }
+
+// Ready returns what to do: store Secret privately and Persist durably
+// (fsync if MustSync) BEFORE broadcasting Messages; then show Events.
+func (s *Source) Ready() deal.Ready { return s.out }
+
+// Advance acknowledges the last Ready.
+func (s *Source) Advance() { s.out = deal.Ready{} }
+
+// Sync declares the openings the state waits for, if it does: the caller
+// calls it at the same point of the shared history on every peer (lockstep
+// does, once the step that made the state wait is counted). Batches after
+// the first of one wait follow by themselves.
+func (s *Source) Sync() {
+	if s.err == nil && s.Waiting() {
+		s.armed = true
+		s.pump()
+	}
+}
+
+// Waiting reports whether the state waits for the card layer.
+func (s *Source) Waiting() bool { return s.st.ToAct().Kind == engine.ActorCards }
+
+func (s *Source) fail(err error) {
+	if s.err == nil {
+		s.err = fmt.Errorf("%w: %v", ErrStopped, err)
+	}
+}
+
+// pump drains the deal's output into the engine, and declares the next
+// batch when the state waits for cards and none is in flight.
+func (s *Source) pump() {
+	for guard := 0; s.err == nil && guard < 1<<16; guard++ {
+		for s.m.HasReady() {
+			rd := s.m.Ready()
+			s.m.Advance()
+			s.absorb(rd)
+		}
+		s.reshuffles()
+		if !s.Waiting() {
+			s.armed = false
+		}
+		if s.err != nil || s.m.Stopped() || s.inflight || !s.armed {
+			return
+		}
+		want := s.st.Openings(nil)
+		if len(want) == 0 {
+			s.fail(errors.New("the state waits for cards but asks for none"))
+			return
+		}
+		want = want[:min(len(want), deal.MaxBatch)]
+		ops := make([]deal.Opening, len(want))
+		for i, o := range want {
+			ops[i] = deal.Opening{Deck: o.Deck, Pos: o.Pos, To: o.To}
+		}
+		if _, err := s.m.Open(ops); err != nil {
+			s.fail(err)
+			return
+		}
+		s.inflight = true
+	}
+}
+
+// reshuffles declares to the deal every deck the state made by a
+// reshuffle since (engine.Cards.Reshuffle): a new shuffle chain over the
+// current ciphertexts of its sources. The state makes them inside steps
+// every peer takes alike, and the deal orders its chains and batches by
+// the order of these calls, so every peer declares them at the same point.
+func (s *Source) reshuffles() {
+	c := s.st.Cards()
+	for s.err == nil && s.decks < c.NumDecks() {
+		d := s.decks
+		var from []deal.Handle
+		for _, h := range c.Sources(d) {
+			from = append(from, deal.Handle{Deck: h.Deck, Pos: h.Pos})
+		}
+		if d > 255 {
+			s.fail(fmt.Errorf("deck %d: more decks than the deal can name", d))
+			return
+		}
+		if err := s.m.Reshuffle(uint8(d), from); err != nil {
+			s.fail(fmt.Errorf("reshuffle into deck %d: %v", d, err))
+			return
+		}
+		s.decks++
+		for s.m.HasReady() {
+			rd := s.m.Ready()
+			s.m.Advance()
+			s.absorb(rd)
+		}
+	}
+}
+
+func (s *Source) absorb(rd deal.Ready) {
+	if rd.Secret != nil {
+		s.out.Secret = rd.Secret
+	}
+	s.out.MustSync = s.out.MustSync || rd.MustSync
+	s.out.Persist = append(s.out.Persist, rd.Persist...)
+	s.out.Messages = append(s.out.Messages, rd.Messages...)
+	s.out.Events = append(s.out.Events, rd.Events...)
+	for _, ev := range rd.Events {
+		switch ev.Kind {
+		case deal.EventOpened:
+			o := engine.Opening{Deck: ev.Opening.Deck, Pos: ev.Opening.Pos, To: ev.Opening.To}
+			card := engine.NoCard
+			if ev.Known {
+				card = int(ev.Card)
+			}
+			if err := s.st.Open(o, card); err != nil {
+				s.fail(fmt.Errorf("the game refused %s: %v", o, err))
+				return
+			}
+		case deal.EventBatchDone:
+			s.inflight = false
+		case deal.EventCheat:
+			if s.m.Stopped() {
+				s.fail(errors.New(ev.Text))
+			}
+		}
+	}
+}
+
+// Revealed is one card a move shows from its mover's hand (its format is
+// lockstep's: the action body carries it).
+type Revealed = lockstep.Revealed
+
+// Reveal is the mover's side: the cards action a of this seat shows, for
+// its envelope at seq (the share is bound to seq).
+func (s *Source) Reveal(a engine.Action, seq uint64) ([]Revealed, error) {
+	if s.err != nil {
+		return nil, s.err
+	}
+	var out []Revealed
+	for _, h := range s.st.Reveals(a, nil) {
+		dh := deal.Handle{Deck: h.Deck, Pos: h.Pos}
+		if v, ok := s.m.PublicCard(dh); ok {
+			out = append(out, Revealed{Handle: h, Card: v})
+			continue
+		}
+		v, ok := s.st.Cards().Value(h, s.m.Seat())
+		if !ok {
+			return nil, fmt.Errorf("the move shows %s, which seat %d does not know", h, s.m.Seat()+1)
+		}
+		sh, err := s.m.RevealShare(dh, seq)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, Revealed{Handle: h, Card: v, Share: sh})
+	}
+	return out, nil
+}
+
+// Apply is every peer's side (the mover's too): it checks the cards seat's
+// action a at seq shows against their ciphertexts, then applies the
+// action with them. A reveal that does not match is a cheat (named in an
+// EventCheat of the next Ready and returned); a move the engine refuses is
+// returned and changes no state, though the cards it did show correctly
+// stay public in the deal.
+func (s *Source) Apply(seat int, a engine.Action, seq uint64, rs []Revealed) error {
+	if s.err != nil {
+		return s.err
+	}
+	hs := s.st.Reveals(a, nil)
+	if len(hs) != len(rs) {
+		return fmt.Errorf("seat %d's move shows %d cards, its envelope carries %d", seat+1, len(hs), len(rs))
+	}
+	vals := make([]int, len(rs))
+	for i, r := range rs {
+		if r.Handle != hs[i] {
+			return fmt.Errorf("seat %d's move shows %s, its envelope carries %s", seat+1, hs[i], r.Handle)
+		}
+		err := s.m.CheckReveal(seat, deal.Handle{Deck: r.Handle.Deck, Pos: r.Handle.Pos}, seq, r.Card, r.Share)
+		s.pump()
+		if err != nil {
+			return err
+		}
+		vals[i] = int(r.Card)
+	}
+	if err := s.st.ApplyRevealed(seat, a, vals); err != nil {
+		return err
+	}
+	s.pump()
+	return nil
+}

@@ -1,0 +1,492 @@
+package lockstep
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/boardmesh/boardmesh/crypto"
+	"github.com/boardmesh/boardmesh/engine"
+)
+
+// A secret table (docs/hidden-cards.md) answers the engine's openings with
+// the hidden-card protocol instead of the beacon. Its roster says so
+// (rosterBody.Secret), so every member agrees on the mode or accepts no
+// session. The protocol itself (package lockstep/deal, wrapped for one seat
+// by lockstep/cardsource) is behind the CardLayer interface, so that this
+// package's core does not depend on the mental-poker group arithmetic; the
+// runner passes the constructor (Config.Cards).
+//
+// How a secret table's steps go:
+//   - at the seat draw every seat's state is switched to secret cards and
+//     its card layer starts the deal (keys, shuffle chains);
+//   - while the state waits for cards (engine.ActorCards) no log entry is
+//     due: the card layer's envelopes (crypto.Kind.Card) travel beside the
+//     log, and when the state moves on the node counts one step of kind
+//     "cards" (no entry, like a dropped seat's bot move: every peer takes
+//     it at the same point, since the openings are a function of the
+//     shared state);
+//   - the action of a move that shows cards from the mover's hand carries
+//     them, with the holder's decryption shares, in its body
+//     (encodeSecretAction); every peer checks them against the cards'
+//     ciphertexts before it applies the move.
+//
+// What is private (a seat's Knowledge, its mental-poker key) never enters
+// the shared state, its hash, the log or an envelope.
+
+// CardLayer is one seat's hidden-card protocol (cardsource.Layer).
+type CardLayer interface {
+	// Step takes a card envelope; a rejection is also named in a cheat of
+	// the next TakeReady.
+	Step(env *crypto.Envelope) error
+	// Sync declares the openings the state waits for (the node calls it
+	// once the step that made the state wait is counted).
+	Sync()
+	// HasWork and Work: one shuffle proof to make or check.
+	HasWork() bool
+	Work() bool
+	// TakeReady returns and clears what the layer produced.
+	TakeReady() CardReady
+	// Reveal is the mover's side: the body part carrying the cards action
+	// a at seq shows.
+	Reveal(a engine.Action, seq uint64) ([]byte, error)
+	// Apply checks the cards seat's action a at seq shows and applies it
+	// to the state.
+	Apply(seat int, a engine.Action, seq uint64, reveals []byte) error
+	// Err is why the layer stopped, or nil.
+	Err() error
+	// Waiting says whom the deal waits for, in words.
+	Waiting() []string
+}
+
+// CardReady is what a card layer produced: as lockstep's Ready, Secret and
+// Persist must be on disk (Secret privately) before Messages are sent.
+type CardReady struct {
+	Secret   []byte
+	Persist  []*crypto.Envelope
+	Messages []*crypto.Envelope
+	Cheats   []CardCheat
+	Notes    []string
+}
+
+// CardCheat is a cheat the card layer named: Seat counted from 1 (0:
+// unknown author), the text in plain words.
+type CardCheat struct {
+	Seat int
+	Text string
+}
+
+// CardConfig is what a card layer is made from.
+type CardConfig struct {
+	Identity *crypto.Identity
+	Session  crypto.Hash
+	Seats    []crypto.PeerID // in seat order
+	Names    []string
+}
+
+// CardMaker makes a seat's card layer over st (fresh from Setup).
+type CardMaker func(st engine.CardState, cfg CardConfig) (CardLayer, error)
+
+// Bounds of a secret action's body and of card envelopes kept before the
+// seat draw.
+const (
+	maxActionBytes = 1024
+	maxRevealBytes = 32 << 10
+	maxCardEarly   = 1024
+	maxCardResend  = 16
+	// maxCardEarlyBytes: an 8-seat table's keys, escrows and first
+	// shuffles of a 1024-card game fit.
+	maxCardEarlyBytes = 32 << 20
+	maxOpened         = 4096
+)
+
+// ErrNoCardLayer: a secret table's roster, and this peer has no card layer.
+var ErrNoCardLayer = errors.New("lockstep: this table is secret and this peer has no hidden-card layer")
+
+// pubCard is a card opened to everyone by the card layer.
+type pubCard struct {
+	h    engine.Handle
+	card uint16
+}
+
+// secretAction is the body of an action on a secret table: the action;
+// the cards it shows from the mover's hand (cardsource.EncodeReveals:
+// values and decryption shares); and the cards the card layer opened to
+// everyone since the previous action, with their values. Every peer
+// checks the last list against what it opened itself (it must be exactly
+// that); it is there for the log: with it, a log verifies on its own
+// (Verify answers the private openings with engine.NoCard, as a seat that
+// is not their recipient does, and the public ones from the list), and
+// every state hash every seat signed is checked.
+type secretAction struct {
+	a       engine.Action
+	reveals []byte
+	opened  []pubCard
+}
+
+func (s *secretAction) encode() []byte {
+	e := engine.NewEncoder(nil)
+	e.Blob("action", engine.AppendAction(nil, s.a))
+	e.Blob("reveals", s.reveals)
+	e.Len("opened", len(s.opened))
+	for _, p := range s.opened {
+		e.Uint("handle", uint64(p.h.Arg()))
+		e.Uint("card", uint64(p.card))
+	}
+	return append([]byte(nil), e.Bytes()...)
+}
+
+func decodeSecretAction(b []byte) (*secretAction, error) {
+	d := engine.NewDecoder(b)
+	ab := d.Blob(maxActionBytes)
+	s := &secretAction{reveals: d.Blob(maxRevealBytes)}
+	n := d.Len(maxOpened)
+	for i := 0; i < n && d.Err() == nil; i++ {
+		a, c := d.Uint(), d.Uint()
+		h, ok := engine.HandleArg(int32(min(a, 1<<31-1)))
+		if d.Err() == nil && (!ok || a > 1<<31-1 || c > 0xffff) {
+			return nil, fmt.Errorf("%w: secret action: opened card %d", ErrBadBody, i+1)
+		}
+		s.opened = append(s.opened, pubCard{h, uint16(c)})
+	}
+	if err := d.Finish(); err != nil {
+		return nil, fmt.Errorf("%w: secret action: %v", ErrBadBody, err)
+	}
+	var err error
+	if s.a, err = engine.DecodeAction(ab); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrBadBody, err)
+	}
+	if string(s.encode()) != string(b) {
+		return nil, fmt.Errorf("%w: secret action not canonical", ErrBadBody)
+	}
+	return s, nil
+}
+
+// decodeActionBody reads an action body as the table's mode has it.
+func (m *machine) decodeActionBody(b []byte) (*secretAction, error) {
+	if m.roster != nil && m.roster.Secret {
+		return decodeSecretAction(b)
+	}
+	a, err := engine.DecodeAction(b)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrBadBody, err)
+	}
+	return &secretAction{a: a}, nil
+}
+
+// newlyPublic returns the cards public in the state that were not at the
+// last call, and marks them.
+func (m *machine) newlyPublic() []pubCard {
+	cs, ok := m.st.(engine.CardState)
+	if !ok {
+		return nil
+	}
+	c := cs.Cards()
+	var out []pubCard
+	for d := 0; d < c.NumDecks() && d < engine.MaxDecks; d++ {
+		if d >= len(m.pubKnown) {
+			m.pubKnown = append(m.pubKnown, nil)
+		}
+		for p := 0; p < engine.MaxDeckSize; p++ {
+			h := engine.Handle{Deck: uint8(d), Pos: uint16(p)}
+			if !c.Valid(h) {
+				break
+			}
+			if p >= len(m.pubKnown[d]) {
+				m.pubKnown[d] = append(m.pubKnown[d], false)
+			}
+			if v, pub := c.Public(h); pub && !m.pubKnown[d][p] {
+				m.pubKnown[d][p] = true
+				out = append(out, pubCard{h, v})
+			}
+		}
+	}
+	return out
+}
+
+// checkOpened checks that an action's list of cards opened to everyone
+// is exactly the ones this peer's card layer opened since the last action.
+func (m *machine) checkOpened(s *secretAction) error {
+	if len(s.opened) != len(m.opened) {
+		return fmt.Errorf("%w: the action lists %d cards opened to everyone since the last move, not %d", ErrBadBody, len(s.opened), len(m.opened))
+	}
+	for i, p := range s.opened {
+		if p != m.opened[i] {
+			return fmt.Errorf("%w: the action says %s was opened as card %d; it was card %d", ErrBadBody, p.h, p.card, m.opened[i].card)
+		}
+	}
+	return nil
+}
+
+// observeCards is a peer without a card layer (Verify) going past a wait
+// for cards, from the log: the private openings answered with
+// engine.NoCard, the public ones from opened (the list of the action that
+// follows, or nil). It reports whether the wait is over.
+func (m *machine) observeCards(opened []pubCard) error {
+	cs := m.st.(engine.CardState)
+	for guard := 0; m.st.ToAct().Kind == engine.ActorCards; guard++ {
+		want := cs.Openings(nil)
+		if len(want) == 0 || guard > engine.MaxDeckSize*engine.MaxDecks {
+			return fmt.Errorf("lockstep: the state waits for cards and asks for none")
+		}
+		for _, o := range want {
+			card := engine.NoCard
+			if o.To == engine.Public {
+				found := false
+				for _, p := range opened {
+					if p.h == o.Handle() {
+						card, found = int(p.card), true
+					}
+				}
+				if !found {
+					return fmt.Errorf("%w: the log does not say which card %s opened to everyone was", ErrUnexpected, o.Handle())
+				}
+			}
+			if err := cs.Open(o, card); err != nil {
+				return fmt.Errorf("%w: %v", ErrIllegal, err)
+			}
+		}
+	}
+	return nil
+}
+
+// Secret reports whether the session is a secret table (known once the
+// roster is committed).
+func (n *Node) Secret() bool { return n.m.roster != nil && n.m.roster.Secret }
+
+// startCards makes this seat's card layer at the seat draw of a secret
+// table. A peer with no card layer (Verify, a spectator, a runner without
+// Config.Cards) keeps the shared state only: it waits at the first opening.
+func (m *machine) startCards() error {
+	cs, ok := m.st.(engine.CardState)
+	if !ok {
+		return fmt.Errorf("%w: %s has no hidden cards, yet the roster makes the table secret", ErrRefused, m.game.Name)
+	}
+	if m.me == nil || m.seatOfPeer(m.me.ID()) < 0 {
+		// Verify, or a peer without a seat: the shared state only.
+		return cs.UseSecretCards()
+	}
+	if m.cardMaker == nil {
+		return ErrNoCardLayer
+	}
+	cfg := CardConfig{Identity: m.me, Session: m.session}
+	for _, mi := range m.seats {
+		cfg.Seats = append(cfg.Seats, m.members[mi].ID)
+		cfg.Names = append(cfg.Names, m.members[mi].Name)
+	}
+	l, err := m.cardMaker(cs, cfg)
+	if err != nil {
+		return fmt.Errorf("lockstep: the hidden-card layer: %w", err)
+	}
+	m.cards = l
+	return nil
+}
+
+// stepCard takes an envelope of the card protocol.
+func (n *Node) stepCard(env *crypto.Envelope) error {
+	if n.m.cards == nil {
+		if n.m.phase == PhasePlaying || n.m.phase == PhaseOver {
+			if !n.Secret() {
+				return ErrCardKind
+			}
+			return ErrNoCardLayer
+		}
+		// Before the seat draw: a faster peer's key or shuffle. Keep, for
+		// when the layer starts, only a member's, signed for this session,
+		// and a bounded number and size of them.
+		if n.m.session.IsZero() || env.Session != n.m.session {
+			return fmt.Errorf("%w: a card envelope before the session is known", ErrStale)
+		}
+		if _, ok := n.m.byID[env.Author]; !ok {
+			return n.reject(env, ErrNotMember)
+		}
+		if err := n.verify(env); err != nil {
+			return n.reject(env, err)
+		}
+		if len(n.cardEarly) >= maxCardEarly || n.cardEarlyBytes+env.Size() > maxCardEarlyBytes {
+			return fmt.Errorf("%w: too many card envelopes before the seat draw", ErrStale)
+		}
+		n.cardEarly = append(n.cardEarly, env)
+		n.cardEarlyBytes += env.Size()
+		return nil
+	}
+	err := n.m.cards.Step(env)
+	n.pumpCards()
+	return err
+}
+
+// pumpCards moves the card layer's output into the node's Ready and, when
+// the state has stopped waiting for cards, counts the step and goes on.
+func (n *Node) pumpCards() {
+	n.drainCards()
+	n.advance()
+}
+
+// drainCards moves the card layer's output into the node's Ready (advance
+// calls it last: an action applied may have started a batch).
+func (n *Node) drainCards() {
+	l := n.m.cards
+	if l == nil {
+		return
+	}
+	if len(n.cardEarly) > 0 {
+		early := n.cardEarly
+		n.cardEarly, n.cardEarlyBytes = nil, 0
+		for _, env := range early {
+			_ = l.Step(env)
+		}
+	}
+	rd := l.TakeReady()
+	if rd.Secret != nil {
+		n.rd.CardSecret = rd.Secret
+		n.rd.MustSync = true
+	}
+	if len(rd.Persist) > 0 {
+		n.rd.Persist = append(n.rd.Persist, rd.Persist...)
+		n.rd.MustSync = true
+	}
+	n.cardSent = append(n.cardSent, rd.Persist...)
+	n.rd.Messages = append(n.rd.Messages, rd.Messages...)
+	for _, c := range rd.Cheats {
+		n.rd.Events = append(n.rd.Events, Event{Kind: EventCheat, Cheat: CheatCards, Seat: c.Seat, Seq: n.m.seq, Text: c.Text, What: c.Text})
+	}
+	if len(rd.Persist)+len(rd.Messages) > 0 {
+		n.progress = n.now
+	}
+	if err := l.Err(); err != nil && !n.cardsStopped {
+		n.cardsStopped = true
+		n.rd.Events = append(n.rd.Events, Event{Kind: EventCheat, Cheat: CheatCards, Seq: n.m.seq, Text: "the hidden cards stopped: " + err.Error()})
+	}
+}
+
+// HasWork reports whether the card layer has a shuffle proof to make or
+// check; the runner calls Work between envelopes while it does.
+func (n *Node) HasWork() bool { return n.m.cards != nil && n.m.cards.HasWork() }
+
+// Work makes or checks one shuffle proof.
+func (n *Node) Work() bool {
+	if n.m.cards == nil {
+		return false
+	}
+	w := n.m.cards.Work()
+	n.pumpCards()
+	return w
+}
+
+// resendCards queues again the last card envelopes this seat signed while
+// the state waits for cards (pubsub may have lost one; the deal drops
+// duplicates). Only the last few: what a stalled wait still needs of this
+// seat is its latest, and a table's whole card history is megabytes.
+func (n *Node) resendCards() {
+	if n.m.cards != nil && n.m.phase == PhasePlaying && n.m.st.ToAct().Kind == engine.ActorCards {
+		n.rd.Messages = append(n.rd.Messages, n.cardSent[max(0, len(n.cardSent)-maxCardResend):]...)
+	}
+}
+
+// secretTable is the mode this host proposes.
+func (n *Node) secretTable() bool { return n.hostSecret }
+
+// cardsStep counts the card layer's answers as one step once the state
+// has stopped waiting for cards, outside any group (a checkpoint round
+// keeps its seq).
+func (n *Node) cardsStep() bool {
+	m := n.m
+	if m.phase != PhasePlaying || !m.cardsPending {
+		return false
+	}
+	if m.cards != nil && !m.cardsSynced {
+		m.cardsSynced = true
+		m.cards.Sync()
+	}
+	if m.needCP || m.group != nil || m.st.ToAct().Kind == engine.ActorCards {
+		return false
+	}
+	m.cardsSynced = false
+	if err := m.cardsDone(); err != nil {
+		n.rd.Events = append(n.rd.Events, Event{Kind: EventCheat, Cheat: CheatCards, Seq: m.seq, Text: err.Error()})
+	}
+	n.progress = n.now
+	return true
+}
+
+// cardsDone counts the end of a wait for cards as a step (no entry).
+func (m *machine) cardsDone() error {
+	m.cardsPending, m.cardsSynced = false, false
+	m.opened = append(m.opened, m.newlyPublic()...)
+	info := stepInfo{Kind: "cards", Seat: -1, Entry: -1}
+	if m.record {
+		info.What = "cards opened"
+	}
+	return m.stepDone(info)
+}
+
+// verifyCards is Verify's (and a restarted node's) way past a wait for
+// cards at entry env: from the list of cards opened to everyone that the
+// next action carries. Without one (another kind of entry) only private
+// openings can be answered.
+func (m *machine) verifyCards(env *crypto.Envelope) error {
+	if !m.cardsPending || m.cards != nil || m.needCP || m.group != nil || m.phase != PhasePlaying {
+		return nil
+	}
+	var opened []pubCard
+	next := env
+	for i := 0; next.Kind != crypto.KindAction && i < len(m.ahead); i++ {
+		next = m.ahead[i]
+	}
+	if next.Kind == crypto.KindAction {
+		s, err := decodeSecretAction(next.Body)
+		if err != nil {
+			return err
+		}
+		opened = s.opened
+	}
+	if err := m.observeCards(opened); err != nil {
+		return err
+	}
+	return m.cardsDone()
+}
+
+// mode is the table's card mode in words (Status.Mode).
+func (n *Node) mode() string {
+	if n.modeFor == n.m.session && n.modeText != "" {
+		return n.modeText
+	}
+	n.modeFor, n.modeText = n.m.session, "open hands"
+	if n.Secret() {
+		n.modeText = "secret table"
+	} else if g := n.m.game; g != nil {
+		if st, err := g.Setup(g.MinPlayers, n.m.roster.Options); err == nil {
+			if _, ok := st.(engine.CardState); !ok {
+				n.modeText = "open (no hidden cards)"
+			}
+		}
+	}
+	return n.modeText
+}
+
+// modeAgrees says why this joiner refuses roster r's card mode, or nil: a
+// joiner sits only at the table it asked for (a secret one by default for
+// a game with hidden cards; open with Config.OpenHands or without a card
+// layer), so no member plays in a mode it did not choose.
+func (n *Node) modeAgrees(r *rosterBody) error {
+	if n.hosting && r.Lobby == n.lobby || n.restarted {
+		// Our own roster; or a restarted peer, which chose when it joined.
+		return nil
+	}
+	wantOpen := n.cfg.OpenHands || n.cfg.Cards == nil
+	if r.Secret && wantOpen {
+		if n.cfg.Cards == nil {
+			return fmt.Errorf("%w: the host opened a secret table, and this peer has no hidden-card layer", ErrRefused)
+		}
+		return fmt.Errorf("%w: the host opened a secret table, and you asked for open hands (join without --open-hands to sit at it)", ErrRefused)
+	}
+	if !r.Secret && !wantOpen && n.cfg.Games != nil {
+		if g, err := n.cfg.Games(r.Game); err == nil {
+			if st, err := g.Setup(g.MinPlayers, r.Options); err == nil {
+				if _, ok := st.(engine.CardState); ok {
+					return fmt.Errorf("%w: the host opened %s with open hands: every peer would see every card; join with --open-hands to sit at it", ErrRefused, g.Title)
+				}
+			}
+		}
+	}
+	return nil
+}
