@@ -25,7 +25,10 @@ import (
 // same slot; type 3 records are state envelopes kept with a desync report;
 // type 4 records are committed entries that a repair found after a damaged
 // record (see ParseLog): kept, but not replayed, since the entries of the
-// damaged part are missing before them. A reader ignores types it does not
+// damaged part are missing before them; type 5 records are card envelopes
+// of the other seats of a secret table that this peer's card layer took
+// (Ready.Cards), in the order it took them, so a restarted seat steps
+// them again between the same entries. A reader ignores types it does not
 // know after checking their crc.
 //
 // This file is the one implementation of the format: p2p's Log only does
@@ -43,6 +46,7 @@ const (
 	RecordSent  RecordType = 2 // an envelope this peer signed
 	RecordState RecordType = 3 // a state envelope of a desync report
 	RecordLater RecordType = 4 // an entry found after a damaged record
+	RecordCard  RecordType = 5 // another seat's card envelope, as taken
 )
 
 const (
@@ -110,7 +114,7 @@ func DecodeRecord(b []byte) (Record, int, error) {
 	}
 	rec := Record{Type: RecordType(payload[0])}
 	switch rec.Type {
-	case RecordEntry, RecordSent, RecordState, RecordLater:
+	case RecordEntry, RecordSent, RecordState, RecordLater, RecordCard:
 		env, err := crypto.Unmarshal(payload[1:])
 		if err != nil {
 			return Record{}, 0, fmt.Errorf("%w: %v", ErrCorrupt, err)
@@ -133,6 +137,11 @@ type LogFile struct {
 	// 1 there, or type 4): good, but not replayable until the entries of
 	// the damaged part are fetched again.
 	Later []*crypto.Envelope
+	// Cards are the other seats' card envelopes before the first damaged
+	// record (type 5), each with the number of entries before it: what a
+	// restarted seat's card layer steps again (Config.CardLog). Those
+	// after damage are left out: the peers serve them again.
+	Cards []CardRecord
 	// Records are every good record in file order, with their offsets.
 	Records []Record
 	Offsets []int
@@ -250,7 +259,18 @@ func (lf *LogFile) add(r Record, off int, damaged bool) {
 		lf.Sent = append(lf.Sent, r.Env)
 	case RecordState:
 		lf.States = append(lf.States, r.Env)
+	case RecordCard:
+		if !damaged {
+			lf.Cards = append(lf.Cards, CardRecord{After: len(lf.Entries), Env: r.Env})
+		}
 	}
+}
+
+// CardRecord is a card envelope of another seat as the card layer took
+// it: After is the number of committed entries the node held then.
+type CardRecord struct {
+	After int
+	Env   *crypto.Envelope
 }
 
 // resync returns the offset of the next good record after the damaged one
@@ -322,7 +342,8 @@ func (lf *LogFile) SentBy(id *crypto.Identity) []*crypto.Envelope {
 
 // Repaired returns the log file a writer continues after damage: the
 // records of the good prefix as they were, then every good record after
-// it with committed entries turned into RecordLater, so the entries
+// it with committed entries turned into RecordLater (and the card
+// envelopes among them left out), so the entries
 // fetched again for the damaged part follow the prefix in order. The
 // torn tail and the damaged bytes are left out (the caller keeps the
 // original file aside).
@@ -335,6 +356,12 @@ func (lf *LogFile) Repaired() []byte {
 		t := r.Type
 		if t == RecordEntry && lf.Offsets[i] >= lf.Good {
 			t = RecordLater
+		}
+		if t == RecordCard && lf.Offsets[i] >= lf.Good {
+			// Taken after entries that are lost: stepped again at the
+			// end of the prefix they would be far ahead of the deal. The
+			// peers serve them again when they are due.
+			continue
 		}
 		out = AppendRecord(out, t, r.Env)
 	}

@@ -77,9 +77,13 @@ type machine struct {
 	// Secret tables (secret.go): this peer's identity and card layer
 	// maker (Node only), the layer once the seats are drawn, and whether
 	// the state's wait for cards has not been counted as a step yet.
-	me           *crypto.Identity
-	cardMaker    CardMaker
-	cards        CardLayer
+	me        *crypto.Identity
+	cardMaker CardMaker
+	cards     CardLayer
+	// cardKey and cardOwn are what a restarted seat's layer takes up
+	// again (Config.CardKey, the card envelopes of Config.Sent).
+	cardKey      []byte
+	cardOwn      []*crypto.Envelope
 	cardsPending bool
 	cardsSynced  bool // the layer has been told of the current wait
 	// pubKnown marks the cards known public (newlyPublic); opened lists

@@ -122,8 +122,15 @@ type Node struct {
 	cardEarlyBytes int
 	cardSent       []*crypto.Envelope
 	cardsStopped   bool
-	modeFor        crypto.Hash // the session modeText is of
-	modeText       string
+	// cardHeld are every card envelope the layer took or this seat sent
+	// (own and others', once each: cardHas), with the log length then,
+	// for catch-up answers (cardsFor); replaying is set while New steps
+	// a restarted seat's card log.
+	cardHeld  []heldCard
+	cardHas   map[slot]bool
+	replaying bool
+	modeFor   crypto.Hash // the session modeText is of
+	modeText  string
 
 	stopped    bool
 	stateSent  map[uint64]bool
@@ -151,22 +158,20 @@ func New(cfg Config) (*Node, error) {
 	}
 	n := &Node{cfg: cfg, id: cfg.Identity, m: newMachine(cfg.Games),
 		buf: map[slot]*crypto.Envelope{}, use: map[crypto.PeerID]*bufUse{}, seen: map[slot]*crypto.Envelope{}, sent: map[slot]*crypto.Envelope{},
-		voted: map[uint64][][]int{}, asked: map[crypto.PeerID]int{}, stateSent: map[uint64]bool{}}
+		voted: map[uint64][][]int{}, asked: map[crypto.PeerID]int{}, stateSent: map[uint64]bool{}, cardHas: map[slot]bool{}}
 	n.m.me, n.m.cardMaker = cfg.Identity, cfg.Cards
+	n.m.cardKey = cfg.CardKey
 	for _, env := range cfg.Sent {
 		if env != nil && env.Kind.Card() {
-			return nil, errors.New("lockstep: this log is of a secret table, and restarting a secret table is not supported yet (its hidden-card keys and shuffles cannot be taken up again)")
+			if env.Author != n.id.ID() {
+				return nil, fmt.Errorf("lockstep: Config.Sent holds a card envelope of %s", env.Author)
+			}
+			n.m.cardOwn = append(n.m.cardOwn, env)
 		}
 	}
-	sigs := newSigBatches(cfg.Log)
-	for i, env := range cfg.Log {
-		n.m.checkSigs = !sigs.good(i)
-		if err := n.m.feed(env); err != nil {
-			return nil, &VerifyError{Index: i, Entry: env, Err: err}
-		}
-		n.seen[slotOf(env)] = env
+	if err := n.replay(cfg.Log, cfg.CardLog); err != nil {
+		return nil, err
 	}
-	n.m.checkSigs = false
 	n.m.events = nil
 	n.released = len(cfg.Log)
 	n.restarted = len(cfg.Log) > 0 || len(cfg.Sent) > 0
@@ -699,9 +704,14 @@ func (n *Node) Tick(now int64) {
 	}
 	waits := n.Waiting()
 	if n.m.cardsPending && now-n.resent >= n.cfg.ResendAfter && now-n.progress >= n.cfg.ResendAfter {
-		// The cards stall: a card envelope of ours may have been lost.
+		// The cards stall: a card envelope of ours may have been lost,
+		// or one of another seat on its way to us: ask the peers, whose
+		// answers carry the card envelopes near our position (cardsFor).
 		n.resent = now
 		n.resendCards()
+		if n.m.cards != nil {
+			n.rd.Requests = append(n.rd.Requests, GapRequest{From: uint64(len(n.m.log))})
+		}
 	}
 	if n.m.phase == PhaseLobby && now-n.resent >= n.cfg.ResendAfter {
 		// Nobody is waited for in the lobby, but a join lost on the way
@@ -835,7 +845,7 @@ func (n *Node) HasReady() bool { return !n.rd.IsEmpty() }
 // Ready returns what the node produced since the last Advance.
 func (n *Node) Ready() Ready {
 	rd := n.rd
-	rd.MustSync = len(rd.Persist) > 0
+	rd.MustSync = len(rd.Persist) > 0 || rd.CardSecret != nil
 	return rd
 }
 
@@ -883,6 +893,7 @@ func (n *Node) Answer(req GapRequest) GapAnswer {
 		a.Entries = append(a.Entries, n.m.log[req.From:end]...)
 	}
 	a.Pending = n.pendingFor(req.To)
+	a.Pending = append(a.Pending, n.cardsFor(req)...)
 	return a
 }
 

@@ -81,6 +81,11 @@ type CardConfig struct {
 	Session  crypto.Hash
 	Seats    []crypto.PeerID // in seat order
 	Names    []string
+	// Secret and Sent, after a restart: the seat's key (an earlier
+	// CardReady.Secret) and the card envelopes it signed (CardReady.
+	// Persist). The layer signs nothing different for their slots.
+	Secret []byte
+	Sent   []*crypto.Envelope
 }
 
 // CardMaker makes a seat's card layer over st (fresh from Setup).
@@ -268,7 +273,19 @@ func (m *machine) startCards() error {
 	if m.cardMaker == nil {
 		return ErrNoCardLayer
 	}
-	cfg := CardConfig{Identity: m.me, Session: m.session}
+	cfg := CardConfig{Identity: m.me, Session: m.session, Sent: m.cardOwn}
+	if m.cardKey != nil {
+		sess, key, err := DecodeCardKey(m.cardKey)
+		if err != nil {
+			return fmt.Errorf("%w: %v; this seat's hidden-card key is lost, so it cannot deal on", ErrRefused, err)
+		}
+		if sess != m.session {
+			return fmt.Errorf("%w: the card-key file is of session %s, this log of %s; this seat's hidden-card key for this game is lost, so it cannot deal on", ErrRefused, sess.Short(), m.session.Short())
+		}
+		cfg.Secret = key
+	} else if len(m.cardOwn) > 0 {
+		return fmt.Errorf("%w: this seat signed card envelopes before the restart, but its card-key file is missing; its hidden-card key is lost, so it cannot deal on", ErrRefused)
+	}
 	for _, mi := range m.seats {
 		cfg.Seats = append(cfg.Seats, m.members[mi].ID)
 		cfg.Names = append(cfg.Names, m.members[mi].Name)
@@ -310,8 +327,143 @@ func (n *Node) stepCard(env *crypto.Envelope) error {
 		return nil
 	}
 	err := n.m.cards.Step(env)
+	if err == nil {
+		n.tookCard(env)
+	}
 	n.pumpCards()
 	return err
+}
+
+// heldCard is a card envelope this node holds, and its log length when it
+// came.
+type heldCard struct {
+	env *crypto.Envelope
+	at  uint64
+}
+
+// tookCard notes a card envelope the layer took from another seat: it goes
+// to disk (Ready.Cards) and into what catch-up serves.
+func (n *Node) tookCard(env *crypto.Envelope) {
+	if n.holdCard(env) && !n.replaying {
+		n.rd.Cards = append(n.rd.Cards, env)
+	}
+}
+
+// holdCard keeps env for catch-up answers, once; it reports whether env
+// was new.
+func (n *Node) holdCard(env *crypto.Envelope) bool {
+	s := slotOf(env)
+	if n.cardHas[s] {
+		return false
+	}
+	n.cardHas[s] = true
+	n.cardHeld = append(n.cardHeld, heldCard{env, uint64(len(n.m.log))})
+	return true
+}
+
+// Catch-up of card envelopes: a seated member that asks from log position
+// From gets the card envelopes this node took or sent while its own log was
+// near From (cardServeBehind before, cardServeAhead after: peers are never
+// far apart at a secret table, since every opening needs every seat), so a
+// seat that lost some (a torn tail, a gap of gossip, a restart) deals on
+// without relying on its authors' re-sends, and nothing far ahead of its
+// deal (which it would drop) is relayed. Nobody else gets any: a
+// spectator's catch-up is the committed log (p2p's policy), which holds
+// every public card a spectator may see (the secret action body), and an
+// outsider gets nothing. No card envelope holds a secret of any seat
+// anyway; the rule keeps the stream to what the asker can use.
+const (
+	cardServeBehind = maxAhead
+	cardServeAhead  = 16
+	maxCardServe    = 1024
+)
+
+// cardsFor is what Answer serves of the card envelopes to req.To.
+func (n *Node) cardsFor(req GapRequest) []*crypto.Envelope {
+	if !n.Secret() || n.m.seatOfPeer(req.To) < 0 {
+		return nil
+	}
+	lo := uint64(0)
+	if req.From > cardServeBehind {
+		lo = req.From - cardServeBehind
+	}
+	hi := req.From + cardServeAhead
+	var out []*crypto.Envelope
+	for _, h := range n.cardHeld {
+		if h.at >= lo && h.at <= hi && len(out) < maxCardServe {
+			out = append(out, h.env)
+		}
+	}
+	return out
+}
+
+// replay feeds a restarted node's log, and on a secret table steps its
+// card log into the card layer between the same entries as before: each
+// card envelope after the entries it came after, with the layer's work
+// done and its waits counted as they were live (settleCards), so the deal
+// ends each wait before the entry that followed it. Then the layer has
+// this seat's keys, decks and Knowledge as before the restart.
+func (n *Node) replay(log []*crypto.Envelope, cards []CardRecord) error {
+	n.replaying = true
+	defer func() { n.replaying = false }()
+	sigs := newSigBatches(log)
+	ci := 0
+	for i := 0; i <= len(log); i++ {
+		for ci < len(cards) && cards[ci].After <= i {
+			n.settleCards()
+			switch env := cards[ci].Env; {
+			case env == nil || !env.Kind.Card() || env.Author == n.id.ID():
+			case n.m.cards != nil:
+				if n.m.cards.Step(env) == nil {
+					n.holdCard(env)
+				}
+			case len(n.cardEarly) < maxCardEarly:
+				// Taken in the Ready of the seat draw, whose entries the
+				// node releases only then (so they follow it on disk):
+				// kept, as live, for the layer the draw makes.
+				n.cardEarly = append(n.cardEarly, env)
+			}
+			ci++
+		}
+		n.settleCards()
+		if i == len(log) {
+			break
+		}
+		env := log[i]
+		n.m.checkSigs = !sigs.good(i)
+		if err := n.m.feed(env); err != nil {
+			if n.m.cardsPending && n.m.cards != nil {
+				err = fmt.Errorf("%w (the card envelopes on disk end before the deal that comes before this entry is done: the log was cut or edited)", err)
+			}
+			return &VerifyError{Index: i, Entry: env, Err: err}
+		}
+		n.seen[slotOf(env)] = env
+	}
+	n.m.checkSigs = false
+	if n.m.cards != nil {
+		// What this seat sent before the restart, again: the last few (the
+		// rest is served by catch-up).
+		n.rd.Messages = append(n.rd.Messages, n.cardSent[max(0, len(n.cardSent)-maxCardResend):]...)
+	}
+	return nil
+}
+
+// settleCards runs a restarted seat's card layer as far as it goes: its
+// proofs made or checked, its output taken, its waits counted.
+func (n *Node) settleCards() {
+	if n.m.cards == nil {
+		return
+	}
+	for guard := 0; guard < 1<<20; guard++ {
+		worked := false
+		for n.m.cards.HasWork() && n.m.cards.Work() {
+			worked = true
+		}
+		n.drainCards()
+		if !n.cardsStep() && !worked {
+			return
+		}
+	}
 }
 
 // pumpCards moves the card layer's output into the node's Ready and, when
@@ -332,7 +484,9 @@ func (n *Node) drainCards() {
 		early := n.cardEarly
 		n.cardEarly, n.cardEarlyBytes = nil, 0
 		for _, env := range early {
-			_ = l.Step(env)
+			if l.Step(env) == nil {
+				n.tookCard(env)
+			}
 		}
 	}
 	rd := l.TakeReady()
@@ -344,8 +498,16 @@ func (n *Node) drainCards() {
 		n.rd.Persist = append(n.rd.Persist, rd.Persist...)
 		n.rd.MustSync = true
 	}
-	n.cardSent = append(n.cardSent, rd.Persist...)
-	n.rd.Messages = append(n.rd.Messages, rd.Messages...)
+	for _, env := range rd.Messages {
+		// Every message of the layer is this seat's own (new, or one it
+		// had signed before a restart, sent again).
+		if n.holdCard(env) {
+			n.cardSent = append(n.cardSent, env)
+		}
+	}
+	if !n.replaying {
+		n.rd.Messages = append(n.rd.Messages, rd.Messages...)
+	}
 	for _, c := range rd.Cheats {
 		n.rd.Events = append(n.rd.Events, Event{Kind: EventCheat, Cheat: CheatCards, Seat: c.Seat, Seq: n.m.seq, Text: c.Text, What: c.Text})
 	}

@@ -51,6 +51,16 @@ type Config struct {
 	// (cardsource.Maker). A node without it hosts only open tables and
 	// cannot take a seat at a secret one (it says so at the seat draw).
 	Cards CardMaker
+	// CardKey is the card-key file of this seat (EncodeCardKey of the
+	// session and an earlier Ready.CardSecret), after a restart of a
+	// secret table; nil at the first start or at an open table.
+	CardKey []byte
+	// CardLog holds the other seats' card envelopes persisted before a
+	// restart (Ready.Cards, LogFile.Cards), in the order they were taken:
+	// the card layer steps them again between the same entries of Log,
+	// and with CardKey and this seat's own card envelopes in Sent it
+	// deals on from where it was.
+	CardLog []CardRecord
 	// OpenHands, for a host, makes the table an open one even for a game
 	// with hidden cards (every peer's engine then holds every card drawn).
 	// A host with Cards and without OpenHands opens a secret table for a
@@ -94,14 +104,24 @@ type Ready struct {
 	// (Added after the first API commit; additive.)
 	Keep []*crypto.Envelope
 	// CardSecret is this seat's mental-poker key on a secret table (once,
-	// at the seat draw): private, never sent; MustSync is set with it.
+	// at the seat draw): private, never sent, never in the log. Write it
+	// privately and durably (EncodeCardKey with Status().Session: a file
+	// of mode 0600, fsynced) BEFORE anything else of this Ready is
+	// persisted or sent; MustSync is set with it.
 	CardSecret []byte
+	// Cards are other seats' card envelopes this node's card layer took,
+	// in order: append them to the disk log (RecordCard) before Entries;
+	// like Entries they need no fsync of their own (a lost tail of them is
+	// served again by the peers), and with them a restarted seat deals on
+	// (Config.CardLog).
+	Cards []*crypto.Envelope
 }
 
 // IsEmpty reports whether rd holds nothing.
 func (rd *Ready) IsEmpty() bool {
 	return len(rd.Persist) == 0 && len(rd.Entries) == 0 && len(rd.Messages) == 0 &&
-		len(rd.Requests) == 0 && len(rd.Events) == 0 && len(rd.Keep) == 0
+		len(rd.Requests) == 0 && len(rd.Events) == 0 && len(rd.Keep) == 0 &&
+		rd.CardSecret == nil && len(rd.Cards) == 0
 }
 
 // GapRequest asks a peer for what this node is missing: the committed

@@ -108,6 +108,15 @@ type NetPeer struct {
 	metaMu  sync.Mutex
 	stopMD  func() error
 	started bool
+	// resumeCards is what a resumed secret table's seat deals on from.
+	resumeCards resumeCards
+}
+
+// resumeCards is a secret table seat's card state on disk: its card-key
+// file and the other seats' card envelopes it had taken.
+type resumeCards struct {
+	key []byte
+	log []lockstep.CardRecord
 }
 
 // SessionDir is where a session's log and meta live.
@@ -307,6 +316,13 @@ func ResumeSession(ctx context.Context, cfg NetConfig, dir string, meta SessionM
 	// Resume from the good prefix; every own envelope anywhere in the
 	// file still binds, so the node never signs a second one for a slot.
 	entries, sent := lf.Entries, lf.SentBy(cfg.Identity)
+	// A secret table's seat: its hidden-card key, and the other seats'
+	// card envelopes it had taken, to deal on from where it was.
+	cardKey, err := ReadCardKey(CardKeyPath(log.Path()))
+	if err != nil {
+		log.Close()
+		return nil, err
+	}
 	// Listen where the others last knew us, unless told otherwise: when
 	// the whole table restarts, that is where they look.
 	portNote := ""
@@ -340,6 +356,7 @@ func ResumeSession(ctx context.Context, cfg NetConfig, dir string, meta SessionM
 			others = append(others, id)
 		}
 	}
+	p.resumeCards = resumeCards{key: cardKey, log: lf.Cards}
 	if err := p.openNode(entries, sent, others...); err != nil {
 		p.Close()
 		return nil, err
@@ -371,6 +388,7 @@ func (p *NetPeer) open(entries, sent []*crypto.Envelope, wait ...peer.ID) error 
 func (p *NetPeer) openNode(entries, sent []*crypto.Envelope, wait ...peer.ID) error {
 	trusted := &Trusted{}
 	node, err := lockstep.New(lockstep.Config{Identity: p.cfg.Identity, Name: p.cfg.Name, Games: p.cfg.Games, Log: entries, Sent: sent, Verifier: trusted.Verify,
+		CardKey: p.resumeCards.key, CardLog: p.resumeCards.log,
 		DropAfter: p.cfg.DropAfter.Milliseconds(), AcceptTimeout: p.cfg.AcceptTimeout.Milliseconds(),
 		Cards: cardsource.Maker(rand.Reader), OpenHands: p.cfg.OpenHands})
 	if err != nil {

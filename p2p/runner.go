@@ -582,11 +582,26 @@ func (r *Runner) drain(ctx context.Context) error {
 	n := r.cfg.Node
 	for n.HasReady() {
 		rd := n.Ready()
+		if rd.CardSecret != nil {
+			// A secret table's card key: privately on disk (its own file,
+			// fsynced) before the card-key envelope that proves it, or
+			// anything depending on it, is persisted or sent.
+			if err := WriteCardKey(CardKeyPath(r.cfg.Log.Path()), n.Status().Session, rd.CardSecret); err != nil {
+				return err
+			}
+		}
 		// One write for the whole Ready, and at most one fsync: what this
 		// peer signed (Persist) must be durable before Messages go out.
-		recs := make([]lockstep.Record, 0, len(rd.Persist)+len(rd.Entries)+len(rd.Keep))
+		// Other seats' card envelopes the card layer took (Cards) go
+		// before the entries they let commit, so a log's every entry has
+		// what its deal needed before it (a restarted seat replays them
+		// in this order).
+		recs := make([]lockstep.Record, 0, len(rd.Persist)+len(rd.Cards)+len(rd.Entries)+len(rd.Keep))
 		for _, e := range rd.Persist {
 			recs = append(recs, lockstep.Record{Type: lockstep.RecordSent, Env: e})
+		}
+		for _, e := range rd.Cards {
+			recs = append(recs, lockstep.Record{Type: lockstep.RecordCard, Env: e})
 		}
 		for _, e := range rd.Entries {
 			recs = append(recs, lockstep.Record{Type: lockstep.RecordEntry, Env: e})

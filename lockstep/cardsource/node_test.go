@@ -25,11 +25,26 @@ type nodeTable struct {
 	entries [][]*crypto.Envelope
 	secrets [][]byte
 	cheats  []string
+	// What each peer has on disk, as a runner keeps it (restart_test.go):
+	// its log file and its card-key file; ids and the clock to remake
+	// and tick nodes.
+	ids       []*crypto.Identity
+	disk      [][]byte
+	keys      [][]byte
+	synced    []int // length of disk[i] at its last fsync
+	now       int64
+	lostCards int // card records cut with a torn tail
+	// crashTorn marks the peers to crash together, with torn tails, as
+	// soon as one of them has an unsynced card record (crashNow).
+	crashTorn []bool
+	crashSeed string
+	crashes   int
 }
 
 func newNodeTable(t *testing.T, n int, seed string, openHands bool) *nodeTable {
 	t.Helper()
-	nt := &nodeTable{t: t, inbox: make([][][]byte, n), got: make([][][]byte, n), entries: make([][]*crypto.Envelope, n), secrets: make([][]byte, n)}
+	nt := &nodeTable{t: t, inbox: make([][][]byte, n), got: make([][][]byte, n), entries: make([][]*crypto.Envelope, n), secrets: make([][]byte, n),
+		disk: make([][]byte, n), keys: make([][]byte, n), synced: make([]int, n)}
 	for i := 0; i < n; i++ {
 		var k [32]byte
 		copy(k[:], fmt.Sprintf("%s id %d", seed, i))
@@ -37,6 +52,8 @@ func newNodeTable(t *testing.T, n int, seed string, openHands bool) *nodeTable {
 		if err != nil {
 			t.Fatal(err)
 		}
+		nt.ids = append(nt.ids, id)
+		nt.disk[i] = lockstep.AppendLogHeader(nil)
 		copy(k[:], fmt.Sprintf("%s cards %d", seed, i))
 		node, err := lockstep.New(lockstep.Config{Identity: id, Name: fmt.Sprintf("P%d", i+1), Games: games.Lookup,
 			Cards: cardsource.Maker(rand.NewChaCha8(k)), OpenHands: openHands})
@@ -67,13 +84,23 @@ func (nt *nodeTable) run() bool {
 	busy := false
 	for guard := 0; guard < 1_000_000; guard++ {
 		moved := false
-		for i, node := range nt.nodes {
-			for node.HasReady() {
+		for i := range nt.nodes {
+			for nt.nodes[i].HasReady() {
+				node := nt.nodes[i]
 				rd := node.Ready()
 				if rd.CardSecret != nil {
 					nt.secrets[i] = append([]byte(nil), rd.CardSecret...)
+					nt.keys[i] = lockstep.EncodeCardKey(node.Status().Session, rd.CardSecret)
 				}
 				nt.entries[i] = append(nt.entries[i], rd.Entries...)
+				nt.persist(i, rd)
+				if nt.crashTorn != nil && nt.crashTorn[i] && nt.unsyncedCards(i) {
+					// A power cut now: before this Ready's messages leave,
+					// with card envelopes taken but not yet fsynced.
+					nt.crashNow()
+					moved = true
+					break
+				}
 				for _, env := range rd.Messages {
 					b := env.Marshal()
 					for j := range nt.nodes {
@@ -89,6 +116,9 @@ func (nt *nodeTable) run() bool {
 					}
 				}
 				node.Advance()
+				for _, q := range rd.Requests {
+					nt.answer(i, q)
+				}
 				moved = true
 			}
 		}
@@ -121,10 +151,26 @@ func (nt *nodeTable) run() bool {
 }
 
 // play plays the game to its end with random bots on each seat's own node.
-func (nt *nodeTable) play() {
+func (nt *nodeTable) play() { nt.playWith(nil) }
+
+// playWith is play with hook called before each round of moves (a test
+// crashes and restarts peers there).
+func (nt *nodeTable) playWith(hook func(step int)) {
 	r := engine.NewRand([]byte("bots"))
 	for steps := 0; steps < 5000; steps++ {
+		if hook != nil {
+			hook(steps)
+		}
 		busy := nt.run()
+		for tick := 0; !busy && tick < 20 && nt.nodes[0].Status().Phase != lockstep.PhaseOver; tick++ {
+			// Nothing moves: let time pass (a restarted peer asks the
+			// others to catch up; a stalled deal re-sends and asks).
+			nt.now += 1000
+			for _, node := range nt.nodes {
+				node.Tick(nt.now)
+			}
+			busy = nt.run()
+		}
 		if len(nt.cheats) > 0 {
 			nt.t.Fatalf("cheats named at an honest table: %v", nt.cheats)
 		}
