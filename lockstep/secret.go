@@ -222,6 +222,11 @@ func (m *machine) checkOpened(s *secretAction) error {
 	return nil
 }
 
+// errOpenedAhead: a wait for cards opened a card to everyone, and no
+// action after it is known yet to name it (a Verifier of a growing log
+// holds the entry for the next one).
+var errOpenedAhead = errors.New("no later action names it yet")
+
 // observeCards is a peer without a card layer (Verify) going past a wait
 // for cards, from the log: the private openings answered with
 // engine.NoCard, the public ones from opened (the list of the action that
@@ -243,7 +248,7 @@ func (m *machine) observeCards(opened []pubCard) error {
 					}
 				}
 				if !found {
-					return fmt.Errorf("%w: the log does not say which card %s opened to everyone was", ErrUnexpected, o.Handle())
+					return fmt.Errorf("%w: the log does not say which card %s opened to everyone was (%w)", ErrUnexpected, o.Handle(), errOpenedAhead)
 				}
 			}
 			if err := cs.Open(o, card); err != nil {

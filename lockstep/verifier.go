@@ -1,6 +1,7 @@
 package lockstep
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/boardmesh/boardmesh/crypto"
@@ -16,7 +17,17 @@ type Verifier struct {
 	m   *machine
 	n   int
 	err error
+	// held are entries fed while a secret table waits for cards, not yet
+	// checked: a card the wait opens to everyone is named only by the
+	// next action (secretAction.opened), which Verify finds ahead in the
+	// whole log and a growing log has not brought yet. They are checked,
+	// in order, when that action is fed.
+	held []*crypto.Envelope
 }
+
+// maxHeld bounds the entries a Verifier holds for the next action: more
+// than a turn's checkpoints and reveals of 8 seats ever are.
+const maxHeld = 4096
 
 // NewVerifier returns a Verifier of an empty log; games resolves the
 // roster's game (games.Lookup).
@@ -34,12 +45,41 @@ func (v *Verifier) Feed(env *crypto.Envelope) error {
 	if v.err != nil {
 		return v.err
 	}
-	i := v.n
 	if env == nil {
-		v.err = &VerifyError{Index: i, Err: fmt.Errorf("%w: missing entry", ErrMalformed)}
+		v.err = &VerifyError{Index: v.n + len(v.held), Err: fmt.Errorf("%w: missing entry", ErrMalformed)}
 		return v.err
 	}
-	if err := v.m.feed(env); err != nil {
+	if len(v.held) == 0 {
+		err := v.feed(env, nil)
+		if !errors.Is(err, errOpenedAhead) {
+			return err
+		}
+		// The wait's card opened to everyone is named by the next action:
+		// hold this entry (and those after it) until it comes. What the
+		// wait answered already stays answered; the rest is answered then.
+		v.err = nil
+	}
+	v.held = append(v.held, env)
+	if env.Kind != crypto.KindAction && len(v.held) < maxHeld {
+		return nil
+	}
+	held := v.held
+	v.held = nil
+	for k, e := range held {
+		if err := v.feed(e, held[k+1:]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// feed checks one entry, with the entries after it that are known.
+func (v *Verifier) feed(env *crypto.Envelope, ahead []*crypto.Envelope) error {
+	i := v.n
+	v.m.ahead = ahead
+	err := v.m.feed(env)
+	v.m.ahead = nil
+	if err != nil {
 		v.err = &VerifyError{Index: i, Entry: env, Err: err}
 		return v.err
 	}
@@ -68,8 +108,10 @@ func (v *Verifier) OnStep(f func(prev, next engine.State, s ReplayStep, a engine
 	}
 }
 
-// Len is the number of entries verified so far.
-func (v *Verifier) Len() int { return v.n }
+// Len is the number of entries fed so far: verified, or held until the
+// next action of a secret table (see Verifier.held; Replay shows the
+// verified ones).
+func (v *Verifier) Len() int { return v.n + len(v.held) }
 
 // Replay returns what the entries verified so far show, as Verify would.
 // It is a snapshot: later Feeds do not change it (Final is a clone).

@@ -151,8 +151,19 @@ func (nt *nodeTable) checkSame() {
 			nt.t.Fatalf("peer %d's shared state differs from peer 1's", i+1)
 		}
 	}
-	if rep, err := lockstep.Verify(want, games.Lookup); err != nil || rep.Result == nil {
+	rep, err := lockstep.Verify(want, games.Lookup)
+	if err != nil || rep.Result == nil {
 		nt.t.Fatalf("the log does not verify: %v", err)
+	}
+	// A spectator verifies it as it grows, an entry at a time: the same.
+	v := lockstep.NewVerifier(games.Lookup)
+	for i, env := range want {
+		if err := v.Feed(env); err != nil {
+			nt.t.Fatalf("the growing log does not verify at entry %d: %v", i, err)
+		}
+	}
+	if got := v.Replay(); got.Result == nil || !bytes.Equal(engine.Encode(got.Final), engine.Encode(rep.Final)) || v.Len() != len(want) {
+		nt.t.Fatal("the log verified entry by entry does not end as the whole log")
 	}
 }
 
