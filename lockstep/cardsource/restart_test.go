@@ -238,3 +238,40 @@ func TestSecretTableRestart(t *testing.T) {
 		})
 	}
 }
+
+// TestCardCatchupPolicy: a gap answer carries the card envelopes near the
+// asker's position to a seated member (every seat's key and shuffles at
+// the start of the game), and none to a peer without a seat (a spectator
+// or an outsider, whose catch-up is the committed log at most).
+func TestCardCatchupPolicy(t *testing.T) {
+	nt := newNodeTable(t, 3, "policy", false)
+	nt.run()
+	stranger, err := crypto.GenerateIdentity(rand.NewChaCha8([32]byte{9}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cards := func(a lockstep.GapAnswer) (n int, kinds map[crypto.Kind]bool) {
+		kinds = map[crypto.Kind]bool{}
+		for _, e := range a.Pending {
+			if e.Kind.Card() {
+				n++
+				kinds[e.Kind] = true
+			}
+		}
+		return n, kinds
+	}
+	for i, node := range nt.nodes {
+		asker := nt.ids[(i+1)%len(nt.ids)].ID()
+		n, kinds := cards(node.Answer(lockstep.GapRequest{To: asker, From: 0}))
+		if n == 0 || !kinds[crypto.KindCardKey] || !kinds[crypto.KindShuffle] {
+			t.Fatalf("peer %d served a seated member %d card envelopes (%v)", i+1, n, kinds)
+		}
+		if n, _ := cards(node.Answer(lockstep.GapRequest{To: stranger.ID(), From: 0})); n != 0 {
+			t.Fatalf("peer %d served %d card envelopes to a peer without a seat", i+1, n)
+		}
+		far := uint64(len(node.Log())) + 1000
+		if n, _ := cards(node.Answer(lockstep.GapRequest{To: asker, From: far})); n != 0 {
+			t.Fatalf("peer %d served %d card envelopes far from the asker's position", i+1, n)
+		}
+	}
+}
