@@ -316,3 +316,56 @@ func TestSecretResumeHostileCardKey(t *testing.T) {
 	bob.run(ctx)
 	finish(t, sps)
 }
+
+// TestSecretResumeCorruptCardRecord: a seat of a secret table is killed and
+// a bit flips inside one of the other seats' card envelopes in the middle
+// of its log (a bad disk, not a crash). Resume says so in words, keeps the
+// damaged file aside, deals on from the good records before the damage and
+// fetches the rest (entries and card envelopes) from the others; the game
+// ends with identical logs and nobody accused.
+func TestSecretResumeCorruptCardRecord(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	sps := openSecretTable(ctx, t, "Ada", "Bob", "Cy")
+	waitDealt(t, sps, 120)
+	cy := sps[2]
+	cy.kill(t)
+	path := cy.p.Log.Path()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lf, _ := lockstep.ParseLog(b)
+	var cardAt []int
+	for i, r := range lf.Records {
+		if r.Type == lockstep.RecordCard {
+			cardAt = append(cardAt, lf.Offsets[i])
+		}
+	}
+	if len(cardAt) < 3 {
+		t.Fatalf("cy's log holds %d card envelopes of the others", len(cardAt))
+	}
+	off := cardAt[len(cardAt)/2]
+	b[off+4+1+40] ^= 0x04 // inside the envelope, past the length and type
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	dir, meta, err := FindSession(cy.cfg.Home, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := ResumeSession(ctx, cy.cfg, dir, meta)
+	if err != nil {
+		t.Fatalf("cy does not resume after a flipped bit in a card envelope: %v", err)
+	}
+	if p.Repair == nil || len(p.Repair.Damaged) == 0 || !strings.Contains(p.Repair.String(), "corrupted") {
+		t.Fatalf("resume did not say the log is damaged: %v", p.Repair)
+	}
+	if _, err := os.Stat(p.Repair.SetAside); err != nil {
+		t.Fatalf("the damaged log was not kept aside: %v", err)
+	}
+	cy.p = p
+	cy.watch()
+	cy.run(ctx)
+	finish(t, sps)
+}
