@@ -96,8 +96,15 @@ func resumeRun(opts *ResumeOptions) error {
 	}
 	defer peer.Close()
 	msg := fmt.Sprintf("Resuming session %s (%s) from %d log records.", meta.Lobby[:12], g.Title, peer.Log.Len())
+	secret := peer.Node.Secret()
+	if secret {
+		msg += fmt.Sprintf(" A secret table: this seat's hidden-card key and the %d card envelopes of the others it had are taken up again.", peer.CardRecords)
+	}
 	if opts.Net.JSON {
-		m := map[string]any{"event": "resumed", "lobby": meta.Lobby, "records": peer.Log.Len()}
+		m := map[string]any{"event": "resumed", "lobby": meta.Lobby, "records": peer.Log.Len(), "secret": secret}
+		if secret {
+			m["card_envelopes"] = peer.CardRecords
+		}
 		if rp := peer.Repair; rp != nil {
 			m["repair"] = rp.String()
 			if len(rp.Damaged) > 0 {

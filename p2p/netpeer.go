@@ -108,6 +108,9 @@ type NetPeer struct {
 	metaMu  sync.Mutex
 	stopMD  func() error
 	started bool
+	// CardRecords, set by resume at a secret table, is how many of the
+	// other seats' card envelopes the seat took up again from its log.
+	CardRecords int
 	// resumeCards is what a resumed secret table's seat deals on from.
 	resumeCards resumeCards
 }
@@ -357,6 +360,7 @@ func ResumeSession(ctx context.Context, cfg NetConfig, dir string, meta SessionM
 		}
 	}
 	p.resumeCards = resumeCards{key: cardKey, log: lf.Cards}
+	p.CardRecords = len(lf.Cards)
 	if err := p.openNode(entries, sent, others...); err != nil {
 		p.Close()
 		return nil, err

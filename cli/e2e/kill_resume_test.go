@@ -101,6 +101,11 @@ func TestThreeProcessesOneKilledAndResumed(t *testing.T) {
 	if rep, _ := resumed["repair"].(string); !strings.Contains(rep, "torn tail") || !strings.Contains(rep, "cut 9 bytes") {
 		t.Fatalf("resume did not report the torn tail: %v", resumed)
 	}
+	// A secret table (the default): cy takes up its hidden-card key and
+	// the others' card envelopes it had.
+	if n, _ := resumed["card_envelopes"].(float64); resumed["secret"] != true || n == 0 {
+		t.Fatalf("resume of a secret table's seat: %v", resumed)
+	}
 	sums := map[string]map[string]any{}
 	for _, p := range []*proc{host, bob, cy2, spec} {
 		sums[p.name] = p.waitEvent(t, "summary", 100*time.Second)
