@@ -8,7 +8,8 @@
 // The usage loop:
 //
 //	n, err := lockstep.New(lockstep.Config{Identity: id, Name: "Ada", Games: games.Lookup,
-//		Log: entriesFromDisk, Sent: sentFromDisk})
+//		Log: entriesFromDisk, Sent: sentFromDisk,
+//		Cards: cardsource.Maker(crand), CardKey: cardKeyFile, CardLog: cardRecordsFromDisk})
 //	// host: n.Host(lobby, game, opts) ... later n.Propose() or n.ProposeMembers(admitted)
 //	// joiner: n.Join(lobby)
 //	for {
@@ -26,7 +27,10 @@
 //		}
 //		for n.HasReady() {
 //			rd := n.Ready()
-//			appendToDisk(rd.Persist, rd.Entries, rd.Keep)
+//			if rd.CardSecret != nil {
+//				writePrivateFile(lockstep.EncodeCardKey(session, rd.CardSecret)) // 0600, fsynced, first
+//			}
+//			appendToDisk(rd.Persist, rd.Cards, rd.Entries, rd.Keep)
 //			if rd.MustSync {
 //				fsync()                      // BEFORE sending anything
 //			}

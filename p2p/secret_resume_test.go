@@ -88,10 +88,12 @@ func (sp *secretPeer) resume(ctx context.Context, t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	start := time.Now()
 	p, err := ResumeSession(ctx, sp.cfg, dir, meta)
 	if err != nil {
 		t.Fatalf("%s does not resume: %v", sp.name, err)
 	}
+	t.Logf("%s resumed from %d entries and %d card envelopes of the others in %v", sp.name, len(p.Node.Log()), p.CardRecords, time.Since(start).Round(time.Millisecond))
 	if p.Repair == nil || p.Repair.Torn == nil {
 		t.Fatalf("%s's resume did not find the torn tail: %v", sp.name, p.Repair)
 	}
