@@ -170,9 +170,19 @@ func waitDealt(t *testing.T, sps []*secretPeer, entries int) {
 // each seat's disk a private card-key file.
 func finish(t *testing.T, sps []*secretPeer) {
 	t.Helper()
+	var errs []error
 	for _, sp := range sps {
-		if err := <-sp.errc; err != nil && !errors.Is(err, context.Canceled) {
-			t.Fatalf("%s: %v", sp.name, err)
+		errs = append(errs, <-sp.errc)
+	}
+	for i, err := range errs {
+		if err != nil && !errors.Is(err, context.Canceled) {
+			for k, sp := range sps {
+				sp.mu.Lock()
+				st := sp.p.Node.Status()
+				t.Logf("%s: run %v; phase %v, step %d, %d entries, waiting %v, caught up %v; accused %q", sp.name, errs[k], st.Phase, st.Seq, st.Entries, st.Waiting, sp.p.Node.CaughtUp(), sp.accused)
+				sp.mu.Unlock()
+			}
+			t.Fatalf("%s: %v", sps[i].name, err)
 		}
 	}
 	want := sps[0].p.Node.Log()
