@@ -163,7 +163,7 @@ func benchSecretGame(ctx context.Context, g *engine.Game, n int, seed []byte, se
 	waits := map[waitKey]*waitTimes{}
 	waiting := make([]*waitTimes, n) // by peer: the wait under way
 	batchRemask := map[uint64]bool{} // by batch seq: a re-masking travelled
-	counted := map[[3]uint64]bool{} // (kind, author index, seq) of card envelopes counted once
+	counted := map[[3]uint64]bool{}  // (kind, author index, seq) of card envelopes counted once
 	authors := map[crypto.PeerID]uint64{}
 	cfg := TableConfig{Game: g, Names: names, Bots: bots, Seed: seed, Dir: dir, Secret: secret,
 		OnPublish: func(i int, e *crypto.Envelope) {
