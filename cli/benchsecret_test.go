@@ -4,8 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
-
-	"github.com/boardmesh/boardmesh/p2p"
+	"time"
 )
 
 // TestBenchSecretJSON runs bench secret at its smallest (Dominion, two
@@ -16,10 +15,14 @@ func TestBenchSecretJSON(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	var res []p2p.SecretBench
-	if err := json.Unmarshal([]byte(out), &res); err != nil {
+	var all BenchSecretResult
+	if err := json.Unmarshal([]byte(out), &all); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
+	if a := all.Aim; a.Peers != 8 || a.Decks != 1 || a.Cards != 120 || a.Critical <= 0 || a.Envelopes < 8*2 {
+		t.Fatalf("setup of 120 cards at 8 peers = %+v", a)
+	}
+	res := all.Games
 	if len(res) != 1 || res[0].Game != "dominion" || res[0].Peers != 2 || res[0].Broadcasts != 5 || res[0].GossipP50 <= 0 {
 		t.Fatalf("bench secret = %+v", res)
 	}
@@ -43,6 +46,9 @@ func TestBenchSecretJSON(t *testing.T) {
 	// Every Dominion turn draws a new hand: private draws, each one round.
 	if sec.Draws < 5 || sec.DrawP50 <= 0 || sec.DrawP99 < sec.DrawP50 || sec.Batches1 < 5 {
 		t.Fatalf("draws: %+v", sec)
+	}
+	if sec.CPU > 0 && sec.CPUPerStep != sec.CPU/time.Duration(sec.Steps) {
+		t.Fatalf("CPU per step: %+v", sec)
 	}
 	if sec.Wall <= 0 || open.Wall <= 0 || r.WallRatio != float64(sec.Wall)/float64(open.Wall) || r.DrawPerGossip != float64(sec.DrawP50)/float64(r.GossipP50) {
 		t.Fatalf("ratios: %+v", r)

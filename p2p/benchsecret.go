@@ -63,9 +63,12 @@ type SecretGame struct {
 	Mode  string `json:"mode"`
 	Steps uint64 `json:"steps"`
 	// Wall is from the start of the runners until the last peer has seen
-	// the game end; CPU is this process's (every peer) over it.
+	// the game end; CPU is this process's (every peer) over it,
+	// CPUPerStep CPU / Steps (two games of one seed still differ in
+	// length: the seat draw differs).
 	Wall        time.Duration `json:"wall_ns"`
 	CPU         time.Duration `json:"cpu_ns"`
+	CPUPerStep  time.Duration `json:"cpu_per_step_ns"`
 	StartToMove time.Duration `json:"start_to_first_move_ns"`
 	// Bytes and Envelopes: every envelope every peer published, once
 	// (gossip fans each out to the others); CardBytes the card protocol's.
@@ -253,6 +256,7 @@ func benchSecretGame(ctx context.Context, g *engine.Game, n int, seed []byte, se
 	res.Wall, res.StartToMove = lastOver.Sub(start), firstMove.Sub(start)
 	if cpuOK {
 		res.CPU = cpu1 - cpu0
+		res.CPUPerStep = res.CPU / time.Duration(max(res.Steps, 1))
 	}
 	// Per wait (its seq), the slowest peer's time in it.
 	slowest := map[uint64]time.Duration{}
@@ -309,13 +313,31 @@ func BenchSetup(g *engine.Game, n int, latency time.Duration) (SetupBench, error
 	c := cs.Cards()
 	var decks []deal.Deck
 	for d, l := range c.Decks() {
-		dk := deal.Deck{ID: uint8(d), Cards: l, Open: c.OpenDeck(d)}
-		decks = append(decks, dk)
-		if !dk.Open && len(l) > 0 {
+		decks = append(decks, deal.Deck{ID: uint8(d), Cards: l, Open: c.OpenDeck(d)})
+	}
+	return BenchSetupDecks(decks, n, latency)
+}
+
+// BenchSetupCards is BenchSetup for one shuffled deck of cards cards (the
+// issue's aim: 120 tiles at 8 peers).
+func BenchSetupCards(cards, n int, latency time.Duration) (SetupBench, error) {
+	d := deal.Deck{}
+	for i := range cards {
+		d.Cards = append(d.Cards, uint16(i))
+	}
+	return BenchSetupDecks([]deal.Deck{d}, n, latency)
+}
+
+// BenchSetupDecks schedules the hidden-card setup of decks at n seats.
+func BenchSetupDecks(decks []deal.Deck, n int, latency time.Duration) (SetupBench, error) {
+	res := SetupBench{Peers: n}
+	for _, dk := range decks {
+		if !dk.Open && len(dk.Cards) > 0 {
 			res.Decks++
-			res.Cards += len(l)
+			res.Cards += len(dk.Cards)
 		}
 	}
+	var err error
 	var session crypto.Hash
 	if _, err := rand.Read(session[:]); err != nil {
 		return res, err
