@@ -79,6 +79,7 @@ type machine struct {
 	// the state's wait for cards has not been counted as a step yet.
 	me           *crypto.Identity
 	cardMaker    CardMaker
+	verifier     func(*crypto.Envelope) error // Config.Verifier, for the card layer
 	cards        CardLayer
 	cardsPending bool
 	cardsSynced  bool // the layer has been told of the current wait

@@ -152,7 +152,7 @@ func New(cfg Config) (*Node, error) {
 	n := &Node{cfg: cfg, id: cfg.Identity, m: newMachine(cfg.Games),
 		buf: map[slot]*crypto.Envelope{}, use: map[crypto.PeerID]*bufUse{}, seen: map[slot]*crypto.Envelope{}, sent: map[slot]*crypto.Envelope{},
 		voted: map[uint64][][]int{}, asked: map[crypto.PeerID]int{}, stateSent: map[uint64]bool{}}
-	n.m.me, n.m.cardMaker = cfg.Identity, cfg.Cards
+	n.m.me, n.m.cardMaker, n.m.verifier = cfg.Identity, cfg.Cards, cfg.Verifier
 	for _, env := range cfg.Sent {
 		if env != nil && env.Kind.Card() {
 			return nil, errors.New("lockstep: this log is of a secret table, and restarting a secret table is not supported yet (its hidden-card keys and shuffles cannot be taken up again)")
