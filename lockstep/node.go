@@ -122,8 +122,12 @@ type Node struct {
 	cardEarlyBytes int
 	cardSent       []*crypto.Envelope
 	cardsStopped   bool
-	modeFor        crypto.Hash // the session modeText is of
-	modeText       string
+	// cardWorked: the card layer made or checked a proof since the last
+	// Tick; cardBusy is the Tick that saw it last (secret.go).
+	cardWorked bool
+	cardBusy   int64
+	modeFor    crypto.Hash // the session modeText is of
+	modeText   string
 
 	stopped    bool
 	stateSent  map[uint64]bool
@@ -698,8 +702,13 @@ func (n *Node) Tick(now int64) {
 		n.progress = now
 	}
 	waits := n.Waiting()
-	if n.m.cardsPending && now-n.resent >= n.cfg.ResendAfter && now-n.progress >= n.cfg.ResendAfter {
+	if n.cardWorked {
+		n.cardWorked, n.cardBusy = false, now
+	}
+	if n.m.cardsPending && now-n.resent >= n.cfg.ResendAfter && now-n.progress >= n.cfg.ResendAfter && now-n.cardBusy >= n.cfg.ResendAfter {
 		// The cards stall: a card envelope of ours may have been lost.
+		// (Not while this peer itself is busy with proofs: on a loaded
+		// machine its checks can outlast ResendAfter with nothing lost.)
 		n.resent = now
 		n.resendCards()
 	}

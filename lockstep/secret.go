@@ -372,6 +372,7 @@ func (n *Node) Work() bool {
 		return false
 	}
 	w := n.m.cards.Work()
+	n.cardWorked = n.cardWorked || w
 	n.pumpCards()
 	return w
 }
