@@ -102,7 +102,7 @@ func decodePoint(b []byte, allowIdentity bool) (kyber.Point, error) {
 	}
 	// b is canonical when it is what the point encodes to. Then b is the
 	// point's one encoding, so the identity is identityBytes.
-	if !bytes.Equal(p.p.Bytes(), b) {
+	if !bytes.Equal(p.bytes(), b) {
 		return nil, fmt.Errorf("%w: non-canonical point encoding", ErrMalformed)
 	}
 	if !torsionFree(&p.p) {

@@ -24,9 +24,25 @@ import (
 // A multiplication is constant-time unless the point is marked public
 // (AllowVarTime, as kyber's own points): the verifiers' points are, the
 // provers' (which multiply by secret scalars) are not.
+//
+// A point keeps its encoding once computed (enc, while encOK): encoding
+// takes a field inversion, and every point is encoded at least twice (the
+// strict decoder's canonical check, then each proof transcript that
+// names it). Every method that changes p clears encOK.
 type point struct {
 	p       fe.Point
 	varTime bool
+	enc     [PointLen]byte
+	encOK   bool
+}
+
+// bytes is the point's encoding (cached; the caller must not modify it).
+func (P *point) bytes() []byte {
+	if !P.encOK {
+		copy(P.enc[:], P.p.Bytes())
+		P.encOK = true
+	}
+	return P.enc[:]
 }
 
 var errNotOurPoint = errors.New("mentalpoker: a point of another group implementation")
@@ -50,22 +66,23 @@ func our(p kyber.Point) *point {
 // time.
 func (P *point) AllowVarTime(v bool) { P.varTime = v }
 
-func (P *point) String() string { return hex.EncodeToString(P.p.Bytes()) }
+func (P *point) String() string { return hex.EncodeToString(P.bytes()) }
 
 func (P *point) MarshalSize() int { return PointLen }
 
-func (P *point) MarshalBinary() ([]byte, error) { return P.p.Bytes(), nil }
+func (P *point) MarshalBinary() ([]byte, error) { return append([]byte(nil), P.bytes()...), nil }
 
 // UnmarshalBinary decodes a point as kyber's does (any encoding of a curve
 // point); decodePoint adds the strict checks.
 func (P *point) UnmarshalBinary(b []byte) error {
+	P.encOK = false // b may be a non-canonical encoding of the point
 	if _, err := P.p.SetBytes(b); err != nil {
 		return errors.New("invalid Ed25519 curve point")
 	}
 	return nil
 }
 
-func (P *point) MarshalTo(w io.Writer) (int, error) { return w.Write(P.p.Bytes()) }
+func (P *point) MarshalTo(w io.Writer) (int, error) { return w.Write(P.bytes()) }
 
 // UnmarshalFrom reads a point, or picks one from r if it is an XOF (the
 // kyber.Marshaling contract, as kyber's marshalling.PointUnmarshalFrom).
@@ -85,11 +102,13 @@ func (P *point) UnmarshalFrom(r io.Reader) (int, error) {
 func (P *point) Equal(q kyber.Point) bool { return P.p.Equal(&our(q).p) == 1 }
 
 func (P *point) Null() kyber.Point {
+	P.encOK = false
 	P.p.Set(fe.NewIdentityPoint())
 	return P
 }
 
 func (P *point) Base() kyber.Point {
+	P.encOK = false
 	P.p.Set(fe.NewGeneratorPoint())
 	return P
 }
@@ -99,7 +118,7 @@ func (P *point) Base() kyber.Point {
 // pin).
 func (P *point) kyberPoint() kyber.Point {
 	k := kyberCurve.Point()
-	if err := k.UnmarshalBinary(P.p.Bytes()); err != nil {
+	if err := k.UnmarshalBinary(P.bytes()); err != nil {
 		panic(err) // every point of ours encodes a curve point
 	}
 	return k
@@ -126,28 +145,33 @@ func (P *point) Embed(data []byte, rand cipher.Stream) kyber.Point {
 func (P *point) Data() ([]byte, error) { return P.kyberPoint().Data() }
 
 func (P *point) Set(q kyber.Point) kyber.Point {
-	P.p.Set(&our(q).p)
+	o := our(q)
+	P.p.Set(&o.p)
+	P.enc, P.encOK = o.enc, o.encOK
 	return P
 }
 
 // Clone copies the point, not its variable-time mark (as kyber's Clone).
 func (P *point) Clone() kyber.Point {
-	q := &point{}
+	q := &point{enc: P.enc, encOK: P.encOK}
 	q.p.Set(&P.p)
 	return q
 }
 
 func (P *point) Add(a, b kyber.Point) kyber.Point {
+	P.encOK = false
 	P.p.Add(&our(a).p, &our(b).p)
 	return P
 }
 
 func (P *point) Sub(a, b kyber.Point) kyber.Point {
+	P.encOK = false
 	P.p.Subtract(&our(a).p, &our(b).p)
 	return P
 }
 
 func (P *point) Neg(a kyber.Point) kyber.Point {
+	P.encOK = false
 	P.p.Negate(&our(a).p)
 	return P
 }
@@ -156,6 +180,7 @@ func (P *point) Neg(a kyber.Point) kyber.Point {
 // table, constant-time). A public P multiplies in variable time.
 func (P *point) Mul(s kyber.Scalar, a kyber.Point) kyber.Point {
 	x := toScalar(s)
+	P.encOK = false
 	switch {
 	case a == nil:
 		P.p.ScalarBaseMult(x)
