@@ -47,7 +47,8 @@ func newCmdBenchSecret(f *Factory, runF func(*BenchSecretOptions) error) *cobra.
     secret table and one on an open-hands table, same bot seed, bots
     moving at once: wall time, CPU, bytes published, and each wait for
     cards timed at every peer (a private draw: every opening private;
-    a reveal: one public), against the gossip p50.
+    a reveal: one public; from the first peer waiting until any peer
+    publishes an envelope of a later step), against the gossip p50.
 
 Every peer shares this machine's CPUs, so the game figures include the
 other peers' proofs; the setup figure does not.`,
@@ -169,7 +170,7 @@ func benchSecretRun(opts *BenchSecretOptions) error {
 		}
 	}
 	fmt.Fprintf(out, "%-14s %5d %5d %6d %11s %11s %11s %10d %9d   (aim: under 2 s)\n", "120 cards", aim.Peers, aim.Decks, aim.Cards, ms(aim.Critical), ms(aim.SeatCPU), ms(aim.TotalCPU), aim.Bytes, aim.Envelopes)
-	fmt.Fprintln(out, "\nA private draw (a wait for cards, all openings private; the slowest peer) against the gossip floor, same table")
+	fmt.Fprintln(out, "\nA private draw (a wait for cards, all openings private: from its start until any peer publishes the next step) against the gossip floor, same table")
 	fmt.Fprintf(out, "%-14s %5s %11s %6s %11s %11s %10s %8s %11s %9s %9s\n", "game", "peers", "gossip p50", "draws", "draw p50", "draw p99", "draw/gossip", "reveals", "reveal p50", "1-round", "2-round")
 	for _, r := range results {
 		s := r.Secret

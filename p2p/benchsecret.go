@@ -76,9 +76,11 @@ type SecretGame struct {
 	Envelopes int `json:"envelopes"`
 	CardBytes int `json:"card_bytes"`
 	// Draws counts the waits for cards whose openings are all private
-	// (a draw, a peek); DrawP50 and DrawP99 time each from the moment a
-	// peer's state starts waiting until it goes on, the slowest peer's.
-	// Reveals and RevealP50 the same for waits with a public opening.
+	// (a draw, a peek); DrawP50 and DrawP99 time each from the moment the
+	// first peer's state starts waiting until the table goes on: the
+	// first envelope of a later step any peer publishes (an action or a
+	// checkpoint of a later seq, or a beacon reveal). Reveals and
+	// RevealP50 the same for waits with a public opening.
 	Draws     int           `json:"draws"`
 	DrawP50   time.Duration `json:"draw_p50_ns"`
 	DrawP99   time.Duration `json:"draw_p99_ns"`
@@ -132,16 +134,19 @@ func BenchSecret(ctx context.Context, g *engine.Game, sizes []int, peers int, se
 	return res, nil
 }
 
-// waitKey names one wait for cards of one peer: the step seq at which its
-// state waits.
-type waitKey struct {
-	peer int
-	seq  uint64
+// waitTimes is one wait for cards (by the step seq at which the state
+// waits): when the first peer's state started waiting, and whether an
+// opening is public.
+type waitTimes struct {
+	enter  time.Time
+	public bool
 }
 
-type waitTimes struct {
-	enter, leave time.Time
-	public       bool
+// published is a non-card envelope published during a game.
+type published struct {
+	at   time.Time
+	kind crypto.Kind
+	seq  uint64
 }
 
 // benchSecretGame plays one bot game of g on a fresh local table of n
@@ -163,8 +168,8 @@ func benchSecretGame(ctx context.Context, g *engine.Game, n int, seed []byte, se
 	var tbl *Table
 	var firstMove, lastOver time.Time
 	overs, over := 0, make([]bool, n)
-	waits := map[waitKey]*waitTimes{}
-	waiting := make([]*waitTimes, n) // by peer: the wait under way
+	waits := map[uint64]*waitTimes{}
+	var pubs []published
 	batchRemask := map[uint64]bool{} // by batch seq: a re-masking travelled
 	counted := map[[3]uint64]bool{}  // (kind, author index, seq) of card envelopes counted once
 	authors := map[crypto.PeerID]uint64{}
@@ -184,6 +189,9 @@ func benchSecretGame(ctx context.Context, g *engine.Game, n int, seed []byte, se
 			res.Envelopes++
 			if e.Kind.Card() {
 				res.CardBytes += e.Size()
+			}
+			if !e.Kind.Card() {
+				pubs = append(pubs, published{time.Now(), e.Kind, e.Seq})
 			}
 			switch e.Kind {
 			case crypto.KindAction:
@@ -212,15 +220,8 @@ func benchSecretGame(ctx context.Context, g *engine.Game, n int, seed []byte, se
 			}
 			mu.Lock()
 			defer mu.Unlock()
-			if w := waiting[i]; w != nil && (!cardsWait || waits[waitKey{i, u.Status.Seq}] != w) {
-				w.leave, waiting[i] = now, nil
-			}
-			if cardsWait && waiting[i] == nil {
-				k := waitKey{i, u.Status.Seq}
-				if waits[k] == nil {
-					waits[k] = &waitTimes{enter: now, public: public}
-					waiting[i] = waits[k]
-				}
+			if cardsWait && waits[u.Status.Seq] == nil {
+				waits[u.Status.Seq] = &waitTimes{enter: now, public: public}
 			}
 			if u.Status.Phase == lockstep.PhaseOver && !over[i] {
 				over[i] = true
@@ -258,26 +259,25 @@ func benchSecretGame(ctx context.Context, g *engine.Game, n int, seed []byte, se
 		res.CPU = cpu1 - cpu0
 		res.CPUPerStep = res.CPU / time.Duration(max(res.Steps, 1))
 	}
-	// Per wait (its seq), the slowest peer's time in it.
-	slowest := map[uint64]time.Duration{}
-	isPublic := map[uint64]bool{}
-	var seqs []uint64
-	for k, w := range waits {
-		if w.leave.IsZero() {
-			continue
-		}
-		if _, ok := slowest[k.seq]; !ok {
-			seqs = append(seqs, k.seq)
-		}
-		slowest[k.seq] = max(slowest[k.seq], w.leave.Sub(w.enter))
-		isPublic[k.seq] = isPublic[k.seq] || w.public
-	}
+	// Per wait: from its start until the first envelope of a later step.
 	var draws, reveals []time.Duration
-	for _, s := range seqs {
-		if isPublic[s] {
-			reveals = append(reveals, slowest[s])
+	for seq, w := range waits {
+		var leave time.Time
+		for _, p := range pubs {
+			if p.at.Before(w.enter) || !(p.kind == crypto.KindReveal || (p.kind == crypto.KindAction || p.kind == crypto.KindCheckpoint) && p.seq > seq) {
+				continue
+			}
+			if leave.IsZero() || p.at.Before(leave) {
+				leave = p.at
+			}
+		}
+		if leave.IsZero() {
+			continue // the game's last step
+		}
+		if w.public {
+			reveals = append(reveals, leave.Sub(w.enter))
 		} else {
-			draws = append(draws, slowest[s])
+			draws = append(draws, leave.Sub(w.enter))
 		}
 	}
 	res.Draws, res.Reveals = len(draws), len(reveals)
