@@ -40,6 +40,20 @@ func (s *State) cardName(d, k int) string {
 	return s.cfg.decks[d][k].Name
 }
 
+// namedCardName is the name of the card an action names by its handle, as
+// the seat to act knows it: on a peer that does not know it (another seat's
+// card on a secret table, before the move shows it), "a card from the hand".
+func (s *State) namedCardName(d int, arg int32) string {
+	seat := engine.Public
+	if who := s.ToAct(); who.Kind == engine.ActorSeat {
+		seat = who.Seat
+	}
+	if k := s.argKind(arg, seat); k >= 0 && k < len(s.cfg.decks[d]) {
+		return s.cfg.decks[d][k].Name
+	}
+	return "a " + deckNames[d] + " Card from the hand"
+}
+
 // Describe says in a player's words what a would do.
 func (s *State) Describe(a engine.Action) string {
 	c := s.cfg
@@ -87,8 +101,8 @@ func (s *State) Describe(a engine.Action) string {
 	case opTrade:
 		return "Offer a trade to " + seatName(arg(0))
 	case opEcon:
-		if arg(0) >= 0 && arg(0) < len(c.decks[0]) {
-			name := "Play " + c.decks[0][arg(0)].Name
+		if len(a.Args) > 0 {
+			name := "Play " + s.namedCardName(econDeck, a.Args[0])
 			if len(a.Args) == 3 {
 				name += ": send " + seatName(arg(2)) + "'s pawn on " + s.locName(arg(1)) + " back to the Road"
 			}
@@ -105,7 +119,9 @@ func (s *State) Describe(a engine.Action) string {
 			return "Take a card from the " + deckNames[arg(0)] + " deck"
 		}
 	case opMil:
-		return "Play " + s.cardName(1, arg(0))
+		if len(a.Args) > 0 {
+			return "Play " + s.namedCardName(milDeck, a.Args[0])
+		}
 	case opNoCard:
 		return "Play no Military Card"
 	case opForced:

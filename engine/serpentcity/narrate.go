@@ -117,9 +117,13 @@ func (s *State) ActionInfo(a engine.Action) engine.ActionInfo {
 			info.Target = engine.Target{Kind: engine.TargetPile, ID: deckNames[arg]}
 		}
 	case opEcon:
-		if arg >= 0 && arg < len(s.cfg.decks[0]) {
-			info.Target = engine.Target{Kind: engine.TargetCard, ID: s.cfg.decks[0][arg].Name}
-			info.Text = cardText(s.cfg.decks[0][arg])
+		seat := engine.Public
+		if who := s.ToAct(); who.Kind == engine.ActorSeat {
+			seat = who.Seat
+		}
+		if k := s.argKind(int32(arg), seat); k >= 0 && k < len(s.cfg.decks[0]) {
+			info.Target = engine.Target{Kind: engine.TargetCard, ID: s.cfg.decks[0][k].Name}
+			info.Text = cardText(s.cfg.decks[0][k])
 		}
 	case opEnd:
 		info.Target = engine.Target{Kind: engine.TargetButton, ID: "end-turn"}
