@@ -1,6 +1,8 @@
 package serpentcity
 
 import (
+	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/boardmesh/boardmesh/engine"
@@ -402,13 +404,26 @@ func TestAmbushIgnoresDefenderCardAndLeavesItUnspent(t *testing.T) {
 	place(s, 0, northMarket, 2)
 	place(s, 1, northMarket, 2)
 	give(s, 0, milDeck, milKind(s, kAmbush))
-	give(s, 1, milDeck, milKind(s, kBarricade))
+	hb := give(s, 1, milDeck, milKind(s, kBarricade))
 	w := fight(t, s, 0, 1, northMarket, milKind(s, kAmbush), milKind(s, kBarricade))
 	if w != 1 {
 		t.Fatal("2 against 2 is a tie: the defender should win")
 	}
 	if s.held(1, milDeck, milKind(s, kBarricade)) != 1 {
 		t.Fatal("the ambushed card was spent")
+	}
+	// It is never shown: only its holder knows it, and nobody else's
+	// screen names it.
+	if _, pub := s.cards.Public(hb); pub || s.kind(hb, 0) >= 0 || s.cDefCard != -1 {
+		t.Fatal("the ambushed Barricade was shown")
+	}
+	for _, seat := range []int{-1, 0} {
+		if b, _ := json.Marshal(s.View(seat)); strings.Contains(string(b), "Barricade\"") {
+			t.Fatalf("seat %d's view names the ambushed Barricade: %s", seat+1, b)
+		}
+	}
+	if b, _ := json.Marshal(s.View(1)); !strings.Contains(string(b), "Barricade\"") {
+		t.Fatalf("its holder's view does not name the Barricade: %s", b)
 	}
 	if s.held(0, milDeck, milKind(s, kAmbush)) != 0 {
 		t.Fatal("Ambush was not spent")

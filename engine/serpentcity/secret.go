@@ -244,6 +244,10 @@ func (s *State) ApplyRevealed(seat int, a engine.Action, vals []int) error {
 		if err := s.cards.Check(engine.Opening{Deck: h.Deck, Pos: h.Pos, To: engine.Public}, vals[i]); err != nil {
 			return err
 		}
+		// A value this peer knows otherwise (its own card) is a lie.
+		if k := s.kind(h, seat); k >= 0 && k != vals[i] {
+			return fmt.Errorf("%w: %s is card %d, not %d", engine.ErrBadCard, h, k, vals[i])
+		}
 	}
 	shown := vals
 	if open {
