@@ -81,7 +81,11 @@ func (s *State) Legal(dst []engine.Action) []engine.Action {
 		for q := 0; q < s.n; q++ {
 			add(act(opTrade, int32(q)))
 		}
-		for _, k := range s.kindsHeld(p, econDeck) {
+		hc := s.counts(p, econDeck)
+		for k := range s.cfg.decks[econDeck] {
+			if hc[k] == 0 {
+				continue
+			}
 			h, _ := s.firstCopy(p, econDeck, k)
 			if s.cfg.decks[econDeck][k].Key == kEviction {
 				for t := int32(0); t < T; t++ {
@@ -106,7 +110,11 @@ func (s *State) Legal(dst []engine.Action) []engine.Action {
 		add(act(opPick, econDeck))
 		add(act(opPick, milDeck))
 	case phAttCard, phDefCard:
-		for _, k := range s.kindsHeld(p, milDeck) {
+		hc := s.counts(p, milDeck)
+		for k := range s.cfg.decks[milDeck] {
+			if hc[k] == 0 {
+				continue
+			}
 			if a, ok := s.cardAct(opMil, p, milDeck, k); ok {
 				add(a)
 			}

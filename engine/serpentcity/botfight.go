@@ -54,7 +54,11 @@ func (s *State) attackMargin(p, q, loc, extra int) (margin, card int) {
 	ds := s.baseDefence(q, loc)
 	fear := s.defFear(q, loc)
 	margin, card = as-ds-fear, -1
-	for _, k := range s.kindsHeld(p, milDeck) {
+	hc := s.counts(p, milDeck)
+	for k := range s.cfg.decks[milDeck] {
+		if hc[k] == 0 {
+			continue
+		}
 		if !s.inRange(p, milDeck, k) {
 			continue
 		}
@@ -306,7 +310,11 @@ func (s *State) retreat(p int, legal []engine.Action) (engine.Action, bool) {
 // defender at loc.
 func (s *State) bestDefBonus(p, loc int) int {
 	best := 0
-	for _, k := range s.kindsHeld(p, milDeck) {
+	hc := s.counts(p, milDeck)
+	for k := range s.cfg.decks[milDeck] {
+		if hc[k] == 0 {
+			continue
+		}
 		if s.inRange(p, milDeck, k) {
 			if b := s.cardBonus(k, p, loc, false); b > best {
 				best = b

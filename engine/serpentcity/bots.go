@@ -403,7 +403,11 @@ func (s *State) usefulCard(p int, legal []engine.Action) bool {
 // attacker at loc.
 func (s *State) bestMilBonus(p, loc int) int {
 	best := 0
-	for _, k := range s.kindsHeld(p, milDeck) {
+	hc := s.counts(p, milDeck)
+	for k := range s.cfg.decks[milDeck] {
+		if hc[k] == 0 {
+			continue
+		}
 		if s.inRange(p, milDeck, k) {
 			if b := s.cardBonus(k, p, loc, true); b > best {
 				best = b

@@ -83,16 +83,18 @@ func (s *State) firstCopy(p, d, k int) (engine.Handle, bool) {
 	return engine.Handle{}, false
 }
 
-// kindsHeld lists the kinds of deck d p holds (first copies only, in kind
-// order), as p knows them.
-func (s *State) kindsHeld(p, d int) []int {
-	var out []int
-	for k := range s.cfg.decks[d] {
-		if s.held(p, d, k) > 0 {
-			out = append(out, k)
+// maxKinds bounds the kinds of a deck (Validate: at most 40).
+const maxKinds = 40
+
+// counts is how many cards of each kind of deck d p holds, as p knows its
+// own hand (a value, so that Legal and the bots allocate nothing for it).
+func (s *State) counts(p, d int) (c [maxKinds]uint8) {
+	for _, h := range s.pl[p].hand[d] {
+		if k := s.kind(h, p); k >= 0 && k < maxKinds {
+			c[k]++
 		}
 	}
-	return out
+	return c
 }
 
 // cardAct is the action playing p's first card of kind k of deck d (op

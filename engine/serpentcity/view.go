@@ -115,9 +115,13 @@ func (s *State) View(seat int) engine.View {
 			Investor: pl.investor, Architect: pl.architect, Left: pl.dropped}
 		pv.Economic, pv.Military = len(pl.hand[econDeck]), len(pl.hand[milDeck])
 		for d := 0; d < 2 && p == seat; d++ {
-			for _, k := range s.kindsHeld(p, d) {
+			hc := s.counts(p, d)
+			for k := range s.cfg.decks[d] {
+				if hc[k] == 0 {
+					continue
+				}
 				spec := s.cfg.decks[d][k]
-				pv.Cards = append(pv.Cards, CardCount{Deck: deckNames[d], Name: spec.Name, Count: s.held(p, d, k), MinIP: spec.MinIP, MaxIP: spec.MaxIP})
+				pv.Cards = append(pv.Cards, CardCount{Deck: deckNames[d], Name: spec.Name, Count: int(hc[k]), MinIP: spec.MinIP, MaxIP: spec.MaxIP})
 			}
 		}
 		v.Players = append(v.Players, pv)
