@@ -41,21 +41,34 @@ func (s *State) cardName(d, k int) string {
 }
 
 // namedCardName is the name of the card an action names by its handle, as
-// the seat to act knows it: on a peer that does not know it (another seat's
-// card on a secret table, before the move shows it), "a card from the hand".
-func (s *State) namedCardName(d int, arg int32) string {
+// seat may know it, or as after (the state after the move, nil if none)
+// shows it to everyone: else "a card from the hand" (another seat's card
+// on a secret table before the move shows it, a defender's card that
+// Ambush keeps unseen).
+func (s *State) namedCardName(d int, arg int32, seat int, after *State) string {
+	k := s.argKind(arg, seat)
+	if k < 0 && after != nil {
+		k = after.argKind(arg, engine.Public)
+	}
+	if k >= 0 && k < len(s.cfg.decks[d]) {
+		return s.cfg.decks[d][k].Name
+	}
+	return article(deckNames[d]) + " Card from the hand"
+}
+
+// Describe says in a player's words what a would do, as the seat to act
+// knows it (its menu).
+func (s *State) Describe(a engine.Action) string {
 	seat := engine.Public
 	if who := s.ToAct(); who.Kind == engine.ActorSeat {
 		seat = who.Seat
 	}
-	if k := s.argKind(arg, seat); k >= 0 && k < len(s.cfg.decks[d]) {
-		return s.cfg.decks[d][k].Name
-	}
-	return "a " + deckNames[d] + " Card from the hand"
+	return s.describe(a, seat, nil)
 }
 
-// Describe says in a player's words what a would do.
-func (s *State) Describe(a engine.Action) string {
+// describe is Describe as seat may know the cards a names (after: the
+// state after the move, for the cards it showed everyone).
+func (s *State) describe(a engine.Action, seat int, after *State) string {
 	c := s.cfg
 	r := &c.r
 	arg := func(i int) int {
@@ -102,7 +115,7 @@ func (s *State) Describe(a engine.Action) string {
 		return "Offer a trade to " + seatName(arg(0))
 	case opEcon:
 		if len(a.Args) > 0 {
-			name := "Play " + s.namedCardName(econDeck, a.Args[0])
+			name := "Play " + s.namedCardName(econDeck, a.Args[0], seat, after)
 			if len(a.Args) == 3 {
 				name += ": send " + seatName(arg(2)) + "'s pawn on " + s.locName(arg(1)) + " back to the Road"
 			}
@@ -120,7 +133,7 @@ func (s *State) Describe(a engine.Action) string {
 		}
 	case opMil:
 		if len(a.Args) > 0 {
-			return "Play " + s.namedCardName(milDeck, a.Args[0])
+			return "Play " + s.namedCardName(milDeck, a.Args[0], seat, after)
 		}
 	case opNoCard:
 		return "Play no Military Card"

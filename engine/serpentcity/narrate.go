@@ -21,7 +21,9 @@ func (s *State) Narrate(next engine.State, who engine.Actor, a engine.Action, se
 	var news []string
 	switch who.Kind {
 	case engine.ActorSeat:
-		out.What = s.Describe(a)
+		// The cards the move names as seat may know them: its own, or
+		// those the move showed everyone.
+		out.What = s.describe(a, seat, n)
 		if a.Op == opMove && strings.Contains(out.What, "across START") {
 			news = append(news, seatName(who.Seat)+" crosses START: bonus "+amountText(s.cfg.r.StartBonus.arr()))
 		}

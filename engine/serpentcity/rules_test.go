@@ -832,3 +832,33 @@ func TestDropSkipsTheSeat(t *testing.T) {
 		t.Fatal("the dropped defender did not answer")
 	}
 }
+
+// TestAmbushedCardIsNotNarrated: the defender's card that Ambush voids is
+// never shown, so no other seat's history line names it (on an open table
+// too, whose state holds it); its holder's does. The attacker's Ambush is
+// named to everyone.
+func TestAmbushedCardIsNotNarrated(t *testing.T) {
+	s := newTest(t, 3, 0)
+	place(s, 0, northMarket, 2)
+	place(s, 1, northMarket, 2)
+	give(s, 0, milDeck, milKind(s, kAmbush))
+	give(s, 1, milDeck, milKind(s, kBarricade))
+	must(t, s, 0, act(opAttack, northMarket, 1))
+	prev := s.clone()
+	a := milAct(s, 0, milKind(s, kAmbush))
+	must(t, s, 0, a)
+	for seat := -1; seat < 3; seat++ {
+		if w := prev.Narrate(s, engine.SeatActor(0), a, seat).What; w != "Play Ambush" {
+			t.Fatalf("seat %d is told %q of the attacker's card", seat+1, w)
+		}
+	}
+	prev = s.clone()
+	a = milAct(s, 1, milKind(s, kBarricade))
+	must(t, s, 1, a)
+	for seat := -1; seat < 3; seat++ {
+		w := prev.Narrate(s, engine.SeatActor(1), a, seat).What
+		if named := strings.Contains(w, "Barricade"); named != (seat == 1) {
+			t.Fatalf("seat %d is told %q of the ambushed defender's card", seat+1, w)
+		}
+	}
+}
