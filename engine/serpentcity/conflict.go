@@ -125,12 +125,10 @@ func (s *State) resolveConflict() {
 		lp.start++
 	}
 	// Both cards are spent, but the defender's under Ambush.
-	if h, ok := engine.HandleArg(s.cAttH); ok {
-		s.removeFromHand(att, milDeck, h)
+	if h, ok := engine.HandleArg(s.cAttH); ok && s.removeFromHand(att, milDeck, h) {
 		s.disc[milDeck] = append(s.disc[milDeck], h)
 	}
-	if h, ok := engine.HandleArg(s.cDefH); ok && !ambush {
-		s.removeFromHand(def, milDeck, h)
+	if h, ok := engine.HandleArg(s.cDefH); ok && !ambush && s.removeFromHand(def, milDeck, h) {
 		s.disc[milDeck] = append(s.disc[milDeck], h)
 	}
 	where := "the Capital"

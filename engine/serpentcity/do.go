@@ -133,7 +133,7 @@ func (s *State) playEcon(p int, a engine.Action) {
 	v, _ := s.cards.Public(h) // opened by ApplyRevealed
 	spec := s.cfg.decks[econDeck][v]
 	pl := &s.pl[p]
-	s.removeFromHand(p, econDeck, h)
+	s.removeFromHand(p, econDeck, h) // check found it there
 	s.econPlayed = true
 	permanent := false
 	switch spec.Key {

@@ -305,6 +305,16 @@ func (s *State) sane() error {
 			return fmt.Errorf("negative count")
 		}
 	}
+	if s.ph == phDefCard && (s.cAttH >= 0) != (s.cAttCard >= 0) {
+		return fmt.Errorf("the attacker's card has no handle, or no kind")
+	}
+	if s.ph == phDefCard && s.cAttH >= 0 {
+		// The attacker's card, shown, waits in its hand for the resolution.
+		h, _ := engine.HandleArg(s.cAttH)
+		if v, pub := s.cards.Public(h); !pub || int(v) != s.cAttCard || s.inHand(s.cAtt, milDeck, h) < 0 {
+			return fmt.Errorf("the attacker's card is not a shown card of its hand")
+		}
+	}
 	return s.saneCards()
 }
 

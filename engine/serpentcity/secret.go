@@ -117,12 +117,16 @@ func (s *State) inHand(p, d int, h engine.Handle) int {
 	return -1
 }
 
-// removeFromHand takes h out of p's hand of deck d (order kept).
-func (s *State) removeFromHand(p, d int, h engine.Handle) {
-	if i := s.inHand(p, d, h); i >= 0 {
-		hand := s.pl[p].hand[d]
-		s.pl[p].hand[d] = append(hand[:i], hand[i+1:]...)
+// removeFromHand takes h out of p's hand of deck d (order kept) and
+// reports whether it was there.
+func (s *State) removeFromHand(p, d int, h engine.Handle) bool {
+	i := s.inHand(p, d, h)
+	if i < 0 {
+		return false
 	}
+	hand := s.pl[p].hand[d]
+	s.pl[p].hand[d] = append(hand[:i], hand[i+1:]...)
+	return true
 }
 
 // startDraw draws the top card of deck d for seat who: its handle goes
