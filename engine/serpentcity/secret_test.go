@@ -396,3 +396,86 @@ func TestSecretTableRefuses(t *testing.T) {
 		t.Fatalf("1 pawn against 1 with the Barricade void: the defender wins ties (winner seat %d)", p0.who+1)
 	}
 }
+
+// TestSecretTablesKeepInvariants plays bot games on secret tables (2 to 6
+// seats, random and strategy bots, Stroke of Luck in every other game; the
+// random bots play every card, Ambush and Eviction included, and run to
+// round 60, so the decks are reshuffled): after every step every peer's
+// state keeps the invariant, holds no card value but public ones, and its
+// seat knows exactly the cards in its own hand and the public ones.
+func TestSecretTablesKeepInvariants(t *testing.T) {
+	games := 10
+	if testing.Short() {
+		games = 3
+	}
+	reshuffles := 0
+	for gi := 0; gi < games; gi++ {
+		players := 2 + gi%5
+		var opts engine.Options
+		if gi%2 == 1 {
+			opts = engine.Options{{Name: "stroke_of_luck", Value: "true"}}
+		}
+		seed := []byte(fmt.Sprintf("secret invariants/%d", gi))
+		tab, err := enginetest.NewSecretTable(Game, players, opts, nil, seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bots := make([]engine.Bot, players)
+		for i := range bots {
+			bots[i] = Game.Bots[(gi+i)%len(Game.Bots)].New()
+		}
+		r := engine.NewRand(seed)
+		for step := 0; tab.ToAct().Kind != engine.ActorOver; step++ {
+			if step > 20000 {
+				t.Fatalf("game %d does not end", gi)
+			}
+			if _, _, err := tab.Replay(step, nil, bots, r); err != nil {
+				t.Fatalf("game %d: %v", gi, err)
+			}
+			for i := range tab.Peers {
+				p := peer(tab, i)
+				if err := invariant(p); err != nil {
+					t.Fatalf("game %d step %d, peer %d: %v", gi, step, i+1, err)
+				}
+				k := p.cards.Knowledge()
+				mine := 0
+				for d := 0; d < 2; d++ {
+					for _, h := range p.pl[i].hand[d] {
+						_, ok := k.Card(h)
+						if !ok {
+							t.Fatalf("game %d step %d: seat %d does not know its card %s", gi, step, i+1, h)
+						}
+						if _, pub := p.cards.Public(h); !pub {
+							mine++ // (the attacker's card is shown while it waits in the hand)
+						}
+					}
+				}
+				// Every card it knows is in its hand, or was shown to all.
+				known := 0
+				for d := 0; d < p.cards.NumDecks(); d++ {
+					for pos := 0; p.cards.Valid(engine.Handle{Deck: uint8(d), Pos: uint16(pos)}); pos++ {
+						h := engine.Handle{Deck: uint8(d), Pos: uint16(pos)}
+						if _, ok := k.Card(h); ok {
+							if _, pub := p.cards.Public(h); !pub {
+								known++
+							}
+						}
+						if p.cards.Bound(h) {
+							if _, pub := p.cards.Public(h); !pub {
+								t.Fatalf("game %d step %d: peer %d's shared state holds a private card %s", gi, step, i+1, h)
+							}
+						}
+					}
+				}
+				if known != mine {
+					t.Fatalf("game %d step %d: seat %d knows %d unshown cards, %d of them in its hand", gi, step, i+1, known, mine)
+				}
+			}
+		}
+		reshuffles += peer(tab, 0).cards.NumDecks() - 2
+	}
+	if reshuffles == 0 {
+		t.Fatal("no deck was ever reshuffled")
+	}
+	t.Logf("%d reshuffles in %d games", reshuffles, games)
+}
