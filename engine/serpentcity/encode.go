@@ -305,6 +305,13 @@ func (s *State) sane() error {
 			return fmt.Errorf("negative count")
 		}
 	}
+	if s.ph == phDraw {
+		// The card being drawn is in its drawer's hand, not yet seen.
+		h, ok := engine.HandleArg(s.lastDrw)
+		if !ok || s.drawSeat != s.who || s.inHand(s.who, s.deckOf(h), h) < 0 || s.cards.Seen(h, s.who) {
+			return fmt.Errorf("no card is being drawn")
+		}
+	}
 	if s.ph == phDefCard && (s.cAttH >= 0) != (s.cAttCard >= 0) {
 		return fmt.Errorf("the attacker's card has no handle, or no kind")
 	}
