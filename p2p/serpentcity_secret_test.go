@@ -9,12 +9,15 @@ import (
 
 	"github.com/boardmesh/boardmesh/crypto"
 	"github.com/boardmesh/boardmesh/engine"
+	"github.com/boardmesh/boardmesh/engine/games"
 	"github.com/boardmesh/boardmesh/engine/serpentcity"
+	"github.com/boardmesh/boardmesh/lockstep"
 )
 
 // TestSerpentCitySecretTable plays a whole Serpent City game on a secret
 // table of three real libp2p peers on loopback with the strategy bots:
-// the game ends, every peer committed the same log, card envelopes
+// the game ends, every peer committed the same log, which verifies on
+// its own, card envelopes
 // travelled, the peers' engines learnt the cards they drew, and at the end
 // no peer's engine knows a card in another seat's hand while its holder's
 // does (a game may end with every drawn card played: then there is none).
@@ -62,6 +65,17 @@ func TestSerpentCitySecretTable(t *testing.T) {
 				t.Fatalf("%s's entry %d differs", p.Name, k)
 			}
 		}
+	}
+	var log []*crypto.Envelope
+	for _, b := range want {
+		env, err := crypto.Unmarshal(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		log = append(log, env)
+	}
+	if rep, err := lockstep.Verify(log, games.Lookup); err != nil || rep.Result == nil {
+		t.Fatalf("the secret log does not verify: %v", err)
 	}
 	mu.Lock()
 	defer mu.Unlock()
