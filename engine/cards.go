@@ -390,16 +390,21 @@ func (c *Cards) Value(h Handle, seat int) (uint16, bool) {
 // Want appends the opening of h to to, unless it is already satisfied (to
 // has seen h, or h is public).
 func (c *Cards) Want(dst []Opening, h Handle, to int) []Opening {
-	if to == Public {
-		if s := c.slot(h); s != nil && !s.pub {
-			dst = append(dst, Opening{Deck: h.Deck, Pos: h.Pos, To: Public})
-		}
-		return dst
-	}
-	if !c.Seen(h, to) {
+	if c.Wants(h, to) {
 		dst = append(dst, Opening{Deck: h.Deck, Pos: h.Pos, To: to})
 	}
 	return dst
+}
+
+// Wants reports whether Want would list the opening of h to to: a state
+// asks it to learn whether it waits for a card at all without building
+// the list (its ToAct is called at every step).
+func (c *Cards) Wants(h Handle, to int) bool {
+	if to == Public {
+		s := c.slot(h)
+		return s != nil && !s.pub
+	}
+	return !c.Seen(h, to)
 }
 
 // Bound reports whether the shared state holds h's value (open tables, or

@@ -107,7 +107,7 @@ func (s *State) ToAct() engine.Actor {
 		return engine.OverActor()
 	case s.req != reqNone:
 		return engine.ChanceActor()
-	case len(s.Openings(nil)) > 0:
+	case s.waiting():
 		if s.cards.Mode() == engine.CardsSecret {
 			return engine.CardsActor()
 		}

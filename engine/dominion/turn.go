@@ -16,10 +16,11 @@ func (s *State) run() {
 		if s.phase == phaseOver || s.req != reqNone {
 			return
 		}
-		if want := s.Openings(nil); len(want) > 0 {
+		if s.waiting() {
 			// Cards the state already holds (an open table's, a public
 			// card) are answered at once, without a beacon.
-			if len(s.cards.AnswerBound(want)) > 0 {
+			var buf [16]engine.Opening
+			if len(s.cards.AnswerBound(s.Openings(buf[:0]))) > 0 {
 				return
 			}
 			continue
@@ -219,23 +220,17 @@ func (s *State) answerMain(a engine.Action) {
 // every Treasure of the hand, Coppers first, then Silvers, then Golds, so
 // that Merchants count as the rules say), buys, end turn.
 func (s *State) legalMain(dst []engine.Action) []engine.Action {
-	p := &s.p[s.cur]
 	if s.phase == phaseAction && s.actions > 0 {
 		dst = s.pickPlays(dst, opPlay, isAction)
 	}
 	if !s.bought {
 		n := len(dst)
 		dst = s.pickPlays(dst, opTreasure, isTreasure)
-		var all []int32
-		for _, c := range [...]int{Copper, Silver, Gold} {
-			for _, h := range p.hand {
-				if s.card(h, s.cur) == c {
-					all = append(all, h.Arg())
-				}
+		if len(dst)-n > 0 {
+			var buf [64]int32
+			if all := s.allTreasures(buf[:0]); len(all) > 1 {
+				dst = append(dst, engine.Action{Op: opAllTreasures, Args: append([]int32(nil), all...)})
 			}
-		}
-		if len(dst)-n > 0 && len(all) > 1 {
-			dst = append(dst, engine.Action{Op: opAllTreasures, Args: all})
 		}
 	}
 	if s.buys > 0 {
@@ -246,6 +241,20 @@ func (s *State) legalMain(dst []engine.Action) []engine.Action {
 		}
 	}
 	return append(dst, engine.Action{Op: opEndTurn})
+}
+
+// allTreasures appends the arguments of "play all Treasures": the hand's
+// Coppers, then its Silvers, then its Golds, each in hand order.
+func (s *State) allTreasures(dst []int32) []int32 {
+	p := &s.p[s.cur]
+	for _, c := range [...]int{Copper, Silver, Gold} {
+		for _, h := range p.hand {
+			if s.card(h, s.cur) == c {
+				dst = append(dst, h.Arg())
+			}
+		}
+	}
+	return dst
 }
 
 // pickPlays appends op for the first copy in hand of each card keep
