@@ -571,13 +571,18 @@ func (c *Cards) Clone() Cards {
 }
 
 // Encode writes the shared part: the mode and, per deck, the handles it was
-// reshuffled from (deck, then position) and, per position, the value the
-// state holds (-1 for none) and its flags: public (bit 0), reshuffled away
-// (bit 1), the seats that saw it (bits 2 and up). On an open table a
-// position of a reshuffled deck writes the source it took (-1: none yet)
-// instead of its value, which is that source's. The decks' lists are not
-// written: the game derives them from its options. The knowledge is never
-// written.
+// reshuffled from (deck, then position), then its positions column by
+// column: the value the state holds at each (-1 for none), the flags of
+// every position as runs, and on an open table the source each position of
+// a reshuffled deck took (-1: none yet). The flags of a position are one
+// number: public (bit 0), reshuffled away (bit 1), the seats that saw it
+// (bits 2 and up); runs of equal flags are written as a count and the
+// flags (a whole deck reshuffled away, or a supply, is a few runs). A
+// value is not written where the state knows it otherwise: an open deck
+// lies face up as declared, and on an open table a position of a
+// reshuffled deck shows the card of the source it took. The decks' lists
+// are not written: the game derives them from its options. The knowledge
+// is never written.
 func (c *Cards) Encode(e *Encoder) {
 	e.Begin("cards")
 	e.Uint("mode", uint64(c.mode))
@@ -593,32 +598,76 @@ func (c *Cards) Encode(e *Encoder) {
 			e.Uint("source.pos", uint64(h.Pos))
 		}
 		e.Len("slots", len(ss))
-		for i, s := range ss {
+		if c.writesVal(d) {
+			for i := range ss {
+				e.BeginItem("slot", i)
+				e.Int("val", int(ss[i].val))
+				e.End()
+			}
+		}
+		e.Len("runs", countRuns(ss))
+		for i := 0; i < len(ss); {
+			j := i + 1
+			for j < len(ss) && sameFlags(&ss[j], &ss[i]) {
+				j++
+			}
+			f := ss[i].flags()
 			e.BeginItem("slot", i)
-			// A position of a reshuffled deck on an open table shows the
-			// card of the source it took (src), and none before: its
-			// value is not written again.
-			if d < len(c.decks) || c.mode == CardsSecret {
-				e.Int("val", int(s.val))
-			}
-			// One number for the flags keeps a 120-card deck near 2 bytes a
-			// card: the state is hashed at every step.
-			f := uint64(s.seen) << 2
-			if s.pub {
-				f |= 1
-			}
-			if s.dead {
-				f |= 2
-			}
+			e.Uint("run", uint64(j-i))
 			e.Uint("flags", f)
-			if d >= len(c.decks) && c.mode == CardsOpen {
-				e.Int("src", int(s.src))
-			}
 			e.End()
+			i = j
+		}
+		if c.writesSrc(d) {
+			for i := range ss {
+				e.BeginItem("slot", i)
+				e.Int("src", int(ss[i].src))
+				e.End()
+			}
 		}
 		e.End()
 	}
 	e.End()
+}
+
+// writesVal reports whether the encoding holds deck d's values: not for an
+// open declared deck (face up as declared), nor for a reshuffled deck on
+// an open table (each position shows the source it took).
+func (c *Cards) writesVal(d int) bool {
+	if d < len(c.decks) {
+		return !c.open[d]
+	}
+	return c.mode == CardsSecret
+}
+
+// writesSrc reports whether the encoding holds the sources deck d's
+// positions took: a reshuffled deck on an open table.
+func (c *Cards) writesSrc(d int) bool { return d >= len(c.decks) && c.mode == CardsOpen }
+
+// flags is the position's flags as Encode writes them.
+func (s *slot) flags() uint64 {
+	f := uint64(s.seen) << 2
+	if s.pub {
+		f |= 1
+	}
+	if s.dead {
+		f |= 2
+	}
+	return f
+}
+
+// sameFlags reports whether a and b have the same flags.
+func sameFlags(a, b *slot) bool { return a.pub == b.pub && a.dead == b.dead && a.seen == b.seen }
+
+// countRuns is the number of runs of equal flags in ss.
+func countRuns(ss []slot) int {
+	n := 0
+	for i := range ss {
+		if i == 0 || !sameFlags(&ss[i], &ss[i-1]) {
+			n++
+		}
+	}
+	return n
 }
 
 // DecodeCards reads what Encode wrote for the hidden decks the game
@@ -634,10 +683,11 @@ func DecodeCards(d *Decoder, decks [][]uint16) (Cards, error) {
 // DecodeDecks reads what Encode wrote for the decks the game declares, and
 // checks it: sizes match; values are cards of their deck; no declared
 // card is bound to more positions than the deck has copies; open decks lie
-// face up as declared; every reshuffled deck takes each of its sources, all
-// of earlier decks, once, and every reshuffled handle is a source of
-// exactly one deck; a position of a reshuffled deck took a source whose
-// card it shows (open tables); a secret table holds no private value.
+// face up as declared; runs of flags are maximal and cover the deck; every
+// reshuffled deck takes each of its sources, all of earlier decks, once,
+// and every reshuffled handle is a source of exactly one deck; a position
+// of a reshuffled deck took a source whose card it shows (open tables); a
+// secret table holds no private value.
 func DecodeDecks(d *Decoder, decks []Deck) (Cards, error) {
 	c, err := NewDecks(decks)
 	if err != nil {
@@ -664,6 +714,8 @@ func DecodeDecks(d *Decoder, decks []Deck) (Cards, error) {
 			top = max(top, int(v)+1)
 		}
 	}
+	// One position's columns, read before they are checked together.
+	vals, flags, srcs := make([]int, MaxDeckSize), make([]uint64, MaxDeckSize), make([]int, MaxDeckSize)
 	for di := 0; di < n; di++ {
 		ns := d.Len(MaxDeckSize)
 		var src []Handle
@@ -689,22 +741,48 @@ func DecodeDecks(d *Decoder, decks []Deck) (Cards, error) {
 			c.sources = append(c.sources, src)
 			c.slots = append(c.slots, make([]slot, m))
 		}
+		for i := 0; i < m; i++ {
+			vals[i], srcs[i] = -1, -1
+			if di < len(decks) && decks[di].Open {
+				vals[i] = int(decks[di].Cards[i])
+			}
+		}
+		if c.writesVal(di) {
+			for i := 0; i < m; i++ {
+				vals[i] = d.Int()
+			}
+		}
+		runs := d.Len(m)
+		at := 0
+		for r := 0; r < runs && d.Err() == nil; r++ {
+			k, f := d.Uint(), d.Uint()
+			if d.Err() != nil {
+				break
+			}
+			if k == 0 || k > uint64(m-at) || r > 0 && f == flags[at-1] {
+				return bad("deck %d: runs of flags that are not maximal or do not fit", di)
+			}
+			for j := 0; j < int(k); j++ {
+				flags[at] = f
+				at++
+			}
+		}
+		if d.Err() == nil && at != m {
+			return bad("deck %d: runs of flags cover %d of %d positions", di, at, m)
+		}
+		if c.writesSrc(di) {
+			for i := 0; i < m; i++ {
+				srcs[i] = d.Int()
+			}
+		}
+		if d.Err() != nil {
+			return Cards{}, d.Err()
+		}
+		reshuffledOpen := c.writesSrc(di)
 		used := make([]bool, ns)
 		for i := range c.slots[di] {
 			s := &c.slots[di][i]
-			reshuffledOpen := di >= len(decks) && c.mode == CardsOpen
-			v := -1
-			if !reshuffledOpen {
-				v = d.Int()
-			}
-			f := d.Uint()
-			sv := -1
-			if reshuffledOpen {
-				sv = d.Int()
-			}
-			if d.Err() != nil {
-				return Cards{}, d.Err()
-			}
+			v, f, sv := vals[i], flags[i], srcs[i]
 			if reshuffledOpen && sv >= 0 && sv < ns {
 				// The card of the source it took (checked below).
 				v = int(c.slot(src[sv]).val)
@@ -717,10 +795,10 @@ func DecodeDecks(d *Decoder, decks []Deck) (Cards, error) {
 			if v < -1 || v >= top || seen > 0xffff || s.pub && v < 0 || c.mode == CardsSecret && !s.pub && v >= 0 {
 				return bad("card %d:%d", di, i)
 			}
-			if di < len(decks) && decks[di].Open && (!s.pub || v != int(decks[di].Cards[i])) {
+			if di < len(decks) && decks[di].Open && !s.pub {
 				return bad("card %d:%d of a face-up deck", di, i)
 			}
-			if sv < -1 || sv >= ns || c.mode == CardsSecret && sv >= 0 || (sv >= 0) != (v >= 0 && di >= len(decks) && c.mode == CardsOpen) {
+			if sv < -1 || sv >= ns || (sv >= 0) != (v >= 0 && reshuffledOpen) {
 				return bad("card %d:%d names source %d", di, i, sv)
 			}
 			if sv >= 0 {
@@ -806,4 +884,10 @@ func (c *Cards) Bind(h Handle, card int) error {
 	}
 	c.setVal(h, s, card)
 	return nil
+}
+
+// Dead reports whether h was reshuffled into a later deck.
+func (c *Cards) Dead(h Handle) bool {
+	s := c.slot(h)
+	return s != nil && s.dead
 }
