@@ -553,19 +553,35 @@ func (c *Cards) OpenFromBeacon(want []Opening, beacon []byte) error {
 }
 
 // Clone returns a deep copy (the knowledge too, so that a bot's trial moves
-// on a copy never touch the peer's own).
+// on a copy never touch the peer's own). The lists that never change once
+// made (the declared decks, each reshuffle's sources) are shared; every
+// deck's positions are copied into one allocation, and so are the counts
+// and the free sources: a clone costs the same few allocations however
+// many reshuffles the game made (lockstep clones the state at every step).
 func (c *Cards) Clone() Cards {
-	out := Cards{mode: c.mode, decks: c.decks, open: c.open, sources: append([][]Handle(nil), c.sources...),
-		slots: make([][]slot, len(c.slots)), know: c.know.Clone(),
-		rem: make([][]int, len(c.rem)), remPub: make([][]int, len(c.remPub)), free: make([][]int16, len(c.free))}
-	for d, s := range c.slots {
-		out.slots[d] = append([]slot(nil), s...)
+	out := Cards{mode: c.mode, decks: c.decks, open: c.open, know: c.know.Clone(),
+		// Capped: a reshuffle on one copy appends to its own list.
+		sources: c.sources[:len(c.sources):len(c.sources)]}
+	out.slots = cloneEach(c.slots)
+	out.rem, out.remPub = cloneEach(c.rem), cloneEach(c.remPub)
+	out.free = cloneEach(c.free)
+	return out
+}
+
+// cloneEach copies every list of ls into one backing array; each copy is
+// capped at its length, so that no append to one can reach the next.
+func cloneEach[T any](ls [][]T) [][]T {
+	n := 0
+	for _, l := range ls {
+		n += len(l)
 	}
-	for d := range c.rem {
-		out.rem[d], out.remPub[d] = append([]int(nil), c.rem[d]...), append([]int(nil), c.remPub[d]...)
-	}
-	for d, f := range c.free {
-		out.free[d] = append([]int16(nil), f...)
+	back := make([]T, n)
+	out := make([][]T, len(ls))
+	at := 0
+	for i, l := range ls {
+		copy(back[at:], l)
+		out[i] = back[at : at+len(l) : at+len(l)]
+		at += len(l)
 	}
 	return out
 }

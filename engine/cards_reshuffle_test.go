@@ -36,6 +36,17 @@ func TestReshuffleOnAnOpenTable(t *testing.T) {
 	// Seat 0 sees four cards, then the four and two never-opened ones are
 	// reshuffled into deck 1.
 	first := dealAll(t, &c, 0, Derive([]byte("r"), "", 0))
+	// Refused reshuffles change nothing: a card named twice, a card that
+	// does not exist after good ones.
+	before := encodeCards(&c)
+	for _, bad := range [][]Handle{{{0, 0}, {0, 1}, {0, 0}}, {{0, 4}, {0, 5}, {0, 10}}} {
+		if _, err := c.Reshuffle(bad); err == nil {
+			t.Fatalf("reshuffle of %v accepted", bad)
+		}
+		if string(encodeCards(&c)) != string(before) || c.NumDecks() != 1 {
+			t.Fatalf("refused reshuffle of %v changed the cards", bad)
+		}
+	}
 	from := []Handle{{0, 0}, {0, 1}, {0, 2}, {0, 3}, {0, 8}, {0, 9}}
 	id, err := c.Reshuffle(from)
 	if err != nil || id != 1 {

@@ -71,6 +71,17 @@ func declaredDecks(players int) []engine.Deck {
 // The pile's count alone therefore says which handles are still in the
 // Supply, and the state needs to keep no list of them.
 func gainHandle(players, c, left int) engine.Handle {
-	sizes := pileSizes(players)
-	return engine.Handle{Deck: supplyDeck, Pos: uint16(pileStart(&sizes, c) + left - 1)}
+	return engine.Handle{Deck: supplyDeck, Pos: uint16(pileStarts[players][c] + left - 1)}
 }
+
+// pileStarts[n][c] is pileStart(pileSizes(n), c) for every player count,
+// computed once (a gain asks for it; a table is cheaper than the sums).
+var pileStarts = func() (t [7][NumCards]int) {
+	for n := 2; n < len(t); n++ {
+		sizes := pileSizes(n)
+		for c := range t[n] {
+			t[n][c] = pileStart(&sizes, c)
+		}
+	}
+	return t
+}()
