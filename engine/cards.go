@@ -375,8 +375,8 @@ func (c *Cards) Value(h Handle, seat int) (uint16, bool) {
 	if s.pub {
 		return uint16(s.val), true
 	}
-	if !c.Seen(h, seat) {
-		return 0, false
+	if seat < 0 || seat >= MaxCardSeats || s.seen&(1<<seat) == 0 {
+		return 0, false // not seen (Seen, without finding the slot again)
 	}
 	if c.mode == CardsOpen {
 		return uint16(s.val), s.val >= 0

@@ -12,7 +12,13 @@ func (s *State) Apply(seat int, a engine.Action) error { return s.ApplyRevealed(
 
 // isLegal reports whether a is one of Legal's actions.
 func (s *State) isLegal(a engine.Action) bool {
-	if s.ask == askMain && s.phase != phaseOver && s.req == reqNone && !s.waiting() {
+	return s.ToAct().Kind == engine.ActorSeat && s.isLegalNow(a)
+}
+
+// isLegalNow is isLegal in a state where a seat is to act (the caller
+// checked ToAct).
+func (s *State) isLegalNow(a engine.Action) bool {
+	if s.ask == askMain {
 		// The moves of the turn itself are checked directly, exactly as
 		// legalMain lists them, which keeps simulations fast (no list, no
 		// allocation).

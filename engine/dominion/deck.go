@@ -89,11 +89,12 @@ func (s *State) reshuffle(i int) bool {
 		s.finish("too many reshuffles for one game")
 		return false
 	}
+	// The discard pile's handles are now the new deck's sources (Reshuffle
+	// copied them): both zones are refilled in place.
 	n := len(p.disc)
-	p.disc = nil
-	p.deck = make([]engine.Handle, n)
-	for k := range p.deck {
-		p.deck[k] = engine.Handle{Deck: d, Pos: uint16(n - 1 - k)}
+	p.disc, p.deck = p.disc[:0], p.deck[:0] // the deck ran out (take)
+	for k := 0; k < n; k++ {
+		p.deck = append(p.deck, engine.Handle{Deck: d, Pos: uint16(n - 1 - k)})
 	}
 	return true
 }

@@ -106,7 +106,8 @@ func (s *State) endTurn() {
 	p := &s.p[s.cur]
 	// The hand goes face down: its cards stay hidden.
 	p.disc = append(append(p.disc, p.hand...), p.play...)
-	p.hand, p.play = nil, nil
+	// Emptied in place: the next turn's hand and plays reuse the room.
+	p.hand, p.play = p.hand[:0], p.play[:0]
 	p.turns++
 	s.actions, s.buys, s.coins = 0, 0, 0
 	s.merchants, s.silver, s.bought = 0, false, false
@@ -220,17 +221,73 @@ func (s *State) answerMain(a engine.Action) {
 // every Treasure of the hand, Coppers first, then Silvers, then Golds, so
 // that Merchants count as the rules say), buys, end turn.
 func (s *State) legalMain(dst []engine.Action) []engine.Action {
-	if s.phase == phaseAction && s.actions > 0 {
-		dst = s.pickPlays(dst, opPlay, isAction)
+	hand := s.p[s.cur].hand
+	// The hand's cards as the seat knows them, read once, and the first
+	// copy of each (what pickFrom would list).
+	var vbuf [32]int
+	vals := vbuf[:0]
+	var at [NumCards]int // index+1 of the first copy of each card
+	for i, h := range hand {
+		c := s.card(h, s.cur)
+		vals = append(vals, c)
+		if c >= 0 && at[c] == 0 {
+			at[c] = i + 1
+		}
 	}
-	if !s.bought {
-		n := len(dst)
-		dst = s.pickPlays(dst, opTreasure, isTreasure)
-		if len(dst)-n > 0 {
-			var buf [64]int32
-			if all := s.allTreasures(buf[:0]); len(all) > 1 {
-				dst = append(dst, engine.Action{Op: opAllTreasures, Args: append([]int32(nil), all...)})
+	plays := s.phase == phaseAction && s.actions > 0
+	nPlay, nTreasure, nAll := 0, 0, 0
+	for c, i := range at {
+		if i > 0 && plays && isAction(c) {
+			nPlay++
+		}
+		if i > 0 && !s.bought && isTreasure(c) {
+			nTreasure++
+		}
+	}
+	if nTreasure > 0 {
+		for _, c := range vals {
+			if c == Copper || c == Silver || c == Gold {
+				nAll++
 			}
+		}
+		if nAll < 2 {
+			nAll = 0
+		}
+	}
+	// One allocation for every argument the list names.
+	var args []int32
+	if n := nPlay + nTreasure + nAll; n > 0 {
+		args = make([]int32, 0, n)
+	}
+	one := func(op uint16, i int) engine.Action {
+		args = append(args, hand[i-1].Arg())
+		k := len(args)
+		return engine.Action{Op: op, Args: args[k-1 : k : k]}
+	}
+	if nPlay > 0 {
+		for c, i := range at {
+			if i > 0 && isAction(c) {
+				dst = append(dst, one(opPlay, i))
+			}
+		}
+	}
+	if nTreasure > 0 {
+		for c, i := range at {
+			if i > 0 && isTreasure(c) {
+				dst = append(dst, one(opTreasure, i))
+			}
+		}
+		if nAll > 0 {
+			// Coppers, then Silvers, then Golds, each in hand order.
+			k := len(args)
+			for _, t := range [...]int{Copper, Silver, Gold} {
+				for i, c := range vals {
+					if c == t {
+						args = append(args, hand[i].Arg())
+					}
+				}
+			}
+			dst = append(dst, engine.Action{Op: opAllTreasures, Args: args[k:len(args):len(args)]})
 		}
 	}
 	if s.buys > 0 {
@@ -253,17 +310,6 @@ func (s *State) allTreasures(dst []int32) []int32 {
 				dst = append(dst, h.Arg())
 			}
 		}
-	}
-	return dst
-}
-
-// pickPlays appends op for the first copy in hand of each card keep
-// accepts, in card order.
-func (s *State) pickPlays(dst []engine.Action, op uint16, keep func(int) bool) []engine.Action {
-	n := len(dst)
-	dst = s.pickFrom(dst, s.cur, s.p[s.cur].hand, keep)
-	for i := n; i < len(dst); i++ {
-		dst[i].Op = op
 	}
 	return dst
 }
