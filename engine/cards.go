@@ -534,14 +534,16 @@ func (c *Cards) OpenFromBeacon(want []Opening, beacon []byte) error {
 	if c.mode != CardsOpen {
 		return errors.New("the open card source cannot answer a secret table")
 	}
-	r := NewRand(beacon)
+	// On the stack: an opening costs no allocation.
+	var room [64]byte
+	r := randIn(beacon, room[:])
 	for _, o := range want {
 		s := c.slot(o.Handle())
 		if s == nil || s.dead || o.To < Public || o.To >= MaxCardSeats {
 			// Refused before bind draws anything (Open would refuse it too).
 			return fmt.Errorf("%w: %s", ErrNotWaiting, o)
 		}
-		card, err := c.bind(o.Handle(), r, 0)
+		card, err := c.bind(o.Handle(), &r, 0)
 		if err != nil {
 			return err
 		}

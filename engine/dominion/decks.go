@@ -85,3 +85,17 @@ var pileStarts = func() (t [7][NumCards]int) {
 	}
 	return t
 }()
+
+// newCards[n] is the card bookkeeping of a new game of n players, made
+// once: a game starts from a clone of it (declaring 400 to 570 Supply
+// positions for each game was a tenth of a bot game). It is never changed.
+var newCards = func() (t [7]engine.Cards) {
+	for n := 2; n < len(t); n++ {
+		c, err := engine.NewDecks(declaredDecks(n))
+		if err != nil {
+			panic(err) // the declared decks are within the bounds
+		}
+		t[n] = c
+	}
+	return t
+}()
