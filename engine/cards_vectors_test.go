@@ -2,6 +2,7 @@ package engine
 
 import (
 	"encoding/hex"
+	"fmt"
 	"testing"
 
 	"github.com/boardmesh/boardmesh/engine/golden"
@@ -64,4 +65,75 @@ func TestCardsEncodingVectors(t *testing.T) {
 		{"cards.encoding.open", hex.EncodeToString(encodeCards(&open))},
 		{"cards.encoding.secret", hex.EncodeToString(encodeCards(&secret))},
 	}, testing.Verbose())
+}
+
+// TestCardsFastEncodingIsTheTraced: the hashing path of Cards.Encode
+// (no field names) writes the very bytes of the traced path (field by
+// field, as a desync report reads them), on open and secret tables,
+// through openings and reshuffles, and for a deck of more runs than the
+// fast path gathers at once.
+func TestCardsFastEncodingIsTheTraced(t *testing.T) {
+	same := func(when string, c *Cards) {
+		t.Helper()
+		fast, trace := NewEncoder(nil), NewTraceEncoder()
+		c.Encode(fast)
+		c.Encode(trace)
+		if string(fast.Bytes()) != string(trace.Bytes()) {
+			t.Fatalf("%s: fast %x, traced %x", when, fast.Bytes(), trace.Bytes())
+		}
+	}
+	big := make([]uint16, 600)
+	for i := range big {
+		big[i] = uint16(i % 7)
+	}
+	for _, secret := range []bool{false, true} {
+		c, err := NewDecks([]Deck{{Cards: big}, {Cards: []uint16{7, 7, 8}, Open: true}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if secret {
+			if err := c.UseSecret(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		r := NewRand([]byte("fast"))
+		same("new", &c)
+		for step := 0; step < 400; step++ {
+			d := r.Intn(c.NumDecks())
+			var live []Handle
+			for p := 0; c.Valid(Handle{Deck: uint8(d), Pos: uint16(p)}); p++ {
+				if h := (Handle{Deck: uint8(d), Pos: uint16(p)}); !c.Dead(h) {
+					live = append(live, h)
+				}
+			}
+			if len(live) == 0 {
+				continue
+			}
+			if step%40 == 39 && c.NumDecks() < 20 {
+				// Every other live card of the deck into a new deck.
+				var from []Handle
+				for i := 0; i < len(live); i += 2 {
+					from = append(from, live[i])
+				}
+				if _, err := c.Reshuffle(from); err != nil {
+					t.Fatal(err)
+				}
+				same(fmt.Sprintf("step %d, a reshuffle", step), &c)
+				continue
+			}
+			h := live[r.Intn(len(live))]
+			to := r.Intn(5) - 1 // Public or seats 1..4
+			o := Opening{Deck: h.Deck, Pos: h.Pos, To: to}
+			if !secret {
+				if err := c.OpenFromBeacon([]Opening{o}, Derive([]byte("fast"), "", uint64(step))); err != nil {
+					t.Fatal(err)
+				}
+			} else if to != Public {
+				if err := c.Open(o, NoCard); err != nil {
+					t.Fatal(err)
+				}
+			}
+			same(fmt.Sprintf("step %d, %s", step, o), &c)
+		}
+	}
 }
