@@ -222,29 +222,30 @@ func (s *State) answerMain(a engine.Action) {
 // that Merchants count as the rules say), buys, end turn.
 func (s *State) legalMain(dst []engine.Action) []engine.Action {
 	hand := s.p[s.cur].hand
-	// The hand's cards as the seat knows them, read once, and the first
-	// copy of each (what pickFrom would list).
+	// The hand's cards as the seat knows them, read once: which cards it
+	// holds (a bit per card id) and where the first copy of each is (what
+	// pickFrom would list).
 	var vbuf [32]int
 	vals := vbuf[:0]
-	var at [NumCards]int // index+1 of the first copy of each card
+	var held uint64
+	var at [NumCards]uint16 // index of the first copy of each held card
 	for i, h := range hand {
 		c := s.card(h, s.cur)
 		vals = append(vals, c)
-		if c >= 0 && at[c] == 0 {
-			at[c] = i + 1
+		if c >= 0 && held&(1<<c) == 0 {
+			held |= 1 << c
+			at[c] = uint16(i)
 		}
 	}
-	plays := s.phase == phaseAction && s.actions > 0
-	nPlay, nTreasure, nAll := 0, 0, 0
-	for c, i := range at {
-		if i > 0 && plays && isAction(c) {
-			nPlay++
-		}
-		if i > 0 && !s.bought && isTreasure(c) {
-			nTreasure++
-		}
+	var plays, treasures uint64
+	if s.phase == phaseAction && s.actions > 0 {
+		plays = held & actionCards
 	}
-	if nTreasure > 0 {
+	if !s.bought {
+		treasures = held & treasureCards
+	}
+	nAll := 0
+	if treasures != 0 {
 		for _, c := range vals {
 			if c == Copper || c == Silver || c == Gold {
 				nAll++
@@ -256,39 +257,30 @@ func (s *State) legalMain(dst []engine.Action) []engine.Action {
 	}
 	// One allocation for every argument the list names.
 	var args []int32
-	if n := nPlay + nTreasure + nAll; n > 0 {
+	if n := bits.OnesCount64(plays) + bits.OnesCount64(treasures) + nAll; n > 0 {
 		args = make([]int32, 0, n)
 	}
-	one := func(op uint16, i int) engine.Action {
-		args = append(args, hand[i-1].Arg())
-		k := len(args)
-		return engine.Action{Op: op, Args: args[k-1 : k : k]}
-	}
-	if nPlay > 0 {
-		for c, i := range at {
-			if i > 0 && isAction(c) {
-				dst = append(dst, one(opPlay, i))
-			}
-		}
-	}
-	if nTreasure > 0 {
-		for c, i := range at {
-			if i > 0 && isTreasure(c) {
-				dst = append(dst, one(opTreasure, i))
-			}
-		}
-		if nAll > 0 {
-			// Coppers, then Silvers, then Golds, each in hand order.
+	for _, l := range [...]struct {
+		op    uint16
+		cards uint64
+	}{{opPlay, plays}, {opTreasure, treasures}} {
+		for m := l.cards; m != 0; m &= m - 1 {
+			args = append(args, hand[at[bits.TrailingZeros64(m)]].Arg())
 			k := len(args)
-			for _, t := range [...]int{Copper, Silver, Gold} {
-				for i, c := range vals {
-					if c == t {
-						args = append(args, hand[i].Arg())
-					}
+			dst = append(dst, engine.Action{Op: l.op, Args: args[k-1 : k : k]})
+		}
+	}
+	if nAll > 0 {
+		// Coppers, then Silvers, then Golds, each in hand order.
+		k := len(args)
+		for _, t := range [...]int{Copper, Silver, Gold} {
+			for i, c := range vals {
+				if c == t {
+					args = append(args, hand[i].Arg())
 				}
 			}
-			dst = append(dst, engine.Action{Op: opAllTreasures, Args: args[k:len(args):len(args)]})
 		}
+		dst = append(dst, engine.Action{Op: opAllTreasures, Args: args[k:len(args):len(args)]})
 	}
 	if s.buys > 0 {
 		for m := s.piles; m != 0; m &= m - 1 {
@@ -299,6 +291,20 @@ func (s *State) legalMain(dst []engine.Action) []engine.Action {
 	}
 	return append(dst, engine.Action{Op: opEndTurn})
 }
+
+// actionCards and treasureCards have bit c set for each Action and each
+// Treasure card id c.
+var actionCards, treasureCards = func() (a, t uint64) {
+	for c := 0; c < NumCards; c++ {
+		if isAction(c) {
+			a |= 1 << c
+		}
+		if isTreasure(c) {
+			t |= 1 << c
+		}
+	}
+	return a, t
+}()
 
 // allTreasures appends the arguments of "play all Treasures": the hand's
 // Coppers, then its Silvers, then its Golds, each in hand order.
