@@ -408,6 +408,28 @@ func (c *Cards) Wants(h Handle, to int) bool {
 	return !c.Seen(h, to)
 }
 
+// WantsAny reports whether Want would list the opening of any of hs to
+// to: one call for a whole zone (a hand), which a state asks at every step.
+func (c *Cards) WantsAny(hs []Handle, to int) bool {
+	for _, h := range hs {
+		if int(h.Deck) >= len(c.slots) || int(h.Pos) >= len(c.slots[h.Deck]) {
+			if to != Public {
+				return true // no such card: not seen, so Want lists it
+			}
+			continue
+		}
+		s := &c.slots[h.Deck][h.Pos]
+		switch {
+		case s.pub:
+		case to == Public:
+			return true
+		case to < 0 || to >= MaxCardSeats || s.seen&(1<<to) == 0:
+			return true
+		}
+	}
+	return false
+}
+
 // Bound reports whether the shared state holds h's value (open tables, or
 // a public card).
 func (c *Cards) Bound(h Handle) bool {

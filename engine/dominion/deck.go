@@ -41,19 +41,11 @@ func (s *State) waiting() bool {
 		return false
 	}
 	for i := range s.p {
-		for _, h := range s.p[i].hand {
-			if s.cards.Wants(h, i) {
-				return true
-			}
-		}
-	}
-	to := s.asideTo()
-	for _, h := range s.aside {
-		if s.cards.Wants(h, to) {
+		if s.cards.WantsAny(s.p[i].hand, i) {
 			return true
 		}
 	}
-	return false
+	return len(s.aside) > 0 && s.cards.WantsAny(s.aside, s.asideTo())
 }
 
 // take moves the top n cards of seat i's deck to hand (or aside),
