@@ -18,8 +18,8 @@ import (
 // table (enginetest.SecretTable, its dealer's decks from the seed), the
 // same on every peer; goldenSecretSteps its number of steps.
 const (
-	goldenOpenHash    = "feca92e60ca33c4ecf1354c76c66bfb3a2c648fffaf56542f1858aa792b63ca2"
-	goldenSecretHash  = "745c614e290461a9e55bc0bacfd7cf8a345c957d40d956cf08d7f7017e68c5b4"
+	goldenOpenHash    = "e97a8666ed908b2d4e5ce70a2077d32c9b9ab64317eb00f41947a18cc0b42e4c"
+	goldenSecretHash  = "c4f4d2820abdaa990b2fc6d111b39460a68e1a5c613c31b8f00a24b590300adc"
 	goldenSecretSteps = 829
 )
 
