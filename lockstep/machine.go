@@ -547,6 +547,20 @@ func (m *machine) observe(info stepInfo) {
 	m.prevSt = next.Clone()
 }
 
+// outOfTurn reports whether an action never committed for its step was
+// signed by a seat that was not to act there. A step that became a drop,
+// or a dropped seat's move made by its bot, was still its author's to
+// take when it signed: the first action of a turn may be sent with its
+// author's checkpoint (Node.CanAct), before a drop at that checkpoint
+// round changed the state or took its seat.
+func (m *machine) outOfTurn(env *crypto.Envelope) bool {
+	st := m.steps[env.Seq]
+	if st.Author == env.Author || st.Kind == "drop" {
+		return false
+	}
+	return st.Kind != "bot" || st.Seat != m.seatOfPeer(env.Author)
+}
+
 // autoplay moves for dropped seats of games without a Dropper: every peer
 // plays them with the game's first bot, seeded from the session and seq,
 // so every peer computes the same move without any message.

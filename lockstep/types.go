@@ -355,9 +355,10 @@ type Status struct {
 	CanDrop   []bool
 	// CanAct is Node.CanAct: this peer's seat may act now. Actor alone
 	// does not say it: while a checkpoint round (or a restarted node's
-	// catch-up) is open, Actor is already the next seat to move, but its
-	// action would be refused. A UI offers moves only while CanAct.
-	// (Additive.)
+	// catch-up) is open, Actor is already the next seat to move, but it
+	// may act only once its own checkpoint is signed, at an open table,
+	// and not at all while catching up. A UI offers moves only while
+	// CanAct. (Additive.)
 	CanAct bool
 }
 
