@@ -1169,6 +1169,9 @@ func (n *Node) Status() Status {
 	if m.phase == PhasePlaying && !n.stopped {
 		s.DropVotes, s.CanDrop = n.dropVotes()
 		s.CanAct = n.CanAct()
+		if x, ok := m.expect(); ok && x.kind == crypto.KindCheckpoint {
+			_, s.Moved = n.sent[n.slot(crypto.KindAction, n.id.ID(), x.seq)]
+		}
 	}
 	return s
 }

@@ -360,6 +360,11 @@ type Status struct {
 	// and not at all while catching up. A UI offers moves only while
 	// CanAct. (Additive.)
 	CanAct bool
+	// Moved says this peer has signed its action for the current step
+	// and it waits, sent, for the checkpoint round before it (the first
+	// action of a turn may leave with its author's checkpoint, Node.CanAct).
+	// (Additive.)
+	Moved bool
 }
 
 // Counters count the envelopes a node did not keep, so that floods and
