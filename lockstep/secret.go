@@ -81,6 +81,10 @@ type CardConfig struct {
 	Session  crypto.Hash
 	Seats    []crypto.PeerID // in seat order
 	Names    []string
+	// Verify checks a received card envelope's signature: the node's
+	// Config.Verifier (which may trust the transport's check of the
+	// envelope being stepped), or crypto.Verify.
+	Verify func(*crypto.Envelope) error
 	// Secret and Sent, after a restart: the seat's key (an earlier
 	// CardReady.Secret) and the card envelopes it signed (CardReady.
 	// Persist). The layer signs nothing different for their slots.
@@ -278,7 +282,7 @@ func (m *machine) startCards() error {
 	if m.cardMaker == nil {
 		return ErrNoCardLayer
 	}
-	cfg := CardConfig{Identity: m.me, Session: m.session, Sent: m.cardOwn}
+	cfg := CardConfig{Identity: m.me, Session: m.session, Verify: m.verifier, Sent: m.cardOwn}
 	if m.cardKey != nil {
 		sess, key, err := DecodeCardKey(m.cardKey)
 		if err != nil {
@@ -535,6 +539,7 @@ func (n *Node) Work() bool {
 		return false
 	}
 	w := n.m.cards.Work()
+	n.cardWorked = n.cardWorked || w
 	n.pumpCards()
 	return w
 }
