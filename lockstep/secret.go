@@ -99,6 +99,11 @@ const (
 	maxOpened         = 4096
 )
 
+// errCardsStopped: a secret table's move cannot be checked because the
+// card layer stopped on a proven cheat. It is no fault of the move's
+// author: the move is neither applied nor refused.
+var errCardsStopped = errors.New("lockstep: the hidden cards have stopped")
+
 // ErrNoCardLayer: a secret table's roster, and this peer has no card layer.
 var ErrNoCardLayer = errors.New("lockstep: this table is secret and this peer has no hidden-card layer")
 
