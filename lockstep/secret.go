@@ -227,8 +227,12 @@ func (m *machine) checkOpened(s *secretAction) error {
 // engine.NoCard, the public ones from opened (the list of the action that
 // follows, or nil). It reports whether the wait is over.
 func (m *machine) observeCards(opened []pubCard) error {
-	cs := m.st.(engine.CardState)
-	for guard := 0; m.st.ToAct().Kind == engine.ActorCards; guard++ {
+	return observeCardsOn(m.st.(engine.CardState), opened)
+}
+
+// observeCardsOn is observeCards on the state cs.
+func observeCardsOn(cs engine.CardState, opened []pubCard) error {
+	for guard := 0; cs.ToAct().Kind == engine.ActorCards; guard++ {
 		want := cs.Openings(nil)
 		if len(want) == 0 || guard > engine.MaxDeckSize*engine.MaxDecks {
 			return fmt.Errorf("lockstep: the state waits for cards and asks for none")
@@ -443,6 +447,11 @@ func (m *machine) verifyCards(env *crypto.Envelope) error {
 			return err
 		}
 		opened = s.opened
+	} else {
+		// No action follows in the log (yet): a spectator's growing log,
+		// or the end of a game whose last step opened a card to everyone.
+		// The entry signs the state after the wait; find the cards.
+		opened = m.openedByHash(env.StateHash)
 	}
 	if err := m.observeCards(opened); err != nil {
 		return err
@@ -455,17 +464,27 @@ func (n *Node) mode() string {
 	if n.modeFor == n.m.session && n.modeText != "" {
 		return n.modeText
 	}
-	n.modeFor, n.modeText = n.m.session, "open hands"
-	if n.Secret() {
-		n.modeText = "secret table"
-	} else if g := n.m.game; g != nil {
-		if st, err := g.Setup(g.MinPlayers, n.m.roster.Options); err == nil {
+	n.modeFor, n.modeText = n.m.session, n.m.modeWords()
+	return n.modeText
+}
+
+// modeWords is the roster's card mode in words (Status.Mode, Replay.Mode):
+// empty before the roster.
+func (m *machine) modeWords() string {
+	if m.roster == nil {
+		return ""
+	}
+	if m.roster.Secret {
+		return "secret table"
+	}
+	if g := m.game; g != nil {
+		if st, err := g.Setup(g.MinPlayers, m.roster.Options); err == nil {
 			if _, ok := st.(engine.CardState); !ok {
-				n.modeText = "open (no hidden cards)"
+				return "open (no hidden cards)"
 			}
 		}
 	}
-	return n.modeText
+	return "open hands"
 }
 
 // modeAgrees says why this joiner refuses roster r's card mode, or nil: a
@@ -491,6 +510,70 @@ func (n *Node) modeAgrees(r *rosterBody) error {
 					return fmt.Errorf("%w: the host opened %s with open hands: every peer would see every card; join with --open-hands to sit at it", ErrRefused, g.Title)
 				}
 			}
+		}
+	}
+	return nil
+}
+
+// maxOpenedGuesses bounds the values openedByHash tries.
+const maxOpenedGuesses = 4096
+
+// openedByHash finds the cards opened to everyone during the current wait
+// for cards from want, the state hash an entry signed for the state after
+// the wait, when no action's list tells them (the log ends before the next
+// action, or the game ended at the wait). Every value the state allows for
+// each public opening is tried, in the order of the game's card space; a
+// value is taken only if the state it makes has exactly the hash every
+// seat signed (SHA-256 binds it). It returns nil when the wait has no
+// public opening, when no guess matches or when there are too many
+// guesses: observeCards then says which card the log does not tell.
+func (m *machine) openedByHash(want crypto.Hash) []pubCard {
+	cs := m.st.(engine.CardState)
+	var pub []engine.Opening
+	for _, o := range cs.Openings(nil) {
+		if o.To == engine.Public {
+			pub = append(pub, o)
+		}
+	}
+	if len(pub) == 0 || want.IsZero() {
+		return nil
+	}
+	c := cs.Cards()
+	var values []uint16
+	seen := make([]bool, 1<<16)
+	for _, list := range c.Decks() {
+		for _, v := range list {
+			if !seen[v] {
+				seen[v] = true
+				values = append(values, v)
+			}
+		}
+	}
+	cands := make([][]uint16, len(pub))
+	total := 1
+	for i, o := range pub {
+		for _, v := range values {
+			if c.Check(o, int(v)) == nil {
+				cands[i] = append(cands[i], v)
+			}
+		}
+		if total *= len(cands[i]); total == 0 || total > maxOpenedGuesses {
+			return nil
+		}
+	}
+	guess := make([]pubCard, len(pub))
+	for k := 0; k < total; k++ {
+		r := k
+		for i, o := range pub {
+			guess[i] = pubCard{o.Handle(), cands[i][r%len(cands[i])]}
+			r /= len(cands[i])
+		}
+		try := cs.Clone().(engine.CardState)
+		if observeCardsOn(try, guess) != nil || try.ToAct().Kind == engine.ActorCards {
+			continue
+		}
+		if crypto.Hash(engine.HashWith(m.enc, try)) == want {
+			return append([]pubCard(nil), guess...)
 		}
 	}
 	return nil
