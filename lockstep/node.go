@@ -1122,7 +1122,9 @@ func (n *Node) Status() Status {
 		s.Options = m.roster.Options
 		s.Mode = n.mode()
 	} else if n.hosting {
+		// The mode this host will propose, for its lobby's answer.
 		s.Game, s.Options = n.game, n.opts
+		s.Mode = modeWords(n.hostSecret, n.game, n.opts)
 	}
 	for _, mem := range m.members {
 		s.Members = append(s.Members, mem.Member)

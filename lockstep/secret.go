@@ -474,11 +474,17 @@ func (m *machine) modeWords() string {
 	if m.roster == nil {
 		return ""
 	}
-	if m.roster.Secret {
+	return modeWords(m.roster.Secret, m.game, m.roster.Options)
+}
+
+// modeWords is a table's card mode in words: secret, or open for a game g
+// with hidden cards or without.
+func modeWords(secret bool, g *engine.Game, opts engine.Options) string {
+	if secret {
 		return "secret table"
 	}
-	if g := m.game; g != nil {
-		if st, err := g.Setup(g.MinPlayers, m.roster.Options); err == nil {
+	if g != nil {
+		if st, err := g.Setup(g.MinPlayers, opts); err == nil {
 			if _, ok := st.(engine.CardState); !ok {
 				return "open (no hidden cards)"
 			}

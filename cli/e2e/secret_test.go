@@ -151,16 +151,17 @@ func TestHostJoinSecretWithSpectator(t *testing.T) {
 
 // TestJoinWithTheOtherModeIsRefused: a joiner sits only at the table it
 // asked for. Joining an open-hands table without --open-hands, or a
-// secret table with it, is refused at once with an error that names both
-// modes and the flag; the joiner exits non-zero.
+// secret table with it, is refused at once (from the lobby's answer,
+// before joining) with an error that names both modes and the flag; the
+// joiner exits non-zero and the host never counts it.
 func TestJoinWithTheOtherModeIsRefused(t *testing.T) {
 	for _, c := range []struct {
 		name           string
 		hostArgs, join []string
 		want           []string
 	}{
-		{"open host, secret joiner", []string{"--open-hands"}, nil, []string{"open hands", "--open-hands"}},
-		{"secret host, open joiner", nil, []string{"--open-hands"}, []string{"secret", "open hands"}},
+		{"open host, secret joiner", []string{"--open-hands"}, nil, []string{"open hands", "join with --open-hands"}},
+		{"secret host, open joiner", nil, []string{"--open-hands"}, []string{"secret table", "you asked for open hands", "without --open-hands"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
@@ -188,6 +189,12 @@ func TestJoinWithTheOtherModeIsRefused(t *testing.T) {
 			}
 			if host.hasEvent("started") {
 				t.Errorf("the host started a game with a joiner that refused its mode")
+			}
+			// The joiner read the mode in the lobby's answer and left before
+			// joining: the host is not left waiting for its accept.
+			time.Sleep(time.Second)
+			if host.saw("bob joined") {
+				t.Errorf("bob joined the lobby before refusing its mode; the host waits for him: %q", host.raw)
 			}
 		})
 	}
