@@ -890,7 +890,9 @@ func evidenceKind(k crypto.Kind) bool {
 	case crypto.KindAccept, crypto.KindReveal, crypto.KindAction, crypto.KindCheckpoint, crypto.KindExtend:
 		return true
 	}
-	return false
+	// Every card envelope is one of its author's slots (lockstep/deal);
+	// its signature alone makes the pair a proof, whatever its body.
+	return k.Card()
 }
 
 // checkEvidence tests evidence as the next entry of the session without

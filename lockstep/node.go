@@ -122,8 +122,12 @@ type Node struct {
 	cardEarlyBytes int
 	cardSent       []*crypto.Envelope
 	cardsStopped   bool
-	modeFor        crypto.Hash // the session modeText is of
-	modeText       string
+	// cardProof is a card equivocation the card layer proved (two signed
+	// envelopes of one author for one slot), to be committed as evidence
+	// once the step that found it is done.
+	cardProof []*crypto.Envelope
+	modeFor   crypto.Hash // the session modeText is of
+	modeText  string
 
 	stopped    bool
 	stateSent  map[uint64]bool

@@ -73,6 +73,9 @@ type CardReady struct {
 type CardCheat struct {
 	Seat int
 	Text string
+	// Evidence, for an equivocation, is the author's two signed envelopes
+	// for one slot: the node commits them as evidence (Node.equivocation).
+	Evidence []*crypto.Envelope
 }
 
 // CardConfig is what a card layer is made from.
@@ -320,7 +323,22 @@ func (n *Node) stepCard(env *crypto.Envelope) error {
 	}
 	err := n.m.cards.Step(env)
 	n.pumpCards()
+	if perr := n.proveCards(); perr != nil {
+		return perr
+	}
 	return err
+}
+
+// proveCards commits the card equivocation the card layer proved, as for
+// any other slot: evidence every peer (and Verify) can check on its own,
+// broadcast, and the game stops.
+func (n *Node) proveCards() error {
+	p := n.cardProof
+	if p == nil {
+		return nil
+	}
+	n.cardProof = nil
+	return n.equivocation(p[0], p[1])
 }
 
 // pumpCards moves the card layer's output into the node's Ready and, when
@@ -357,6 +375,9 @@ func (n *Node) drainCards() {
 	n.rd.Messages = append(n.rd.Messages, rd.Messages...)
 	for _, c := range rd.Cheats {
 		n.rd.Events = append(n.rd.Events, Event{Kind: EventCheat, Cheat: CheatCards, Seat: c.Seat, Seq: n.m.seq, Text: c.Text, What: c.Text})
+		if len(c.Evidence) == 2 && n.cardProof == nil {
+			n.cardProof = c.Evidence
+		}
 	}
 	if len(rd.Persist)+len(rd.Messages) > 0 {
 		n.progress = n.now
@@ -378,6 +399,7 @@ func (n *Node) Work() bool {
 	}
 	w := n.m.cards.Work()
 	n.pumpCards()
+	_ = n.proveCards()
 	return w
 }
 
@@ -522,7 +544,7 @@ func (n *Node) modeAgrees(r *rosterBody) error {
 }
 
 // maxOpenedGuesses bounds the values openedByHash tries.
-const maxOpenedGuesses = 4096
+const maxOpenedGuesses = 1024
 
 // openedByHash finds the cards opened to everyone during the current wait
 // for cards from want, the state hash an entry signed for the state after

@@ -10,6 +10,7 @@ import (
 
 	"github.com/boardmesh/boardmesh/crypto"
 	"github.com/boardmesh/boardmesh/engine"
+	"github.com/boardmesh/boardmesh/engine/games"
 	"github.com/boardmesh/boardmesh/engine/infinitecity"
 	"github.com/boardmesh/boardmesh/lockstep"
 	"github.com/boardmesh/boardmesh/p2p/hostile"
@@ -267,6 +268,26 @@ func TestAttackSecretEquivocation(t *testing.T) {
 		t.Fatal(err)
 	}
 	a.waitNamed(ctx, []int{ada, cy}, bob, regexp.MustCompile(`(?i)two different share`), 60*time.Second)
+	// The pair is proof anyone can check: each honest peer commits it as
+	// evidence, broadcasts it and stops, as for any other slot; the log
+	// verifies on its own and names bob.
+	a.wait([]int{ada, cy}, 60*time.Second)
+	a.stopped([]int{ada, cy})
+	a.sameLogsUpToEvidence([]int{ada, cy}, bob)
+	for _, i := range []int{ada, cy} {
+		var log []*crypto.Envelope
+		for _, b := range a.tbl.Peers[i].Entries() {
+			env, err := crypto.Unmarshal(b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			log = append(log, env)
+		}
+		rep, err := lockstep.Verify(log, games.Lookup)
+		if err != nil || rep == nil || rep.Cheater != a.keys[bob].ID() {
+			t.Fatalf("%s's log does not verify as proof against bob: %v", a.name(i), err)
+		}
+	}
 }
 
 // revealAttack runs a game where bob's first move that shows a tile from
