@@ -21,15 +21,18 @@ func newCmdBench(f *Factory) *cobra.Command {
 		Long: `Measure boardmesh's performance: 'bench net' times committed actions
 between real peers on loopback against the raw gossipsub floor, 'bench engine'
 times the rules engines and the protocol core in this process, 'bench verify'
-checks a game's log against the single-signature ceiling. The figures
+checks a game's log against the single-signature ceiling, 'bench secret'
+times the hidden cards (setup, a private draw, a game secret against
+open). The figures
 are what docs/performance.md reports, with the commands that reproduce them.`,
 		Example: `  boardmesh bench net --peers 2,4,6,8
   boardmesh bench engine
   boardmesh bench engine --json
-  boardmesh bench verify`,
+  boardmesh bench verify
+  boardmesh bench secret`,
 		Args: usageArgs(cobra.NoArgs),
 	}
-	cmd.AddCommand(newCmdBenchNet(f, nil), newCmdBenchEngine(f, nil), newCmdBenchVerify(f, nil))
+	cmd.AddCommand(newCmdBenchNet(f, nil), newCmdBenchEngine(f, nil), newCmdBenchVerify(f, nil), newCmdBenchSecret(f, nil))
 	return cmd
 }
 

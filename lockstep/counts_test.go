@@ -1,9 +1,12 @@
 package lockstep
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/boardmesh/boardmesh/crypto"
+	"github.com/boardmesh/boardmesh/engine/dragonslair"
+	"github.com/boardmesh/boardmesh/engine/games"
 )
 
 // TestMessageCounts counts broadcasts on a clean network: an action costs
@@ -99,5 +102,61 @@ func TestRestartMidGame(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestCriticalPath measures, on a clean network, how many broadcast
+// rounds a game's envelopes wait for one after the other (a Lamport
+// clock: an envelope is one round after the latest envelope its author
+// had received when it signed it) and checks it against CriticalRounds
+// of the log. The first action of each turn of The Sleeping Dragon's Lair
+// goes out with its author's checkpoint, in the checkpoint round, not one
+// round after it.
+func TestCriticalPath(t *testing.T) {
+	for _, players := range []int{2, 4, 6} {
+		cfg := Config{ResendAfter: 1 << 40, StallAfter: 1 << 40}
+		n := newSimNet(t, fmt.Sprint("critical", players), players, faults{maxDelay: 1}, games.Lookup, cfg)
+		g := dragonslair.Game
+		n.setBots(g)
+		clock := make([]int, players) // the latest round each peer has received
+		depth := map[slot]int{}       // the round of every envelope sent
+		deepest := 0
+		n.onSend = func(from int, env *crypto.Envelope) {
+			d := clock[from] + 1
+			if _, again := depth[slotOf(env)]; !again {
+				depth[slotOf(env)] = d
+			}
+			deepest = max(deepest, d)
+		}
+		n.onDeliver = func(to int, env *crypto.Envelope) { clock[to] = max(clock[to], depth[slotOf(env)]) }
+		n.lobby(g, nil)
+		if !n.run(1000000, n.allOver(n.all()...)) {
+			t.Fatalf("%d players: game did not finish", players)
+		}
+		n.checkAgree(n.all()...)
+		log := n.peers[0].node.Log()
+		if got := CriticalRounds(log); got != deepest {
+			t.Errorf("%d players: CriticalRounds %d, measured %d", players, got, deepest)
+		}
+		slots := map[[2]uint64]bool{}
+		early := 0
+		for i, e := range log {
+			slots[[2]uint64{uint64(e.Kind), e.Seq}] = true
+			if e.Kind != crypto.KindAction || log[i-1].Kind != crypto.KindCheckpoint {
+				continue
+			}
+			early++
+			cp := depth[slot{session: e.Session, kind: crypto.KindCheckpoint, author: e.Author, seq: e.Seq}]
+			if d := depth[slotOf(e)]; d != cp {
+				t.Errorf("%d players: the first action of a turn at step %d went out in round %d, its author's checkpoint in round %d", players, e.Seq, d, cp)
+			}
+		}
+		if early == 0 {
+			t.Fatalf("%d players: no turn began with an action", players)
+		}
+		if deepest > len(slots)-early {
+			t.Errorf("%d players: %d rounds for %d slots of which %d turn-first actions", players, deepest, len(slots), early)
+		}
+		t.Logf("%d players: %d log entries, %d slots, %d rounds on the critical path (%d turns began with an action)", players, len(log), len(slots), deepest, early)
 	}
 }

@@ -156,3 +156,57 @@ func TestDragonsLairDropUsesDropper(t *testing.T) {
 		t.Fatal("no Dropper step in the replay")
 	}
 }
+
+// TestDropDuringEarlyAction: a peer stops sending checkpoints and is
+// dropped at a checkpoint round while the next turn's first action, sent
+// with its author's checkpoint (Node.CanAct), is already buffered
+// everywhere. The drop changes the state (Dragon's Lair's Dropper), so
+// that action is never committed; its author is not named for it (it was
+// its move when it signed), and the game goes on to the end.
+func TestDropDuringEarlyAction(t *testing.T) {
+	g := dragonslair.Game
+	voided := 0
+	for seed := 0; seed < 6; seed++ {
+		n := newSimNet(t, fmt.Sprint("early-drop", seed), 4, faults{maxDelay: 1}, games.Lookup,
+			Config{StallAfter: 1500, DropAfter: 5000})
+		n.setBots(g)
+		quitter := seed % 4
+		from := uint64(20 + 7*seed)
+		n.peers[quitter].hook = func(env *crypto.Envelope) []*crypto.Envelope {
+			if env.Kind == crypto.KindCheckpoint && env.Seq >= from {
+				return nil
+			}
+			return []*crypto.Envelope{env}
+		}
+		n.lobby(g, nil)
+		var honest []int
+		for i := range n.peers {
+			if i != quitter {
+				honest = append(honest, i)
+			}
+		}
+		if !n.run(2000000, n.allOver(honest...)) {
+			t.Fatalf("seed %d: honest peers did not finish: %+v", seed, n.peers[honest[0]].node.Status())
+		}
+		r := n.checkAgree(honest...)
+		for _, i := range honest {
+			for _, ev := range n.peers[i].events {
+				if ev.Kind == EventCheat && ev.Peer != n.peers[quitter].id.ID() {
+					t.Errorf("seed %d: %s names an honest peer: %s", seed, n.peers[i].name, ev.Text)
+				}
+			}
+		}
+		// The case this test is for: an honest peer's action signed for
+		// a step that became the drop.
+		for _, i := range honest {
+			for s, env := range n.peers[i].node.sent {
+				if s.kind == crypto.KindAction && env.Seq < uint64(len(r.Steps)) && r.Steps[env.Seq].Kind == "drop" {
+					voided++
+				}
+			}
+		}
+	}
+	if voided == 0 {
+		t.Fatal("no early action was overtaken by a drop: the test did not test its case")
+	}
+}

@@ -79,6 +79,7 @@ type machine struct {
 	// the state's wait for cards has not been counted as a step yet.
 	me           *crypto.Identity
 	cardMaker    CardMaker
+	verifier     func(*crypto.Envelope) error // Config.Verifier, for the card layer
 	cards        CardLayer
 	cardsPending bool
 	cardsSynced  bool // the layer has been told of the current wait
@@ -123,6 +124,10 @@ type stepInfo struct {
 	Entry  int           // log index of the entry that completed the step, -1 for a bot's move
 	What   string        // the action's description when recording
 	Action engine.Action // the action of an action or bot step, when observed
+	// mover, for a drop, is the seat that was to act before it (-1 if
+	// none): an action for the step from that seat was its author's to
+	// take (outOfTurn).
+	mover int
 }
 
 func newMachine(games func(string) (*engine.Game, error)) *machine {
@@ -553,6 +558,24 @@ func (m *machine) observe(info stepInfo) {
 	m.prevSt = next.Clone()
 }
 
+// outOfTurn reports whether an action never committed for its step was
+// signed by a seat that was not to act there. The seat that was to move
+// when the step became a drop, or whose dropped seat's move its bot made,
+// signed it in turn: the first action of a turn may be sent with its
+// author's checkpoint (Node.CanAct), before a drop at that checkpoint
+// round changed the state or took its seat.
+func (m *machine) outOfTurn(env *crypto.Envelope) bool {
+	st := m.steps[env.Seq]
+	seat := m.seatOfPeer(env.Author)
+	switch st.Kind {
+	case "drop":
+		return st.mover != seat
+	case "bot":
+		return st.Seat != seat
+	}
+	return st.Author != env.Author
+}
+
 // autoplay moves for dropped seats of games without a Dropper: every peer
 // plays them with the game's first bot, seeded from the session and seq,
 // so every peer computes the same move without any message.
@@ -595,6 +618,10 @@ func (m *machine) finishDrop() error {
 	m.events = append(m.events, Event{Kind: EventDropped, Seats: seats, Seq: m.seq,
 		Text: fmt.Sprintf("dropped by agreement: %s", m.seatNames(seats))})
 	if m.dropper != nil {
+		mover := -1
+		if a := m.st.ToAct(); a.Kind == engine.ActorSeat {
+			mover = a.Seat
+		}
 		for _, s := range seats {
 			if err := m.dropper.Drop(s); err != nil {
 				return fmt.Errorf("lockstep: game refused to drop seat %d: %w", s+1, err)
@@ -603,7 +630,7 @@ func (m *machine) finishDrop() error {
 		// The state changed outside any entry, so the peers confirm it
 		// with a checkpoint round before going on.
 		m.seq++
-		m.steps = append(m.steps, stepInfo{Kind: "drop", Seat: seats[0], Entry: len(m.log) - 1, What: "drop " + m.seatNames(seats)})
+		m.steps = append(m.steps, stepInfo{Kind: "drop", Seat: seats[0], Entry: len(m.log) - 1, What: "drop " + m.seatNames(seats), mover: mover})
 		m.hashes = append(m.hashes, crypto.Hash(engine.HashWith(m.enc, m.st)))
 		m.observe(m.steps[len(m.steps)-1])
 		m.noteRound()

@@ -126,8 +126,12 @@ type Node struct {
 	// envelopes of one author for one slot), to be committed as evidence
 	// once the step that found it is done.
 	cardProof []*crypto.Envelope
-	modeFor   crypto.Hash // the session modeText is of
-	modeText  string
+	// cardWorked: the card layer made or checked a proof since the last
+	// Tick; cardBusy is the Tick that saw it last (secret.go).
+	cardWorked bool
+	cardBusy   int64
+	modeFor    crypto.Hash // the session modeText is of
+	modeText   string
 
 	stopped    bool
 	stateSent  map[uint64]bool
@@ -156,7 +160,7 @@ func New(cfg Config) (*Node, error) {
 	n := &Node{cfg: cfg, id: cfg.Identity, m: newMachine(cfg.Games),
 		buf: map[slot]*crypto.Envelope{}, use: map[crypto.PeerID]*bufUse{}, seen: map[slot]*crypto.Envelope{}, sent: map[slot]*crypto.Envelope{},
 		voted: map[uint64][][]int{}, asked: map[crypto.PeerID]int{}, stateSent: map[uint64]bool{}}
-	n.m.me, n.m.cardMaker = cfg.Identity, cfg.Cards
+	n.m.me, n.m.cardMaker, n.m.verifier = cfg.Identity, cfg.Cards, cfg.Verifier
 	for _, env := range cfg.Sent {
 		if env != nil && env.Kind.Card() {
 			return nil, errors.New("lockstep: this log is of a secret table, and restarting a secret table is not supported yet (its hidden-card keys and shuffles cannot be taken up again)")
@@ -301,16 +305,52 @@ func (n *Node) Joined() []Member {
 // A node restarted from disk (Config.Log or Config.Sent) may not act
 // until it has caught up (CaughtUp): its disk may have lost a tail, and
 // the others may hold an action it signed before the crash.
+//
+// At an open table the seat that moves first in a turn may act while
+// the checkpoint round that ends the turn before is still open, once it
+// has signed its own checkpoint (earlyAction): its action then travels
+// with its checkpoint instead of one broadcast round after the last
+// checkpoint. Every peer still commits it only after the whole round
+// matched, so the log is the same as if it had waited.
 func (n *Node) CanAct() bool {
 	if n.stopped || n.m.phase != PhasePlaying || !n.CaughtUp() {
 		return false
 	}
 	x, ok := n.m.expect()
-	if !ok || x.kind != crypto.KindAction || x.who[0] != n.myMember() {
+	if !ok {
+		return false
+	}
+	switch {
+	case x.kind == crypto.KindAction && x.who[0] == n.myMember():
+	case x.kind == crypto.KindCheckpoint && n.earlyAction(x):
+	default:
 		return false
 	}
 	_, done := n.sent[n.slot(crypto.KindAction, n.id.ID(), x.seq)]
 	return !done
+}
+
+// earlyAction reports whether this peer may sign the first action of the
+// next turn while checkpoint round x is open (CanAct). The action's
+// pre-state hash is the hash the checkpoints sign, and a checkpoint round
+// carries no randomness, so the actor learns nothing from the others'
+// checkpoints that it could choose its move by: sending the move with its
+// own checkpoint gives it no power it did not have. Not while this peer
+// votes to drop seats here (a drop may change the state before the move),
+// and not at a secret table, whose card layer may still be at work at a
+// turn's start.
+func (n *Node) earlyAction(x expectation) bool {
+	m := n.m
+	me := n.myMember()
+	if me < 0 || n.Secret() || m.cardsPending || len(n.voted[uint64(len(m.log))]) > 0 {
+		return false
+	}
+	who := m.st.ToAct()
+	if who.Kind != engine.ActorSeat || m.dropped[who.Seat] || m.seats[who.Seat] != me || !containsInt(x.who, me) {
+		return false
+	}
+	_, signed := n.sent[n.slot(crypto.KindCheckpoint, n.id.ID(), x.seq)]
+	return signed
 }
 
 // Act signs and sends this peer's action for the current step. It returns
@@ -613,7 +653,7 @@ func (n *Node) prune() {
 		// Forget it altogether: its slot is decided, and a replay of it
 		// is refused as stale (this keeps seen as small as the log).
 		delete(n.seen, slotOf(env))
-		if env.Kind == crypto.KindAction && env.Seq < uint64(len(m.steps)) && m.steps[env.Seq].Author != env.Author {
+		if env.Kind == crypto.KindAction && env.Seq < uint64(len(m.steps)) && m.outOfTurn(env) {
 			_ = n.reject(env, fmt.Errorf("%w: step %d was not %s's to take", ErrNotYourTurn, env.Seq, m.nameOf(env.Author)))
 		}
 	}
@@ -702,8 +742,13 @@ func (n *Node) Tick(now int64) {
 		n.progress = now
 	}
 	waits := n.Waiting()
-	if n.m.cardsPending && now-n.resent >= n.cfg.ResendAfter && now-n.progress >= n.cfg.ResendAfter {
+	if n.cardWorked {
+		n.cardWorked, n.cardBusy = false, now
+	}
+	if n.m.cardsPending && now-n.resent >= n.cfg.ResendAfter && now-n.progress >= n.cfg.ResendAfter && now-n.cardBusy >= n.cfg.ResendAfter {
 		// The cards stall: a card envelope of ours may have been lost.
+		// (Not while this peer itself is busy with proofs: on a loaded
+		// machine its checks can outlast ResendAfter with nothing lost.)
 		n.resent = now
 		n.resendCards()
 	}
@@ -1139,6 +1184,9 @@ func (n *Node) Status() Status {
 	if m.phase == PhasePlaying && !n.stopped {
 		s.DropVotes, s.CanDrop = n.dropVotes()
 		s.CanAct = n.CanAct()
+		if x, ok := m.expect(); ok && x.kind == crypto.KindCheckpoint {
+			_, s.Moved = n.sent[n.slot(crypto.KindAction, n.id.ID(), x.seq)]
+		}
 	}
 	return s
 }

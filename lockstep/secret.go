@@ -84,6 +84,10 @@ type CardConfig struct {
 	Session  crypto.Hash
 	Seats    []crypto.PeerID // in seat order
 	Names    []string
+	// Verify checks a received card envelope's signature: the node's
+	// Config.Verifier (which may trust the transport's check of the
+	// envelope being stepped), or crypto.Verify.
+	Verify func(*crypto.Envelope) error
 }
 
 // CardMaker makes a seat's card layer over st (fresh from Setup).
@@ -280,7 +284,7 @@ func (m *machine) startCards() error {
 	if m.cardMaker == nil {
 		return ErrNoCardLayer
 	}
-	cfg := CardConfig{Identity: m.me, Session: m.session}
+	cfg := CardConfig{Identity: m.me, Session: m.session, Verify: m.verifier}
 	for _, mi := range m.seats {
 		cfg.Seats = append(cfg.Seats, m.members[mi].ID)
 		cfg.Names = append(cfg.Names, m.members[mi].Name)
@@ -398,6 +402,7 @@ func (n *Node) Work() bool {
 		return false
 	}
 	w := n.m.cards.Work()
+	n.cardWorked = n.cardWorked || w
 	n.pumpCards()
 	_ = n.proveCards()
 	return w

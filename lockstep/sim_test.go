@@ -81,8 +81,10 @@ type simNet struct {
 	verified  map[string]bool
 	seed      string
 	answers   []simAnswer
-	// onSend, if set, sees every envelope a peer broadcasts.
-	onSend func(from int, env *crypto.Envelope)
+	// onSend, if set, sees every envelope a peer broadcasts; onDeliver
+	// every envelope just before a peer steps it.
+	onSend    func(from int, env *crypto.Envelope)
+	onDeliver func(to int, env *crypto.Envelope)
 }
 
 // simAnswer is a gap answer on its way over a stream.
@@ -190,6 +192,9 @@ func (n *simNet) step() {
 			continue
 		}
 		n.delivered++
+		if n.onDeliver != nil {
+			n.onDeliver(m.to, m.env)
+		}
 		_ = p.node.Step(m.env)
 		n.drain(m.to)
 	}

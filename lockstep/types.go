@@ -356,10 +356,16 @@ type Status struct {
 	CanDrop   []bool
 	// CanAct is Node.CanAct: this peer's seat may act now. Actor alone
 	// does not say it: while a checkpoint round (or a restarted node's
-	// catch-up) is open, Actor is already the next seat to move, but its
-	// action would be refused. A UI offers moves only while CanAct.
-	// (Additive.)
+	// catch-up) is open, Actor is already the next seat to move, but it
+	// may act only once its own checkpoint is signed, at an open table,
+	// and not at all while catching up. A UI offers moves only while
+	// CanAct. (Additive.)
 	CanAct bool
+	// Moved says this peer has signed its action for the current step
+	// and it waits, sent, for the checkpoint round before it (the first
+	// action of a turn may leave with its author's checkpoint, Node.CanAct).
+	// (Additive.)
+	Moved bool
 }
 
 // Counters count the envelopes a node did not keep, so that floods and

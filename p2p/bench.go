@@ -44,11 +44,9 @@ type GameBench struct {
 	// Steps is the number of game steps, Entries the log's length.
 	Steps   uint64 `json:"steps"`
 	Entries int    `json:"entries"`
-	// Rounds is the game's critical path in broadcast rounds: the
-	// sequential rounds its log needs, one per distinct (kind, seq) slot
-	// (the joins, the roster, the accepts, each action, each beacon
-	// round's reveals, each turn's checkpoints; the envelopes of one
-	// round go out in parallel).
+	// Rounds is the game's critical path in broadcast rounds
+	// (CriticalRounds): the longest chain of envelopes its log needed,
+	// each signed only once its author had received the one before it.
 	Rounds int `json:"rounds"`
 	// Wall is from the start of the runners until the last peer has
 	// seen the game end; Floor is Rounds × the gossip p50 of the same
@@ -246,22 +244,11 @@ func benchGame(ctx context.Context, g *engine.Game, n int, seed []byte) (GameBen
 	return res, nil
 }
 
-// CriticalRounds is the number of sequential broadcast rounds a session
-// log took: one per distinct (kind, seq) slot. Every envelope of a slot
-// (the joins, the accepts, one beacon round's reveals, one turn's
-// checkpoints) goes out in parallel, and each slot waits for the one
-// before it, whose result its envelopes sign.
-func CriticalRounds(log []*crypto.Envelope) int {
-	type slot struct {
-		kind crypto.Kind
-		seq  uint64
-	}
-	seen := map[slot]bool{}
-	for _, e := range log {
-		seen[slot{e.Kind, e.Seq}] = true
-	}
-	return len(seen)
-}
+// CriticalRounds is the critical path of a session log in broadcast
+// rounds (lockstep.CriticalRounds): the longest chain of envelopes each
+// of which its author could sign only once it had the one before it from
+// another peer.
+func CriticalRounds(log []*crypto.Envelope) int { return lockstep.CriticalRounds(log) }
 
 // gossipFloor publishes count messages of an envelope's size on a topic of
 // their own, from each peer in turn, one at a time with pause before each

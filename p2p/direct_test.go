@@ -42,24 +42,31 @@ func TestDirectWatch(t *testing.T) {
 	none.update(func() { t.Fatal("a nil watch ran an update") })
 }
 
-// TestCriticalRounds: one round per distinct (kind, seq) slot.
+// TestCriticalRounds: a round per group of the log that waits for another
+// peer's envelope; what a peer signs with its own envelope before it (its
+// reveal after its action, its next action, the first action of a turn
+// after its checkpoint) is in the same round.
 func TestCriticalRounds(t *testing.T) {
 	var log []*crypto.Envelope
-	add := func(k crypto.Kind, seq uint64, times int) {
-		for range times {
-			log = append(log, &crypto.Envelope{Kind: k, Seq: seq})
+	add := func(k crypto.Kind, seq uint64, authors ...crypto.PeerID) {
+		for _, a := range authors {
+			log = append(log, &crypto.Envelope{Kind: k, Seq: seq, Author: a})
 		}
 	}
-	add(crypto.KindJoin, 0, 3)
-	add(crypto.KindRoster, 0, 1)
-	add(crypto.KindAccept, 0, 3)
-	add(crypto.KindReveal, 0, 3) // the seat draw
-	add(crypto.KindAction, 1, 1)
-	add(crypto.KindReveal, 1, 3)
-	add(crypto.KindAction, 2, 1)
-	add(crypto.KindCheckpoint, 3, 3)
-	if got := CriticalRounds(log); got != 8 {
-		t.Fatalf("CriticalRounds = %d, want 8", got)
+	a, b, c := crypto.PeerID("a"), crypto.PeerID("b"), crypto.PeerID("c")
+	add(crypto.KindJoin, 0, a, b, c)       // 1
+	add(crypto.KindRoster, 0, a)           // 2
+	add(crypto.KindAccept, 0, a, b, c)     // 2 (a's, with its roster), 3
+	add(crypto.KindReveal, 0, a, b, c)     // 4: the seat draw
+	add(crypto.KindAction, 1, b)           // 5
+	add(crypto.KindReveal, 1, a, b, c)     // 6 (b's, with its action: 5)
+	add(crypto.KindAction, 2, b)           // 7
+	add(crypto.KindAction, 3, b)           // 7: b's second move in a row
+	add(crypto.KindCheckpoint, 4, a, b, c) // 8 (b's: 7)
+	add(crypto.KindAction, 4, c)           // 8: with c's checkpoint
+	add(crypto.KindReveal, 2, a, b, c)     // 9 (c's: 8)
+	if got := CriticalRounds(log); got != 9 {
+		t.Fatalf("CriticalRounds = %d, want 9", got)
 	}
 }
 

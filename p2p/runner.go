@@ -283,6 +283,15 @@ func (r *Runner) Run(ctx context.Context) error {
 	botTimer.Stop()
 	defer botTimer.Stop()
 	for {
+		if r.cfg.Bot != nil && r.cfg.BotDelay <= 0 && n.HasReady() && n.CanAct() && !r.catchingUp() {
+			// A bot that moves at once moves before the batch is drained:
+			// its action then shares the batch's write and fsync, and goes
+			// out with what the batch sends (at a turn's start, its
+			// checkpoint: lockstep's CanAct).
+			if err := r.playBot(); err != nil {
+				return err
+			}
+		}
 		if err := r.drain(ctx); err != nil {
 			return err
 		}

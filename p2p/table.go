@@ -111,9 +111,12 @@ func NewTable(ctx context.Context, cfg TableConfig) (t *Table, err error) {
 		return nil, err
 	}
 	t = &Table{Lobby: lobby, cfg: cfg, over: make([]bool, n), allOver: make(chan struct{})}
+	// "return nil, err" sets t to nil before this runs: close what was
+	// built through a copy.
+	built := t
 	defer func() {
 		if err != nil {
-			t.Close()
+			built.Close()
 		}
 	}()
 	for i := range n {

@@ -187,6 +187,11 @@ func Build(r *Recorder, st lockstep.Status, state engine.State, env Env) Table {
 		t.Status = fmt.Sprintf("Turn %d: drawing from the beacon", t.Turn)
 	case st.Actor.Kind == engine.ActorCards:
 		t.Status = fmt.Sprintf("Turn %d: the cards are dealt by mental poker", t.Turn)
+	case st.Actor.Kind == engine.ActorSeat && st.Actor.Seat == viewer && viewer >= 0 && st.Moved:
+		// Sent with this seat's checkpoint; committed once every seat's
+		// checkpoint of the turn is in (the stalls below say who is
+		// awaited).
+		t.Status = fmt.Sprintf("Turn %d: your move is sent; waiting for the turn's checkpoints", t.Turn)
 	case st.Actor.Kind == engine.ActorSeat && st.Actor.Seat == viewer && viewer >= 0 && !st.CanAct:
 		// The engine's next mover is the viewer, but the protocol still
 		// waits for something first (every seat's checkpoint of the turn,

@@ -299,6 +299,7 @@ func TestMovesOfferedOnlyWhenTheNodeTakesThem(t *testing.T) {
 	drain()
 	bot, r := engine.RandomBot{}, engine.NewRand([]byte("offered"))
 	held := 0 // points where the engine named the viewer but the node would not take a move
+	sent := 0 // of them, points where its move was sent and waits for the checkpoint round
 	for steps := 0; peers[0].Status().Phase != lockstep.PhaseOver && steps < 200000; steps++ {
 		for i, nd := range peers {
 			st := nd.Status()
@@ -308,7 +309,13 @@ func TestMovesOfferedOnlyWhenTheNodeTakesThem(t *testing.T) {
 			}
 			if st.Phase == lockstep.PhasePlaying && st.Actor.Kind == engine.ActorSeat && st.Actor.Seat == st.MySeat && !nd.CanAct() {
 				held++
-				if !strings.Contains(tb.Status, "your move next") {
+				want := "your move next"
+				if st.Moved {
+					// Sent with its checkpoint (an open table's first
+					// move of a turn), waiting for the others'.
+					want, sent = "your move is sent", sent+1
+				}
+				if !strings.Contains(tb.Status, want) {
 					t.Fatalf("P%d is next to move but may not yet; the status says %q", i+1, tb.Status)
 				}
 			}
@@ -333,5 +340,8 @@ func TestMovesOfferedOnlyWhenTheNodeTakesThem(t *testing.T) {
 	}
 	if held == 0 {
 		t.Fatal("no checkpoint round ever held the next mover back: the test did not test it")
+	}
+	if sent == 0 {
+		t.Fatal("no first move of a turn ever waited, sent, for the checkpoint round: the test did not test it")
 	}
 }

@@ -15,7 +15,7 @@ import (
 // (crypto/rand.Reader in a runner; a seeded stream in tests).
 func Maker(r io.Reader) lockstep.CardMaker {
 	return func(st engine.CardState, cfg lockstep.CardConfig) (lockstep.CardLayer, error) {
-		s, err := New(st, deal.Config{Identity: cfg.Identity, Session: cfg.Session, Seats: cfg.Seats, Names: cfg.Names, Rand: r})
+		s, err := New(st, deal.Config{Identity: cfg.Identity, Session: cfg.Session, Seats: cfg.Seats, Names: cfg.Names, Rand: r, Verify: cfg.Verify})
 		if err != nil {
 			return nil, err
 		}

@@ -58,6 +58,12 @@ type Config struct {
 	// Secret is this seat's secret key from an earlier Ready.Secret, after
 	// a restart; nil at the first start (a new key is drawn).
 	Secret []byte
+	// Verify checks a received envelope's signature; nil means
+	// crypto.Verify. A runner whose transport has already checked the
+	// signature of the envelope being stepped passes a verifier that says
+	// so (lockstep passes its Config.Verifier), so each card envelope's
+	// signature is checked once, not twice.
+	Verify func(*crypto.Envelope) error
 	// Sent holds this seat's own envelopes persisted before a restart
 	// (Ready.Persist). The machine never signs a different envelope for
 	// their slots: it takes them as they are, and sends them again when
