@@ -82,11 +82,25 @@ func (c secretCatcher) TakeReady() lockstep.CardReady {
 // repeated here.
 func TestSecretTableSpy(t *testing.T) {
 	for _, g := range secretGames(t) {
-		t.Run(g.Name, func(t *testing.T) { spyOn(t, g) })
+		t.Run(g.Name, func(t *testing.T) {
+			// A game may go by with no card of another seat ever hidden
+			// from the spy (Dragon's Lair's private looks at the deck are
+			// rare): then it shows nothing, and another is played.
+			for game := 1; game <= 3; game++ {
+				if spyOn(t, g, game) > 0 || t.Failed() {
+					return
+				}
+				t.Logf("game %d: no card another seat had seen was ever hidden from the spy; playing another", game)
+			}
+			t.Fatal("in three games the spy never faced a card another seat had seen: the test shows nothing")
+		})
 	}
 }
 
-func spyOn(t *testing.T, g *engine.Game) {
+// spyOn plays one game of g with the spy and checks what it holds; it
+// returns how many times the spy's engine faced a card another seat had
+// seen and it had not.
+func spyOn(t *testing.T, g *engine.Game, game int) int {
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 	names := []string{"spy", "bob", "cy", "dee"}[:min(4, g.MaxPlayers)]
@@ -145,7 +159,7 @@ func spyOn(t *testing.T, g *engine.Game) {
 			}
 		}
 	}
-	tbl, err := NewTable(ctx, TableConfig{Game: g, Names: names, Bots: bots, Seed: []byte("spy " + g.Name), Dir: t.TempDir(), Secret: true,
+	tbl, err := NewTable(ctx, TableConfig{Game: g, Names: names, Bots: bots, Seed: []byte(fmt.Sprintf("spy %s %d", g.Name, game)), Dir: t.TempDir(), Secret: true,
 		WantState: true,
 		OnUpdate: func(i int, u Update) {
 			if i != 0 || u.State == nil {
@@ -226,12 +240,12 @@ func spyOn(t *testing.T, g *engine.Game) {
 	if cardEnvs == 0 {
 		t.Fatal("no card envelope travelled: the table was not secret")
 	}
-	if updates == 0 || hiddenSeen == 0 {
-		t.Fatalf("the spy's engine was checked at %d updates and faced %d cards another seat had seen: the test shows nothing", updates, hiddenSeen)
+	if updates == 0 {
+		t.Fatal("the spy's engine was never checked on a secret table: the test shows nothing")
 	}
-	if spyKnows == 0 {
-		t.Fatal("the spy's engine never knew a card shown to it: its knowledge is not working, and its blindness shows nothing")
-	}
+	// Every card shown to the spy alone was checked to be known to its
+	// engine (checkSpy); in a Dragon's Lair game the spy may never look
+	// at one, so their number is only told.
 
 	// At the end: every card another seat holds unseen by the spy is known
 	// to that seat's engine and not to the spy's.
@@ -281,6 +295,7 @@ func spyOn(t *testing.T, g *engine.Game) {
 			t.Errorf("an envelope the spy received holds %s's mental-poker key", names[s])
 		}
 	}
-	t.Logf("%s: checked the spy's engine at %d updates (%d times a card another seat had seen); %d cards held unseen at the end; %d cards' plaintexts and %d keys absent from %d envelopes (%d of the card protocol), %d bytes",
-		g.Name, updates, hiddenSeen, held, space, len(secrets)-1, len(heard), cardEnvs, len(all))
+	t.Logf("%s: checked the spy's engine at %d updates (%d times a card another seat had seen, %d times one shown to it alone, which it knew); %d cards held unseen at the end; %d cards' plaintexts and %d keys absent from %d envelopes (%d of the card protocol), %d bytes",
+		g.Name, updates, hiddenSeen, spyKnows, held, space, len(secrets)-1, len(heard), cardEnvs, len(all))
+	return hiddenSeen
 }
