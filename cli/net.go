@@ -310,10 +310,13 @@ func (r *netReporter) logHash() string {
 
 // NetSummary is what host, join and resume print at the end.
 type NetSummary struct {
-	Event   string        `json:"event"`
-	Session string        `json:"session"`
-	Lobby   string        `json:"lobby"`
-	Game    string        `json:"game"`
+	Event   string `json:"event"`
+	Session string `json:"session"`
+	Lobby   string `json:"lobby"`
+	Game    string `json:"game"`
+	// Mode is the table's card mode every member agreed to in the roster:
+	// "secret table", "open hands" or "open (no hidden cards)".
+	Mode    string        `json:"mode,omitempty"`
 	Reason  string        `json:"reason"`
 	Seats   []SummarySeat `json:"seats"`
 	Steps   uint64        `json:"steps"`
@@ -432,7 +435,7 @@ func runNetPeer(ctx context.Context, io *IOStreams, nf *NetFlags, peer *p2p.NetP
 
 func printNetSummary(io *IOStreams, asJSON bool, peer *p2p.NetPeer, rep *netReporter, runErr error) error {
 	st := rep.status
-	s := NetSummary{Event: "summary", Session: st.Session.String(), Lobby: peer.Meta.Lobby, Game: peer.Meta.Game,
+	s := NetSummary{Event: "summary", Session: st.Session.String(), Lobby: peer.Meta.Lobby, Game: peer.Meta.Game, Mode: st.Mode,
 		Steps: st.Seq, Entries: len(rep.entries), LogHash: rep.logHash(), Desync: rep.desync, Cheats: rep.cheats, Dropped: rep.drops}
 	if peer.Runner != nil {
 		s.Dropped = peer.Runner.Drops()
@@ -464,6 +467,9 @@ func printNetSummary(io *IOStreams, asJSON bool, peer *p2p.NetPeer, rep *netRepo
 				win = "  winner"
 			}
 			fmt.Fprintf(io.Out, "  seat %d  %-18s %4d%s\n", seat.Seat, seat.Name, seat.Score, win)
+		}
+		if s.Mode != "" {
+			fmt.Fprintf(io.Out, "Table: %s\n", s.Mode)
 		}
 		fmt.Fprintf(io.Out, "Log: %d entries, sha256 %s (compare with the other players')\n", s.Entries, s.LogHash[:16])
 		fmt.Fprintf(io.Out, "  boardmesh replay %s\n", s.Log)

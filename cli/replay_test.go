@@ -294,3 +294,25 @@ func TestSpectatorSeesTheScoreTable(t *testing.T) {
 		t.Fatalf("the spectator's history has no outcomes: %+v", snap.History)
 	}
 }
+
+// TestSpectatorScreenSaysTheMode: the spectator's screen says the card
+// mode every member agreed to in the roster, as a player's does.
+func TestSpectatorScreenSaysTheMode(t *testing.T) {
+	_, log := replayTestLog(t)
+	rp, err := lockstep.Verify(log, games.Lookup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rp.Mode != "open hands" {
+		t.Fatalf("the replay of an open Dragon's Lair table says %q", rp.Mode)
+	}
+	h, err := p2p.NewHost(p2p.HostConfig{NoQUIC: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	snap := spectatorSnapshot(rp.Game, h, log, present.NewRecorder(games.Lookup), rp, len(log))
+	if !strings.Contains(snap.Status, "open hands") {
+		t.Fatalf("the spectator's status line does not say the mode: %q", snap.Status)
+	}
+}

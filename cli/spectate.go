@@ -100,6 +100,22 @@ func spectateRun(opts *SpectateOptions) error {
 		if !opts.Net.JSON {
 			fmt.Fprintf(opts.IO.ErrOut, "Spectating %s's %s; every entry is verified before it is shown.\n", info.Name, g.Title)
 		}
+		// Say the table's mode as soon as the verified log shows the
+		// game started: what a spectator of a secret table may see.
+		told := false
+		sp.OnReplay = func(rp *lockstep.Replay, entries int) {
+			if told || rp.Mode == "" || rp.Phase < lockstep.PhasePlaying {
+				return
+			}
+			told = true
+			text := spectatorModeText(g, rp.Mode)
+			if opts.Net.JSON {
+				b, _ := json.Marshal(map[string]any{"event": "started", "text": text, "mode": rp.Mode, "game": g.Name})
+				fmt.Fprintln(opts.IO.Out, string(b))
+			} else {
+				fmt.Fprintln(opts.IO.ErrOut, text)
+			}
+		}
 		rp, err := sp.Run(ctx)
 		return spectateSummary(opts, g, sp, rp, err)
 	}
@@ -142,7 +158,7 @@ func spectatorSnapshot(g *engine.Game, h interface {
 		}
 		return ""
 	})
-	st := lockstep.Status{Phase: rp.Phase, Game: g, Members: rp.Members, Seats: rp.Seats, MySeat: -1, Dropped: rp.Dropped,
+	st := lockstep.Status{Mode: rp.Mode, Phase: rp.Phase, Game: g, Members: rp.Members, Seats: rp.Seats, MySeat: -1, Dropped: rp.Dropped,
 		Seq: uint64(len(rp.Steps)), Entries: entries}
 	if rp.Phase < lockstep.PhasePlaying && rp.Final == nil {
 		st.Phase = lockstep.PhaseLobby
@@ -174,6 +190,7 @@ func spectateSummary(opts *SpectateOptions, g *engine.Game, sp *p2p.Spectator, r
 	}
 	s := NetSummary{Event: "summary", Lobby: sp.Info.Lobby, Game: g.Name, Entries: len(rep.entries), LogHash: rep.logHash()}
 	if rp != nil {
+		s.Mode = rp.Mode
 		s.Session = rp.Session.String()
 		s.Steps = uint64(len(rp.Steps))
 		if rp.Result != nil {
@@ -209,6 +226,9 @@ func spectateSummary(opts *SpectateOptions, g *engine.Game, sp *p2p.Spectator, r
 			}
 			fmt.Fprintf(opts.IO.Out, "  seat %d  %-18s %4d%s\n", seat.Seat, seat.Name, seat.Score, win)
 		}
+		if s.Mode != "" {
+			fmt.Fprintf(opts.IO.Out, "Table: %s\n", s.Mode)
+		}
 		fmt.Fprintf(opts.IO.Out, "Verified all %d log entries, sha256 %s\n", s.Entries, s.LogHash[:16])
 	}
 	if runErr != nil {
@@ -221,4 +241,15 @@ func spectateSummary(opts *SpectateOptions, g *engine.Game, sp *p2p.Spectator, r
 		return &ExitCodeError{Code: ExitCheating, Err: errors.New(cheat)}
 	}
 	return nil
+}
+
+// spectatorModeText tells a spectator what the table's mode lets it see.
+func spectatorModeText(g *engine.Game, mode string) string {
+	switch mode {
+	case "secret table":
+		return fmt.Sprintf("%s began at a secret table: you see the public game (the board, the cards shown, how many each holds), never a hidden card", g.Title)
+	case "open hands":
+		return fmt.Sprintf("%s began with open hands: every peer's engine, yours too, holds every card drawn", g.Title)
+	}
+	return fmt.Sprintf("%s began (%s)", g.Title, mode)
 }

@@ -176,6 +176,9 @@ func (n *Node) commitGroup(x expectation) bool {
 	}
 	for _, env := range envs {
 		if err := m.apply(env, x); err != nil {
+			if errors.Is(err, errCardsStopped) {
+				return false // nobody to blame here; the stop was named
+			}
 			n.unbuf(slotOf(env))
 			_ = n.reject(env, err)
 			return len(envs) > 1

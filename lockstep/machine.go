@@ -431,6 +431,12 @@ func (m *machine) applyAction(env *crypto.Envelope) error {
 			err = m.st.(engine.CardState).ApplyRevealed(seat, a, vals)
 		}
 	default:
+		// A card layer stopped by a proven cheat (its own event named
+		// the cheater) can check no card: the move waits, and its honest
+		// mover is not blamed for the deal's end.
+		if cerr := m.cards.Err(); cerr != nil {
+			return fmt.Errorf("%w: %v", errCardsStopped, cerr)
+		}
 		// The cards the move shows are checked against their
 		// ciphertexts first; a forged one is named by the card layer.
 		err = m.cards.Apply(seat, a, env.Seq, s.reveals)
@@ -915,7 +921,9 @@ func evidenceKind(k crypto.Kind) bool {
 	case crypto.KindAccept, crypto.KindReveal, crypto.KindAction, crypto.KindCheckpoint, crypto.KindExtend:
 		return true
 	}
-	return false
+	// Every card envelope is one of its author's slots (lockstep/deal);
+	// its signature alone makes the pair a proof, whatever its body.
+	return k.Card()
 }
 
 // checkEvidence tests evidence as the next entry of the session without

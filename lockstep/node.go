@@ -122,6 +122,10 @@ type Node struct {
 	cardEarlyBytes int
 	cardSent       []*crypto.Envelope
 	cardsStopped   bool
+	// cardProof is a card equivocation the card layer proved (two signed
+	// envelopes of one author for one slot), to be committed as evidence
+	// once the step that found it is done.
+	cardProof []*crypto.Envelope
 	// cardWorked: the card layer made or checked a proof since the last
 	// Tick; cardBusy is the Tick that saw it last (secret.go).
 	cardWorked bool
@@ -1178,7 +1182,9 @@ func (n *Node) Status() Status {
 		s.Options = m.roster.Options
 		s.Mode = n.mode()
 	} else if n.hosting {
+		// The mode this host will propose, for its lobby's answer.
 		s.Game, s.Options = n.game, n.opts
+		s.Mode = modeWords(n.hostSecret, n.game, n.opts)
 	}
 	for _, mem := range m.members {
 		s.Members = append(s.Members, mem.Member)

@@ -73,6 +73,9 @@ type CardReady struct {
 type CardCheat struct {
 	Seat int
 	Text string
+	// Evidence, for an equivocation, is the author's two signed envelopes
+	// for one slot: the node commits them as evidence (Node.equivocation).
+	Evidence []*crypto.Envelope
 }
 
 // CardConfig is what a card layer is made from.
@@ -107,6 +110,11 @@ const (
 	maxCardEarlyBytes = 32 << 20
 	maxOpened         = 4096
 )
+
+// errCardsStopped: a secret table's move cannot be checked because the
+// card layer stopped on a proven cheat. It is no fault of the move's
+// author: the move is neither applied nor refused.
+var errCardsStopped = errors.New("lockstep: the hidden cards have stopped")
 
 // ErrNoCardLayer: a secret table's roster, and this peer has no card layer.
 var ErrNoCardLayer = errors.New("lockstep: this table is secret and this peer has no hidden-card layer")
@@ -236,8 +244,12 @@ var errOpenedAhead = errors.New("no later action names it yet")
 // engine.NoCard, the public ones from opened (the list of the action that
 // follows, or nil). It reports whether the wait is over.
 func (m *machine) observeCards(opened []pubCard) error {
-	cs := m.st.(engine.CardState)
-	for guard := 0; m.st.ToAct().Kind == engine.ActorCards; guard++ {
+	return observeCardsOn(m.st.(engine.CardState), opened)
+}
+
+// observeCardsOn is observeCards on the state cs.
+func observeCardsOn(cs engine.CardState, opened []pubCard) error {
+	for guard := 0; cs.ToAct().Kind == engine.ActorCards; guard++ {
 		want := cs.Openings(nil)
 		if len(want) == 0 || guard > engine.MaxDeckSize*engine.MaxDecks {
 			return fmt.Errorf("lockstep: the state waits for cards and asks for none")
@@ -340,6 +352,9 @@ func (n *Node) stepCard(env *crypto.Envelope) error {
 		n.tookCard(env)
 	}
 	n.pumpCards()
+	if perr := n.proveCards(); perr != nil {
+		return perr
+	}
 	return err
 }
 
@@ -475,6 +490,18 @@ func (n *Node) settleCards() {
 	}
 }
 
+// proveCards commits the card equivocation the card layer proved, as for
+// any other slot: evidence every peer (and Verify) can check on its own,
+// broadcast, and the game stops.
+func (n *Node) proveCards() error {
+	p := n.cardProof
+	if p == nil {
+		return nil
+	}
+	n.cardProof = nil
+	return n.equivocation(p[0], p[1])
+}
+
 // pumpCards moves the card layer's output into the node's Ready and, when
 // the state has stopped waiting for cards, counts the step and goes on.
 func (n *Node) pumpCards() {
@@ -519,6 +546,9 @@ func (n *Node) drainCards() {
 	}
 	for _, c := range rd.Cheats {
 		n.rd.Events = append(n.rd.Events, Event{Kind: EventCheat, Cheat: CheatCards, Seat: c.Seat, Seq: n.m.seq, Text: c.Text, What: c.Text})
+		if len(c.Evidence) == 2 && n.cardProof == nil {
+			n.cardProof = c.Evidence
+		}
 	}
 	if len(rd.Persist)+len(rd.Messages) > 0 {
 		n.progress = n.now
@@ -541,6 +571,7 @@ func (n *Node) Work() bool {
 	w := n.m.cards.Work()
 	n.cardWorked = n.cardWorked || w
 	n.pumpCards()
+	_ = n.proveCards()
 	return w
 }
 
@@ -610,6 +641,11 @@ func (m *machine) verifyCards(env *crypto.Envelope) error {
 			return err
 		}
 		opened = s.opened
+	} else {
+		// No action follows in the log (yet): a spectator's growing log,
+		// or the end of a game whose last step opened a card to everyone.
+		// The entry signs the state after the wait; find the cards.
+		opened = m.openedByHash(env.StateHash)
 	}
 	if err := m.observeCards(opened); err != nil {
 		return err
@@ -622,17 +658,33 @@ func (n *Node) mode() string {
 	if n.modeFor == n.m.session && n.modeText != "" {
 		return n.modeText
 	}
-	n.modeFor, n.modeText = n.m.session, "open hands"
-	if n.Secret() {
-		n.modeText = "secret table"
-	} else if g := n.m.game; g != nil {
-		if st, err := g.Setup(g.MinPlayers, n.m.roster.Options); err == nil {
+	n.modeFor, n.modeText = n.m.session, n.m.modeWords()
+	return n.modeText
+}
+
+// modeWords is the roster's card mode in words (Status.Mode, Replay.Mode):
+// empty before the roster.
+func (m *machine) modeWords() string {
+	if m.roster == nil {
+		return ""
+	}
+	return modeWords(m.roster.Secret, m.game, m.roster.Options)
+}
+
+// modeWords is a table's card mode in words: secret, or open for a game g
+// with hidden cards or without.
+func modeWords(secret bool, g *engine.Game, opts engine.Options) string {
+	if secret {
+		return "secret table"
+	}
+	if g != nil {
+		if st, err := g.Setup(g.MinPlayers, opts); err == nil {
 			if _, ok := st.(engine.CardState); !ok {
-				n.modeText = "open (no hidden cards)"
+				return "open (no hidden cards)"
 			}
 		}
 	}
-	return n.modeText
+	return "open hands"
 }
 
 // modeAgrees says why this joiner refuses roster r's card mode, or nil: a
@@ -658,6 +710,70 @@ func (n *Node) modeAgrees(r *rosterBody) error {
 					return fmt.Errorf("%w: the host opened %s with open hands: every peer would see every card; join with --open-hands to sit at it", ErrRefused, g.Title)
 				}
 			}
+		}
+	}
+	return nil
+}
+
+// maxOpenedGuesses bounds the values openedByHash tries.
+const maxOpenedGuesses = 1024
+
+// openedByHash finds the cards opened to everyone during the current wait
+// for cards from want, the state hash an entry signed for the state after
+// the wait, when no action's list tells them (the log ends before the next
+// action, or the game ended at the wait). Every value the state allows for
+// each public opening is tried, in the order of the game's card space; a
+// value is taken only if the state it makes has exactly the hash every
+// seat signed (SHA-256 binds it). It returns nil when the wait has no
+// public opening, when no guess matches or when there are too many
+// guesses: observeCards then says which card the log does not tell.
+func (m *machine) openedByHash(want crypto.Hash) []pubCard {
+	cs := m.st.(engine.CardState)
+	var pub []engine.Opening
+	for _, o := range cs.Openings(nil) {
+		if o.To == engine.Public {
+			pub = append(pub, o)
+		}
+	}
+	if len(pub) == 0 || want.IsZero() {
+		return nil
+	}
+	c := cs.Cards()
+	var values []uint16
+	seen := make([]bool, 1<<16)
+	for _, list := range c.Decks() {
+		for _, v := range list {
+			if !seen[v] {
+				seen[v] = true
+				values = append(values, v)
+			}
+		}
+	}
+	cands := make([][]uint16, len(pub))
+	total := 1
+	for i, o := range pub {
+		for _, v := range values {
+			if c.Check(o, int(v)) == nil {
+				cands[i] = append(cands[i], v)
+			}
+		}
+		if total *= len(cands[i]); total == 0 || total > maxOpenedGuesses {
+			return nil
+		}
+	}
+	guess := make([]pubCard, len(pub))
+	for k := 0; k < total; k++ {
+		r := k
+		for i, o := range pub {
+			guess[i] = pubCard{o.Handle(), cands[i][r%len(cands[i])]}
+			r /= len(cands[i])
+		}
+		try := cs.Clone().(engine.CardState)
+		if observeCardsOn(try, guess) != nil || try.ToAct().Kind == engine.ActorCards {
+			continue
+		}
+		if crypto.Hash(engine.HashWith(m.enc, try)) == want {
+			return append([]pubCard(nil), guess...)
 		}
 	}
 	return nil

@@ -345,7 +345,8 @@ type Member struct {
 type Status struct {
 	// Mode is the table's card mode in words, agreed by the roster:
 	// "secret table", "open hands", or "open (no hidden cards)" for a game
-	// without hidden cards; empty before the roster.
+	// without hidden cards; empty before the roster (except for a host,
+	// whose lobby says the mode it will propose).
 	Mode    string
 	Phase   Phase
 	Lobby   crypto.Hash

@@ -43,6 +43,9 @@ type Replay struct {
 	// EntrySeq[i] is the number of steps applied before entry i.
 	EntrySeq []uint64
 	Cheater  crypto.PeerID // the author proven to equivocate, if any
+	// Mode is the table's card mode in words, as Status.Mode: what the
+	// roster every member accepted says.
+	Mode string
 }
 
 // ReplayStep is one step of a replayed game.
@@ -108,6 +111,7 @@ func replayOf(m *machine) *Replay {
 		Phase: m.phase, Final: m.st, Hashes: m.hashes, Beacons: m.beacons, EntrySeq: m.logSeq}
 	if m.roster != nil {
 		r.Options = m.roster.Options
+		r.Mode = m.modeWords()
 	}
 	for _, mem := range m.members {
 		r.Members = append(r.Members, mem.Member)

@@ -58,6 +58,13 @@ type arenaConfig struct {
 	noBot map[int]bool
 	// noSpectators closes the catch-up stream to non-members.
 	noSpectators bool
+	// game is the table's game (Dragon's Lair if nil).
+	game *engine.Game
+	// secret makes it a secret table (hidden cards by mental poker).
+	secret bool
+	// tune, if set, adjusts peer i's node configuration after the
+	// arena's own settings (a cheating member's modified card layer).
+	tune func(i int, lc *lockstep.Config)
 }
 
 func newArena(t *testing.T, ctx context.Context, cfg arenaConfig) *arena {
@@ -67,6 +74,9 @@ func newArena(t *testing.T, ctx context.Context, cfg arenaConfig) *arena {
 	}
 	a := &arena{t: t, events: make([][]lockstep.Event, len(cfg.names))}
 	g := dragonslair.Game
+	if cfg.game != nil {
+		g = cfg.game
+	}
 	var bots []engine.Bot
 	for i := range cfg.names {
 		a.keys = append(a.keys, mustIdentity(t))
@@ -78,7 +88,7 @@ func newArena(t *testing.T, ctx context.Context, cfg arenaConfig) *arena {
 	}
 	tc := p2p.TableConfig{
 		Game: g, Names: cfg.names, Bots: bots, Seed: []byte(t.Name()), Dir: t.TempDir(),
-		Keys: a.keys, BotDelay: cfg.botDelay, NoSpectators: cfg.noSpectators,
+		Keys: a.keys, BotDelay: cfg.botDelay, NoSpectators: cfg.noSpectators, Secret: cfg.secret,
 		OnUpdate: func(i int, u p2p.Update) {
 			if len(u.Events) == 0 {
 				return
@@ -90,6 +100,9 @@ func newArena(t *testing.T, ctx context.Context, cfg arenaConfig) *arena {
 		Tune: func(i int, lc *lockstep.Config) {
 			if d, ok := cfg.dropAfter[i]; ok {
 				lc.DropAfter = d
+			}
+			if cfg.tune != nil {
+				cfg.tune(i, lc)
 			}
 		},
 	}

@@ -38,6 +38,11 @@ type LobbyInfo struct {
 	Max     int          `json:"max_players"`
 	Started bool         `json:"started"`
 	Members []MemberAddr `json:"members"`
+	// Mode is the table's card mode the host proposes ("secret table",
+	// "open hands", "open (no hidden cards)"); empty from an older host.
+	// A joiner that asked for the other mode leaves at once (JoinLobby);
+	// the roster is what binds every member to it.
+	Mode string `json:"mode,omitempty"`
 }
 
 // MemberAddr is a lobby member and where to reach it.

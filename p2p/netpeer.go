@@ -224,6 +224,24 @@ func CheckLobby(info LobbyInfo, games func(string) (*engine.Game, error)) error 
 	return nil
 }
 
+// ErrModeMismatch: the host's table is of the other card mode than the
+// joiner asked for.
+var ErrModeMismatch = errors.New("the table's card mode is not the one asked for")
+
+// checkLobbyMode refuses, before joining, a lobby whose card mode is not
+// the one the joiner asked for (openHands: --open-hands), in the words the
+// roster's refusal uses (lockstep), so the host is never left waiting for
+// an accept that will not come.
+func checkLobbyMode(info LobbyInfo, openHands bool) error {
+	switch {
+	case info.Mode == "secret table" && openHands:
+		return fmt.Errorf("%w: %s's %s is a secret table, and you asked for open hands (join without --open-hands to sit at it)", ErrModeMismatch, info.Name, info.Title)
+	case info.Mode == "open hands" && !openHands:
+		return fmt.Errorf("%w: %s opened %s with open hands: every peer would see every card; join with --open-hands to sit at it", ErrModeMismatch, info.Name, info.Title)
+	}
+	return nil
+}
+
 // JoinLobby joins the lobby at target (multiaddr or join code).
 func JoinLobby(ctx context.Context, cfg NetConfig, target string, wait time.Duration) (*NetPeer, LobbyInfo, error) {
 	h, ps, in, err := newNetHost(cfg)
@@ -233,6 +251,9 @@ func JoinLobby(ctx context.Context, cfg NetConfig, target string, wait time.Dura
 	info, err := FindLobbyVia(ctx, h, in, target, wait, cfg.MDNS)
 	if err == nil {
 		err = CheckLobby(info, cfg.Games)
+	}
+	if err == nil {
+		err = checkLobbyMode(info, cfg.OpenHands)
 	}
 	var lobby crypto.Hash
 	if err == nil {
@@ -489,6 +510,7 @@ func (p *NetPeer) lobbyInfo() LobbyInfo {
 			info.Game, info.Title, info.Version, info.Max = st.Game.Name, st.Game.Title, st.Game.Version, st.Game.MaxPlayers
 		}
 		info.Options = st.Options.String()
+		info.Mode = st.Mode
 		var ids []peer.ID
 		if st.Phase <= lockstep.PhaseLobby {
 			for _, m := range n.Joined() {

@@ -336,6 +336,12 @@ func (r *Runner) Run(ctx context.Context) error {
 				r.step(in)
 			case <-ctx.Done():
 				r.cfg.Log.Sync()
+				if !lingerUntil.IsZero() && st.Phase == lockstep.PhaseOver {
+					// A proof still to check after the end (a deck
+					// shuffled for a game that then ended): we were
+					// only lingering.
+					return nil
+				}
 				return ctx.Err()
 			default:
 				worked = n.Work()

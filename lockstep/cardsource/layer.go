@@ -43,7 +43,11 @@ func (l *layer) TakeReady() lockstep.CardReady {
 	for _, ev := range rd.Events {
 		switch ev.Kind {
 		case deal.EventCheat, deal.EventFlood:
-			out.Cheats = append(out.Cheats, lockstep.CardCheat{Seat: ev.Seat, Text: ev.Text})
+			c := lockstep.CardCheat{Seat: ev.Seat, Text: ev.Text}
+			if ev.Kind == deal.EventCheat && ev.Cheat == deal.CheatEquivocation && len(ev.Evidence) == 2 {
+				c.Evidence = ev.Evidence
+			}
+			out.Cheats = append(out.Cheats, c)
 		case deal.EventDeckReady, deal.EventKeys, deal.EventEscrows:
 			out.Notes = append(out.Notes, ev.Text)
 		}

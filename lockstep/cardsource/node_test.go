@@ -39,9 +39,17 @@ type nodeTable struct {
 	crashTorn []bool
 	crashSeed string
 	crashes   int
+	// bot plays every seat (engine.RandomBot if nil).
+	bot engine.Bot
 }
 
 func newNodeTable(t *testing.T, n int, seed string, openHands bool) *nodeTable {
+	t.Helper()
+	return newNodeTableOf(t, infinitecity.Game, n, seed, openHands)
+}
+
+// newNodeTableOf is newNodeTable for game g.
+func newNodeTableOf(t *testing.T, g *engine.Game, n int, seed string, openHands bool) *nodeTable {
 	t.Helper()
 	nt := &nodeTable{t: t, inbox: make([][][]byte, n), got: make([][][]byte, n), entries: make([][]*crypto.Envelope, n), secrets: make([][]byte, n),
 		disk: make([][]byte, n), keys: make([][]byte, n), synced: make([]int, n)}
@@ -63,7 +71,7 @@ func newNodeTable(t *testing.T, n int, seed string, openHands bool) *nodeTable {
 		nt.nodes = append(nt.nodes, node)
 	}
 	lobby := crypto.Hash{7}
-	if err := nt.nodes[0].Host(lobby, infinitecity.Game, nil); err != nil {
+	if err := nt.nodes[0].Host(lobby, g, nil); err != nil {
 		t.Fatal(err)
 	}
 	for _, node := range nt.nodes[1:] {
@@ -177,7 +185,11 @@ func (nt *nodeTable) playWith(hook func(step int)) {
 		for _, node := range nt.nodes {
 			if node.CanAct() {
 				st := node.State()
-				if err := node.Act(engine.RandomBot{}.Choose(st, st.Legal(nil), r)); err != nil {
+				var bot engine.Bot = engine.RandomBot{}
+				if nt.bot != nil {
+					bot = nt.bot
+				}
+				if err := node.Act(bot.Choose(st, st.Legal(nil), r)); err != nil {
 					nt.t.Fatal(err)
 				}
 				busy = true
@@ -283,5 +295,68 @@ func TestNodeOpenHands(t *testing.T) {
 	}
 	if _, err := lockstep.Verify(nt.entries[0], games.Lookup); err != nil {
 		t.Fatalf("the open table's log does not verify: %v", err)
+	}
+}
+
+// TestSecretLogVerifiesAsItGrows: for every game with hidden cards, a
+// secret table's log verifies on its own (Verify, `boardmesh replay`) and
+// also entry by entry as it grows (Verifier, a spectator polling the
+// log): a card opened to everyone is told by the next action's list, and
+// where no action follows (a spectator's log that ends at a checkpoint,
+// a game whose last step turned a card over) by the state hash the next
+// entry signs. The replayed final state is the table's shared state, and
+// a spectator's engine holds no card that is not public.
+func TestSecretLogVerifiesAsItGrows(t *testing.T) {
+	for _, g := range games.All() {
+		st, err := g.Setup(g.DefaultPlayers, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := st.(engine.CardState); !ok {
+			continue
+		}
+		t.Run(g.Name, func(t *testing.T) {
+			nt := newNodeTableOf(t, g, 3, "grow "+g.Name, false)
+			nt.bot = g.Bots[0].New()
+			nt.play()
+			log := nt.entries[0]
+			rep, err := lockstep.Verify(log, games.Lookup)
+			if err != nil || rep.Result == nil {
+				t.Fatalf("the log does not verify: %v", err)
+			}
+			if rep.Mode != "secret table" {
+				t.Errorf("the replay says the table is %q", rep.Mode)
+			}
+			if engine.Hash(rep.Final) != engine.Hash(nt.nodes[0].State()) {
+				t.Fatal("the replayed final state is not the table's")
+			}
+			v := lockstep.NewVerifier(games.Lookup)
+			for i, env := range log {
+				if err := v.Feed(env); err != nil {
+					t.Fatalf("fed one at a time, entry %d of %d does not verify: %v", i, len(log), err)
+				}
+			}
+			grown := v.Replay()
+			if grown.Result == nil || engine.Hash(grown.Final) != engine.Hash(rep.Final) {
+				t.Fatal("the log verified as it grew ends elsewhere than the whole log")
+			}
+			c := grown.Final.(engine.CardState).Cards()
+			hidden := 0
+			for d := 0; d < c.NumDecks(); d++ {
+				for p := 0; c.Valid(engine.Handle{Deck: uint8(d), Pos: uint16(p)}); p++ {
+					h := engine.Handle{Deck: uint8(d), Pos: uint16(p)}
+					if _, pub := c.Public(h); pub {
+						continue
+					}
+					hidden++
+					for s := 0; s < 3; s++ {
+						if v, ok := c.Value(h, s); ok {
+							t.Fatalf("the spectator's engine knows %s (card %d) as seat %d would", h, v, s+1)
+						}
+					}
+				}
+			}
+			t.Logf("%d entries verified whole and one by one; %d cards never public, none known to the spectator", len(log), hidden)
+		})
 	}
 }

@@ -82,3 +82,56 @@ func HashBody(h crypto.Hash) []byte {
 	e.Blob("hash", h[:])
 	return e.Bytes()
 }
+
+// ShuffleBody is a shuffle envelope's body (§10): the deck, the output
+// deck (64 bytes a card) and the shuffle proof.
+type ShuffleBody struct {
+	Deck   uint64
+	Output []byte
+	Proof  []byte
+}
+
+// Encode writes b as the wire has it.
+func (b ShuffleBody) Encode() []byte {
+	e := engine.NewEncoder(nil)
+	e.Uint("deck", b.Deck)
+	e.Blob("output", b.Output)
+	e.Blob("proof", b.Proof)
+	return e.Bytes()
+}
+
+// ParseShuffle reads a shuffle body (framing only).
+func ParseShuffle(in []byte) (ShuffleBody, error) {
+	d := engine.NewDecoder(in)
+	b := ShuffleBody{Deck: d.Uint(), Output: d.Blob(1 << 20), Proof: d.Blob(1 << 22)}
+	return b, d.Finish()
+}
+
+// ShareEntry is one decryption share of a share envelope (§10): the
+// opening's slot in its batch and the share (a point and its proof).
+type ShareEntry struct {
+	Slot  uint64
+	Share []byte
+}
+
+// SharesBody is a share envelope's body.
+func SharesBody(es []ShareEntry) []byte {
+	e := engine.NewEncoder(nil)
+	e.Len("count", len(es))
+	for _, x := range es {
+		e.Uint("slot", x.Slot)
+		e.Blob("share", x.Share)
+	}
+	return e.Bytes()
+}
+
+// ParseShares reads a share body (framing only).
+func ParseShares(in []byte) ([]ShareEntry, error) {
+	d := engine.NewDecoder(in)
+	n := d.Len(1 << 10)
+	var es []ShareEntry
+	for i := 0; i < n && d.Err() == nil; i++ {
+		es = append(es, ShareEntry{Slot: d.Uint(), Share: d.Blob(1 << 10)})
+	}
+	return es, d.Finish()
+}

@@ -1,0 +1,367 @@
+package p2p_test
+
+import (
+	"bytes"
+	"context"
+	"regexp"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/boardmesh/boardmesh/crypto"
+	"github.com/boardmesh/boardmesh/engine"
+	"github.com/boardmesh/boardmesh/engine/games"
+	"github.com/boardmesh/boardmesh/engine/infinitecity"
+	"github.com/boardmesh/boardmesh/lockstep"
+	"github.com/boardmesh/boardmesh/p2p/hostile"
+)
+
+// The hidden-card protocol's attacks over real libp2p on a secret table
+// of Infinite City (three peers, so key escrow is on too). lockstep/deal's
+// and lockstep/cardsource's unit tests try each against the pure machines;
+// these try them against the production runner, gossip and all: the
+// cheater is bob, whose modified client runs the real card layer and
+// changes what leaves it (re-signed with his own key: he lies, he does not
+// forge), and the honest peers (ada, cy) are untouched code. Each test
+// checks that both honest peers name bob in plain words, seat counted from
+// 1, blame nobody else, and commit nothing of the cheat.
+
+// cheatLayer is bob's modified card layer: msg may replace an envelope the
+// real layer signed (nil keeps it), reveal may change the cards a move
+// shows. What bob's own disk and resends hold is the replacement too, so
+// his client never contradicts its own lie by accident.
+type cheatLayer struct {
+	lockstep.CardLayer
+	msg    func(env *crypto.Envelope) *crypto.Envelope
+	reveal func(seq uint64, rs []lockstep.Revealed) bool
+}
+
+func (c *cheatLayer) TakeReady() lockstep.CardReady {
+	rd := c.CardLayer.TakeReady()
+	if c.msg == nil {
+		return rd
+	}
+	swap := map[*crypto.Envelope]*crypto.Envelope{}
+	for _, list := range [][]*crypto.Envelope{rd.Persist, rd.Messages} {
+		for i, e := range list {
+			if x, ok := swap[e]; ok {
+				list[i] = x
+				continue
+			}
+			if x := c.msg(e); x != nil {
+				swap[e] = x
+				list[i] = x
+			}
+		}
+	}
+	return rd
+}
+
+func (c *cheatLayer) Reveal(a engine.Action, seq uint64) ([]byte, error) {
+	b, err := c.CardLayer.Reveal(a, seq)
+	if err != nil || c.reveal == nil || len(b) == 0 {
+		return b, err
+	}
+	rs, err := lockstep.DecodeReveals(b)
+	if err != nil || len(rs) == 0 {
+		return b, err
+	}
+	if !c.reveal(seq, rs) {
+		return b, nil
+	}
+	return lockstep.EncodeReveals(rs), nil
+}
+
+// secretArena is a secret Infinite City table of ada, bob and cy where bob
+// runs cheat's card layer, made from the real one and the state it
+// serves.
+func secretArena(t *testing.T, ctx context.Context, cheat func(st engine.CardState, l *cheatLayer)) *arena {
+	return newArena(t, ctx, arenaConfig{game: infinitecity.Game, secret: true, tune: func(i int, lc *lockstep.Config) {
+		if i != bob {
+			return
+		}
+		inner := lc.Cards
+		lc.Cards = func(st engine.CardState, cfg lockstep.CardConfig) (lockstep.CardLayer, error) {
+			l, err := inner(st, cfg)
+			if err != nil {
+				return nil, err
+			}
+			c := &cheatLayer{CardLayer: l}
+			cheat(st, c)
+			return c, nil
+		}
+	}})
+}
+
+// waitNamed waits until each of peers has shown an event that matches
+// what and names the cheater, then checks it as arena.named does.
+func (a *arena) waitNamed(ctx context.Context, peers []int, cheater int, what *regexp.Regexp, d time.Duration) {
+	a.t.Helper()
+	name := a.name(cheater)
+	deadline := time.Now().Add(d)
+	for _, i := range peers {
+		for {
+			found := false
+			for _, e := range a.eventsOf(i) {
+				if what.MatchString(e.Text) && bytes.Contains([]byte(e.Text), []byte(name)) {
+					found = true
+				}
+			}
+			if found || time.Now().After(deadline) || ctx.Err() != nil {
+				break
+			}
+			a.noPanic(all3)
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	a.noPanic(all3)
+	a.named(peers, cheater, what)
+	a.framesNobody(peers, []int{ada, cy})
+}
+
+// bobsFirst returns a msg hook that hands bob's first envelope of kind
+// that edit accepts (edit returns the new body, or nil to let it pass) to
+// edit, re-signs it with bob's key, and keeps the original.
+func bobsFirst(a **arena, kind crypto.Kind, edit func(body []byte) []byte) (func(*crypto.Envelope) *crypto.Envelope, func() *crypto.Envelope) {
+	var mu sync.Mutex
+	var orig *crypto.Envelope
+	return func(env *crypto.Envelope) *crypto.Envelope {
+			mu.Lock()
+			defer mu.Unlock()
+			if orig != nil || env.Kind != kind {
+				return nil
+			}
+			body := edit(append([]byte(nil), env.Body...))
+			if body == nil {
+				return nil
+			}
+			orig = env
+			x := *env
+			x.Body = body
+			return hostile.Signed((*a).keys[bob], &x)
+		}, func() *crypto.Envelope {
+			mu.Lock()
+			defer mu.Unlock()
+			return orig
+		}
+}
+
+// TestAttackSecretForgedShuffle: bob's link of the shuffle chain swaps two
+// cards of his output under his honest proof (a stacked deck).
+func TestAttackSecretForgedShuffle(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	var a *arena
+	msg, orig := bobsFirst(&a, crypto.KindShuffle, func(body []byte) []byte {
+		b, err := hostile.ParseShuffle(body)
+		if err != nil || len(b.Output) < 128 {
+			t.Errorf("bob's shuffle body does not parse: %v", err)
+			return nil
+		}
+		first := append([]byte(nil), b.Output[:64]...)
+		copy(b.Output[:64], b.Output[64:128])
+		copy(b.Output[64:128], first)
+		return b.Encode()
+	})
+	a = secretArena(t, ctx, func(_ engine.CardState, l *cheatLayer) { l.msg = msg })
+	a.start(ctx)
+	a.waitNamed(ctx, []int{ada, cy}, bob, regexp.MustCompile(`(?i)shuffle`), 90*time.Second)
+	if orig() == nil {
+		t.Fatal("bob never shuffled")
+	}
+	a.noTurnPlayed([]int{ada, cy})
+}
+
+// noTurnPlayed checks that the peers committed no action: the deal never
+// got past the cheat, so no hand was dealt and no move made.
+func (a *arena) noTurnPlayed(peers []int) {
+	a.t.Helper()
+	for _, i := range peers {
+		for _, b := range a.tbl.Peers[i].Entries() {
+			if env, err := crypto.Unmarshal(b); err == nil && env.Kind == crypto.KindAction {
+				a.t.Errorf("%s committed an action of %s after a cheat at the deal", a.name(i), env.Author)
+				return
+			}
+		}
+	}
+}
+
+// TestAttackSecretWrongShare: bob's decryption shares for the first deal
+// are swapped between two cards: each is a well-formed point with a valid
+// proof, for another card's ciphertext.
+func TestAttackSecretWrongShare(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	var a *arena
+	msg, orig := bobsFirst(&a, crypto.KindShare, func(body []byte) []byte {
+		es, err := hostile.ParseShares(body)
+		if err != nil {
+			t.Errorf("bob's share body does not parse: %v", err)
+			return nil
+		}
+		if len(es) < 2 {
+			return nil // wait for a batch of two cards or more
+		}
+		es[0].Share, es[1].Share = es[1].Share, es[0].Share
+		return hostile.SharesBody(es)
+	})
+	a = secretArena(t, ctx, func(_ engine.CardState, l *cheatLayer) { l.msg = msg })
+	a.start(ctx)
+	a.waitNamed(ctx, []int{ada, cy}, bob, regexp.MustCompile(`(?i)share`), 90*time.Second)
+	if orig() == nil {
+		t.Fatal("bob never posted shares")
+	}
+	a.noTurnPlayed([]int{ada, cy})
+}
+
+// TestAttackSecretMissingShare: bob's share envelope for the first deal
+// leaves out the share of one card he owes.
+func TestAttackSecretMissingShare(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	var a *arena
+	msg, orig := bobsFirst(&a, crypto.KindShare, func(body []byte) []byte {
+		es, err := hostile.ParseShares(body)
+		if err != nil {
+			t.Errorf("bob's share body does not parse: %v", err)
+			return nil
+		}
+		if len(es) < 2 {
+			return nil
+		}
+		return hostile.SharesBody(es[:len(es)-1])
+	})
+	a = secretArena(t, ctx, func(_ engine.CardState, l *cheatLayer) { l.msg = msg })
+	a.start(ctx)
+	a.waitNamed(ctx, []int{ada, cy}, bob, regexp.MustCompile(`(?i)share`), 90*time.Second)
+	if orig() == nil {
+		t.Fatal("bob never posted shares")
+	}
+	a.noTurnPlayed([]int{ada, cy})
+}
+
+// TestAttackSecretEquivocation: bob signs two different share envelopes
+// for one batch (the honest one, then another). Each honest peer holds
+// both signed claims and names the equivocation.
+func TestAttackSecretEquivocation(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	a := secretArena(t, ctx, func(engine.CardState, *cheatLayer) {})
+	a.start(ctx)
+	first, err := a.bad.WaitSeen(ctx, func(e *crypto.Envelope) bool {
+		return e.Kind == crypto.KindShare && e.Author == a.keys[bob].ID()
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Let the honest envelope reach everyone first, so that the second is
+	// seen as the second claim for the slot.
+	time.Sleep(300 * time.Millisecond)
+	x := *first
+	x.Body = append([]byte(nil), first.Body...)
+	x.Body[len(x.Body)-1] ^= 1
+	second := hostile.Signed(a.keys[bob], &x)
+	if crypto.Equal(first, second) {
+		t.Fatal("the second claim is the first")
+	}
+	if err := a.bad.Publish(ctx, second); err != nil {
+		t.Fatal(err)
+	}
+	a.waitNamed(ctx, []int{ada, cy}, bob, regexp.MustCompile(`(?i)two different share`), 60*time.Second)
+	// The pair is proof anyone can check: each honest peer commits it as
+	// evidence, broadcasts it and stops, as for any other slot; the log
+	// verifies on its own and names bob.
+	a.wait([]int{ada, cy}, 60*time.Second)
+	a.stopped([]int{ada, cy})
+	a.sameLogsUpToEvidence([]int{ada, cy}, bob)
+	for _, i := range []int{ada, cy} {
+		var log []*crypto.Envelope
+		for _, b := range a.tbl.Peers[i].Entries() {
+			env, err := crypto.Unmarshal(b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			log = append(log, env)
+		}
+		rep, err := lockstep.Verify(log, games.Lookup)
+		if err != nil || rep == nil || rep.Cheater != a.keys[bob].ID() {
+			t.Fatalf("%s's log does not verify as proof against bob: %v", a.name(i), err)
+		}
+	}
+}
+
+// revealAttack runs a game where bob's first move that shows a tile from
+// his hand is changed by edit before it leaves him. Both honest peers must
+// refuse that move, name bob, and never commit it.
+func revealAttack(t *testing.T, what *regexp.Regexp, edit func(st engine.CardState, earlier [][]lockstep.Revealed, rs []lockstep.Revealed) bool) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	var mu sync.Mutex
+	var cheatSeq uint64
+	cheated := false
+	a := secretArena(t, ctx, func(st engine.CardState, l *cheatLayer) {
+		var earlier [][]lockstep.Revealed
+		l.reveal = func(seq uint64, rs []lockstep.Revealed) bool {
+			mu.Lock()
+			defer mu.Unlock()
+			if cheated {
+				return false
+			}
+			if !edit(st, earlier, rs) {
+				earlier = append(earlier, append([]lockstep.Revealed(nil), rs...))
+				return false
+			}
+			cheated, cheatSeq = true, seq
+			return true
+		}
+	})
+	a.start(ctx)
+	a.waitNamed(ctx, []int{ada, cy}, bob, what, 90*time.Second)
+	mu.Lock()
+	defer mu.Unlock()
+	if !cheated {
+		t.Fatal("bob never showed a tile")
+	}
+	for _, i := range []int{ada, cy} {
+		for _, b := range a.tbl.Peers[i].Entries() {
+			env, err := crypto.Unmarshal(b)
+			if err == nil && env.Kind == crypto.KindAction && env.Author == a.keys[bob].ID() && env.Seq == cheatSeq {
+				t.Errorf("%s committed bob's move with a false tile (seq %d)", a.name(i), cheatSeq)
+			}
+		}
+	}
+}
+
+// TestAttackSecretSubstitutedReveal: bob lays a tile from his hand but
+// says it is another tile of the game, with his honest share of the real
+// one.
+func TestAttackSecretSubstitutedReveal(t *testing.T) {
+	revealAttack(t, regexp.MustCompile(`(?i)tile|card|reveal|show`), func(st engine.CardState, _ [][]lockstep.Revealed, rs []lockstep.Revealed) bool {
+		for _, list := range st.Cards().Decks() {
+			for _, v := range list {
+				if v != rs[0].Card {
+					rs[0].Card = v
+					return true
+				}
+			}
+		}
+		return false
+	})
+}
+
+// TestAttackSecretRevealNotItsCiphertext: bob lays a tile and names it
+// truly, but the share he attaches is his valid share of another tile he
+// showed earlier: it does not open this tile's ciphertext.
+func TestAttackSecretRevealNotItsCiphertext(t *testing.T) {
+	revealAttack(t, regexp.MustCompile(`(?i)tile|card|reveal|show|share`), func(_ engine.CardState, earlier [][]lockstep.Revealed, rs []lockstep.Revealed) bool {
+		for _, prev := range earlier {
+			for _, p := range prev {
+				if p.Handle != rs[0].Handle && len(p.Share) > 0 && len(rs[0].Share) > 0 {
+					rs[0].Share = append([]byte(nil), p.Share...)
+					return true
+				}
+			}
+		}
+		return false
+	})
+}
