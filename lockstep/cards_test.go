@@ -23,7 +23,9 @@ func TestCardKindsAreNotTheNodes(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s in Config.Sent: %v", k, err)
 		}
-		if err := n.Step(env); !errors.Is(err, ErrCardKind) {
+		// A node that knows no session yet (no lobby joined) keeps no card
+		// envelope: it could be of any session.
+		if err := n.Step(env); !errors.Is(err, ErrCardKind) && !errors.Is(err, ErrStale) {
 			t.Errorf("%s: Step gives %v", k, err)
 		}
 		if n.HasReady() {
