@@ -83,6 +83,8 @@ type simNet struct {
 	answers   []simAnswer
 	// onSend, if set, sees every envelope a peer broadcasts.
 	onSend func(from int, env *crypto.Envelope)
+	// onRequest, if set, sees every gap request a peer makes.
+	onRequest func(from int, req GapRequest)
 }
 
 // simAnswer is a gap answer on its way over a stream.
@@ -300,6 +302,9 @@ func (n *simNet) send(from, to int, env *crypto.Envelope) {
 // serve answers a gap request over a reliable stream to one peer (the
 // named one, or the next peer up), delivered after a delay.
 func (n *simNet) serve(from int, req GapRequest) {
+	if n.onRequest != nil {
+		n.onRequest(from, req)
+	}
 	target := -1
 	for i, p := range n.peers {
 		if req.To != "" && p.id.ID() == req.To {
