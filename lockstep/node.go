@@ -88,6 +88,7 @@ type Node struct {
 	stalled  bool
 	voted    map[uint64][][]int    // log position → seat sets this node voted to drop
 	asked    map[crypto.PeerID]int // log length when a gap was last requested from a peer
+	askTurn  int                   // how many stalled gap requests named a peer (gapAsk)
 
 	counters Counters
 	raised   map[raisedKey]bool // events raised at log length raisedAt
@@ -790,7 +791,7 @@ func (n *Node) Tick(now int64) {
 		// voting frees us (StepAnswer), so ask.
 		n.resent = now
 		n.resend()
-		n.rd.Requests = append(n.rd.Requests, GapRequest{From: uint64(len(n.m.log))})
+		n.rd.Requests = append(n.rd.Requests, n.gapAsk(uint64(len(n.m.log))))
 	}
 	if len(waits) == 0 {
 		return
@@ -817,12 +818,12 @@ func (n *Node) Tick(now int64) {
 	if now-n.resent >= n.cfg.ResendAfter && now-n.progress >= n.cfg.ResendAfter {
 		n.resent = now
 		n.resend()
-		from := uint64(len(n.m.log))
 		if n.lobbyOpen() {
 			// A re-proposal we missed is at the start of the others' logs.
-			from = 0
+			n.rd.Requests = append(n.rd.Requests, GapRequest{From: 0})
+		} else {
+			n.rd.Requests = append(n.rd.Requests, n.gapAsk(uint64(len(n.m.log))))
 		}
-		n.rd.Requests = append(n.rd.Requests, GapRequest{From: from})
 	}
 	if n.cfg.DropAfter > 0 && now-n.progress >= n.cfg.DropAfter && n.m.phase == PhasePlaying {
 		var seats []int
@@ -835,6 +836,39 @@ func (n *Node) Tick(now int64) {
 			_ = n.VoteDrop(seats)
 		}
 	}
+}
+
+// forkOverlap is how many of our last committed entries a stalled node's
+// gap request asks for again. A peer the others dropped may have gone on
+// alone for a few entries past the drop (the inputs signed before the
+// votes); an answer that starts at our log's end would never show where
+// the two logs part, so the node would wait forever instead of stopping
+// (forked). Asking from a little earlier lets StepAnswer see the fork.
+const forkOverlap = 64
+
+// gapAsk is the gap request of a node that is stalled at log length at:
+// it asks from forkOverlap entries back, and names the peer to ask, each
+// seated peer still in play but us in turn. Leaving the choice to the
+// runner can ask a dead or dropped peer again and again (whatever
+// it picks), while an input every other peer committed (and so no longer
+// re-sends) is what we lack: the peers that have it must be asked.
+func (n *Node) gapAsk(at uint64) GapRequest {
+	req := GapRequest{From: at}
+	if n.m.phase != PhasePlaying || n.m.seatOf == nil {
+		return req
+	}
+	req.From -= min(at, forkOverlap)
+	var peers []crypto.PeerID
+	for _, mi := range n.m.activeMembers() {
+		if id := n.m.members[mi].ID; id != n.id.ID() {
+			peers = append(peers, id)
+		}
+	}
+	if len(peers) > 0 {
+		req.To = peers[n.askTurn%len(peers)]
+		n.askTurn++
+	}
+	return req
 }
 
 // resend queues again this node's signed envelopes that are not committed.
@@ -1007,7 +1041,13 @@ func (n *Node) StepAnswer(a GapAnswer) error {
 			}
 		}
 	}
-	for _, env := range a.Entries {
+	for i, env := range a.Entries {
+		if placed != nil && a.From+uint64(i) < at {
+			// Already ours (compared above): an answer to a request that
+			// overlaps our log (gapAsk) re-steps nothing, so an entry of
+			// a peer dropped since is not reported as rejected.
+			continue
+		}
 		_ = n.Step(env)
 	}
 	for _, env := range a.Pending {

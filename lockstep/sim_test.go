@@ -82,9 +82,11 @@ type simNet struct {
 	seed      string
 	answers   []simAnswer
 	// onSend, if set, sees every envelope a peer broadcasts; onDeliver
-	// every envelope just before a peer steps it.
+	// every envelope just before a peer steps it; onRequest every gap
+	// request a peer makes.
 	onSend    func(from int, env *crypto.Envelope)
 	onDeliver func(to int, env *crypto.Envelope)
+	onRequest func(from int, req GapRequest)
 }
 
 // simAnswer is a gap answer on its way over a stream.
@@ -305,6 +307,9 @@ func (n *simNet) send(from, to int, env *crypto.Envelope) {
 // serve answers a gap request over a reliable stream to one peer (the
 // named one, or the next peer up), delivered after a delay.
 func (n *simNet) serve(from int, req GapRequest) {
+	if n.onRequest != nil {
+		n.onRequest(from, req)
+	}
 	target := -1
 	for i, p := range n.peers {
 		if req.To != "" && p.id.ID() == req.To {
