@@ -81,7 +81,11 @@ type machine struct {
 	cardMaker    CardMaker
 	cards        CardLayer
 	cardsPending bool
-	cardsSynced  bool // the layer has been told of the current wait
+	// dropCards: seats dropped by agreement on a secret table whose keys
+	// the card layer is rebuilding (secretdrop.go); nothing else is due
+	// until that drop step is counted.
+	dropCards   []int
+	cardsSynced bool // the layer has been told of the current wait
 	// pubKnown marks the cards known public (newlyPublic); opened lists
 	// those the card layer opened to everyone since the last action, which
 	// the next action carries (secretAction).
@@ -174,7 +178,7 @@ func (m *machine) expect() (x expectation, ok bool) {
 		if m.needCP {
 			return expectation{kind: crypto.KindCheckpoint, seq: m.seq, who: m.activeMembers(), hash: h, what: "a checkpoint"}, true
 		}
-		if m.cardsPending {
+		if m.cardsPending || len(m.dropCards) > 0 {
 			// The card layer, not the log, moves the state on.
 			return expectation{}, false
 		}
@@ -551,7 +555,7 @@ func (m *machine) observe(info stepInfo) {
 // plays them with the game's first bot, seeded from the session and seq,
 // so every peer computes the same move without any message.
 func (m *machine) autoplay() error {
-	for !m.needCP && m.phase == PhasePlaying {
+	for !m.needCP && m.phase == PhasePlaying && len(m.dropCards) == 0 {
 		who := m.st.ToAct()
 		if who.Kind != engine.ActorSeat || !m.dropped[who.Seat] {
 			return nil
@@ -588,6 +592,16 @@ func (m *machine) finishDrop() error {
 	}
 	m.events = append(m.events, Event{Kind: EventDropped, Seats: seats, Seq: m.seq,
 		Text: fmt.Sprintf("dropped by agreement: %s", m.seatNames(seats))})
+	if m.roster.Secret {
+		// The dropped seats' keys are rebuilt from the others' escrow
+		// pieces first (secretdrop.go); the game's drop follows.
+		return m.startCardDrop(seats)
+	}
+	return m.applyDrop(seats)
+}
+
+// applyDrop has the game drop seats (its Dropper), or plays them by bot.
+func (m *machine) applyDrop(seats []int) error {
 	if m.dropper != nil {
 		for _, s := range seats {
 			if err := m.dropper.Drop(s); err != nil {
@@ -1035,6 +1049,9 @@ func (m *machine) feed(env *crypto.Envelope) error {
 		}
 	}
 	if err := m.verifyCards(env); err != nil {
+		return err
+	}
+	if err := m.verifyDrop(env); err != nil {
 		return err
 	}
 	x, ok := m.expect()

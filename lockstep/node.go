@@ -765,7 +765,7 @@ func (n *Node) Tick(now int64) {
 		}
 		n.rd.Requests = append(n.rd.Requests, GapRequest{From: from})
 	}
-	if n.cfg.DropAfter > 0 && now-n.progress >= n.cfg.DropAfter && n.m.phase == PhasePlaying {
+	if n.cfg.DropAfter > 0 && now-n.progress >= n.cfg.DropAfter && n.m.phase == PhasePlaying && len(n.m.dropCards) == 0 {
 		var seats []int
 		for _, w := range waits {
 			if w.Seat >= 0 && w.Peer != n.id.ID() && !containsInt(seats, w.Seat) {
@@ -804,7 +804,7 @@ func (n *Node) Waiting() []Wait {
 	var out []Wait
 	x, ok := n.m.expect()
 	if !ok {
-		return nil
+		return n.cardWaits()
 	}
 	for i := len(n.m.group); i < len(x.who); i++ {
 		mi := x.who[i]

@@ -54,8 +54,22 @@ type CardLayer interface {
 	Apply(seat int, a engine.Action, seq uint64, reveals []byte) error
 	// Err is why the layer stopped, or nil.
 	Err() error
-	// Waiting says whom the deal waits for, in words.
-	Waiting() []string
+	// Waiting says whom the deal waits for (seats 0-based), in words.
+	Waiting() []CardWait
+	// Drop starts the drop of seat (0-based) in the card protocol, at the
+	// drop's point of the log: the others publish their pieces of its key.
+	Drop(seat int) error
+	// DropDone reports whether seat's key is rebuilt and its cards shown.
+	DropDone(seat int) bool
+	// ShowDropped makes the cards dropped seat held public in the state.
+	ShowDropped(seat int) error
+}
+
+// CardWait is one seat the card layer waits for: Seat 0-based, What in
+// words that follow the seat's name ("its decryption shares for batch 3").
+type CardWait struct {
+	Seat int
+	What string
 }
 
 // CardReady is what a card layer produced: as lockstep's Ready, Secret and

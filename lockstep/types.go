@@ -228,6 +228,11 @@ type Wait struct {
 }
 
 func (w Wait) String() string {
+	if what, ok := strings.CutPrefix(w.What, "its "); ok {
+		// The card layer's words: "waiting for bob's decryption shares
+		// for batch 3 (5 s)".
+		return fmt.Sprintf("waiting for %s's %s (%s)", w.Name, what, fmtMillis(w.For))
+	}
 	return fmt.Sprintf("waiting for %s (%s, %s)", w.Name, w.What, fmtMillis(w.For))
 }
 
