@@ -617,6 +617,11 @@ func (m *machine) applyDrop(seats []int) error {
 		m.noteRound()
 		m.turn = m.st.Turn()
 		m.needCP = true
+		if m.roster.Secret && m.st.ToAct().Kind == engine.ActorCards {
+			// The game's drop may ask for cards (a dropped seat's turn
+			// passed to the next, who draws).
+			m.cardsPending = true
+		}
 		return nil
 	}
 	return m.autoplay()
@@ -1022,6 +1027,18 @@ func (m *machine) feed(env *crypto.Envelope) error {
 		}
 		return fmt.Errorf("%w: %s in the lobby", ErrUnexpected, env.Kind)
 	}
+	// Verify (no card layer) goes past a wait for cards, and a pending
+	// drop, before the entry that follows them. A drop vote cast during
+	// the wait (the seat the deal waits for has left) signs the hash of
+	// the waiting state: the wait is then still open.
+	if m.phase == PhasePlaying && (env.Kind != crypto.KindDrop || m.group != nil || env.StateHash != m.hashes[m.seq]) {
+		if err := m.verifyCards(env); err != nil {
+			return err
+		}
+		if err := m.verifyDrop(env); err != nil {
+			return err
+		}
+	}
 	if m.group == nil && m.phase == PhasePlaying {
 		switch env.Kind {
 		case crypto.KindDrop:
@@ -1047,12 +1064,6 @@ func (m *machine) feed(env *crypto.Envelope) error {
 			m.applyExtend(env, x, mi)
 			return nil
 		}
-	}
-	if err := m.verifyCards(env); err != nil {
-		return err
-	}
-	if err := m.verifyDrop(env); err != nil {
-		return err
 	}
 	x, ok := m.expect()
 	if !ok {

@@ -47,7 +47,10 @@ func (m *machine) dropReady() bool {
 func (m *machine) finishCardDrop() error {
 	seats := m.dropCards
 	m.dropCards = nil
-	m.opened = append(m.opened, m.newlyPublic()...)
+	shown := m.newlyPublic()
+	m.opened = append(m.opened, shown...)
+	m.events = append(m.events, Event{Kind: EventDropped, Seats: seats, Seq: m.seq,
+		Text: fmt.Sprintf("the card key of %s is rebuilt from the others' escrow pieces; %d hidden card(s) it held are shown to all", m.seatNames(seats), len(shown))})
 	return m.applyDrop(seats)
 }
 

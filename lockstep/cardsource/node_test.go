@@ -25,11 +25,23 @@ type nodeTable struct {
 	entries [][]*crypto.Envelope
 	secrets [][]byte
 	cheats  []string
+	events  [][]lockstep.Event
+	// gone, if >= 0, is a peer that vanishes once it has sent goneAfter
+	// share envelopes: nothing it sends after is delivered, and it is no
+	// longer run.
+	gone, goneAfter, shares int
+	// now is the nodes' clock (Tick), in ms.
+	now int64
 }
 
 func newNodeTable(t *testing.T, n int, seed string, openHands bool) *nodeTable {
+	return newGameTable(t, infinitecity.Game, n, seed, openHands, nil)
+}
+
+func newGameTable(t *testing.T, g *engine.Game, n int, seed string, openHands bool, tune func(i int, c *lockstep.Config)) *nodeTable {
 	t.Helper()
-	nt := &nodeTable{t: t, inbox: make([][][]byte, n), got: make([][][]byte, n), entries: make([][]*crypto.Envelope, n), secrets: make([][]byte, n)}
+	nt := &nodeTable{t: t, inbox: make([][][]byte, n), got: make([][][]byte, n), entries: make([][]*crypto.Envelope, n), secrets: make([][]byte, n),
+		events: make([][]lockstep.Event, n), gone: -1}
 	for i := 0; i < n; i++ {
 		var k [32]byte
 		copy(k[:], fmt.Sprintf("%s id %d", seed, i))
@@ -38,15 +50,19 @@ func newNodeTable(t *testing.T, n int, seed string, openHands bool) *nodeTable {
 			t.Fatal(err)
 		}
 		copy(k[:], fmt.Sprintf("%s cards %d", seed, i))
-		node, err := lockstep.New(lockstep.Config{Identity: id, Name: fmt.Sprintf("P%d", i+1), Games: games.Lookup,
-			Cards: cardsource.Maker(rand.NewChaCha8(k)), OpenHands: openHands})
+		cfg := lockstep.Config{Identity: id, Name: fmt.Sprintf("P%d", i+1), Games: games.Lookup,
+			Cards: cardsource.Maker(rand.NewChaCha8(k)), OpenHands: openHands}
+		if tune != nil {
+			tune(i, &cfg)
+		}
+		node, err := lockstep.New(cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
 		nt.nodes = append(nt.nodes, node)
 	}
 	lobby := crypto.Hash{7}
-	if err := nt.nodes[0].Host(lobby, infinitecity.Game, nil); err != nil {
+	if err := nt.nodes[0].Host(lobby, g, nil); err != nil {
 		t.Fatal(err)
 	}
 	for _, node := range nt.nodes[1:] {
@@ -68,6 +84,9 @@ func (nt *nodeTable) run() bool {
 	for guard := 0; guard < 1_000_000; guard++ {
 		moved := false
 		for i, node := range nt.nodes {
+			if i == nt.gone && nt.shares >= nt.goneAfter {
+				continue
+			}
 			for node.HasReady() {
 				rd := node.Ready()
 				if rd.CardSecret != nil {
@@ -75,6 +94,12 @@ func (nt *nodeTable) run() bool {
 				}
 				nt.entries[i] = append(nt.entries[i], rd.Entries...)
 				for _, env := range rd.Messages {
+					if i == nt.gone && nt.shares >= nt.goneAfter {
+						break
+					}
+					if i == nt.gone && env.Kind == crypto.KindShare {
+						nt.shares++
+					}
 					b := env.Marshal()
 					for j := range nt.nodes {
 						if j != i {
@@ -83,6 +108,7 @@ func (nt *nodeTable) run() bool {
 						}
 					}
 				}
+				nt.events[i] = append(nt.events[i], rd.Events...)
 				for _, ev := range rd.Events {
 					if ev.Kind == lockstep.EventCheat || ev.Kind == lockstep.EventDesync || ev.Kind == lockstep.EventRefused {
 						nt.cheats = append(nt.cheats, fmt.Sprintf("peer %d: %s", i+1, ev.Text))
@@ -93,6 +119,9 @@ func (nt *nodeTable) run() bool {
 			}
 		}
 		for j, node := range nt.nodes {
+			if j == nt.gone && nt.shares >= nt.goneAfter {
+				nt.inbox[j] = nil
+			}
 			for len(nt.inbox[j]) > 0 {
 				b := nt.inbox[j][0]
 				nt.inbox[j] = nt.inbox[j][1:]
@@ -105,7 +134,10 @@ func (nt *nodeTable) run() bool {
 			}
 		}
 		if !moved {
-			for _, node := range nt.nodes {
+			for i, node := range nt.nodes {
+				if i == nt.gone && nt.shares >= nt.goneAfter {
+					continue
+				}
 				if node.HasWork() {
 					moved = node.Work() || moved
 				}

@@ -1,0 +1,122 @@
+package cardsource_test
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/boardmesh/boardmesh/engine"
+	"github.com/boardmesh/boardmesh/engine/games"
+	"github.com/boardmesh/boardmesh/lockstep"
+)
+
+// live reports whether peer i is still at the table.
+func (nt *nodeTable) live(i int) bool { return i != nt.gone || nt.shares < nt.goneAfter }
+
+// playTicking plays to the end with random bots like play, and when
+// nothing moves lets the clock run (100 ms a tick) so that the nodes'
+// stall and drop machinery acts. It returns the ticks that passed.
+func (nt *nodeTable) playTicking() int {
+	r := engine.NewRand([]byte("bots"))
+	ticks := 0
+	for steps := 0; steps < 20000; steps++ {
+		busy := nt.run()
+		if len(nt.cheats) > 0 {
+			nt.t.Fatalf("cheats named at an honest table: %v", nt.cheats)
+		}
+		over := true
+		for i, node := range nt.nodes {
+			if !nt.live(i) {
+				continue
+			}
+			over = over && node.Status().Phase == lockstep.PhaseOver
+			if node.CanAct() {
+				st := node.State()
+				if err := node.Act(engine.RandomBot{}.Choose(st, st.Legal(nil), r)); err != nil {
+					nt.t.Fatal(err)
+				}
+				busy = true
+			}
+		}
+		if over {
+			nt.run()
+			return ticks
+		}
+		if !busy {
+			if ticks++; ticks > 2000 {
+				for _, ev := range nt.events[0] {
+					if ev.Kind != lockstep.EventTurn {
+						nt.t.Logf("peer 1 event %v: %s", ev.Kind, ev.Text)
+					}
+				}
+				nt.t.Logf("dropped %v, to act %v", nt.nodes[0].Status().Dropped, nt.nodes[0].State().ToAct())
+				nt.t.Fatalf("the table stalls at seq %d: %v", nt.nodes[0].Status().Seq, nt.nodes[0].Waiting())
+			}
+			nt.now += 100
+			for i, node := range nt.nodes {
+				if nt.live(i) {
+					node.Tick(nt.now)
+				}
+			}
+		}
+	}
+	nt.t.Fatal("the game does not end")
+	return ticks
+}
+
+// TestNodeSecretDrop: at a secret table of three lockstep nodes, in every
+// game with hidden cards, the third peer vanishes right after sending its
+// third envelope of decryption shares. The others say whom they wait for
+// and for what, vote it out after DropAfter, rebuild its card key from
+// their escrow pieces, show the cards it held, and play to the end with
+// identical logs and states; the log verifies on its own.
+func TestNodeSecretDrop(t *testing.T) {
+	for _, g := range games.All() {
+		st, err := g.Setup(3, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := st.(engine.CardState); !ok {
+			continue
+		}
+		t.Run(g.Name, func(t *testing.T) {
+			nt := newGameTable(t, g, 3, "drop "+g.Name, false, func(i int, c *lockstep.Config) { c.DropAfter, c.StallAfter = 2000, 500 })
+			nt.gone, nt.goneAfter = 2, 3
+			nt.playTicking()
+			if nt.live(2) {
+				t.Fatal("the game ended before the third peer vanished")
+			}
+			a, b := nt.nodes[0], nt.nodes[1]
+			if !bytes.Equal(engine.Encode(a.State()), engine.Encode(b.State())) {
+				t.Fatal("the two peers left hold different states")
+			}
+			if len(nt.entries[0]) != len(nt.entries[1]) {
+				t.Fatalf("%d entries against %d", len(nt.entries[0]), len(nt.entries[1]))
+			}
+			for k := range nt.entries[0] {
+				if !bytes.Equal(nt.entries[0][k].Marshal(), nt.entries[1][k].Marshal()) {
+					t.Fatalf("entry %d differs", k)
+				}
+			}
+			for i := 0; i < 2; i++ {
+				var waited, rebuilt string
+				for _, ev := range nt.events[i] {
+					if ev.Kind == lockstep.EventWaiting && strings.Contains(ev.Text, "P3") && waited == "" {
+						waited = ev.Text
+					}
+					if ev.Kind == lockstep.EventDropped && strings.Contains(ev.Text, "escrow pieces") {
+						rebuilt = ev.Text
+					}
+				}
+				if waited == "" || rebuilt == "" {
+					t.Fatalf("peer %d: told it waited for P3: %q; told P3's key was rebuilt: %q", i+1, waited, rebuilt)
+				}
+				t.Logf("peer %d: %s; %s", i+1, waited, rebuilt)
+			}
+			rep, err := lockstep.Verify(nt.entries[0], games.Lookup)
+			if err != nil || rep.Result == nil {
+				t.Fatalf("the log does not verify on its own: %v", err)
+			}
+		})
+	}
+}

@@ -1,0 +1,235 @@
+package p2p_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/boardmesh/boardmesh/crypto"
+	"github.com/boardmesh/boardmesh/engine"
+	"github.com/boardmesh/boardmesh/engine/games"
+	"github.com/boardmesh/boardmesh/lockstep"
+	"github.com/boardmesh/boardmesh/p2p"
+)
+
+// secretGames are the games with hidden cards (their state is an
+// engine.CardState): a game converted later joins these tests by itself.
+func secretGames(t *testing.T) []*engine.Game {
+	t.Helper()
+	var out []*engine.Game
+	for _, g := range games.All() {
+		st, err := g.Setup(3, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", g.Name, err)
+		}
+		if _, ok := st.(engine.CardState); ok {
+			out = append(out, g)
+		}
+	}
+	if len(out) == 0 {
+		t.Fatal("no game has hidden cards")
+	}
+	return out
+}
+
+// dropTable is a secret table of real libp2p peers on loopback whose
+// runners the test runs itself, so that one peer can vanish mid-game: its
+// runner stops and its host closes, as when a laptop's lid shuts.
+type dropTable struct {
+	t      *testing.T
+	tbl    *p2p.Table
+	cancel []context.CancelFunc
+	done   []chan error
+	gone   chan struct{} // closed once the victim has vanished
+
+	mu     sync.Mutex
+	events [][]lockstep.Event
+	notes  [][]string
+}
+
+// newDropTable seats names at a secret table of g; victim vanishes right
+// after it has published its shares'th share envelope (its decryption
+// shares of a batch), so the table stalls inside the card protocol; the
+// others vote it out after dropAfter.
+func newDropTable(t *testing.T, ctx context.Context, g *engine.Game, names []string, victim, shares int, dropAfter time.Duration) *dropTable {
+	t.Helper()
+	d := &dropTable{t: t, gone: make(chan struct{}), events: make([][]lockstep.Event, len(names)), notes: make([][]string, len(names))}
+	var bots []engine.Bot
+	for i := range names {
+		bots = append(bots, g.Bots[i%len(g.Bots)].New())
+	}
+	var once sync.Once
+	stop := make(chan struct{})
+	sent := 0
+	tbl, err := p2p.NewTable(ctx, p2p.TableConfig{Game: g, Names: names, Bots: bots, Seed: []byte(t.Name()), Dir: t.TempDir(), Secret: true,
+		OnPublish: func(i int, e *crypto.Envelope) {
+			if i != victim || e.Kind != crypto.KindShare {
+				return
+			}
+			d.mu.Lock()
+			sent++
+			n := sent
+			d.mu.Unlock()
+			if n >= shares {
+				once.Do(func() { close(stop) })
+			}
+		},
+		OnUpdate: func(i int, u p2p.Update) {
+			d.mu.Lock()
+			d.events[i] = append(d.events[i], u.Events...)
+			d.notes[i] = append(d.notes[i], u.Notes...)
+			d.mu.Unlock()
+		},
+		Tune: func(i int, lc *lockstep.Config) {
+			if i != victim {
+				lc.DropAfter = dropAfter.Milliseconds()
+				lc.StallAfter = min(lc.StallAfter, dropAfter.Milliseconds()/2)
+			}
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.tbl = tbl
+	t.Cleanup(tbl.Close)
+	for _, p := range tbl.Peers {
+		pctx, cancel := context.WithCancel(ctx)
+		ch := make(chan error, 1)
+		d.cancel, d.done = append(d.cancel, cancel), append(d.done, ch)
+		go func() { ch <- p.Runner.Run(pctx) }()
+	}
+	// Every runner is gone before the table closes (cleanups run last
+	// first): a runner still writing its log while Close syncs it would
+	// be the test's own race.
+	t.Cleanup(func() {
+		for i := range d.cancel {
+			d.cancel[i]()
+			select {
+			case <-d.done[i]:
+			case <-time.After(30 * time.Second):
+				t.Errorf("%s's runner did not stop", names[i])
+			}
+		}
+	})
+	go func() {
+		select {
+		case <-stop:
+		case <-ctx.Done():
+			return
+		}
+		d.cancel[victim]()
+		<-d.done[victim]
+		d.done[victim] <- nil // for the cleanup
+		_ = tbl.Peers[victim].Host.Close()
+		close(d.gone)
+	}()
+	return d
+}
+
+// waitOver waits until every peer but the victim has seen the game end.
+func (d *dropTable) waitOver(ctx context.Context, victim int) {
+	d.t.Helper()
+	for {
+		over := true
+		for i, p := range d.tbl.Peers {
+			if i != victim && p.Result() == nil {
+				over = false
+			}
+		}
+		if over {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			for _, p := range d.tbl.Peers {
+				st := p.Status()
+				d.t.Logf("%s: phase %v, seq %d, %d entries, waiting for %v, dropped %v", p.Name, st.Phase, st.Seq, st.Entries, st.Waiting, st.Dropped)
+			}
+			d.t.Fatal("the game did not finish in time")
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+func (d *dropTable) eventsOf(i int) []lockstep.Event {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return append([]lockstep.Event(nil), d.events[i]...)
+}
+
+// TestSecretDropRecoversTheKey: at a secret table of three, in every game
+// with hidden cards, one player vanishes in the middle of the card
+// protocol (right after sending decryption shares, so the table soon
+// waits for its next ones). What a player sees: the others' screens say
+// whom they wait for and for what; after the drop time they vote it out,
+// its card key is rebuilt from their escrow pieces, the cards it held are
+// shown to all, and the game goes on to the end, with the departed seat
+// handled as the game's rules say; both players left end with the same
+// log and the same result, and the log verifies on its own.
+func TestSecretDropRecoversTheKey(t *testing.T) {
+	for _, g := range secretGames(t) {
+		t.Run(g.Name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+			defer cancel()
+			const victim = 2
+			d := newDropTable(t, ctx, g, []string{"ada", "bob", "cy"}, victim, 3, 1500*time.Millisecond)
+			d.waitOver(ctx, victim)
+			select {
+			case <-d.gone:
+			default:
+				t.Fatal("the game ended before cy vanished; the scenario did not happen")
+			}
+			ada, bob := d.tbl.Peers[0], d.tbl.Peers[1]
+			if ada.LogHash() != bob.LogHash() {
+				t.Fatalf("ada's log %s, bob's %s", ada.LogHash(), bob.LogHash())
+			}
+			if ra, rb := ada.Result(), bob.Result(); fmt.Sprint(*ra) != fmt.Sprint(*rb) {
+				t.Fatalf("ada's result %v, bob's %v", ra, rb)
+			}
+			cySeat := -1
+			for s, mi := range ada.Status().Seats {
+				if ada.Status().Members[mi].ID == d.tbl.Peers[victim].Identity.ID() {
+					cySeat = s
+				}
+			}
+			if st := ada.Status(); cySeat < 0 || !st.Dropped[cySeat] {
+				t.Fatalf("cy (seat %d) is not dropped at the end: %v", cySeat+1, st.Dropped)
+			}
+			for _, i := range []int{0, 1} {
+				var waited, rebuilt bool
+				for _, e := range d.eventsOf(i) {
+					if e.Kind == lockstep.EventWaiting && strings.Contains(e.Text, "waiting for cy") {
+						waited = true
+					}
+					if e.Kind == lockstep.EventDropped && strings.Contains(e.Text, "rebuilt from the others' escrow pieces") {
+						rebuilt = true
+					}
+				}
+				if !waited || !rebuilt {
+					t.Fatalf("%s: told it waited for cy: %v; told cy's key was rebuilt: %v", d.tbl.Peers[i].Name, waited, rebuilt)
+				}
+			}
+			var log []*crypto.Envelope
+			drops := 0
+			for _, b := range ada.Entries() {
+				env, err := crypto.Unmarshal(b)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if env.Kind == crypto.KindDrop {
+					drops++
+				}
+				log = append(log, env)
+			}
+			if drops == 0 {
+				t.Fatal("no drop vote is in the log")
+			}
+			rep, err := lockstep.Verify(log, games.Lookup)
+			if err != nil || rep.Result == nil {
+				t.Fatalf("the log does not verify on its own: %v", err)
+			}
+		})
+	}
+}
