@@ -244,7 +244,10 @@ func (m *machine) observeCards(opened []pubCard) error {
 		}
 		for _, o := range want {
 			card := engine.NoCard
-			if o.To == engine.Public {
+			// An opening for a dropped seat was made public by the live
+			// seats' card layers (cardsource): as asked, then to all.
+			toDropped := o.To >= 0 && o.To < len(m.dropped) && m.dropped[o.To]
+			if o.To == engine.Public || toDropped {
 				found := false
 				for _, p := range opened {
 					if p.h == o.Handle() {
@@ -254,6 +257,15 @@ func (m *machine) observeCards(opened []pubCard) error {
 				if !found {
 					return fmt.Errorf("%w: the log does not say which card %s opened to everyone was", ErrUnexpected, o.Handle())
 				}
+			}
+			if toDropped {
+				if err := cs.Open(o, engine.NoCard); err != nil {
+					return fmt.Errorf("%w: %v", ErrIllegal, err)
+				}
+				if err := cs.Cards().Open(engine.Opening{Deck: o.Deck, Pos: o.Pos, To: engine.Public}, card); err != nil {
+					return fmt.Errorf("%w: %v", ErrIllegal, err)
+				}
+				continue
 			}
 			if err := cs.Open(o, card); err != nil {
 				return fmt.Errorf("%w: %v", ErrIllegal, err)

@@ -65,9 +65,9 @@ func (nt *nodeTable) playTicking() int {
 }
 
 // TestNodeSecretDrop: at a secret table of three lockstep nodes, in every
-// game with hidden cards, the third peer vanishes right after sending its
+// game with hidden cards, the third peer vanishes instead of sending its
 // third envelope of decryption shares. The others say whom they wait for
-// and for what, vote it out after DropAfter, rebuild its card key from
+// and for what ("waiting for P3's decryption shares for batch 2"), vote it out after DropAfter, rebuild its card key from
 // their escrow pieces, show the cards it held, and play to the end with
 // identical logs and states; the log verifies on its own.
 func TestNodeSecretDrop(t *testing.T) {
@@ -101,7 +101,7 @@ func TestNodeSecretDrop(t *testing.T) {
 			for i := 0; i < 2; i++ {
 				var waited, rebuilt string
 				for _, ev := range nt.events[i] {
-					if ev.Kind == lockstep.EventWaiting && strings.Contains(ev.Text, "P3") && waited == "" {
+					if ev.Kind == lockstep.EventWaiting && strings.Contains(ev.Text, "waiting for P3's decryption shares") && waited == "" {
 						waited = ev.Text
 					}
 					if ev.Kind == lockstep.EventDropped && strings.Contains(ev.Text, "escrow pieces") {
@@ -109,9 +109,29 @@ func TestNodeSecretDrop(t *testing.T) {
 					}
 				}
 				if waited == "" || rebuilt == "" {
-					t.Fatalf("peer %d: told it waited for P3: %q; told P3's key was rebuilt: %q", i+1, waited, rebuilt)
+					t.Fatalf("peer %d: told it waited for P3's decryption shares: %q; told P3's key was rebuilt: %q", i+1, waited, rebuilt)
 				}
 				t.Logf("peer %d: %s; %s", i+1, waited, rebuilt)
+			}
+			// What the others now know: every card P3 was shown is public.
+			st := a.Status()
+			gone := -1
+			for seat, mi := range st.Seats {
+				if st.Members[mi].Name == "P3" {
+					gone = seat
+				}
+			}
+			if gone < 0 || !st.Dropped[gone] {
+				t.Fatalf("P3 (seat %d) is not dropped: %v", gone+1, st.Dropped)
+			}
+			c := a.State().(engine.CardState).Cards()
+			for d := 0; d < c.NumDecks(); d++ {
+				for p := 0; c.Valid(engine.Handle{Deck: uint8(d), Pos: uint16(p)}); p++ {
+					h := engine.Handle{Deck: uint8(d), Pos: uint16(p)}
+					if _, pub := c.Public(h); c.Seen(h, gone) && !pub {
+						t.Fatalf("%s, shown to P3, is still hidden after P3's key was rebuilt", h)
+					}
+				}
 			}
 			rep, err := lockstep.Verify(nt.entries[0], games.Lookup)
 			if err != nil || rep.Result == nil {

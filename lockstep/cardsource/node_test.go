@@ -26,9 +26,9 @@ type nodeTable struct {
 	secrets [][]byte
 	cheats  []string
 	events  [][]lockstep.Event
-	// gone, if >= 0, is a peer that vanishes once it has sent goneAfter
-	// share envelopes: nothing it sends after is delivered, and it is no
-	// longer run.
+	// gone, if >= 0, is a peer that vanishes when it is about to send its
+	// goneAfter'th share envelope: that and nothing after is delivered,
+	// and it is no longer run.
 	gone, goneAfter, shares int
 	// now is the nodes' clock (Tick), in ms.
 	now int64
@@ -98,7 +98,9 @@ func (nt *nodeTable) run() bool {
 						break
 					}
 					if i == nt.gone && env.Kind == crypto.KindShare {
-						nt.shares++
+						if nt.shares++; nt.shares >= nt.goneAfter {
+							break // it vanishes instead of sending these shares
+						}
 					}
 					b := env.Marshal()
 					for j := range nt.nodes {
