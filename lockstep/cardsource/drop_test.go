@@ -5,8 +5,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/boardmesh/boardmesh/crypto"
 	"github.com/boardmesh/boardmesh/engine"
 	"github.com/boardmesh/boardmesh/engine/games"
+	"github.com/boardmesh/boardmesh/engine/infinitecity"
 	"github.com/boardmesh/boardmesh/lockstep"
 )
 
@@ -139,4 +141,75 @@ func TestNodeSecretDrop(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestNodeSecretDropNamesABadPiece: at a secret table of four, the fourth
+// peer vanishes; the first runs a modified client that publishes a wrong
+// piece of the vanished seat's key (one bit flipped, signed by itself).
+// Every other peer names the first, by name and seat, as the one whose
+// piece is wrong. The same for a wrong escrow piece at setup.
+func TestNodeSecretDropNamesABadPiece(t *testing.T) {
+	for _, kind := range []crypto.Kind{crypto.KindPiece, crypto.KindEscrow} {
+		t.Run(kind.String(), func(t *testing.T) {
+			nt := newGameTable(t, infinitecity.Game, 4, "bad "+kind.String(), false, func(i int, c *lockstep.Config) { c.DropAfter, c.StallAfter = 2000, 500 })
+			nt.gone, nt.goneAfter = 3, 2
+			done := false
+			nt.tamper = func(from int, env *crypto.Envelope) *crypto.Envelope {
+				if from != 0 || env.Kind != kind || done {
+					return env
+				}
+				done = true
+				bad := *env
+				bad.Body = append([]byte(nil), env.Body...)
+				bad.Body[len(bad.Body)-7] ^= 1
+				crypto.Sign(nt.ids[0], &bad)
+				return &bad
+			}
+			// The honest peers' card layers stop at the cheat: play until
+			// both have named it (or a bound).
+			r := engine.NewRand([]byte("bots"))
+			for steps := 0; steps < 5000 && !(named(nt, 1) && named(nt, 2)); steps++ {
+				busy := nt.run()
+				for i, node := range nt.nodes {
+					if nt.live(i) && node.CanAct() {
+						st := node.State()
+						_ = node.Act(engine.RandomBot{}.Choose(st, st.Legal(nil), r))
+						busy = true
+					}
+				}
+				if !busy {
+					nt.now += 100
+					for i, node := range nt.nodes {
+						if nt.live(i) {
+							node.Tick(nt.now)
+						}
+					}
+				}
+			}
+			if !done {
+				t.Fatalf("P1 never sent a %s envelope", kind)
+			}
+			for _, i := range []int{1, 2} {
+				if !named(nt, i) {
+					t.Fatalf("peer %d did not name P1: %v", i+1, nt.cheats)
+				}
+			}
+		})
+	}
+}
+
+// named reports whether peer i raised a cheat naming P1 with its seat.
+func named(nt *nodeTable, i int) bool {
+	st := nt.nodes[i].Status()
+	for _, ev := range nt.events[i] {
+		if ev.Kind != lockstep.EventCheat || !strings.Contains(ev.Text, "P1") {
+			continue
+		}
+		for seat, mi := range st.Seats {
+			if st.Members[mi].Name == "P1" && ev.Seat == seat+1 {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -32,6 +32,10 @@ type nodeTable struct {
 	gone, goneAfter, shares int
 	// now is the nodes' clock (Tick), in ms.
 	now int64
+	// ids are the peers' identities; tamper, if set, may replace what a
+	// peer sends (a modified client: it signs what it returns itself).
+	ids    []*crypto.Identity
+	tamper func(from int, env *crypto.Envelope) *crypto.Envelope
 }
 
 func newNodeTable(t *testing.T, n int, seed string, openHands bool) *nodeTable {
@@ -50,6 +54,7 @@ func newGameTable(t *testing.T, g *engine.Game, n int, seed string, openHands bo
 			t.Fatal(err)
 		}
 		copy(k[:], fmt.Sprintf("%s cards %d", seed, i))
+		nt.ids = append(nt.ids, id)
 		cfg := lockstep.Config{Identity: id, Name: fmt.Sprintf("P%d", i+1), Games: games.Lookup,
 			Cards: cardsource.Maker(rand.NewChaCha8(k)), OpenHands: openHands}
 		if tune != nil {
@@ -101,6 +106,9 @@ func (nt *nodeTable) run() bool {
 						if nt.shares++; nt.shares >= nt.goneAfter {
 							break // it vanishes instead of sending these shares
 						}
+					}
+					if nt.tamper != nil {
+						env = nt.tamper(i, env)
 					}
 					b := env.Marshal()
 					for j := range nt.nodes {
