@@ -41,7 +41,7 @@ func (n *Node) advanceOnce() bool {
 	if n.supersede() {
 		return true
 	}
-	if n.cardsStep() || n.cardDropStep() {
+	if n.claimStep() || n.cardsStep() || n.cardDropStep() {
 		return true
 	}
 	x, ok := m.expect()

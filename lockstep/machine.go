@@ -84,7 +84,9 @@ type machine struct {
 	// dropCards: seats dropped by agreement on a secret table whose keys
 	// the card layer is rebuilding (secretdrop.go); nothing else is due
 	// until that drop step is counted.
-	dropCards   []int
+	dropCards []int
+	// claimed is the result of a game ended by a claim (claim.go).
+	claimed     *engine.Result
 	cardsSynced bool // the layer has been told of the current wait
 	// pubKnown marks the cards known public (newlyPublic); opened lists
 	// those the card layer opened to everyone since the last action, which
@@ -1031,7 +1033,7 @@ func (m *machine) feed(env *crypto.Envelope) error {
 	// drop, before the entry that follows them. A drop vote cast during
 	// the wait (the seat the deal waits for has left) signs the hash of
 	// the waiting state: the wait is then still open.
-	if m.phase == PhasePlaying && (env.Kind != crypto.KindDrop || m.group != nil || env.StateHash != m.hashes[m.seq]) {
+	if m.phase == PhasePlaying && (env.Kind != crypto.KindDrop && env.Kind != crypto.KindClaim || m.group != nil || env.StateHash != m.hashes[m.seq]) {
 		if err := m.verifyCards(env); err != nil {
 			return err
 		}
@@ -1041,6 +1043,13 @@ func (m *machine) feed(env *crypto.Envelope) error {
 	}
 	if m.group == nil && m.phase == PhasePlaying {
 		switch env.Kind {
+		case crypto.KindClaim:
+			seat, err := m.checkClaim(env, true)
+			if err != nil {
+				return err
+			}
+			m.applyClaim(env, seat)
+			return nil
 		case crypto.KindDrop:
 			seats, err := decodeSeats(env.Body, len(m.seats))
 			if err != nil {

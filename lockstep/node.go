@@ -562,7 +562,7 @@ func (n *Node) admissible(env *crypto.Envelope) error {
 		if n.m.phase >= PhasePlaying && env.Seq < n.m.seq {
 			return ErrStale
 		}
-	case crypto.KindDrop:
+	case crypto.KindDrop, crypto.KindClaim:
 		if env.Seq < uint64(len(n.m.log)) {
 			return ErrStale
 		}
@@ -901,7 +901,7 @@ func (n *Node) pendingFor(asker crypto.PeerID) []*crypto.Envelope {
 			near = env.Seq <= m.seq+serveAhead
 		case crypto.KindReveal, crypto.KindExtend:
 			near = env.Seq <= m.round+serveAhead
-		case crypto.KindDrop:
+		case crypto.KindDrop, crypto.KindClaim:
 			near = env.Seq <= uint64(len(m.log))+serveAhead
 		}
 		if near || env.Author == asker || env.Author == n.id.ID() {
@@ -1026,6 +1026,10 @@ func (n *Node) forked(idx uint64, entries []*crypto.Envelope) {
 		return
 	}
 	first := entries[0]
+	if first.Kind == crypto.KindClaim {
+		n.claimedAway(idx, first)
+		return
+	}
 	if first.Kind != crypto.KindDrop || first.Session != n.m.session || first.Seq != idx {
 		return
 	}
@@ -1133,6 +1137,8 @@ func (n *Node) Status() Status {
 	if m.phase == PhasePlaying && !n.stopped {
 		s.DropVotes, s.CanDrop = n.dropVotes()
 		s.CanAct = n.CanAct()
+		s.Pause = n.pauseText()
+		s.CanClaim = n.ClaimState() == nil
 	}
 	return s
 }

@@ -364,6 +364,11 @@ type Status struct {
 	// action would be refused. A UI offers moves only while CanAct.
 	// (Additive.)
 	CanAct bool
+	// Pause says, at a table of two kept waiting by the other player for
+	// the stall time, that the game is paused and why; CanClaim that this
+	// peer may claim the win now (Node.Claim, claim.go). (Additive.)
+	Pause    string
+	CanClaim bool
 }
 
 // Counters count the envelopes a node did not keep, so that floods and

@@ -213,3 +213,114 @@ func named(nt *nodeTable, i int) bool {
 	}
 	return false
 }
+
+// TestNodeSecretPauseAndClaim: at a secret table of two, the second peer
+// vanishes mid-game. The first cannot vote it out (a drop needs a
+// majority): its status says the game is paused and why; once the drop
+// time has passed it may claim the win, and the claim is the log's last
+// entry, so the log verifies on its own with that result. The peer that
+// vanished, coming back, takes the claim from the log and ends the same.
+// A peer that comes back before any claim: the game goes on to its end.
+func TestNodeSecretPauseAndClaim(t *testing.T) {
+	t.Run("claim", func(t *testing.T) {
+		nt := newGameTable(t, infinitecity.Game, 2, "claim", false, func(i int, c *lockstep.Config) { c.DropAfter, c.StallAfter = 2000, 500 })
+		nt.gone, nt.goneAfter = 1, 3
+		a := nt.nodes[0]
+		r := engine.NewRand([]byte("bots"))
+		paused := ""
+		for steps := 0; steps < 5000 && !a.Status().CanClaim; steps++ {
+			busy := nt.run()
+			for i, node := range nt.nodes {
+				if nt.live(i) && node.CanAct() {
+					st := node.State()
+					if err := node.Act(engine.RandomBot{}.Choose(st, st.Legal(nil), r)); err != nil {
+						t.Fatal(err)
+					}
+					busy = true
+				}
+			}
+			if !busy {
+				if err := a.Claim(); err == nil {
+					t.Fatal("a claim passed before the drop time")
+				}
+				nt.now += 100
+				a.Tick(nt.now)
+			}
+			if p := a.Status().Pause; p != "" && paused == "" {
+				paused = p
+			}
+		}
+		if nt.live(1) || !a.Status().CanClaim {
+			t.Fatalf("P2 gone: %v; P1 may claim: %v", !nt.live(1), a.Status().CanClaim)
+		}
+		if !strings.Contains(paused, "paused: P2 is away") || !strings.Contains(paused, "both players' keys") {
+			t.Fatalf("the status says %q", paused)
+		}
+		if err := a.Claim(); err != nil {
+			t.Fatal(err)
+		}
+		nt.run()
+		if st := a.Status(); st.Phase != lockstep.PhaseOver {
+			t.Fatalf("after the claim P1's phase is %v", st.Phase)
+		}
+		log := nt.entries[0]
+		if last := log[len(log)-1]; last.Kind != crypto.KindClaim {
+			t.Fatalf("the log ends with a %s entry", last.Kind)
+		}
+		rep, err := lockstep.Verify(log, games.Lookup)
+		if err != nil || rep.Result == nil {
+			t.Fatalf("the log does not verify: %v", err)
+		}
+		me := a.Status().MySeat
+		if len(rep.Result.Winners) != 1 || rep.Result.Winners[0] != me || !strings.Contains(rep.Result.Reason, "P1 claimed the win") {
+			t.Fatalf("the replayed result is %+v (P1 is seat %d)", rep.Result, me+1)
+		}
+		// P2 comes back and catches up from P1's log.
+		b := nt.nodes[1]
+		if err := b.StepAnswer(a.Answer(lockstep.GapRequest{From: uint64(b.Status().Entries), To: nt.ids[1].ID()})); err != nil {
+			t.Fatal(err)
+		}
+		nt.gone = -1
+		nt.run()
+		over := b.Status().Phase == lockstep.PhaseOver
+		for _, ev := range nt.events[1] {
+			over = over || ev.Kind == lockstep.EventGameOver && strings.Contains(ev.Text, "P1 claimed the win")
+		}
+		if !over {
+			t.Fatalf("P2, back, is in phase %v and was not told of the claim", b.Status().Phase)
+		}
+	})
+	t.Run("back in time", func(t *testing.T) {
+		nt := newGameTable(t, infinitecity.Game, 2, "back", false, func(i int, c *lockstep.Config) { c.DropAfter, c.StallAfter = 2000, 500 })
+		nt.gone, nt.goneAfter = 1, 3
+		for nt.live(1) {
+			nt.run()
+			for _, node := range nt.nodes {
+				if node.CanAct() {
+					st := node.State()
+					_ = node.Act(engine.RandomBot{}.Choose(st, st.Legal(nil), engine.NewRand([]byte("x"))))
+				}
+			}
+		}
+		a := nt.nodes[0]
+		for i := 0; i < 10; i++ { // 1 s away: paused, no claim yet
+			nt.run()
+			nt.now += 100
+			a.Tick(nt.now)
+		}
+		if a.Status().Pause == "" || a.Status().CanClaim {
+			t.Fatalf("after 1 s: pause %q, may claim %v", a.Status().Pause, a.Status().CanClaim)
+		}
+		nt.gone = -1 // P2 comes back: what it held back goes out
+		nt.nodes[1].Tick(nt.now)
+		nt.playTicking()
+		for i, node := range nt.nodes {
+			if node.Status().Phase != lockstep.PhaseOver {
+				t.Fatalf("peer %d: phase %v", i+1, node.Status().Phase)
+			}
+		}
+		if log := nt.entries[0]; log[len(log)-1].Kind == crypto.KindClaim {
+			t.Fatal("the game ended by a claim")
+		}
+	})
+}

@@ -26,16 +26,18 @@ type nodeTable struct {
 	secrets [][]byte
 	cheats  []string
 	events  [][]lockstep.Event
-	// gone, if >= 0, is a peer that vanishes when it is about to send its
-	// goneAfter'th share envelope: that and nothing after is delivered,
-	// and it is no longer run.
+	// gone, if >= 0, is a peer that freezes when it is about to send its
+	// goneAfter'th share envelope: that and nothing after goes out, and it
+	// is no longer run, until the test sets gone to -1 (it comes back).
 	gone, goneAfter, shares int
 	// now is the nodes' clock (Tick), in ms.
 	now int64
 	// ids are the peers' identities; tamper, if set, may replace what a
 	// peer sends (a modified client: it signs what it returns itself).
-	ids    []*crypto.Identity
-	tamper func(from int, env *crypto.Envelope) *crypto.Envelope
+	ids      []*crypto.Identity
+	held     []*crypto.Envelope // what the gone peer had not sent yet
+	heldFrom int
+	tamper   func(from int, env *crypto.Envelope) *crypto.Envelope
 }
 
 func newNodeTable(t *testing.T, n int, seed string, openHands bool) *nodeTable {
@@ -86,27 +88,45 @@ func newGameTable(t *testing.T, g *engine.Game, n int, seed string, openHands bo
 // message delivered, every shuffle proof made and checked.
 func (nt *nodeTable) run() bool {
 	busy := false
+	if nt.gone < 0 && len(nt.held) > 0 {
+		// The peer that was gone is back: what it held goes out.
+		for _, env := range nt.held {
+			for j := range nt.nodes {
+				if j != nt.heldFrom {
+					nt.inbox[j] = append(nt.inbox[j], env.Marshal())
+				}
+			}
+		}
+		nt.held = nil
+	}
 	for guard := 0; guard < 1_000_000; guard++ {
 		moved := false
 		for i, node := range nt.nodes {
-			if i == nt.gone && nt.shares >= nt.goneAfter {
+			if !nt.live(i) {
 				continue
 			}
 			for node.HasReady() {
 				rd := node.Ready()
+				msgs := rd.Messages
+				if i == nt.gone {
+					for k, env := range msgs {
+						if env.Kind == crypto.KindShare {
+							if nt.shares++; nt.shares >= nt.goneAfter {
+								// It freezes here: the rest goes out
+								// when it comes back (gone = -1).
+								nt.held = append(nt.held, msgs[k:]...)
+								msgs = msgs[:k]
+								break
+							}
+						}
+					}
+					nt.heldFrom = i
+				}
 				if rd.CardSecret != nil {
 					nt.secrets[i] = append([]byte(nil), rd.CardSecret...)
 				}
 				nt.entries[i] = append(nt.entries[i], rd.Entries...)
-				for _, env := range rd.Messages {
-					if i == nt.gone && nt.shares >= nt.goneAfter {
-						break
-					}
-					if i == nt.gone && env.Kind == crypto.KindShare {
-						if nt.shares++; nt.shares >= nt.goneAfter {
-							break // it vanishes instead of sending these shares
-						}
-					}
+				for _, env := range msgs {
 					if nt.tamper != nil {
 						env = nt.tamper(i, env)
 					}
@@ -129,8 +149,8 @@ func (nt *nodeTable) run() bool {
 			}
 		}
 		for j, node := range nt.nodes {
-			if j == nt.gone && nt.shares >= nt.goneAfter {
-				nt.inbox[j] = nil
+			if !nt.live(j) {
+				continue // what reaches it waits in its inbox
 			}
 			for len(nt.inbox[j]) > 0 {
 				b := nt.inbox[j][0]
@@ -145,7 +165,7 @@ func (nt *nodeTable) run() bool {
 		}
 		if !moved {
 			for i, node := range nt.nodes {
-				if i == nt.gone && nt.shares >= nt.goneAfter {
+				if !nt.live(i) {
 					continue
 				}
 				if node.HasWork() {
