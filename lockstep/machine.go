@@ -1032,8 +1032,10 @@ func (m *machine) feed(env *crypto.Envelope) error {
 	// Verify (no card layer) goes past a wait for cards, and a pending
 	// drop, before the entry that follows them. A drop vote cast during
 	// the wait (the seat the deal waits for has left) signs the hash of
-	// the waiting state: the wait is then still open.
-	if m.phase == PhasePlaying && (env.Kind != crypto.KindDrop && env.Kind != crypto.KindClaim || m.group != nil || env.StateHash != m.hashes[m.seq]) {
+	// the waiting state: the wait is then still open. A claim ends the
+	// log: what the claimant's cards did after the last action is not in
+	// it (checkClaim).
+	if m.phase == PhasePlaying && env.Kind != crypto.KindClaim && (env.Kind != crypto.KindDrop || m.group != nil || env.StateHash != m.hashes[m.seq]) {
 		if err := m.verifyCards(env); err != nil {
 			return err
 		}

@@ -250,3 +250,73 @@ func TestSecretDropRecoversTheKey(t *testing.T) {
 		})
 	}
 }
+
+// TestSecretTableOfTwoPausesAndClaims: at a secret table of two, in every
+// game with hidden cards, bob vanishes mid-game. Ada cannot vote him out:
+// her status says the game is paused and why, and after the drop time she
+// may claim the win. The claim is her log's last entry; the log verifies
+// on its own with her as the winner.
+func TestSecretTableOfTwoPausesAndClaims(t *testing.T) {
+	for _, g := range secretGames(t) {
+		t.Run(g.Name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+			defer cancel()
+			const victim = 1
+			d := newDropTable(t, ctx, g, []string{"ada", "bob"}, victim, 1, 3*time.Second)
+			ada := d.tbl.Peers[0]
+			var paused string
+			for !ada.Status().CanClaim {
+				if p := ada.Status().Pause; p != "" {
+					paused = p
+				}
+				select {
+				case <-ctx.Done():
+					t.Fatalf("ada was never offered the claim; status %+v", ada.Status().Waiting)
+				case <-time.After(100 * time.Millisecond):
+				}
+				if ada.Result() != nil {
+					t.Fatal("the game ended before bob vanished")
+				}
+			}
+			select {
+			case <-d.gone:
+			default:
+				t.Fatal("ada may claim though bob is still there")
+			}
+			if p := ada.Status().Pause; p != "" {
+				paused = p
+			}
+			if !strings.Contains(paused, "paused: bob is away") || !strings.Contains(paused, "claim the win") {
+				t.Fatalf("ada's status says %q", paused)
+			}
+			if err := ada.Runner.Do(ctx, func(n *lockstep.Node) error { return n.Claim() }); err != nil {
+				t.Fatal(err)
+			}
+			for ada.Result() == nil {
+				select {
+				case <-ctx.Done():
+					t.Fatal("the claim did not end the game")
+				case <-time.After(100 * time.Millisecond):
+				}
+			}
+			if r := ada.Result(); len(r.Winners) != 1 || r.Winners[0] != ada.Status().MySeat || !strings.Contains(r.Reason, "ada claimed the win") {
+				t.Fatalf("the result is %+v", *r)
+			}
+			var log []*crypto.Envelope
+			for _, b := range ada.Entries() {
+				env, err := crypto.Unmarshal(b)
+				if err != nil {
+					t.Fatal(err)
+				}
+				log = append(log, env)
+			}
+			if log[len(log)-1].Kind != crypto.KindClaim {
+				t.Fatalf("ada's log ends with a %s", log[len(log)-1].Kind)
+			}
+			rep, err := lockstep.Verify(log, games.Lookup)
+			if err != nil || rep.Result == nil || fmt.Sprint(*rep.Result) != fmt.Sprint(*ada.Result()) {
+				t.Fatalf("the log verifies to %v (%v), ada's result is %v", rep, err, *ada.Result())
+			}
+		})
+	}
+}
