@@ -103,6 +103,10 @@ func (m *machine) applyClaim(env *crypto.Envelope, seat int) {
 		Reason: fmt.Sprintf("%s left the table; %s claimed the win", m.name(m.seats[other]), m.name(m.seats[seat]))}
 	m.claimed = &r
 	m.phase = PhaseOver
+	// One step, which changes no state (the replay lists it with the
+	// entry that made it).
+	m.seq++
+	m.hashes = append(m.hashes, m.hashes[len(m.hashes)-1])
 	m.steps = append(m.steps, stepInfo{Kind: "claim", Seat: seat, Entry: len(m.log) - 1, What: r.Reason})
 	m.events = append(m.events, Event{Kind: EventGameOver, Seq: m.seq, Seat: seat + 1, Result: &r, Text: "game over: " + r.Reason})
 }

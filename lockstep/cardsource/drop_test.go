@@ -271,6 +271,9 @@ func TestNodeSecretPauseAndClaim(t *testing.T) {
 		if err != nil || rep.Result == nil {
 			t.Fatalf("the log does not verify: %v", err)
 		}
+		if last := rep.Steps[len(rep.Steps)-1]; last.Kind != "claim" || !strings.Contains(last.What, "P1 claimed the win") {
+			t.Fatalf("the replay's last step is %+v", last)
+		}
 		me := a.Status().MySeat
 		if len(rep.Result.Winners) != 1 || rep.Result.Winners[0] != me || !strings.Contains(rep.Result.Reason, "P1 claimed the win") {
 			t.Fatalf("the replayed result is %+v (P1 is seat %d)", rep.Result, me+1)
