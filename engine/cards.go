@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"sort"
@@ -375,8 +376,8 @@ func (c *Cards) Value(h Handle, seat int) (uint16, bool) {
 	if s.pub {
 		return uint16(s.val), true
 	}
-	if !c.Seen(h, seat) {
-		return 0, false
+	if seat < 0 || seat >= MaxCardSeats || s.seen&(1<<seat) == 0 {
+		return 0, false // not seen (Seen, without finding the slot again)
 	}
 	if c.mode == CardsOpen {
 		return uint16(s.val), s.val >= 0
@@ -390,16 +391,43 @@ func (c *Cards) Value(h Handle, seat int) (uint16, bool) {
 // Want appends the opening of h to to, unless it is already satisfied (to
 // has seen h, or h is public).
 func (c *Cards) Want(dst []Opening, h Handle, to int) []Opening {
-	if to == Public {
-		if s := c.slot(h); s != nil && !s.pub {
-			dst = append(dst, Opening{Deck: h.Deck, Pos: h.Pos, To: Public})
-		}
-		return dst
-	}
-	if !c.Seen(h, to) {
+	if c.Wants(h, to) {
 		dst = append(dst, Opening{Deck: h.Deck, Pos: h.Pos, To: to})
 	}
 	return dst
+}
+
+// Wants reports whether Want would list the opening of h to to: a state
+// asks it to learn whether it waits for a card at all without building
+// the list (its ToAct is called at every step).
+func (c *Cards) Wants(h Handle, to int) bool {
+	if to == Public {
+		s := c.slot(h)
+		return s != nil && !s.pub
+	}
+	return !c.Seen(h, to)
+}
+
+// WantsAny reports whether Want would list the opening of any of hs to
+// to: one call for a whole zone (a hand), which a state asks at every step.
+func (c *Cards) WantsAny(hs []Handle, to int) bool {
+	for _, h := range hs {
+		if int(h.Deck) >= len(c.slots) || int(h.Pos) >= len(c.slots[h.Deck]) {
+			if to != Public {
+				return true // no such card: not seen, so Want lists it
+			}
+			continue
+		}
+		s := &c.slots[h.Deck][h.Pos]
+		switch {
+		case s.pub:
+		case to == Public:
+			return true
+		case to < 0 || to >= MaxCardSeats || s.seen&(1<<to) == 0:
+			return true
+		}
+	}
+	return false
 }
 
 // Bound reports whether the shared state holds h's value (open tables, or
@@ -529,14 +557,16 @@ func (c *Cards) OpenFromBeacon(want []Opening, beacon []byte) error {
 	if c.mode != CardsOpen {
 		return errors.New("the open card source cannot answer a secret table")
 	}
-	r := NewRand(beacon)
+	// On the stack: an opening costs no allocation.
+	var room [64]byte
+	r := randIn(beacon, room[:])
 	for _, o := range want {
 		s := c.slot(o.Handle())
 		if s == nil || s.dead || o.To < Public || o.To >= MaxCardSeats {
 			// Refused before bind draws anything (Open would refuse it too).
 			return fmt.Errorf("%w: %s", ErrNotWaiting, o)
 		}
-		card, err := c.bind(o.Handle(), r, 0)
+		card, err := c.bind(o.Handle(), &r, 0)
 		if err != nil {
 			return err
 		}
@@ -548,32 +578,57 @@ func (c *Cards) OpenFromBeacon(want []Opening, beacon []byte) error {
 }
 
 // Clone returns a deep copy (the knowledge too, so that a bot's trial moves
-// on a copy never touch the peer's own).
+// on a copy never touch the peer's own). The lists that never change once
+// made (the declared decks, each reshuffle's sources) are shared; every
+// deck's positions are copied into one allocation, and so are the counts
+// and the free sources: a clone costs the same few allocations however
+// many reshuffles the game made (lockstep clones the state at every step).
 func (c *Cards) Clone() Cards {
-	out := Cards{mode: c.mode, decks: c.decks, open: c.open, sources: append([][]Handle(nil), c.sources...),
-		slots: make([][]slot, len(c.slots)), know: c.know.Clone(),
-		rem: make([][]int, len(c.rem)), remPub: make([][]int, len(c.remPub)), free: make([][]int16, len(c.free))}
-	for d, s := range c.slots {
-		out.slots[d] = append([]slot(nil), s...)
+	out := Cards{mode: c.mode, decks: c.decks, open: c.open, know: c.know.Clone(),
+		// Capped: a reshuffle on one copy appends to its own list.
+		sources: c.sources[:len(c.sources):len(c.sources)]}
+	out.slots = cloneEach(c.slots)
+	out.rem, out.remPub = cloneEach(c.rem), cloneEach(c.remPub)
+	out.free = cloneEach(c.free)
+	return out
+}
+
+// cloneEach copies every list of ls into one backing array; each copy is
+// capped at its length, so that no append to one can reach the next.
+func cloneEach[T any](ls [][]T) [][]T {
+	n := 0
+	for _, l := range ls {
+		n += len(l)
 	}
-	for d := range c.rem {
-		out.rem[d], out.remPub[d] = append([]int(nil), c.rem[d]...), append([]int(nil), c.remPub[d]...)
-	}
-	for d, f := range c.free {
-		out.free[d] = append([]int16(nil), f...)
+	back := make([]T, n)
+	out := make([][]T, len(ls))
+	at := 0
+	for i, l := range ls {
+		copy(back[at:], l)
+		out[i] = back[at : at+len(l) : at+len(l)]
+		at += len(l)
 	}
 	return out
 }
 
 // Encode writes the shared part: the mode and, per deck, the handles it was
-// reshuffled from (deck, then position) and, per position, the value the
-// state holds (-1 for none) and its flags: public (bit 0), reshuffled away
-// (bit 1), the seats that saw it (bits 2 and up). On an open table a
-// position of a reshuffled deck writes the source it took (-1: none yet)
-// instead of its value, which is that source's. The decks' lists are not
-// written: the game derives them from its options. The knowledge is never
-// written.
+// reshuffled from (deck, then position), then its positions column by
+// column: the value the state holds at each (-1 for none), the flags of
+// every position as runs, and on an open table the source each position of
+// a reshuffled deck took (-1: none yet). The flags of a position are one
+// number: public (bit 0), reshuffled away (bit 1), the seats that saw it
+// (bits 2 and up); runs of equal flags are written as a count and the
+// flags (a whole deck reshuffled away, or a supply, is a few runs). A
+// value is not written where the state knows it otherwise: an open deck
+// lies face up as declared, and on an open table a position of a
+// reshuffled deck shows the card of the source it took. The decks' lists
+// are not written: the game derives them from its options. The knowledge
+// is never written.
 func (c *Cards) Encode(e *Encoder) {
+	if !e.trace {
+		c.encodeFast(e)
+		return
+	}
 	e.Begin("cards")
 	e.Uint("mode", uint64(c.mode))
 	e.Len("decks", len(c.slots))
@@ -588,32 +643,150 @@ func (c *Cards) Encode(e *Encoder) {
 			e.Uint("source.pos", uint64(h.Pos))
 		}
 		e.Len("slots", len(ss))
-		for i, s := range ss {
+		if c.writesVal(d) {
+			for i := range ss {
+				e.BeginItem("slot", i)
+				e.Int("val", int(ss[i].val))
+				e.End()
+			}
+		}
+		e.Len("runs", countRuns(ss))
+		for i := 0; i < len(ss); {
+			j := i + 1
+			for j < len(ss) && sameFlags(&ss[j], &ss[i]) {
+				j++
+			}
+			f := ss[i].flags()
 			e.BeginItem("slot", i)
-			// A position of a reshuffled deck on an open table shows the
-			// card of the source it took (src), and none before: its
-			// value is not written again.
-			if d < len(c.decks) || c.mode == CardsSecret {
-				e.Int("val", int(s.val))
-			}
-			// One number for the flags keeps a 120-card deck near 2 bytes a
-			// card: the state is hashed at every step.
-			f := uint64(s.seen) << 2
-			if s.pub {
-				f |= 1
-			}
-			if s.dead {
-				f |= 2
-			}
+			e.Uint("run", uint64(j-i))
 			e.Uint("flags", f)
-			if d >= len(c.decks) && c.mode == CardsOpen {
-				e.Int("src", int(s.src))
-			}
 			e.End()
+			i = j
+		}
+		if c.writesSrc(d) {
+			for i := range ss {
+				e.BeginItem("slot", i)
+				e.Int("src", int(ss[i].src))
+				e.End()
+			}
 		}
 		e.End()
 	}
 	e.End()
+}
+
+// encodeFast writes exactly the bytes of Encode, without the field names a
+// trace encoder records: the state is hashed at every step, and its card
+// bookkeeping is most of it (TestCardsFastEncodingIsTheTraced).
+func (c *Cards) encodeFast(e *Encoder) {
+	b := e.buf
+	b = binary.AppendUvarint(b, uint64(c.mode))
+	b = binary.AppendUvarint(b, uint64(len(c.slots)))
+	var runs [128]struct {
+		n int
+		f uint64
+	}
+	for d, ss := range c.slots {
+		src := c.Sources(d)
+		b = binary.AppendUvarint(b, uint64(len(src)))
+		for _, h := range src {
+			b = binary.AppendUvarint(b, uint64(h.Deck))
+			b = binary.AppendUvarint(b, uint64(h.Pos))
+		}
+		b = binary.AppendUvarint(b, uint64(len(ss)))
+		if c.writesVal(d) {
+			for i := range ss {
+				b = appendInt(b, int(ss[i].val))
+			}
+		}
+		// The runs, gathered in one pass while they fit in runs, else
+		// counted first.
+		k := 0
+		for i := 0; i < len(ss) && k <= len(runs); {
+			j := i + 1
+			for j < len(ss) && sameFlags(&ss[j], &ss[i]) {
+				j++
+			}
+			if k < len(runs) {
+				runs[k].n, runs[k].f = j-i, ss[i].flags()
+			}
+			k++
+			i = j
+		}
+		if k <= len(runs) {
+			b = binary.AppendUvarint(b, uint64(k))
+			for _, r := range runs[:k] {
+				b = binary.AppendUvarint(b, uint64(r.n))
+				b = binary.AppendUvarint(b, r.f)
+			}
+		} else {
+			b = binary.AppendUvarint(b, uint64(countRuns(ss)))
+			for i := 0; i < len(ss); {
+				j := i + 1
+				for j < len(ss) && sameFlags(&ss[j], &ss[i]) {
+					j++
+				}
+				b = binary.AppendUvarint(b, uint64(j-i))
+				b = binary.AppendUvarint(b, ss[i].flags())
+				i = j
+			}
+		}
+		if c.writesSrc(d) {
+			for i := range ss {
+				b = appendInt(b, int(ss[i].src))
+			}
+		}
+	}
+	e.buf = b
+}
+
+// appendInt appends v as Encoder.Int writes it (zig-zag varint), one byte
+// without a call in the usual case.
+func appendInt(b []byte, v int) []byte {
+	if uint(v+64) < 0x80 {
+		return append(b, byte(v<<1)^byte(v>>63))
+	}
+	return binary.AppendVarint(b, int64(v))
+}
+
+// writesVal reports whether the encoding holds deck d's values: not for an
+// open declared deck (face up as declared), nor for a reshuffled deck on
+// an open table (each position shows the source it took).
+func (c *Cards) writesVal(d int) bool {
+	if d < len(c.decks) {
+		return !c.open[d]
+	}
+	return c.mode == CardsSecret
+}
+
+// writesSrc reports whether the encoding holds the sources deck d's
+// positions took: a reshuffled deck on an open table.
+func (c *Cards) writesSrc(d int) bool { return d >= len(c.decks) && c.mode == CardsOpen }
+
+// flags is the position's flags as Encode writes them.
+func (s *slot) flags() uint64 {
+	f := uint64(s.seen) << 2
+	if s.pub {
+		f |= 1
+	}
+	if s.dead {
+		f |= 2
+	}
+	return f
+}
+
+// sameFlags reports whether a and b have the same flags.
+func sameFlags(a, b *slot) bool { return a.pub == b.pub && a.dead == b.dead && a.seen == b.seen }
+
+// countRuns is the number of runs of equal flags in ss.
+func countRuns(ss []slot) int {
+	n := 0
+	for i := range ss {
+		if i == 0 || !sameFlags(&ss[i], &ss[i-1]) {
+			n++
+		}
+	}
+	return n
 }
 
 // DecodeCards reads what Encode wrote for the hidden decks the game
@@ -629,10 +802,11 @@ func DecodeCards(d *Decoder, decks [][]uint16) (Cards, error) {
 // DecodeDecks reads what Encode wrote for the decks the game declares, and
 // checks it: sizes match; values are cards of their deck; no declared
 // card is bound to more positions than the deck has copies; open decks lie
-// face up as declared; every reshuffled deck takes each of its sources, all
-// of earlier decks, once, and every reshuffled handle is a source of
-// exactly one deck; a position of a reshuffled deck took a source whose
-// card it shows (open tables); a secret table holds no private value.
+// face up as declared; runs of flags are maximal and cover the deck; every
+// reshuffled deck takes each of its sources, all of earlier decks, once,
+// and every reshuffled handle is a source of exactly one deck; a position
+// of a reshuffled deck took a source whose card it shows (open tables); a
+// secret table holds no private value.
 func DecodeDecks(d *Decoder, decks []Deck) (Cards, error) {
 	c, err := NewDecks(decks)
 	if err != nil {
@@ -659,6 +833,8 @@ func DecodeDecks(d *Decoder, decks []Deck) (Cards, error) {
 			top = max(top, int(v)+1)
 		}
 	}
+	// One position's columns, read before they are checked together.
+	vals, flags, srcs := make([]int, MaxDeckSize), make([]uint64, MaxDeckSize), make([]int, MaxDeckSize)
 	for di := 0; di < n; di++ {
 		ns := d.Len(MaxDeckSize)
 		var src []Handle
@@ -684,22 +860,48 @@ func DecodeDecks(d *Decoder, decks []Deck) (Cards, error) {
 			c.sources = append(c.sources, src)
 			c.slots = append(c.slots, make([]slot, m))
 		}
+		for i := 0; i < m; i++ {
+			vals[i], srcs[i] = -1, -1
+			if di < len(decks) && decks[di].Open {
+				vals[i] = int(decks[di].Cards[i])
+			}
+		}
+		if c.writesVal(di) {
+			for i := 0; i < m; i++ {
+				vals[i] = d.Int()
+			}
+		}
+		runs := d.Len(m)
+		at := 0
+		for r := 0; r < runs && d.Err() == nil; r++ {
+			k, f := d.Uint(), d.Uint()
+			if d.Err() != nil {
+				break
+			}
+			if k == 0 || k > uint64(m-at) || r > 0 && f == flags[at-1] {
+				return bad("deck %d: runs of flags that are not maximal or do not fit", di)
+			}
+			for j := 0; j < int(k); j++ {
+				flags[at] = f
+				at++
+			}
+		}
+		if d.Err() == nil && at != m {
+			return bad("deck %d: runs of flags cover %d of %d positions", di, at, m)
+		}
+		if c.writesSrc(di) {
+			for i := 0; i < m; i++ {
+				srcs[i] = d.Int()
+			}
+		}
+		if d.Err() != nil {
+			return Cards{}, d.Err()
+		}
+		reshuffledOpen := c.writesSrc(di)
 		used := make([]bool, ns)
 		for i := range c.slots[di] {
 			s := &c.slots[di][i]
-			reshuffledOpen := di >= len(decks) && c.mode == CardsOpen
-			v := -1
-			if !reshuffledOpen {
-				v = d.Int()
-			}
-			f := d.Uint()
-			sv := -1
-			if reshuffledOpen {
-				sv = d.Int()
-			}
-			if d.Err() != nil {
-				return Cards{}, d.Err()
-			}
+			v, f, sv := vals[i], flags[i], srcs[i]
 			if reshuffledOpen && sv >= 0 && sv < ns {
 				// The card of the source it took (checked below).
 				v = int(c.slot(src[sv]).val)
@@ -712,10 +914,10 @@ func DecodeDecks(d *Decoder, decks []Deck) (Cards, error) {
 			if v < -1 || v >= top || seen > 0xffff || s.pub && v < 0 || c.mode == CardsSecret && !s.pub && v >= 0 {
 				return bad("card %d:%d", di, i)
 			}
-			if di < len(decks) && decks[di].Open && (!s.pub || v != int(decks[di].Cards[i])) {
+			if di < len(decks) && decks[di].Open && !s.pub {
 				return bad("card %d:%d of a face-up deck", di, i)
 			}
-			if sv < -1 || sv >= ns || c.mode == CardsSecret && sv >= 0 || (sv >= 0) != (v >= 0 && di >= len(decks) && c.mode == CardsOpen) {
+			if sv < -1 || sv >= ns || (sv >= 0) != (v >= 0 && reshuffledOpen) {
 				return bad("card %d:%d names source %d", di, i, sv)
 			}
 			if sv >= 0 {
@@ -801,4 +1003,10 @@ func (c *Cards) Bind(h Handle, card int) error {
 	}
 	c.setVal(h, s, card)
 	return nil
+}
+
+// Dead reports whether h was reshuffled into a later deck.
+func (c *Cards) Dead(h Handle) bool {
+	s := c.slot(h)
+	return s != nil && s.dead
 }

@@ -17,19 +17,22 @@ func (c *Cards) Reshuffle(from []Handle) (uint8, error) {
 	if len(from) == 0 || len(from) > MaxDeckSize {
 		return 0, fmt.Errorf("a reshuffle of %d cards", len(from))
 	}
+	// Each card is marked dead as it is taken, so a card named twice is
+	// found dead the second time; a refusal undoes the marks (nothing
+	// changes).
 	for i, h := range from {
 		s := c.slot(h)
 		if s == nil || s.dead {
-			return 0, fmt.Errorf("%w: no card %s to reshuffle", ErrNotWaiting, h)
-		}
-		for _, g := range from[:i] {
-			if g == h {
+			twice := s != nil && index(from[:i], h) >= 0
+			for _, g := range from[:i] {
+				c.slot(g).dead = false
+			}
+			if twice {
 				return 0, fmt.Errorf("%s is in the reshuffle twice", h)
 			}
+			return 0, fmt.Errorf("%w: no card %s to reshuffle", ErrNotWaiting, h)
 		}
-	}
-	for _, h := range from {
-		c.slot(h).dead = true
+		s.dead = true
 	}
 	id := uint8(len(c.slots))
 	c.sources = append(c.sources, append([]Handle(nil), from...))
@@ -170,4 +173,14 @@ func (c *Cards) takeSource(d uint8, s *slot, card int) {
 			return
 		}
 	}
+}
+
+// index is where h is in hs, or -1.
+func index(hs []Handle, h Handle) int {
+	for i, g := range hs {
+		if g == h {
+			return i
+		}
+	}
+	return -1
 }

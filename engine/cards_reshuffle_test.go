@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"testing"
@@ -35,6 +36,17 @@ func TestReshuffleOnAnOpenTable(t *testing.T) {
 	// Seat 0 sees four cards, then the four and two never-opened ones are
 	// reshuffled into deck 1.
 	first := dealAll(t, &c, 0, Derive([]byte("r"), "", 0))
+	// Refused reshuffles change nothing: a card named twice, a card that
+	// does not exist after good ones.
+	before := encodeCards(&c)
+	for _, bad := range [][]Handle{{{0, 0}, {0, 1}, {0, 0}}, {{0, 4}, {0, 5}, {0, 10}}} {
+		if _, err := c.Reshuffle(bad); err == nil {
+			t.Fatalf("reshuffle of %v accepted", bad)
+		}
+		if string(encodeCards(&c)) != string(before) || c.NumDecks() != 1 {
+			t.Fatalf("refused reshuffle of %v changed the cards", bad)
+		}
+	}
 	from := []Handle{{0, 0}, {0, 1}, {0, 2}, {0, 3}, {0, 8}, {0, 9}}
 	id, err := c.Reshuffle(from)
 	if err != nil || id != 1 {
@@ -159,8 +171,68 @@ func TestOpenDecksLieFaceUp(t *testing.T) {
 	if _, err := DecodeDecks(NewDecoder(e.Bytes()), []Deck{{Cards: []uint16{0, 1, 1}}, {Cards: []uint16{4, 4, 5}, Open: true}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := DecodeDecks(NewDecoder(e.Bytes()), []Deck{{Cards: []uint16{0, 1, 1}}, {Cards: []uint16{4, 4, 4}, Open: true}}); err == nil {
-		t.Fatal("an open deck decoded against another list")
+	// The values of an open deck are the game's declared list, not in the
+	// encoding; a position of it that is not face up is refused.
+	if back, err := DecodeDecks(NewDecoder(e.Bytes()), []Deck{{Cards: []uint16{0, 1, 1}}, {Cards: []uint16{4, 4, 5}, Open: true}}); err != nil {
+		t.Fatal(err)
+	} else if v, ok := back.Public(Handle{Deck: 1, Pos: 2}); !ok || v != 5 {
+		t.Fatalf("decoded open deck shows %d %v at 1:2, declared 5", v, ok)
+	}
+	hidden := c.Clone()
+	hidden.slots[1][1].pub = false
+	e.Reset()
+	hidden.Encode(e)
+	if _, err := DecodeDecks(NewDecoder(e.Bytes()), []Deck{{Cards: []uint16{0, 1, 1}}, {Cards: []uint16{4, 4, 5}, Open: true}}); err == nil {
+		t.Fatal("an open deck with a card face down decoded")
+	}
+}
+
+// TestCardsEncodingRefusesBadRuns: the runs of flags must be maximal, of
+// at least one position, and cover the deck exactly; anything else is
+// refused (one state, one encoding).
+func TestCardsEncodingRefusesBadRuns(t *testing.T) {
+	c := mustCards(t)
+	if err := c.OpenFromBeacon([]Opening{{0, 0, 1}, {0, 1, Public}, {0, 5, Public}}, Derive([]byte("r"), "", 0)); err != nil {
+		t.Fatal(err)
+	}
+	good := encodeCards(&c)
+	if _, err := DecodeCards(NewDecoder(good), testDeck()); err != nil {
+		t.Fatal(err)
+	}
+	// The header: mode, decks, then deck 0: sources, slots, its values.
+	d := NewDecoder(good)
+	d.Uint()
+	d.Len(MaxDecks)
+	d.Len(MaxDeckSize)
+	m := d.Len(MaxDeckSize)
+	for i := 0; i < m; i++ {
+		d.Int()
+	}
+	head := append([]byte(nil), good[:d.off]...)
+	runs := func(rs ...uint64) []byte {
+		b := binary.AppendUvarint(append([]byte(nil), head...), uint64(len(rs)/2))
+		for _, x := range rs {
+			b = binary.AppendUvarint(b, x)
+		}
+		return b
+	}
+	pub, seen1 := uint64(1), uint64(1<<3)
+	ok := runs(1, seen1, 1, pub, 3, 0, 1, pub, uint64(m-6), 0) // (count, flags) each
+	if string(ok) != string(good) {
+		t.Fatalf("the test's runs %x are not the encoding's %x", ok, good)
+	}
+	for _, tc := range []struct {
+		name string
+		b    []byte
+	}{
+		{"a run split in two", runs(1, seen1, 1, pub, 1, 0, 2, 0, 1, pub, uint64(m-6), 0)},
+		{"an empty run", runs(1, seen1, 1, pub, 0, 0, 3, 0, 1, pub, uint64(m-6), 0)},
+		{"runs short of a deck", runs(1, seen1, 1, pub, 3, 0, 1, pub, uint64(m-7), 0)},
+		{"runs past a deck", runs(1, seen1, 1, pub, 3, 0, 1, pub, uint64(m-5), 0)},
+	} {
+		if _, err := DecodeCards(NewDecoder(tc.b), testDeck()); err == nil {
+			t.Errorf("%s decoded", tc.name)
+		}
 	}
 }
 

@@ -179,3 +179,34 @@ func TestHandleArg(t *testing.T) {
 		}
 	}
 }
+
+// TestWantsAnyIsWant: WantsAny of a zone says exactly whether Want lists
+// any of its cards, for every recipient, with handles that exist or not.
+func TestWantsAnyIsWant(t *testing.T) {
+	c := mustCards(t)
+	if err := c.OpenFromBeacon([]Opening{{0, 0, 1}, {0, 1, Public}, {0, 2, 0}, {0, 3, 1}}, Derive([]byte("w"), "", 0)); err != nil {
+		t.Fatal(err)
+	}
+	var all []Handle
+	for p := uint16(0); p < 12; p++ { // 10 and 11 are no card of the deck
+		all = append(all, Handle{Pos: p})
+	}
+	all = append(all, Handle{Deck: 3, Pos: 0})
+	for to := Public; to <= MaxCardSeats; to++ {
+		for i := range all {
+			for j := i; j <= len(all); j++ {
+				zone := all[i:j]
+				want := len(func() []Opening {
+					var dst []Opening
+					for _, h := range zone {
+						dst = c.Want(dst, h, to)
+					}
+					return dst
+				}()) > 0
+				if got := c.WantsAny(zone, to); got != want {
+					t.Fatalf("WantsAny(%v, %d) = %v, Want lists %v", zone, to, got, want)
+				}
+			}
+		}
+	}
+}

@@ -81,6 +81,16 @@ func (e *Encoder) End() {
 
 // Uint writes an unsigned number.
 func (e *Encoder) Uint(name string, v uint64) {
+	// The common case, one byte and no trace, is small enough to inline:
+	// a state's hash writes hundreds of numbers.
+	if v < 0x80 && !e.trace {
+		e.buf = append(e.buf, byte(v))
+		return
+	}
+	e.uint(name, v)
+}
+
+func (e *Encoder) uint(name string, v uint64) {
 	e.buf = binary.AppendUvarint(e.buf, v)
 	if e.trace {
 		e.record(name, strconv.FormatUint(v, 10))
@@ -89,6 +99,15 @@ func (e *Encoder) Uint(name string, v uint64) {
 
 // Int writes a signed number.
 func (e *Encoder) Int(name string, v int) {
+	// Zig-zag, as binary.AppendVarint writes it: one byte below 64.
+	if uint(v+64) < 0x80 && !e.trace {
+		e.buf = append(e.buf, byte(v<<1)^byte(v>>63))
+		return
+	}
+	e.int(name, v)
+}
+
+func (e *Encoder) int(name string, v int) {
 	e.buf = binary.AppendVarint(e.buf, int64(v))
 	if e.trace {
 		e.record(name, strconv.Itoa(v))
@@ -127,6 +146,14 @@ func (e *Encoder) Text(name string, s string) {
 
 // Len writes the length of the list that follows.
 func (e *Encoder) Len(name string, n int) {
+	if uint(n) < 0x80 && !e.trace {
+		e.buf = append(e.buf, byte(n))
+		return
+	}
+	e.len(name, n)
+}
+
+func (e *Encoder) len(name string, n int) {
 	e.buf = binary.AppendUvarint(e.buf, uint64(n))
 	if e.trace {
 		e.record(name+".len", strconv.Itoa(n))

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"bytes"
+	"encoding/binary"
 	"errors"
 	"reflect"
 	"testing"
@@ -134,5 +136,35 @@ func TestActionEncoding(t *testing.T) {
 	}
 	if _, err := DecodeAction(append(b, 0)); err == nil {
 		t.Fatal("trailing byte accepted")
+	}
+}
+
+// TestEncoderFastPathIsTheVarint: the one-byte fast path of Uint, Int and
+// Len writes exactly what binary.AppendUvarint and AppendVarint write, and
+// what a trace encoder (which always takes the general path) writes.
+func TestEncoderFastPathIsTheVarint(t *testing.T) {
+	fast, trace := NewEncoder(nil), NewTraceEncoder()
+	var want []byte
+	for v := -300; v <= 300; v++ {
+		for _, e := range []*Encoder{fast, trace} {
+			e.Int("i", v)
+			if v >= 0 {
+				e.Uint("u", uint64(v))
+				e.Len("n", v)
+			}
+		}
+		want = binary.AppendVarint(want, int64(v))
+		if v >= 0 {
+			want = binary.AppendUvarint(want, uint64(v))
+			want = binary.AppendUvarint(want, uint64(v))
+		}
+	}
+	for _, v := range []int{-1 << 31, 1<<31 - 1, -65, 64, -64, 63} {
+		fast.Int("i", v)
+		trace.Int("i", v)
+		want = binary.AppendVarint(want, int64(v))
+	}
+	if !bytes.Equal(fast.Bytes(), want) || !bytes.Equal(trace.Bytes(), want) {
+		t.Fatalf("fast %x\ntrace %x\nwant %x", fast.Bytes(), trace.Bytes(), want)
 	}
 }

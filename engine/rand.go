@@ -27,11 +27,22 @@ type Rand struct {
 
 // NewRand returns the stream for seed. The seed is copied.
 func NewRand(seed []byte) *Rand {
-	in := make([]byte, 0, len(randDomain)+len(seed)+8)
+	r := randIn(seed, nil)
+	return &r
+}
+
+// randIn is the stream for seed, its input kept in room if it fits (a
+// caller's array on the stack: the stream then costs no allocation). The
+// Rand must not outlive room.
+func randIn(seed, room []byte) Rand {
+	in := room[:0]
+	if n := len(randDomain) + len(seed) + 8; n > cap(room) {
+		in = make([]byte, 0, n)
+	}
 	in = append(in, randDomain...)
 	in = append(in, seed...)
-	in = append(in, make([]byte, 8)...)
-	return &Rand{in: in, used: 4}
+	in = append(in, 0, 0, 0, 0, 0, 0, 0, 0)
+	return Rand{in: in, used: 4}
 }
 
 // Uint64 returns the next 64 bits of the stream.
@@ -107,7 +118,8 @@ func (r *Rand) Shuffle(n int, swap func(i, j int)) {
 // that need several independent streams from one seed (simulations).
 func Derive(seed []byte, label string, n uint64) []byte {
 	const domain = "boardmesh/derive/v1"
-	in := make([]byte, 0, len(domain)+8+len(seed)+8+len(label)+8)
+	var room [128]byte // on the stack for the usual seeds and labels
+	in := room[:0]
 	in = append(in, domain...)
 	in = binary.BigEndian.AppendUint64(in, uint64(len(seed)))
 	in = append(in, seed...)

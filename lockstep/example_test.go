@@ -85,8 +85,8 @@ func Example() {
 	// Output:
 	// Ada: roster agreed: Bo, Ada
 	// Bo: roster agreed: Bo, Ada
-	// Ada: seats drawn; the game begins
-	// Bo: seats drawn; the game begins
+	// Ada: seats drawn; the game begins with open hands: every peer's engine holds every card drawn
+	// Bo: seats drawn; the game begins with open hands: every peer's engine holds every card drawn
 	// game over: true
 	// same log on both disks: true
 	// log verifies: true

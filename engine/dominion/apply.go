@@ -12,18 +12,79 @@ func (s *State) Apply(seat int, a engine.Action) error { return s.ApplyRevealed(
 
 // isLegal reports whether a is one of Legal's actions.
 func (s *State) isLegal(a engine.Action) bool {
-	if s.ask == askMain && a.Op == opBuy {
-		// The buys are checked directly, which keeps simulations fast.
-		if len(a.Args) != 1 {
-			return false
-		}
-		c := int(a.Args[0])
-		return c >= 0 && c < NumCards && s.buys > 0 && s.supply[c] > 0 && cards[c].cost <= s.coins && s.inSupply(c)
+	return s.ToAct().Kind == engine.ActorSeat && s.isLegalNow(a)
+}
+
+// isLegalNow is isLegal in a state where a seat is to act (the caller
+// checked ToAct).
+func (s *State) isLegalNow(a engine.Action) bool {
+	if s.ask == askMain {
+		// The moves of the turn itself are checked directly, exactly as
+		// legalMain lists them, which keeps simulations fast (no list, no
+		// allocation).
+		return s.isLegalMain(a)
 	}
 	var buf [48]engine.Action
 	for _, l := range s.Legal(buf[:0]) {
 		if l.Equal(a) {
 			return true
+		}
+	}
+	return false
+}
+
+// isLegalMain reports whether a is one of legalMain's actions.
+func (s *State) isLegalMain(a engine.Action) bool {
+	switch a.Op {
+	case opBuy:
+		if len(a.Args) != 1 {
+			return false
+		}
+		c := int(a.Args[0])
+		return c >= 0 && c < NumCards && s.buys > 0 && s.supply[c] > 0 && cards[c].cost <= s.coins && s.inSupply(c)
+	case opEndTurn:
+		return len(a.Args) == 0
+	case opPlay:
+		return len(a.Args) == 1 && s.phase == phaseAction && s.actions > 0 && s.listedPick(s.cur, s.p[s.cur].hand, a.Args[0], isAction)
+	case opTreasure:
+		return len(a.Args) == 1 && !s.bought && s.listedPick(s.cur, s.p[s.cur].hand, a.Args[0], isTreasure)
+	case opAllTreasures:
+		if s.bought {
+			return false
+		}
+		var buf [64]int32
+		all := s.allTreasures(buf[:0])
+		if len(all) < 2 || len(all) != len(a.Args) {
+			return false
+		}
+		for i := range all {
+			if all[i] != a.Args[i] {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// listedPick reports whether pickFrom(seat, z, keep) lists the handle of
+// argument x: it is in z, seat knows its card, keep takes it, and no
+// earlier handle of z holds the same card as seat knows them.
+func (s *State) listedPick(seat int, z []engine.Handle, x int32, keep func(int) bool) bool {
+	h, ok := engine.HandleArg(x)
+	if !ok {
+		return false
+	}
+	c := s.card(h, seat)
+	if c < 0 || !keep(c) {
+		return false
+	}
+	for _, g := range z {
+		if g == h {
+			return true
+		}
+		if s.card(g, seat) == c {
+			return false
 		}
 	}
 	return false

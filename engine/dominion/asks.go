@@ -129,14 +129,24 @@ func hasKind(z *counts, keep func(int) bool) bool {
 // knows and keep accepts, in card order.
 func (s *State) pickFrom(dst []engine.Action, seat int, z []engine.Handle, keep func(int) bool) []engine.Action {
 	var at [NumCards]int
+	n := 0
 	for i, h := range z {
 		if c := s.card(h, seat); c >= 0 && at[c] == 0 && (keep == nil || keep(c)) {
 			at[c] = i + 1
+			n++
 		}
 	}
+	if n == 0 {
+		return dst
+	}
+	// One allocation for every pick's argument.
+	args := make([]int32, n)
+	k := 0
 	for _, i := range at {
 		if i > 0 {
-			dst = append(dst, engine.Action{Op: opPick, Args: []int32{z[i-1].Arg()}})
+			args[k] = z[i-1].Arg()
+			dst = append(dst, engine.Action{Op: opPick, Args: args[k : k+1 : k+1]})
+			k++
 		}
 	}
 	return dst

@@ -34,8 +34,19 @@ func (s *State) reveal(i, n int) (wait bool) {
 	return s.waiting()
 }
 
-// waiting reports whether cards are still to be opened.
-func (s *State) waiting() bool { return len(s.Openings(nil)) > 0 }
+// waiting reports whether cards are still to be opened (without listing
+// them: ToAct and every step ask it).
+func (s *State) waiting() bool {
+	if s.phase == phaseOver || s.req != reqNone {
+		return false
+	}
+	for i := range s.p {
+		if s.cards.WantsAny(s.p[i].hand, i) {
+			return true
+		}
+	}
+	return len(s.aside) > 0 && s.cards.WantsAny(s.aside, s.asideTo())
+}
 
 // take moves the top n cards of seat i's deck to hand (or aside),
 // reshuffling the discard pile into a new deck only when the deck is empty
@@ -70,11 +81,12 @@ func (s *State) reshuffle(i int) bool {
 		s.finish("too many reshuffles for one game")
 		return false
 	}
+	// The discard pile's handles are now the new deck's sources (Reshuffle
+	// copied them): both zones are refilled in place.
 	n := len(p.disc)
-	p.disc = nil
-	p.deck = make([]engine.Handle, n)
-	for k := range p.deck {
-		p.deck[k] = engine.Handle{Deck: d, Pos: uint16(n - 1 - k)}
+	p.disc, p.deck = p.disc[:0], p.deck[:0] // the deck ran out (take)
+	for k := 0; k < n; k++ {
+		p.deck = append(p.deck, engine.Handle{Deck: d, Pos: uint16(n - 1 - k)})
 	}
 	return true
 }
@@ -119,14 +131,16 @@ func (s *State) ApplyChance(beacon []byte) error {
 		s.req = reqNone
 		s.deal()
 		if s.cards.Mode() == engine.CardsOpen {
-			if err := s.cards.OpenFromBeacon(s.Openings(nil), engine.Derive(beacon, "deal", 0)); err != nil {
+			var buf [32]engine.Opening
+			if err := s.cards.OpenFromBeacon(s.Openings(buf[:0]), engine.Derive(beacon, "deal", 0)); err != nil {
 				return err
 			}
 		}
 		s.run()
 		return nil
 	}
-	if err := s.cards.OpenFromBeacon(s.Openings(nil), beacon); err != nil {
+	var buf [16]engine.Opening
+	if err := s.cards.OpenFromBeacon(s.Openings(buf[:0]), beacon); err != nil {
 		return err
 	}
 	s.run()
@@ -156,12 +170,18 @@ func (s *State) Openings(dst []engine.Opening) []engine.Opening {
 			dst = s.cards.Want(dst, h, i)
 		}
 	}
-	to := s.asideOwner
-	if len(s.stack) > 0 && (s.top().card == Vassal || s.top().card == Bandit) {
-		to = engine.Public
-	}
+	to := s.asideTo()
 	for _, h := range s.aside {
 		dst = s.cards.Want(dst, h, to)
 	}
 	return dst
+}
+
+// asideTo is who the cards aside are opened to: everyone for Vassal and
+// Bandit, their owner for Sentry and Library.
+func (s *State) asideTo() int {
+	if len(s.stack) > 0 && (s.top().card == Vassal || s.top().card == Bandit) {
+		return engine.Public
+	}
+	return s.asideOwner
 }

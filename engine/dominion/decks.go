@@ -71,6 +71,31 @@ func declaredDecks(players int) []engine.Deck {
 // The pile's count alone therefore says which handles are still in the
 // Supply, and the state needs to keep no list of them.
 func gainHandle(players, c, left int) engine.Handle {
-	sizes := pileSizes(players)
-	return engine.Handle{Deck: supplyDeck, Pos: uint16(pileStart(&sizes, c) + left - 1)}
+	return engine.Handle{Deck: supplyDeck, Pos: uint16(pileStarts[players][c] + left - 1)}
 }
+
+// pileStarts[n][c] is pileStart(pileSizes(n), c) for every player count,
+// computed once (a gain asks for it; a table is cheaper than the sums).
+var pileStarts = func() (t [7][NumCards]int) {
+	for n := 2; n < len(t); n++ {
+		sizes := pileSizes(n)
+		for c := range t[n] {
+			t[n][c] = pileStart(&sizes, c)
+		}
+	}
+	return t
+}()
+
+// newCards[n] is the card bookkeeping of a new game of n players, made
+// once: a game starts from a clone of it (declaring 400 to 570 Supply
+// positions for each game was a tenth of a bot game). It is never changed.
+var newCards = func() (t [7]engine.Cards) {
+	for n := 2; n < len(t); n++ {
+		c, err := engine.NewDecks(declaredDecks(n))
+		if err != nil {
+			panic(err) // the declared decks are within the bounds
+		}
+		t[n] = c
+	}
+	return t
+}()

@@ -33,14 +33,33 @@ func TestApplyAcceptsExactlyLegal(t *testing.T) {
 				for op := 0; op <= opSentry+1; op++ {
 					for c := -2; c <= NumCards; c++ {
 						for _, a := range []engine.Action{act(op), act(op, c), act(op, c, sentryBack), act(op, c, 3)} {
-							in := false
-							for _, l := range legal {
-								in = in || l.Equal(a)
-							}
-							if got := s.isLegal(a); got != in {
-								t.Fatalf("game %d step %d: isLegal(%v) = %v, Legal lists it: %v; %s", i, step, a, got, in, s.prompt())
+							checkIsLegal(t, s, legal, a, fmt.Sprintf("game %d step %d", i, step))
+						}
+					}
+					// Every handle of the seat's zones and the aside: the
+					// first copy of a card is listed, a later one is not.
+					p := &s.p[s.askSeat]
+					for _, z := range [][]engine.Handle{p.hand, p.disc, p.deck, p.play, s.aside} {
+						for _, h := range z {
+							for _, a := range []engine.Action{act(op, int(h.Arg())), act(op, int(h.Arg()), sentryTrash), act(op, int(h.Arg()), sentryBack)} {
+								checkIsLegal(t, s, legal, a, fmt.Sprintf("game %d step %d", i, step))
 							}
 						}
+					}
+				}
+				// Play all Treasures with its cards in another order, or
+				// one short, is not the listed move.
+				for _, l := range legal {
+					if l.Op != opAllTreasures {
+						continue
+					}
+					rev := engine.Action{Op: l.Op}
+					for k := len(l.Args) - 1; k >= 0; k-- {
+						rev.Args = append(rev.Args, l.Args[k])
+					}
+					short := engine.Action{Op: l.Op, Args: l.Args[1:]}
+					for _, a := range []engine.Action{rev, short} {
+						checkIsLegal(t, s, legal, a, fmt.Sprintf("game %d step %d", i, step))
 					}
 				}
 			}
@@ -48,6 +67,18 @@ func TestApplyAcceptsExactlyLegal(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
+	}
+}
+
+// checkIsLegal fails t unless isLegal(a) says whether legal lists a.
+func checkIsLegal(t *testing.T, s *State, legal []engine.Action, a engine.Action, where string) {
+	t.Helper()
+	in := false
+	for _, l := range legal {
+		in = in || l.Equal(a)
+	}
+	if got := s.isLegal(a); got != in {
+		t.Fatalf("%s: isLegal(%v) = %v, Legal lists it: %v; %s", where, a, got, in, s.prompt())
 	}
 }
 

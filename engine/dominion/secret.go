@@ -46,6 +46,11 @@ func (s *State) Reveals(a engine.Action, dst []engine.Handle) []engine.Handle {
 	if s.phase == phaseOver || s.ToAct().Kind != engine.ActorSeat {
 		return dst
 	}
+	return s.reveals(a, dst)
+}
+
+// reveals is Reveals where a seat is to act (the caller checked ToAct).
+func (s *State) reveals(a engine.Action, dst []engine.Handle) []engine.Handle {
 	one := func() []engine.Handle {
 		if h, ok := engine.HandleArg(a.Args[0]); ok && len(a.Args) > 0 {
 			return append(dst, h)
@@ -98,7 +103,8 @@ func (s *State) ApplyRevealed(seat int, a engine.Action, vals []int) error {
 	if err := engine.CheckTurn(s.ToAct(), seat); err != nil {
 		return err
 	}
-	hs := s.Reveals(a, nil)
+	var hbuf [16]engine.Handle
+	hs := s.reveals(a, hbuf[:0])
 	for i, h := range hs {
 		if index(hs[:i], h) >= 0 {
 			return engine.Illegal("the move shows one card twice")
@@ -110,11 +116,15 @@ func (s *State) ApplyRevealed(seat int, a engine.Action, vals []int) error {
 	// hand or not, so that they all accept the same moves: any held copy.
 	open := s.cards.Mode() == engine.CardsOpen
 	own := open || s.cards.Knowledge() != nil && s.cards.Knowledge().Seat == seat
-	if open && !s.isLegal(a) {
+	if open && !s.isLegalNow(a) {
 		return s.whyIllegal(a)
 	}
+	var vbuf [16]int
 	if vals == nil && own {
-		vals = make([]int, len(hs))
+		vals = vbuf[:0]
+		for range hs {
+			vals = append(vals, 0)
+		}
 		for i, h := range hs {
 			if vals[i] = s.card(h, seat); vals[i] < 0 {
 				return engine.Illegal("that card is not yours to show")

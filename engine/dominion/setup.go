@@ -66,11 +66,7 @@ func newState(players int, opts engine.Options) (*State, error) {
 		return nil, fmt.Errorf("Dominion is for 2 to 6 players, not %d", players)
 	}
 	s := &State{n: players, p: make([]player, players), asideOwner: 0, phase: phaseSetup}
-	cs, err := engine.NewDecks(declaredDecks(players))
-	if err != nil {
-		return nil, err
-	}
-	s.cards = cs
+	s.cards = newCards[players].Clone()
 	for i := range s.p {
 		p := &s.p[i]
 		p.own[Copper], p.own[Estate] = 7, 3

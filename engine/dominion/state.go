@@ -107,7 +107,7 @@ func (s *State) ToAct() engine.Actor {
 		return engine.OverActor()
 	case s.req != reqNone:
 		return engine.ChanceActor()
-	case len(s.Openings(nil)) > 0:
+	case s.waiting():
 		if s.cards.Mode() == engine.CardsSecret {
 			return engine.CardsActor()
 		}
@@ -124,21 +124,31 @@ func (s *State) clone() *State {
 	c := *s
 	c.p = make([]player, len(s.p))
 	copy(c.p, s.p)
+	// Every zone's handles in one allocation, each zone capped at its
+	// length so that an append to one moves it out rather than over the
+	// next.
+	n := len(s.aside)
+	for i := range s.p {
+		q := &s.p[i]
+		n += len(q.hand) + len(q.deck) + len(q.disc) + len(q.play)
+	}
+	back := make([]engine.Handle, 0, n)
+	zone := func(z []engine.Handle) []engine.Handle {
+		if len(z) == 0 {
+			return nil
+		}
+		at := len(back)
+		back = append(back, z...)
+		return back[at:len(back):len(back)]
+	}
 	for i := range c.p {
 		q := &c.p[i]
-		q.hand, q.deck, q.disc, q.play = cloneH(q.hand), cloneH(q.deck), cloneH(q.disc), cloneH(q.play)
+		q.hand, q.deck, q.disc, q.play = zone(q.hand), zone(q.deck), zone(q.disc), zone(q.play)
 	}
+	c.aside = zone(s.aside)
 	c.stack = append([]frame(nil), s.stack...)
-	c.aside = cloneH(s.aside)
 	c.cards = s.cards.Clone()
 	return &c
-}
-
-func cloneH(z []engine.Handle) []engine.Handle {
-	if len(z) == 0 {
-		return nil
-	}
-	return append([]engine.Handle(nil), z...)
 }
 
 func (s *State) inKingdom(c int) bool { return c >= firstKingdom && s.inSupply(c) }

@@ -16,10 +16,11 @@ func (s *State) run() {
 		if s.phase == phaseOver || s.req != reqNone {
 			return
 		}
-		if want := s.Openings(nil); len(want) > 0 {
+		if s.waiting() {
 			// Cards the state already holds (an open table's, a public
 			// card) are answered at once, without a beacon.
-			if len(s.cards.AnswerBound(want)) > 0 {
+			var buf [16]engine.Opening
+			if len(s.cards.AnswerBound(s.Openings(buf[:0]))) > 0 {
 				return
 			}
 			continue
@@ -105,7 +106,8 @@ func (s *State) endTurn() {
 	p := &s.p[s.cur]
 	// The hand goes face down: its cards stay hidden.
 	p.disc = append(append(p.disc, p.hand...), p.play...)
-	p.hand, p.play = nil, nil
+	// Emptied in place: the next turn's hand and plays reuse the room.
+	p.hand, p.play = p.hand[:0], p.play[:0]
 	p.turns++
 	s.actions, s.buys, s.coins = 0, 0, 0
 	s.merchants, s.silver, s.bought = 0, false, false
@@ -219,24 +221,66 @@ func (s *State) answerMain(a engine.Action) {
 // every Treasure of the hand, Coppers first, then Silvers, then Golds, so
 // that Merchants count as the rules say), buys, end turn.
 func (s *State) legalMain(dst []engine.Action) []engine.Action {
-	p := &s.p[s.cur]
+	hand := s.p[s.cur].hand
+	// The hand's cards as the seat knows them, read once: which cards it
+	// holds (a bit per card id) and where the first copy of each is (what
+	// pickFrom would list).
+	var vbuf [32]int
+	vals := vbuf[:0]
+	var held uint64
+	var at [NumCards]uint16 // index of the first copy of each held card
+	for i, h := range hand {
+		c := s.card(h, s.cur)
+		vals = append(vals, c)
+		if c >= 0 && held&(1<<c) == 0 {
+			held |= 1 << c
+			at[c] = uint16(i)
+		}
+	}
+	var plays, treasures uint64
 	if s.phase == phaseAction && s.actions > 0 {
-		dst = s.pickPlays(dst, opPlay, isAction)
+		plays = held & actionCards
 	}
 	if !s.bought {
-		n := len(dst)
-		dst = s.pickPlays(dst, opTreasure, isTreasure)
-		var all []int32
-		for _, c := range [...]int{Copper, Silver, Gold} {
-			for _, h := range p.hand {
-				if s.card(h, s.cur) == c {
-					all = append(all, h.Arg())
+		treasures = held & treasureCards
+	}
+	nAll := 0
+	if treasures != 0 {
+		for _, c := range vals {
+			if c == Copper || c == Silver || c == Gold {
+				nAll++
+			}
+		}
+		if nAll < 2 {
+			nAll = 0
+		}
+	}
+	// One allocation for every argument the list names.
+	var args []int32
+	if n := bits.OnesCount64(plays) + bits.OnesCount64(treasures) + nAll; n > 0 {
+		args = make([]int32, 0, n)
+	}
+	for _, l := range [...]struct {
+		op    uint16
+		cards uint64
+	}{{opPlay, plays}, {opTreasure, treasures}} {
+		for m := l.cards; m != 0; m &= m - 1 {
+			args = append(args, hand[at[bits.TrailingZeros64(m)]].Arg())
+			k := len(args)
+			dst = append(dst, engine.Action{Op: l.op, Args: args[k-1 : k : k]})
+		}
+	}
+	if nAll > 0 {
+		// Coppers, then Silvers, then Golds, each in hand order.
+		k := len(args)
+		for _, t := range [...]int{Copper, Silver, Gold} {
+			for i, c := range vals {
+				if c == t {
+					args = append(args, hand[i].Arg())
 				}
 			}
 		}
-		if len(dst)-n > 0 && len(all) > 1 {
-			dst = append(dst, engine.Action{Op: opAllTreasures, Args: all})
-		}
+		dst = append(dst, engine.Action{Op: opAllTreasures, Args: args[k:len(args):len(args)]})
 	}
 	if s.buys > 0 {
 		for m := s.piles; m != 0; m &= m - 1 {
@@ -248,13 +292,30 @@ func (s *State) legalMain(dst []engine.Action) []engine.Action {
 	return append(dst, engine.Action{Op: opEndTurn})
 }
 
-// pickPlays appends op for the first copy in hand of each card keep
-// accepts, in card order.
-func (s *State) pickPlays(dst []engine.Action, op uint16, keep func(int) bool) []engine.Action {
-	n := len(dst)
-	dst = s.pickFrom(dst, s.cur, s.p[s.cur].hand, keep)
-	for i := n; i < len(dst); i++ {
-		dst[i].Op = op
+// actionCards and treasureCards have bit c set for each Action and each
+// Treasure card id c.
+var actionCards, treasureCards = func() (a, t uint64) {
+	for c := 0; c < NumCards; c++ {
+		if isAction(c) {
+			a |= 1 << c
+		}
+		if isTreasure(c) {
+			t |= 1 << c
+		}
+	}
+	return a, t
+}()
+
+// allTreasures appends the arguments of "play all Treasures": the hand's
+// Coppers, then its Silvers, then its Golds, each in hand order.
+func (s *State) allTreasures(dst []int32) []int32 {
+	p := &s.p[s.cur]
+	for _, c := range [...]int{Copper, Silver, Gold} {
+		for _, h := range p.hand {
+			if s.card(h, s.cur) == c {
+				dst = append(dst, h.Arg())
+			}
+		}
 	}
 	return dst
 }

@@ -60,3 +60,46 @@ func BenchmarkHashFresh(b *testing.B) {
 		engine.Hash(s)
 	}
 }
+
+// BenchmarkHashFinal is the state hash of a finished 4-player game, the
+// state `boardmesh bench engine` hashes.
+func BenchmarkHashFinal(b *testing.B) {
+	s, err := Game.Setup(4, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	bs := make([]engine.Bot, 4)
+	for i := range bs {
+		bs[i] = bots[0].New()
+	}
+	if _, err := engine.PlayOut(s, bs, engine.SeededChance{Seed: []byte("hash")}, engine.NewRand([]byte("hash")), 100000, false, nil); err != nil {
+		b.Fatal(err)
+	}
+	e := engine.NewEncoder(nil)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		engine.HashWith(e, s)
+	}
+	b.ReportMetric(float64(len(engine.Encode(s))), "bytes")
+}
+
+// BenchmarkClone is the cost of one Clone of a finished game's state.
+func BenchmarkClone(b *testing.B) {
+	s, err := Game.Setup(4, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	bs := make([]engine.Bot, 4)
+	for i := range bs {
+		bs[i] = bots[0].New()
+	}
+	if _, err := engine.PlayOut(s, bs, engine.SeededChance{Seed: []byte("hash")}, engine.NewRand([]byte("hash")), 100000, false, nil); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		_ = s.Clone()
+	}
+}

@@ -9,9 +9,9 @@ func (s *State) ApplyChance(beacon []byte) error {
 	if err := engine.CheckChance(s.ToAct(), beacon); err != nil {
 		return err
 	}
-	r := engine.NewRand(beacon)
 	switch s.phase {
 	case phaseDealHeroes:
+		r := engine.NewRand(beacon)
 		var deal [numHeroes]hero
 		for i := range deal {
 			deal[i] = hero(i)
@@ -25,7 +25,8 @@ func (s *State) ApplyChance(beacon []byte) error {
 	case phaseDraw, phaseElf, phasePeek:
 		// The open card source: the cards the state waits for are
 		// drawn from the beacon, late bound (engine.Cards.OpenFromBeacon).
-		if err := s.cards.OpenFromBeacon(s.Openings(nil), beacon); err != nil {
+		var buf [elfLook]engine.Opening
+		if err := s.cards.OpenFromBeacon(s.Openings(buf[:0]), beacon); err != nil {
 			return err
 		}
 		s.settle()

@@ -49,7 +49,8 @@ func (s *State) Openings(dst []engine.Opening) []engine.Opening {
 // false.
 func (s *State) Open(o engine.Opening, card int) error {
 	listed := false
-	for _, w := range s.Openings(nil) {
+	var buf [elfLook]engine.Opening
+	for _, w := range s.Openings(buf[:0]) {
 		listed = listed || w == o
 	}
 	if !listed {
@@ -97,7 +98,8 @@ func (s *State) ApplyRevealed(seat int, a engine.Action, cards []int) error {
 // an open table at once for a card the state already holds).
 func (s *State) settle() {
 	for s.phase == phaseDraw || s.phase == phaseElf || s.phase == phasePeek {
-		want := s.Openings(nil)
+		var buf [elfLook]engine.Opening // at most the Elf Tracker's four
+		want := s.Openings(buf[:0])
 		if s.cards.Mode() == engine.CardsOpen {
 			want = s.cards.AnswerBound(want)
 		}

@@ -192,6 +192,11 @@ func SyncTest(g *engine.Game, twin, next engine.State, apply func(engine.State) 
 	if re := engine.Encode(twin); !bytes.Equal(enc, re) {
 		return fmt.Errorf("the same step on a copy gave another state: %v", engine.Diff(next, twin))
 	}
+	// A clone shares nothing mutable: the step on the copy left the
+	// original as it was.
+	if re := engine.Encode(next); !bytes.Equal(enc, re) {
+		return fmt.Errorf("a step on a copy changed the original: %v", engine.Diff(next, twin))
+	}
 	return nil
 }
 

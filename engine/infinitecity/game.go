@@ -10,7 +10,7 @@ import (
 var Game = &engine.Game{
 	Name:           "infinitecity",
 	Title:          "Infinite City",
-	Version:        "infinitecity/2",
+	Version:        "infinitecity/3",
 	MinPlayers:     2,
 	MaxPlayers:     6,
 	DefaultPlayers: 4,

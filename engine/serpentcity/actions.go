@@ -42,7 +42,7 @@ func (s *State) Legal(dst []engine.Action) []engine.Action {
 	}
 	p := who.Seat
 	add := func(a engine.Action) {
-		if s.check(p, a) == "" {
+		if s.check(p, a, nil) == "" {
 			dst = append(dst, a)
 		}
 	}
@@ -81,18 +81,20 @@ func (s *State) Legal(dst []engine.Action) []engine.Action {
 		for q := 0; q < s.n; q++ {
 			add(act(opTrade, int32(q)))
 		}
-		for k := range pl.hand[econDeck] {
-			if pl.hand[econDeck][k] == 0 {
+		hc := s.counts(p, econDeck)
+		for k := range s.cfg.decks[econDeck] {
+			if hc[k] == 0 {
 				continue
 			}
+			h, _ := s.firstCopy(p, econDeck, k)
 			if s.cfg.decks[econDeck][k].Key == kEviction {
 				for t := int32(0); t < T; t++ {
 					for q := 0; q < s.n; q++ {
-						add(act(opEcon, int32(k), t, int32(q)))
+						add(act(opEcon, h.Arg(), t, int32(q)))
 					}
 				}
 			} else {
-				add(act(opEcon, int32(k)))
+				add(act(opEcon, h.Arg()))
 			}
 		}
 		for loc := int32(0); loc <= T; loc++ {
@@ -108,8 +110,14 @@ func (s *State) Legal(dst []engine.Action) []engine.Action {
 		add(act(opPick, econDeck))
 		add(act(opPick, milDeck))
 	case phAttCard, phDefCard:
-		for k := range s.pl[p].hand[milDeck] {
-			add(act(opMil, int32(k)))
+		hc := s.counts(p, milDeck)
+		for k := range s.cfg.decks[milDeck] {
+			if hc[k] == 0 {
+				continue
+			}
+			if a, ok := s.cardAct(opMil, p, milDeck, k); ok {
+				add(a)
+			}
 		}
 		add(act(opNoCard))
 	case phForced:
@@ -133,24 +141,19 @@ func (s *State) Legal(dst []engine.Action) []engine.Action {
 }
 
 // Apply performs seat's action after checking it; a refused action leaves
-// the state untouched.
-func (s *State) Apply(seat int, a engine.Action) error {
-	if err := engine.CheckTurn(s.ToAct(), seat); err != nil {
-		return err
-	}
-	if why := s.check(seat, a); why != "" {
-		return engine.Illegal("%s", why)
-	}
-	s.do(seat, a)
-	s.autoplay()
-	return nil
-}
+// the state untouched. It is ApplyRevealed with no values: on an open
+// table, or on the acting seat's own peer of a secret one, the cards the
+// move shows are known.
+func (s *State) Apply(seat int, a engine.Action) error { return s.ApplyRevealed(seat, a, nil) }
 
 func nargs(a engine.Action, n int) bool { return len(a.Args) == n }
 
 // check returns why seat may not take a now, or "" if it may. It never
-// changes the state.
-func (s *State) check(p int, a engine.Action) string {
+// changes the state. shown nil: the card a move names is read as p knows
+// it (Legal, an open table); otherwise shown holds the value the move
+// shows (a secret table's check of a move, the same on every peer), and an
+// unshown card's kind is not known.
+func (s *State) check(p int, a engine.Action, shown []int) string {
 	c := s.cfg
 	r := &c.r
 	T, R := c.T, c.R
@@ -297,7 +300,7 @@ func (s *State) check(p int, a engine.Action) string {
 			return "one of you has nothing to trade"
 		}
 	case opEcon:
-		return s.checkEcon(p, a)
+		return s.checkEcon(p, a, shown)
 	case opAttack:
 		if !inMain || !nargs(a, 2) || arg(0) < 0 || arg(0) > T || arg(1) < 0 || arg(1) >= s.n || arg(1) == p {
 			return "you cannot attack that"
@@ -350,12 +353,18 @@ func (s *State) check(p int, a engine.Action) string {
 			return "that deck is empty"
 		}
 	case opMil:
-		if (s.ph != phAttCard && s.ph != phDefCard) || !nargs(a, 1) || arg(0) < 0 || arg(0) >= len(c.decks[milDeck]) {
+		if (s.ph != phAttCard && s.ph != phDefCard) || !nargs(a, 1) {
 			return "you cannot play a Military Card now"
 		}
-		k := arg(0)
-		if !s.cardOK(p, milDeck, k) {
-			return "you do not hold that card, or your Influence is outside its range"
+		k, why := s.namedCard(p, milDeck, a.Args[0], shown)
+		if why != "" {
+			return why
+		}
+		if k < 0 {
+			// The defender's card under Ambush: never shown, no effect, and
+			// back to the hand; a peer that does not hold it can check only
+			// that it is a Military Card of the hand.
+			return ""
 		}
 		key := c.decks[milDeck][k].Key
 		attacker := s.ph == phAttCard
@@ -403,16 +412,52 @@ func (s *State) check(p int, a engine.Action) string {
 	return ""
 }
 
-func (s *State) checkEcon(p int, a engine.Action) string {
-	if s.ph != phMain || len(a.Args) < 1 || int(a.Args[0]) < 0 || int(a.Args[0]) >= len(s.cfg.decks[econDeck]) {
+// namedCard reads the card a move names by its handle: a card of p's hand
+// of deck d, whose kind is shown[0] (shown not nil: -1 if the move shows
+// none) or as p knows it; on an open table the copy must be the first of
+// its kind (the one Legal lists: one move, one encoding). It returns the
+// kind, or why the move is refused.
+func (s *State) namedCard(p, d int, arg int32, shown []int) (int, string) {
+	h, ok := engine.HandleArg(arg)
+	if !ok || s.inHand(p, d, h) < 0 {
+		return -1, "you do not hold that card"
+	}
+	k := -1
+	switch {
+	case shown == nil:
+		if k = s.kind(h, p); k < 0 {
+			return -1, "that card is not yours to show"
+		}
+	case len(shown) > 0:
+		k = shown[0]
+	}
+	if k >= len(s.cfg.decks[d]) {
+		return -1, "no such card"
+	}
+	if k >= 0 && s.cards.Mode() == engine.CardsOpen {
+		if f, _ := s.firstCopy(p, d, k); f != h {
+			return -1, "name the first card of that kind in the hand"
+		}
+	}
+	if k >= 0 && !s.inRange(p, d, k) {
+		return -1, "your Influence is outside that card's range"
+	}
+	return k, ""
+}
+
+func (s *State) checkEcon(p int, a engine.Action, shown []int) string {
+	if s.ph != phMain || len(a.Args) < 1 {
 		return "you cannot play that card now"
 	}
 	if s.econPlayed {
 		return "you have already played an Economic Card this turn"
 	}
-	k := int(a.Args[0])
-	if !s.cardOK(p, econDeck, k) {
-		return "you do not hold that card, or your Influence is outside its range"
+	k, why := s.namedCard(p, econDeck, a.Args[0], shown)
+	if why != "" {
+		return why
+	}
+	if k < 0 {
+		return "an Economic Card is played face up"
 	}
 	switch s.cfg.decks[econDeck][k].Key {
 	case kEviction:

@@ -54,8 +54,12 @@ func (s *State) attackMargin(p, q, loc, extra int) (margin, card int) {
 	ds := s.baseDefence(q, loc)
 	fear := s.defFear(q, loc)
 	margin, card = as-ds-fear, -1
-	for k := range s.pl[p].hand[milDeck] {
-		if !s.cardOK(p, milDeck, k) {
+	hc := s.counts(p, milDeck)
+	for k := range s.cfg.decks[milDeck] {
+		if hc[k] == 0 {
+			continue
+		}
+		if !s.inRange(p, milDeck, k) {
 			continue
 		}
 		spec := s.cfg.decks[milDeck][k]
@@ -91,7 +95,9 @@ func (s *State) smartCard(p int, legal []engine.Action) engine.Action {
 			return act(opNoCard)
 		}
 		if m, k := s.attackMargin(p, q, loc, 0); k >= 0 && m > 0 {
-			return act(opMil, int32(k))
+			if a, ok := s.cardAct(opMil, p, milDeck, k); ok {
+				return a
+			}
 		}
 		// The count is against us if the defender holds a card; play the
 		// card that wins if it holds none.
@@ -100,7 +106,7 @@ func (s *State) smartCard(p int, legal []engine.Action) engine.Action {
 			if l.Op != opMil {
 				continue
 			}
-			if as, ds := s.strengthWith(int(l.Args[0]), -1); as-ds > bestM {
+			if as, ds := s.strengthWith(s.argKind(l.Args[0], p), -1); as-ds > bestM {
 				best, bestM = l, as-ds
 			}
 		}
@@ -121,7 +127,7 @@ func (s *State) smartCard(p int, legal []engine.Action) engine.Action {
 		if l.Op != opMil {
 			continue
 		}
-		k := int(l.Args[0])
+		k := s.argKind(l.Args[0], p)
 		if b := s.cardBonus(k, p, loc, false); b > 0 && ds+b >= as && b < bestB {
 			best, bestB = l, b
 		}
@@ -147,7 +153,7 @@ func (s *State) softener(p int, legal []engine.Action) engine.Action {
 			continue
 		}
 		v := 0
-		switch s.cardKey(int(l.Args[0])) {
+		switch s.cardKey(s.argKind(l.Args[0], p)) {
 		case kRetreat:
 			v = pawns
 		case kSabotage:
@@ -304,8 +310,12 @@ func (s *State) retreat(p int, legal []engine.Action) (engine.Action, bool) {
 // defender at loc.
 func (s *State) bestDefBonus(p, loc int) int {
 	best := 0
-	for k := range s.pl[p].hand[milDeck] {
-		if s.cardOK(p, milDeck, k) {
+	hc := s.counts(p, milDeck)
+	for k := range s.cfg.decks[milDeck] {
+		if hc[k] == 0 {
+			continue
+		}
+		if s.inRange(p, milDeck, k) {
 			if b := s.cardBonus(k, p, loc, false); b > best {
 				best = b
 			}

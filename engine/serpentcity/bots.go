@@ -105,13 +105,8 @@ func choose(es engine.State, legal []engine.Action, smart bool) engine.Action {
 	return legal[len(legal)-1] // "end the turn" or "no card": always safe
 }
 
-func (s *State) handCount(p, d int) int {
-	n := 0
-	for _, c := range s.pl[p].hand[d] {
-		n += c
-	}
-	return n
-}
+// handCount is the number of cards p holds of deck d: public.
+func (s *State) handCount(p, d int) int { return len(s.pl[p].hand[d]) }
 
 // botCard plays the cheapest Military Card that turns the fight, a loss
 // softener when it cannot win, or nothing.
@@ -143,7 +138,7 @@ func (s *State) botCard(p int, legal []engine.Action) engine.Action {
 		if l.Op != opMil {
 			continue
 		}
-		k := int(l.Args[0])
+		k := s.argKind(l.Args[0], p)
 		key := s.cardKey(k)
 		bonus := s.cardBonus(k, p, s.cLoc, attacker)
 		if attacker && key == kAmbush && s.handCount(s.cDef, milDeck) > 0 {
@@ -254,7 +249,7 @@ func (s *State) botMain(p int, legal []engine.Action, smart bool) engine.Action 
 		if l.Op != opEcon {
 			continue
 		}
-		switch c.decks[econDeck][l.Args[0]].Key {
+		switch c.decks[econDeck][max(s.argKind(l.Args[0], p), 0)].Key {
 		case kEviction:
 			t, q := int(l.Args[1]), int(l.Args[2])
 			if s.pl[q].terr[t] == 1 && (pl.terr[t] > 0 || !s.shared(t) && s.pl[q].src[srcDominance] > 0) {
@@ -395,7 +390,7 @@ func (s *State) usefulCard(p int, legal []engine.Action) bool {
 		if l.Op != opEcon {
 			continue
 		}
-		switch s.cfg.decks[econDeck][l.Args[0]].Key {
+		switch s.cfg.decks[econDeck][max(s.argKind(l.Args[0], p), 0)].Key {
 		case kEviction, kExpress:
 		default:
 			return true
@@ -408,8 +403,12 @@ func (s *State) usefulCard(p int, legal []engine.Action) bool {
 // attacker at loc.
 func (s *State) bestMilBonus(p, loc int) int {
 	best := 0
-	for k := range s.pl[p].hand[milDeck] {
-		if s.cardOK(p, milDeck, k) {
+	hc := s.counts(p, milDeck)
+	for k := range s.cfg.decks[milDeck] {
+		if hc[k] == 0 {
+			continue
+		}
+		if s.inRange(p, milDeck, k) {
 			if b := s.cardBonus(k, p, loc, true); b > best {
 				best = b
 			}

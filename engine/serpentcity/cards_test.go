@@ -53,7 +53,7 @@ func TestTunnelsAndConvoyOnTerritories(t *testing.T) {
 	place(s, 0, northMarket, 2)
 	place(s, 0, southMarket, 2)
 	place(s, 1, northMarket, 3)
-	s.pl[0].hand[milDeck][milKind(s, kTunnels)] = 1
+	give(s, 0, milDeck, milKind(s, kTunnels))
 	if w := fight(t, s, 0, 1, northMarket, milKind(s, kTunnels), -1); w != 1 {
 		t.Fatal("4 : 4 is the defender's")
 	}
@@ -62,7 +62,7 @@ func TestTunnelsAndConvoyOnTerritories(t *testing.T) {
 	place(s, 0, northMarket, 2)
 	place(s, 0, southMarket, 3)
 	place(s, 1, northMarket, 3)
-	s.pl[0].hand[milDeck][milKind(s, kTunnels)] = 1
+	give(s, 0, milDeck, milKind(s, kTunnels))
 	if w := fight(t, s, 0, 1, northMarket, milKind(s, kTunnels), -1); w != 0 {
 		t.Fatal("5 : 4 with Tunnels should win")
 	}
@@ -70,7 +70,7 @@ func TestTunnelsAndConvoyOnTerritories(t *testing.T) {
 	s = newTest(t, 2, 0)
 	place(s, 0, northMarket, 1)
 	place(s, 1, northMarket, 2)
-	s.pl[0].hand[milDeck][milKind(s, kConvoy)] = 1
+	give(s, 0, milDeck, milKind(s, kConvoy))
 	if w := fight(t, s, 0, 1, northMarket, milKind(s, kConvoy), -1); w != 0 {
 		t.Fatal("1+2 : 2 with Convoy should win")
 	}
@@ -81,9 +81,9 @@ func TestEconomicCardEffects(t *testing.T) {
 	play := func(key string, args ...int32) {
 		t.Helper()
 		k := econKind(s, key)
-		s.pl[0].hand[econDeck][k]++
+		give(s, 0, econDeck, k)
 		s.econPlayed = false
-		must(t, s, 0, act(opEcon, append([]int32{int32(k)}, args...)...))
+		must(t, s, 0, econAct(s, 0, k, args...))
 	}
 	play(kPatronage)
 	if s.pl[0].ip != 1 || s.pl[0].src[srcCards] != 1 {
@@ -111,9 +111,9 @@ func TestEconomicCardEffects(t *testing.T) {
 		t.Fatal("Recruits adds a pawn on START")
 	}
 	k := econKind(s, kRecruits)
-	s.pl[0].hand[econDeck][k]++
+	give(s, 0, econDeck, k)
 	s.econPlayed = false
-	mustNot(t, s, 0, act(opEcon, int32(k))) // START full
+	mustNot(t, s, 0, econAct(s, 0, k)) // START full
 	play(kArchitect)
 	if !s.pl[0].architect {
 		t.Fatal("Architect")

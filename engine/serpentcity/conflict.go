@@ -1,10 +1,12 @@
 package serpentcity
 
+import "github.com/boardmesh/boardmesh/engine"
+
 // startConflict opens a conflict at loc (a Territory, or T for the
 // Capital): the attacker may now play a Military Card.
 func (s *State) startConflict(loc, att, def int, forced bool) {
 	s.cLoc, s.cAtt, s.cDef, s.cForced = loc, att, def, forced
-	s.cAttCard, s.cDefCard = -1, -1
+	s.cAttCard, s.cDefCard, s.cAttH, s.cDefH = -1, -1, -1, -1
 	s.ph = phAttCard
 }
 
@@ -122,13 +124,12 @@ func (s *State) resolveConflict() {
 	for s.active(loser) < topUpPawns && lp.start < s.cfg.r.StartSlots {
 		lp.start++
 	}
-	if s.cAttCard >= 0 {
-		s.pl[att].hand[milDeck][s.cAttCard]--
-		s.disc[milDeck][s.cAttCard]++
+	// Both cards are spent, but the defender's under Ambush.
+	if h, ok := engine.HandleArg(s.cAttH); ok && s.removeFromHand(att, milDeck, h) {
+		s.disc[milDeck] = append(s.disc[milDeck], h)
 	}
-	if s.cDefCard >= 0 && !ambush {
-		s.pl[def].hand[milDeck][s.cDefCard]--
-		s.disc[milDeck][s.cDefCard]++
+	if h, ok := engine.HandleArg(s.cDefH); ok && !ambush && s.removeFromHand(def, milDeck, h) {
+		s.disc[milDeck] = append(s.disc[milDeck], h)
 	}
 	where := "the Capital"
 	if loc < s.cfg.T {

@@ -40,8 +40,35 @@ func (s *State) cardName(d, k int) string {
 	return s.cfg.decks[d][k].Name
 }
 
-// Describe says in a player's words what a would do.
+// namedCardName is the name of the card an action names by its handle, as
+// seat may know it, or as after (the state after the move, nil if none)
+// shows it to everyone: else "a card from the hand" (another seat's card
+// on a secret table before the move shows it, a defender's card that
+// Ambush keeps unseen).
+func (s *State) namedCardName(d int, arg int32, seat int, after *State) string {
+	k := s.argKind(arg, seat)
+	if k < 0 && after != nil {
+		k = after.argKind(arg, engine.Public)
+	}
+	if k >= 0 && k < len(s.cfg.decks[d]) {
+		return s.cfg.decks[d][k].Name
+	}
+	return article(deckNames[d]) + " Card from the hand"
+}
+
+// Describe says in a player's words what a would do, as the seat to act
+// knows it (its menu).
 func (s *State) Describe(a engine.Action) string {
+	seat := engine.Public
+	if who := s.ToAct(); who.Kind == engine.ActorSeat {
+		seat = who.Seat
+	}
+	return s.describe(a, seat, nil)
+}
+
+// describe is Describe as seat may know the cards a names (after: the
+// state after the move, for the cards it showed everyone).
+func (s *State) describe(a engine.Action, seat int, after *State) string {
 	c := s.cfg
 	r := &c.r
 	arg := func(i int) int {
@@ -87,8 +114,8 @@ func (s *State) Describe(a engine.Action) string {
 	case opTrade:
 		return "Offer a trade to " + seatName(arg(0))
 	case opEcon:
-		if arg(0) >= 0 && arg(0) < len(c.decks[0]) {
-			name := "Play " + c.decks[0][arg(0)].Name
+		if len(a.Args) > 0 {
+			name := "Play " + s.namedCardName(econDeck, a.Args[0], seat, after)
 			if len(a.Args) == 3 {
 				name += ": send " + seatName(arg(2)) + "'s pawn on " + s.locName(arg(1)) + " back to the Road"
 			}
@@ -105,7 +132,9 @@ func (s *State) Describe(a engine.Action) string {
 			return "Take a card from the " + deckNames[arg(0)] + " deck"
 		}
 	case opMil:
-		return "Play " + s.cardName(1, arg(0))
+		if len(a.Args) > 0 {
+			return "Play " + s.namedCardName(milDeck, a.Args[0], seat, after)
+		}
 	case opNoCard:
 		return "Play no Military Card"
 	case opForced:

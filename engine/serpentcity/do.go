@@ -60,7 +60,7 @@ func (s *State) do(p int, a engine.Action) {
 		s.bld[arg(0)] = append(s.bld[arg(0)], p)
 	case opBuyCard:
 		s.pay(p, c.cards[arg(0)])
-		s.ph, s.who, s.drawDk = phDraw, p, arg(0)
+		s.startDraw(p, arg(0))
 	case opBuyIP:
 		s.pay(p, c.buyIP)
 		s.ipBuys++
@@ -100,21 +100,28 @@ func (s *State) do(p int, a engine.Action) {
 		s.passed, s.ending = true, true
 		s.ph, s.who = phReward, p
 	case opPick:
-		s.ph, s.drawDk = phDraw, arg(0)
+		s.startDraw(s.who, arg(0))
 	case opMil:
+		// The card is public now (ApplyRevealed opened it), except the
+		// defender's under Ambush: it has no effect and stays unknown.
+		h, _ := engine.HandleArg(a.Args[0])
+		k := -1
+		if v, ok := s.cards.Public(h); ok {
+			k = int(v)
+		}
 		if s.ph == phAttCard {
-			s.cAttCard = arg(0)
+			s.cAttCard, s.cAttH = k, a.Args[0]
 			s.ph = phDefCard
 		} else {
-			s.cDefCard = arg(0)
+			s.cDefCard, s.cDefH = k, a.Args[0]
 			s.resolveConflict()
 		}
 	case opNoCard:
 		if s.ph == phAttCard {
-			s.cAttCard = -1
+			s.cAttCard, s.cAttH = -1, -1
 			s.ph = phDefCard
 		} else {
-			s.cDefCard = -1
+			s.cDefCard, s.cDefH = -1, -1
 			s.resolveConflict()
 		}
 	}
@@ -122,10 +129,11 @@ func (s *State) do(p int, a engine.Action) {
 }
 
 func (s *State) playEcon(p int, a engine.Action) {
-	k := int(a.Args[0])
-	spec := s.cfg.decks[econDeck][k]
+	h, _ := engine.HandleArg(a.Args[0])
+	v, _ := s.cards.Public(h) // opened by ApplyRevealed
+	spec := s.cfg.decks[econDeck][v]
 	pl := &s.pl[p]
-	pl.hand[econDeck][k]--
+	s.removeFromHand(p, econDeck, h) // check found it there
 	s.econPlayed = true
 	permanent := false
 	switch spec.Key {
@@ -176,6 +184,6 @@ func (s *State) playEcon(p int, a engine.Action) {
 		}
 	}
 	if !permanent {
-		s.disc[econDeck][k]++
+		s.disc[econDeck] = append(s.disc[econDeck], h)
 	}
 }

@@ -29,8 +29,8 @@ func (s *State) Encode(e *engine.Encoder) {
 		e.Ints("terr", p.terr)
 		e.Ints("fresh", p.fresh)
 		e.Int("capital", p.capital)
-		e.Ints("economic", p.hand[0])
-		e.Ints("military", p.hand[1])
+		e.Ints("economic", handleInts(p.hand[0]))
+		e.Ints("military", handleInts(p.hand[1]))
 		e.Int("investor", p.investor)
 		e.Bool("architect", p.architect)
 		e.Int("ipBought", p.ipBought)
@@ -49,8 +49,8 @@ func (s *State) Encode(e *engine.Encoder) {
 	}
 	for d := 0; d < 2; d++ {
 		e.BeginItem("deck", d)
-		e.Ints("left", s.deck[d])
-		e.Ints("spent", s.disc[d])
+		e.Ints("pile", handleInts(s.pile[d]))
+		e.Ints("spent", handleInts(s.disc[d]))
 		e.End()
 	}
 	e.Int("cur", s.cur)
@@ -73,7 +73,7 @@ func (s *State) Encode(e *engine.Encoder) {
 	e.Int("picks", s.picks)
 	e.Int("who", s.who)
 	e.Int("drawDeck", s.drawDk)
-	e.Int("lastDraw", s.lastDrw)
+	e.Int("lastDraw", int(s.lastDrw))
 	e.Int("drawSeat", s.drawSeat)
 	e.Int("lastReward", s.lastRew)
 	e.Begin("conflict")
@@ -82,6 +82,8 @@ func (s *State) Encode(e *engine.Encoder) {
 	e.Int("defender", s.cDef)
 	e.Int("attackerCard", s.cAttCard)
 	e.Int("defenderCard", s.cDefCard)
+	e.Int("attackerHandle", int(s.cAttH))
+	e.Int("defenderHandle", int(s.cDefH))
 	e.Bool("forced", s.cForced)
 	e.Text("last", s.lastFight)
 	e.End()
@@ -94,6 +96,16 @@ func (s *State) Encode(e *engine.Encoder) {
 	e.Bool("over", s.over)
 	e.Ints("winners", s.winners)
 	e.Text("endReason", s.endReason)
+	s.cards.Encode(e)
+}
+
+// handleInts writes handles as action arguments (Handle.Arg).
+func handleInts(hs []engine.Handle) []int {
+	out := make([]int, len(hs))
+	for i, h := range hs {
+		out[i] = int(h.Arg())
+	}
+	return out
 }
 
 func boolsToInts(b []bool) []int {
@@ -163,8 +175,8 @@ func Decode(b []byte) (engine.State, error) {
 		p.terr = fixed(d.Ints(T), T, "terr")
 		p.fresh = fixed(d.Ints(T), T, "fresh")
 		p.capital = d.Int()
-		p.hand[0] = fixed(d.Ints(len(cfg.decks[0])), len(cfg.decks[0]), "hand")
-		p.hand[1] = fixed(d.Ints(len(cfg.decks[1])), len(cfg.decks[1]), "hand")
+		p.hand[0] = intHandles(d.Ints(engine.MaxDeckSize), &badField)
+		p.hand[1] = intHandles(d.Ints(engine.MaxDeckSize), &badField)
 		p.investor = d.Int()
 		p.architect = d.Bool()
 		p.ipBought, p.ipCard, p.ip = d.Int(), d.Int(), d.Int()
@@ -179,8 +191,8 @@ func Decode(b []byte) (engine.State, error) {
 		s.bld[t] = d.Ints(maxBuildings)
 	}
 	for k := 0; k < 2; k++ {
-		s.deck[k] = fixed(d.Ints(len(cfg.decks[k])), len(cfg.decks[k]), "deck")
-		s.disc[k] = fixed(d.Ints(len(cfg.decks[k])), len(cfg.decks[k]), "deck")
+		s.pile[k] = intHandles(d.Ints(engine.MaxDeckSize), &badField)
+		s.disc[k] = intHandles(d.Ints(engine.MaxDeckSize), &badField)
 	}
 	s.cur, s.round, s.turns = d.Int(), d.Int(), d.Int()
 	s.ph = phase(d.Int())
@@ -192,14 +204,26 @@ func Decode(b []byte) (engine.State, error) {
 	s.ipBuys, s.offers = d.Int(), d.Int()
 	s.entered = intsToBools(fixed(d.Ints(T), T, "entered"))
 	s.forcedDone = intsToBools(fixed(d.Ints(T), T, "forcedDone"))
-	s.picks, s.who, s.drawDk, s.lastDrw, s.drawSeat, s.lastRew = d.Int(), d.Int(), d.Int(), d.Int(), d.Int(), d.Int()
+	s.picks, s.who, s.drawDk = d.Int(), d.Int(), d.Int()
+	s.lastDrw = int32(d.Int())
+	s.drawSeat, s.lastRew = d.Int(), d.Int()
 	s.cLoc, s.cAtt, s.cDef, s.cAttCard, s.cDefCard = d.Int(), d.Int(), d.Int(), d.Int(), d.Int()
+	s.cAttH, s.cDefH = int32(d.Int()), int32(d.Int())
 	s.cForced = d.Bool()
 	s.lastFight = d.Text(400)
 	s.tPartner, s.tGive, s.tGiveN, s.tGet = d.Int(), d.Int(), d.Int(), d.Int()
 	s.over = d.Bool()
 	s.winners = d.Ints(6)
 	s.endReason = d.Text(200)
+	if d.Err() != nil {
+		return nil, d.Err()
+	}
+	fresh := cfg.newCards()
+	cs, err := engine.DecodeCards(d, fresh.Decks())
+	if err != nil {
+		return nil, err
+	}
+	s.cards = cs
 	if err := d.Finish(); err != nil {
 		return nil, err
 	}
@@ -210,6 +234,23 @@ func Decode(b []byte) (engine.State, error) {
 		return nil, fmt.Errorf("%w: %v", engine.ErrDecode, err)
 	}
 	return s, nil
+}
+
+// intHandles reads handles written by handleInts; a number that is no
+// handle marks the field bad.
+func intHandles(v []int, bad *string) []engine.Handle {
+	out := make([]engine.Handle, 0, len(v))
+	for _, x := range v {
+		h, ok := engine.HandleArg(int32(x))
+		if !ok || x > 1<<30 {
+			if *bad == "" {
+				*bad = "cards"
+			}
+			continue
+		}
+		out = append(out, h)
+	}
+	return out
 }
 
 func intsToBools(v []int) []bool {
@@ -231,8 +272,8 @@ func (s *State) sane() error {
 	if !in(int(s.ph), 0, int(phOver)) || !in(s.drawDk, 0, 1) || !in(s.cLoc, 0, T) || !in(s.tGive, 0, nRes-1) || !in(s.tGet, 0, nRes-1) {
 		return fmt.Errorf("phase or index out of range")
 	}
-	if !in(s.drawSeat, 0, n-1) || s.lastDrw >= 0 && (!in(s.lastDrw/100, 0, 1) || !in(s.lastDrw%100, 0, len(s.cfg.decks[s.lastDrw/100])-1)) {
-		return fmt.Errorf("last draw out of range")
+	if !in(s.drawSeat, 0, n-1) || !s.handleOrNone(s.lastDrw) || !s.handleOrNone(s.cAttH) || !s.handleOrNone(s.cDefH) {
+		return fmt.Errorf("last draw or conflict card out of range")
 	}
 	if !in(s.cAttCard, -1, len(s.cfg.decks[1])-1) || !in(s.cDefCard, -1, len(s.cfg.decks[1])-1) {
 		return fmt.Errorf("card out of range")
@@ -255,7 +296,7 @@ func (s *State) sane() error {
 	for i := range s.pl {
 		p := &s.pl[i]
 		neg := p.start < 0 || p.capital < 0 || p.investor < 0
-		for _, v := range [][]int{p.res[:], p.road, p.frozen, p.terr, p.fresh, p.hand[0], p.hand[1]} {
+		for _, v := range [][]int{p.res[:], p.road, p.frozen, p.terr, p.fresh} {
 			for _, x := range v {
 				neg = neg || x < 0
 			}
@@ -264,10 +305,86 @@ func (s *State) sane() error {
 			return fmt.Errorf("negative count")
 		}
 	}
-	for k := 0; k < 2; k++ {
-		for i := range s.deck[k] {
-			if s.deck[k][i] < 0 || s.disc[k][i] < 0 {
-				return fmt.Errorf("negative deck count")
+	if s.ph == phDraw {
+		// The card being drawn is in its drawer's hand, not yet seen.
+		h, ok := engine.HandleArg(s.lastDrw)
+		if !ok || s.drawSeat != s.who || s.inHand(s.who, s.deckOf(h), h) < 0 || s.cards.Seen(h, s.who) {
+			return fmt.Errorf("no card is being drawn")
+		}
+	}
+	if s.ph == phDefCard && (s.cAttH >= 0) != (s.cAttCard >= 0) {
+		return fmt.Errorf("the attacker's card has no handle, or no kind")
+	}
+	if s.ph == phDefCard && s.cAttH >= 0 {
+		// The attacker's card, shown, waits in its hand for the resolution.
+		h, _ := engine.HandleArg(s.cAttH)
+		if v, pub := s.cards.Public(h); !pub || int(v) != s.cAttCard || s.inHand(s.cAtt, milDeck, h) < 0 {
+			return fmt.Errorf("the attacker's card is not a shown card of its hand")
+		}
+	}
+	return s.saneCards()
+}
+
+// handleOrNone says whether v is -1 or a handle of the state's decks.
+func (s *State) handleOrNone(v int32) bool {
+	if v == -1 {
+		return true
+	}
+	h, ok := engine.HandleArg(v)
+	return ok && s.cards.Valid(h)
+}
+
+// saneCards checks the card zones: every handle in a pile, a hand or the
+// spent cards names a live position of a deck of its kind, none is in two
+// places, and spent cards are public (they were played face up).
+func (s *State) saneCards() error {
+	var seen [][]bool
+	for d := 0; d < s.cards.NumDecks(); d++ {
+		n := len(s.cards.Sources(d))
+		if d < 2 {
+			n = len(s.cards.Decks()[d])
+		}
+		seen = append(seen, make([]bool, n))
+	}
+	dead := make([][]bool, len(seen))
+	for d := range seen {
+		dead[d] = make([]bool, len(seen[d]))
+	}
+	for d := 2; d < s.cards.NumDecks(); d++ {
+		for _, h := range s.cards.Sources(d) {
+			if int(h.Deck) < len(dead) && int(h.Pos) < len(dead[h.Deck]) {
+				dead[h.Deck][h.Pos] = true
+			}
+		}
+	}
+	zone := func(hs []engine.Handle, d int, public bool) error {
+		for _, h := range hs {
+			if !s.cards.Valid(h) || int(h.Deck) >= len(seen) || int(h.Pos) >= len(seen[h.Deck]) || s.deckOf(h) != d {
+				return fmt.Errorf("card %s is not a card of the %s deck", h, deckNames[d])
+			}
+			if dead[h.Deck][h.Pos] {
+				return fmt.Errorf("card %s was reshuffled away", h)
+			}
+			if seen[h.Deck][h.Pos] {
+				return fmt.Errorf("card %s is in two places", h)
+			}
+			seen[h.Deck][h.Pos] = true
+			if _, pub := s.cards.Public(h); public && !pub {
+				return fmt.Errorf("spent card %s was never shown", h)
+			}
+		}
+		return nil
+	}
+	for d := 0; d < 2; d++ {
+		if err := zone(s.pile[d], d, false); err != nil {
+			return err
+		}
+		if err := zone(s.disc[d], d, true); err != nil {
+			return err
+		}
+		for p := range s.pl {
+			if err := zone(s.pl[p].hand[d], d, false); err != nil {
+				return err
 			}
 		}
 	}

@@ -131,3 +131,48 @@ func endTurnTo(t *testing.T, s *State, seat, a, b int) {
 	}
 	t.Fatal(fmt.Sprint("seat ", seat, " never came"))
 }
+
+// give deals p the top card of deck d's pile as a card of kind k (a
+// stacked deck: engine.Cards.Bind, then opened to p), and returns it.
+func give(s *State, p, d, k int) engine.Handle {
+	pile := s.pile[d]
+	h := pile[len(pile)-1]
+	s.pile[d] = pile[:len(pile)-1]
+	if err := s.cards.Bind(h, k); err != nil {
+		panic(err)
+	}
+	if err := s.cards.Open(engine.Opening{Deck: h.Deck, Pos: h.Pos, To: p}, k); err != nil {
+		panic(err)
+	}
+	s.pl[p].hand[d] = append(s.pl[p].hand[d], h)
+	return h
+}
+
+// noCard is a handle argument that names no card of any hand.
+var noCard = engine.Handle{Deck: 200, Pos: 0}.Arg()
+
+// cardAction plays p's first card of kind k of deck d (op opMil or
+// opEcon), or names noCard when p holds none.
+func cardAction(s *State, op uint16, p, d, k int, extra ...int32) engine.Action {
+	if a, ok := s.cardAct(op, p, d, k, extra...); ok {
+		return a
+	}
+	return act(op, append([]int32{noCard}, extra...)...)
+}
+
+func milAct(s *State, p, k int) engine.Action { return cardAction(s, opMil, p, milDeck, k) }
+
+func econAct(s *State, p, k int, extra ...int32) engine.Action {
+	return cardAction(s, opEcon, p, econDeck, k, extra...)
+}
+
+// spent counts the spent cards of kind k of deck d (they are public).
+func spent(s *State, d, k int) int {
+	n := 0
+	for _, h := range s.disc[d] {
+		if v, ok := s.cards.Public(h); ok && int(v) == k {
+			n++
+		}
+	}
+	return n
+}

@@ -21,7 +21,9 @@ func (s *State) Narrate(next engine.State, who engine.Actor, a engine.Action, se
 	var news []string
 	switch who.Kind {
 	case engine.ActorSeat:
-		out.What = s.Describe(a)
+		// The cards the move names as seat may know them: its own, or
+		// those the move showed everyone.
+		out.What = s.describe(a, seat, n)
 		if a.Op == opMove && strings.Contains(out.What, "across START") {
 			news = append(news, seatName(who.Seat)+" crosses START: bonus "+amountText(s.cfg.r.StartBonus.arr()))
 		}
@@ -117,9 +119,13 @@ func (s *State) ActionInfo(a engine.Action) engine.ActionInfo {
 			info.Target = engine.Target{Kind: engine.TargetPile, ID: deckNames[arg]}
 		}
 	case opEcon:
-		if arg >= 0 && arg < len(s.cfg.decks[0]) {
-			info.Target = engine.Target{Kind: engine.TargetCard, ID: s.cfg.decks[0][arg].Name}
-			info.Text = cardText(s.cfg.decks[0][arg])
+		seat := engine.Public
+		if who := s.ToAct(); who.Kind == engine.ActorSeat {
+			seat = who.Seat
+		}
+		if k := s.argKind(int32(arg), seat); k >= 0 && k < len(s.cfg.decks[0]) {
+			info.Target = engine.Target{Kind: engine.TargetCard, ID: s.cfg.decks[0][k].Name}
+			info.Text = cardText(s.cfg.decks[0][k])
 		}
 	case opEnd:
 		info.Target = engine.Target{Kind: engine.TargetButton, ID: "end-turn"}

@@ -63,14 +63,30 @@ func invariant(es engine.State) error {
 			return fmt.Errorf("territory %d has %d buildings", t, len(s.bld[t]))
 		}
 	}
-	for k := range c.decks[milDeck] {
-		n := s.deck[milDeck][k] + s.disc[milDeck][k]
+	// Every card is in one place: a pile, a hand, the spent cards, or (the
+	// Economic deck's Investors and Architects played) in front of a player; a hand card is
+	// known to its holder (but the one being drawn), a spent one to all.
+	for d := 0; d < 2; d++ {
+		n := len(s.pile[d]) + len(s.disc[d])
+		for _, h := range s.disc[d] {
+			if _, ok := s.cards.Public(h); !ok {
+				return fmt.Errorf("spent card %s is not public", h)
+			}
+		}
 		for p := range s.pl {
-			n += s.pl[p].hand[milDeck][k]
+			n += len(s.pl[p].hand[d])
+			for _, h := range s.pl[p].hand[d] {
+				if !s.cards.Seen(h, p) && !(s.ph == phDraw && h.Arg() == s.lastDrw) {
+					return fmt.Errorf("seat %d holds %s unseen", p+1, h)
+				}
+			}
 		}
-		if n != c.decks[milDeck][k].Count {
-			return fmt.Errorf("military card %s: %d copies in play, %d printed", c.decks[milDeck][k].Name, n, c.decks[milDeck][k].Count)
+		if d == milDeck && n != len(s.cards.Decks()[d]) || d == econDeck && n > len(s.cards.Decks()[d]) {
+			return fmt.Errorf("%s deck: %d cards in play, %d printed", deckNames[d], n, len(s.cards.Decks()[d]))
 		}
+	}
+	if err := s.saneCards(); err != nil {
+		return err
 	}
 	return nil
 }

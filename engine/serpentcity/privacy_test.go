@@ -19,8 +19,9 @@ func TestNoSeatLearnsHiddenCards(t *testing.T) {
 					continue
 				}
 				for d := range s.pl[p].hand {
-					for k, c := range s.pl[p].hand[d] {
-						for range c {
+					for _, h := range s.pl[p].hand[d] {
+						// An open table: the state holds every card.
+						if k := s.kind(h, p); k >= 0 {
 							out = append(out, s.cfg.decks[d][k].Name)
 						}
 					}

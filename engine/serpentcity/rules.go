@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+
+	"github.com/boardmesh/boardmesh/engine"
 )
 
 // Resource indexes: the four basic Resources, then Diamonds.
@@ -329,6 +331,14 @@ func (r Rules) Validate() error {
 func checkDeck(name string, deck []CardSpec, keys []string) error {
 	if len(deck) < 1 || len(deck) > 40 {
 		return fmt.Errorf("serpentcity rules: %s needs 1 to 40 kinds", name)
+	}
+	total := 0
+	for _, c := range deck {
+		total += max(c.Count, 0)
+	}
+	if total > engine.MaxDeckSize {
+		// The card layer deals decks of at most this many cards.
+		return fmt.Errorf("serpentcity rules: %s has %d cards, at most %d", name, total, engine.MaxDeckSize)
 	}
 	for _, c := range deck {
 		known := false

@@ -1,6 +1,8 @@
 package serpentcity
 
 import (
+	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/boardmesh/boardmesh/engine"
@@ -318,12 +320,12 @@ func fight(t *testing.T, s *State, att, def, loc, attCard, defCard int) int {
 	}
 	must(t, s, att, act(opAttack, int32(loc), int32(def)))
 	if attCard >= 0 {
-		must(t, s, att, act(opMil, int32(attCard)))
+		must(t, s, att, milAct(s, att, attCard))
 	} else {
 		must(t, s, att, act(opNoCard))
 	}
 	if defCard >= 0 {
-		must(t, s, def, act(opMil, int32(defCard)))
+		must(t, s, def, milAct(s, def, defCard))
 	} else {
 		must(t, s, def, act(opNoCard))
 	}
@@ -363,7 +365,7 @@ func TestDefenceBonusOnlyAtLevelThree(t *testing.T) {
 	// 4 : 4, a tie the defender wins.
 	s = newTest(t, 2, 0)
 	place(s, 0, northMarket, 2)
-	s.pl[0].hand[milDeck][milKind(s, kConvoy)] = 1
+	give(s, 0, milDeck, milKind(s, kConvoy))
 	place(s, 1, northMarket, 3)
 	if w := fight(t, s, 0, 1, northMarket, milKind(s, kConvoy), -1); w != 1 {
 		t.Fatal("level III gave no +1")
@@ -374,8 +376,8 @@ func TestMilitaryCardsAttackerThenDefender(t *testing.T) {
 	s := newTest(t, 2, 0)
 	place(s, 0, northMarket, 1)
 	place(s, 1, northMarket, 1)
-	s.pl[0].hand[milDeck][milKind(s, kReinforce)] = 1
-	s.pl[1].hand[milDeck][milKind(s, kBarricade)] = 1
+	give(s, 0, milDeck, milKind(s, kReinforce))
+	give(s, 1, milDeck, milKind(s, kBarricade))
 	s.pl[0].ipBought, s.pl[1].ipBought = 3, 3 // Reinforcements needs IP 3+
 	s.settle()
 	must(t, s, 0, act(opAttack, northMarket, 1))
@@ -383,16 +385,16 @@ func TestMilitaryCardsAttackerThenDefender(t *testing.T) {
 		t.Fatal("the attacker chooses first")
 	}
 	mustNot(t, s, 1, act(opNoCard))
-	must(t, s, 0, act(opMil, int32(milKind(s, kReinforce))))
+	must(t, s, 0, milAct(s, 0, milKind(s, kReinforce)))
 	if s.ToAct().Seat != 1 || s.ph != phDefCard {
 		t.Fatal("then the defender answers, out of turn")
 	}
-	must(t, s, 1, act(opMil, int32(milKind(s, kBarricade))))
+	must(t, s, 1, milAct(s, 1, milKind(s, kBarricade)))
 	// 1+2 against 1+2: the defender wins the tie; both cards are spent.
 	if s.who != 1 {
 		t.Fatal("tie went to the attacker")
 	}
-	if s.handCount(0, milDeck)+s.handCount(1, milDeck) != 0 || s.disc[milDeck][milKind(s, kReinforce)] != 1 {
+	if s.handCount(0, milDeck)+s.handCount(1, milDeck) != 0 || spent(s, milDeck, milKind(s, kReinforce)) != 1 {
 		t.Fatal("played cards not spent")
 	}
 }
@@ -401,24 +403,37 @@ func TestAmbushIgnoresDefenderCardAndLeavesItUnspent(t *testing.T) {
 	s := newTest(t, 2, 0)
 	place(s, 0, northMarket, 2)
 	place(s, 1, northMarket, 2)
-	s.pl[0].hand[milDeck][milKind(s, kAmbush)] = 1
-	s.pl[1].hand[milDeck][milKind(s, kBarricade)] = 1
+	give(s, 0, milDeck, milKind(s, kAmbush))
+	hb := give(s, 1, milDeck, milKind(s, kBarricade))
 	w := fight(t, s, 0, 1, northMarket, milKind(s, kAmbush), milKind(s, kBarricade))
 	if w != 1 {
 		t.Fatal("2 against 2 is a tie: the defender should win")
 	}
-	if s.pl[1].hand[milDeck][milKind(s, kBarricade)] != 1 {
+	if s.held(1, milDeck, milKind(s, kBarricade)) != 1 {
 		t.Fatal("the ambushed card was spent")
 	}
-	if s.pl[0].hand[milDeck][milKind(s, kAmbush)] != 0 {
+	// It is never shown: only its holder knows it, and nobody else's
+	// screen names it.
+	if _, pub := s.cards.Public(hb); pub || s.kind(hb, 0) >= 0 || s.cDefCard != -1 {
+		t.Fatal("the ambushed Barricade was shown")
+	}
+	for _, seat := range []int{-1, 0} {
+		if b, _ := json.Marshal(s.View(seat)); strings.Contains(string(b), "Barricade\"") {
+			t.Fatalf("seat %d's view names the ambushed Barricade: %s", seat+1, b)
+		}
+	}
+	if b, _ := json.Marshal(s.View(1)); !strings.Contains(string(b), "Barricade\"") {
+		t.Fatalf("its holder's view does not name the Barricade: %s", b)
+	}
+	if s.held(0, milDeck, milKind(s, kAmbush)) != 0 {
 		t.Fatal("Ambush was not spent")
 	}
 	// With 3 against 2 plus Barricade (+2), Ambush makes the attacker win.
 	s = newTest(t, 2, 0)
 	place(s, 0, northMarket, 3)
 	place(s, 1, northMarket, 2)
-	s.pl[0].hand[milDeck][milKind(s, kAmbush)] = 1
-	s.pl[1].hand[milDeck][milKind(s, kBarricade)] = 1
+	give(s, 0, milDeck, milKind(s, kAmbush))
+	give(s, 1, milDeck, milKind(s, kBarricade))
 	if w := fight(t, s, 0, 1, northMarket, milKind(s, kAmbush), milKind(s, kBarricade)); w != 0 {
 		t.Fatal("the ambushed Barricade still counted")
 	}
@@ -429,14 +444,14 @@ func TestCapitalHasNoDefenceBonusNoConvoyOrTunnelsButSmallUnits(t *testing.T) {
 	T := s.cfg.T
 	s.pl[0].capital = 1
 	s.pl[1].capital = 2
-	s.pl[0].hand[milDeck][milKind(s, kConvoy)] = 1
-	s.pl[0].hand[milDeck][milKind(s, kTunnels)] = 1
-	s.pl[0].hand[milDeck][milKind(s, kSmall)] = 1
+	give(s, 0, milDeck, milKind(s, kConvoy))
+	give(s, 0, milDeck, milKind(s, kTunnels))
+	give(s, 0, milDeck, milKind(s, kSmall))
 	s.settle()
 	must(t, s, 0, act(opAttack, int32(T), 1))
-	mustNot(t, s, 0, act(opMil, int32(milKind(s, kConvoy))))
-	mustNot(t, s, 0, act(opMil, int32(milKind(s, kTunnels))))
-	must(t, s, 0, act(opMil, int32(milKind(s, kSmall))))
+	mustNot(t, s, 0, milAct(s, 0, milKind(s, kConvoy)))
+	mustNot(t, s, 0, milAct(s, 0, milKind(s, kTunnels)))
+	must(t, s, 0, milAct(s, 0, milKind(s, kSmall)))
 	must(t, s, 1, act(opNoCard))
 	// 1+2 against 2 with no defence bonus: the attacker wins.
 	if s.who != 0 || s.pl[1].capital != 0 || s.pl[0].capital != 1 {
@@ -480,7 +495,7 @@ func TestTacticalRetreatMovesLostPawnsToFreeStartSlots(t *testing.T) {
 	place(s, 1, northMarket, 2)
 	s.pl[1].road[7] = 1
 	s.pl[1].start = 3 // one of four START slots free
-	s.pl[1].hand[milDeck][milKind(s, kRetreat)] = 1
+	give(s, 1, milDeck, milKind(s, kRetreat))
 	before := s.active(1)
 	fight(t, s, 0, 1, northMarket, -1, milKind(s, kRetreat))
 	if s.pl[1].start != 4 || s.active(1) != before-1 || s.pl[1].terr[northMarket] != 0 {
@@ -497,7 +512,7 @@ func TestBuildingsPassToWinnerUnlessLoserPlaysSabotage(t *testing.T) {
 		card := -1
 		if sabotage {
 			card = milKind(s, kSabotage)
-			s.pl[1].hand[milDeck][card] = 1
+			give(s, 1, milDeck, card)
 		}
 		s.settle()
 		fight(t, s, 0, 1, northMarket, -1, card)
@@ -623,30 +638,31 @@ func TestPassNeedsOccupationNoActionAndNotTwiceInARow(t *testing.T) {
 func TestCardsPlayableOnlyWithinTheirIPRange(t *testing.T) {
 	s := newTest(t, 2, 6)
 	k := econKind(s, kInvestor) // 0–8
-	s.pl[0].hand[econDeck][k] = 1
+	give(s, 0, econDeck, k)
 	s.pl[0].ipBought = 9
 	s.settle()
-	mustNot(t, s, 0, act(opEcon, int32(k)))
+	mustNot(t, s, 0, econAct(s, 0, k))
 	s.pl[0].ipBought = 8
 	s.settle()
-	must(t, s, 0, act(opEcon, int32(k)))
+	must(t, s, 0, econAct(s, 0, k))
 }
 
 func TestAtMostOneEconomicCardPerTurn(t *testing.T) {
 	s := newTest(t, 2, 6)
 	k := econKind(s, kWindfall)
-	s.pl[0].hand[econDeck][k] = 2
-	must(t, s, 0, act(opEcon, int32(k)))
-	mustNot(t, s, 0, act(opEcon, int32(k)))
-	if s.disc[econDeck][k] != 1 {
+	give(s, 0, econDeck, k)
+	give(s, 0, econDeck, k)
+	must(t, s, 0, econAct(s, 0, k))
+	mustNot(t, s, 0, econAct(s, 0, k))
+	if spent(s, econDeck, k) != 1 {
 		t.Fatal("played card not spent")
 	}
 }
 
 func TestInvestorAndArchitectArePermanent(t *testing.T) {
 	s := newTest(t, 2, 6)
-	s.pl[0].hand[econDeck][econKind(s, kInvestor)] = 1
-	must(t, s, 0, act(opEcon, int32(econKind(s, kInvestor))))
+	give(s, 0, econDeck, econKind(s, kInvestor))
+	must(t, s, 0, econAct(s, 0, econKind(s, kInvestor)))
 	for turn := 0; turn < 3; turn++ {
 		c := s.pl[0].res[Coin]
 		s.produce(0)
@@ -654,7 +670,7 @@ func TestInvestorAndArchitectArePermanent(t *testing.T) {
 			t.Fatal("Investor stopped paying")
 		}
 	}
-	if s.disc[econDeck][econKind(s, kInvestor)] != 0 {
+	if spent(s, econDeck, econKind(s, kInvestor)) != 0 {
 		t.Fatal("a permanent card went to the discard")
 	}
 }
@@ -662,8 +678,8 @@ func TestInvestorAndArchitectArePermanent(t *testing.T) {
 func TestResourceCapIsSixteen(t *testing.T) {
 	s := newTest(t, 2, 6)
 	s.pl[0].res = [nRes]int{15, 16, 0, 0, 0}
-	s.pl[0].hand[econDeck][econKind(s, kWindfall)] = 1
-	must(t, s, 0, act(opEcon, int32(econKind(s, kWindfall))))
+	give(s, 0, econDeck, econKind(s, kWindfall))
+	must(t, s, 0, econAct(s, 0, econKind(s, kWindfall)))
 	if s.pl[0].res[Coin] != 16 || s.pl[0].res[Weapon] != 16 {
 		t.Fatalf("cap broken: %v", s.pl[0].res)
 	}
@@ -814,5 +830,35 @@ func TestDropSkipsTheSeat(t *testing.T) {
 	must(t, s, 2, act(opNoCard))
 	if s.ph != phReward {
 		t.Fatal("the dropped defender did not answer")
+	}
+}
+
+// TestAmbushedCardIsNotNarrated: the defender's card that Ambush voids is
+// never shown, so no other seat's history line names it (on an open table
+// too, whose state holds it); its holder's does. The attacker's Ambush is
+// named to everyone.
+func TestAmbushedCardIsNotNarrated(t *testing.T) {
+	s := newTest(t, 3, 0)
+	place(s, 0, northMarket, 2)
+	place(s, 1, northMarket, 2)
+	give(s, 0, milDeck, milKind(s, kAmbush))
+	give(s, 1, milDeck, milKind(s, kBarricade))
+	must(t, s, 0, act(opAttack, northMarket, 1))
+	prev := s.clone()
+	a := milAct(s, 0, milKind(s, kAmbush))
+	must(t, s, 0, a)
+	for seat := -1; seat < 3; seat++ {
+		if w := prev.Narrate(s, engine.SeatActor(0), a, seat).What; w != "Play Ambush" {
+			t.Fatalf("seat %d is told %q of the attacker's card", seat+1, w)
+		}
+	}
+	prev = s.clone()
+	a = milAct(s, 1, milKind(s, kBarricade))
+	must(t, s, 1, a)
+	for seat := -1; seat < 3; seat++ {
+		w := prev.Narrate(s, engine.SeatActor(1), a, seat).What
+		if named := strings.Contains(w, "Barricade"); named != (seat == 1) {
+			t.Fatalf("seat %d is told %q of the ambushed defender's card", seat+1, w)
+		}
 	}
 }

@@ -97,7 +97,9 @@ type player struct {
 	terr    []int // occupying pawns by Territory
 	fresh   []int // of those, pawns that entered this turn (cannot move again)
 	capital int
-	hand    [2][]int // cards held, counts by kind
+	// hand holds the cards held, by handle (engine.Cards): their number is
+	// public, their kinds are known to the holder only.
+	hand [2][]engine.Handle
 	// Permanent effects of Investor and Architect cards.
 	investor  int
 	architect bool
@@ -130,10 +132,16 @@ type State struct {
 	winIP, rounds             int
 	luck, balance, doublePass bool
 
-	pl   []player
-	bld  [][]int // owners of the Buildings on each Territory
-	deck [2][]int
-	disc [2][]int
+	pl  []player
+	bld [][]int // owners of the Buildings on each Territory
+	// cards is the hidden-card bookkeeping (docs/hidden-cards.md): deck
+	// econDeck and milDeck as declared, then one deck per reshuffle.
+	cards engine.Cards
+	// pile is each deck's draw pile, top last: handles of positions not
+	// yet drawn (the order is the joint shuffle's, unknown to all). disc
+	// holds the spent cards, public, until a reshuffle makes them a pile.
+	pile [2][]engine.Handle
+	disc [2][]engine.Handle
 
 	cur, round, turns int
 	ph                phase
@@ -147,14 +155,18 @@ type State struct {
 	forcedDone                                                          []bool
 	picks                                                               int // Pact card picks still owed to the current player
 
-	who      int // seat of a pick, draw or Reward Roll
-	drawDk   int // deck of the pending draw
-	lastDrw  int // deck*100+kind of the last card drawn, -1 none (shown to its owner)
-	drawSeat int // who drew it
-	lastRew  int // last Reward Roll face, 0 none
+	who      int   // seat of a pick, draw or Reward Roll
+	drawDk   int   // deck of the pending (or last) draw
+	lastDrw  int32 // handle (Handle.Arg) of the last card drawn, -1 none (shown to its owner)
+	drawSeat int   // who drew it
+	lastRew  int   // last Reward Roll face, 0 none
 
 	// The conflict being resolved.
+	// cAttCard and cDefCard are the kinds of the cards played, once
+	// public (-1: none, or the defender's card under Ambush, which is
+	// never shown); cAttH and cDefH their handles (Handle.Arg, -1 none).
 	cLoc, cAtt, cDef, cAttCard, cDefCard int
+	cAttH, cDefH                         int32
 	cForced                              bool
 	lastFight                            string
 
@@ -184,20 +196,20 @@ func newState(cfg *config, players int, opts engine.Options) *State {
 		}
 		p.road, p.frozen = make([]int, R), make([]int, R)
 		p.terr, p.fresh = make([]int, T), make([]int, T)
-		p.hand = [2][]int{make([]int, len(cfg.decks[0])), make([]int, len(cfg.decks[1]))}
 	}
 	s.bld = make([][]int, T)
+	s.cards = cfg.newCards()
 	for d := 0; d < 2; d++ {
-		s.deck[d] = make([]int, len(cfg.decks[d]))
-		s.disc[d] = make([]int, len(cfg.decks[d]))
-		for k, c := range cfg.decks[d] {
-			s.deck[d][k] = c.Count
+		n := len(s.cards.Decks()[d])
+		s.pile[d] = make([]engine.Handle, n)
+		for k := range s.pile[d] {
+			s.pile[d][k] = engine.Handle{Deck: uint8(d), Pos: uint16(n - 1 - k)}
 		}
 	}
 	s.entered, s.forcedDone = make([]bool, T), make([]bool, T)
 	s.round = 1
 	s.lastDrw = -1
-	s.cAttCard, s.cDefCard = -1, -1
+	s.cAttCard, s.cDefCard, s.cAttH, s.cDefH = -1, -1, -1, -1
 	s.beginTurn()
 	return s
 }
@@ -213,7 +225,14 @@ func (s *State) ToAct() engine.Actor {
 	switch s.ph {
 	case phOver:
 		return engine.OverActor()
-	case phRoll, phDraw, phReward:
+	case phDraw:
+		// A card is being drawn: the open card source answers from the
+		// beacon, a secret table's card layer opens it to its drawer.
+		if s.cards.Mode() == engine.CardsSecret {
+			return engine.CardsActor()
+		}
+		return engine.ChanceActor()
+	case phRoll, phReward:
 		return engine.ChanceActor()
 	case phPick, phAttCard:
 		if s.ph == phPick {
@@ -240,16 +259,17 @@ func (s *State) clone() *State {
 		p.frozen = append([]int(nil), p.frozen...)
 		p.terr = append([]int(nil), p.terr...)
 		p.fresh = append([]int(nil), p.fresh...)
-		p.hand = [2][]int{append([]int(nil), p.hand[0]...), append([]int(nil), p.hand[1]...)}
+		p.hand = [2][]engine.Handle{append([]engine.Handle(nil), p.hand[0]...), append([]engine.Handle(nil), p.hand[1]...)}
 		c.pl[i] = p
 	}
 	c.bld = make([][]int, len(s.bld))
 	for t := range s.bld {
 		c.bld[t] = append([]int(nil), s.bld[t]...)
 	}
+	c.cards = s.cards.Clone()
 	for d := 0; d < 2; d++ {
-		c.deck[d] = append([]int(nil), s.deck[d]...)
-		c.disc[d] = append([]int(nil), s.disc[d]...)
+		c.pile[d] = append([]engine.Handle(nil), s.pile[d]...)
+		c.disc[d] = append([]engine.Handle(nil), s.disc[d]...)
 	}
 	c.entered = append([]bool(nil), s.entered...)
 	c.forcedDone = append([]bool(nil), s.forcedDone...)
@@ -386,16 +406,19 @@ func (s *State) totalRes(p int) int {
 	return n
 }
 
-func (s *State) deckLeft(d int) int {
-	n := 0
-	for k := range s.deck[d] {
-		n += s.deck[d][k] + s.disc[d][k]
-	}
-	return n
+// deckLeft is the number of cards a draw from deck d can still reach: its
+// pile and its spent cards.
+func (s *State) deckLeft(d int) int { return len(s.pile[d]) + len(s.disc[d]) }
+
+// cardOK says whether p holds a card of kind k of deck d, as p knows its
+// own hand, and p's IP are within its range.
+func (s *State) cardOK(p, d, k int) bool {
+	return s.held(p, d, k) > 0 && s.inRange(p, d, k)
 }
 
-func (s *State) cardOK(p, d, k int) bool {
+// inRange says whether p's IP are within the range printed on kind k.
+func (s *State) inRange(p, d, k int) bool {
 	c := s.cfg.decks[d][k]
 	ip := s.pl[p].ip
-	return s.pl[p].hand[d][k] > 0 && ip >= c.MinIP && ip <= c.MaxIP
+	return ip >= c.MinIP && ip <= c.MaxIP
 }

@@ -61,7 +61,13 @@ func (st *Stats) conflictStep(prev, next engine.State, a engine.Action) {
 		return
 	}
 	if a.Op == opMil {
-		switch s.cardKey(int(a.Args[0])) {
+		// The card is public after the move (an ambushed defender's card,
+		// never shown, counts as none).
+		k := n.cAttCard
+		if s.ph == phDefCard {
+			k = n.cDefCard
+		}
+		switch s.cardKey(k) {
 		case kAmbush:
 			st.ambush++
 		case kRetreat:
@@ -82,7 +88,7 @@ func (st *Stats) conflictStep(prev, next engine.State, a engine.Action) {
 	if attWon {
 		loserCard = -1
 		if a.Op == opMil && s.cardKey(s.cAttCard) != kAmbush {
-			loserCard = int(a.Args[0])
+			loserCard = n.cDefCard
 		}
 	}
 	switch s.cardKey(loserCard) {

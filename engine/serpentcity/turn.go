@@ -102,7 +102,7 @@ func (s *State) endByRounds() {
 }
 
 // ApplyChance feeds random bytes to a chance step: the turn roll, a card
-// draw or a Reward Roll.
+// draw on an open table (the open card source) or a Reward Roll.
 func (s *State) ApplyChance(beacon []byte) error {
 	if err := engine.CheckChance(s.ToAct(), beacon); err != nil {
 		return err
@@ -120,11 +120,15 @@ func (s *State) ApplyChance(beacon []byte) error {
 				d = milDeck
 			}
 			if s.deckLeft(d) > 0 {
-				s.ph, s.who, s.drawDk = phDraw, s.cur, d
+				s.startDraw(s.cur, d)
 			}
 		}
 	case phDraw:
-		s.draw(r)
+		// The open card source: the drawn card is opened to its drawer
+		// from this beacon (a secret table's card layer answers instead).
+		if err := s.cards.OpenFromBeacon(s.Openings(nil), beacon); err != nil {
+			return err
+		}
 		s.resume()
 	case phReward:
 		face := r.Intn(len(s.cfg.r.Reward))
@@ -140,30 +144,6 @@ func (s *State) ApplyChance(beacon []byte) error {
 	s.settle()
 	s.autoplay()
 	return nil
-}
-
-// draw takes one card of the pending deck for s.who. The deck is an
-// unordered multiset; when it runs out, the spent cards come back.
-func (s *State) draw(r *engine.Rand) {
-	d := s.drawDk
-	left := 0
-	for _, c := range s.deck[d] {
-		left += c
-	}
-	if left == 0 {
-		for k := range s.deck[d] {
-			s.deck[d][k], s.disc[d][k] = s.disc[d][k], 0
-		}
-	}
-	k := r.Pick(s.deck[d])
-	if k < 0 {
-		s.lastDrw = -1
-		return
-	}
-	s.deck[d][k]--
-	s.pl[s.who].hand[d][k]++
-	s.lastDrw = d*100 + k
-	s.drawSeat = s.who
 }
 
 // aloneLast: p has strictly fewer IP than every other player (Stroke of Luck).
@@ -234,7 +214,7 @@ func (s *State) autoplay() {
 			legal := s.Legal(nil)
 			a = legal[0]
 		}
-		if s.check(who.Seat, a) != "" {
+		if s.check(who.Seat, a, nil) != "" {
 			return // cannot happen: every phase above has its answer
 		}
 		s.do(who.Seat, a)

@@ -90,9 +90,11 @@ func (s *State) View(seat int) engine.View {
 	if s.ph == phAttCard || s.ph == phDefCard {
 		v.Conflict = s.conflictText()
 	}
-	if s.lastDrw >= 0 {
-		d, k := s.lastDrw/100, s.lastDrw%100
-		if seat == s.drawSeat {
+	// The last card drawn, once it is opened to its drawer (phDraw: still
+	// being drawn): its name to the drawer, its deck to everyone.
+	if h, ok := engine.HandleArg(s.lastDrw); ok && s.lastDrw >= 0 && s.ph != phDraw {
+		d := s.deckOf(h)
+		if k := s.kind(h, seat); seat == s.drawSeat && k >= 0 {
 			v.LastDraw = "you drew " + s.cfg.decks[d][k].Name + " (" + deckNames[d] + ")"
 		} else {
 			v.LastDraw = seatName(s.drawSeat) + " drew " + article(deckNames[d]) + " Card"
@@ -111,17 +113,15 @@ func (s *State) View(seat int) engine.View {
 		}
 		pv := PlayerView{Seat: p, IP: pl.ip, Sources: pl.src, Resources: pl.res, Active: s.active(p), Limit: pawnLimit(s.n),
 			Investor: pl.investor, Architect: pl.architect, Left: pl.dropped}
-		for d := 0; d < 2; d++ {
-			for k, c := range pl.hand[d] {
-				if d == 0 {
-					pv.Economic += c
-				} else {
-					pv.Military += c
+		pv.Economic, pv.Military = len(pl.hand[econDeck]), len(pl.hand[milDeck])
+		for d := 0; d < 2 && p == seat; d++ {
+			hc := s.counts(p, d)
+			for k := range s.cfg.decks[d] {
+				if hc[k] == 0 {
+					continue
 				}
-				if p == seat && c > 0 {
-					spec := s.cfg.decks[d][k]
-					pv.Cards = append(pv.Cards, CardCount{Deck: deckNames[d], Name: spec.Name, Count: c, MinIP: spec.MinIP, MaxIP: spec.MaxIP})
-				}
+				spec := s.cfg.decks[d][k]
+				pv.Cards = append(pv.Cards, CardCount{Deck: deckNames[d], Name: spec.Name, Count: int(hc[k]), MinIP: spec.MinIP, MaxIP: spec.MaxIP})
 			}
 		}
 		v.Players = append(v.Players, pv)

@@ -15,8 +15,8 @@ func TestViewShowsBoardAndOnlyOwnCards(t *testing.T) {
 	place(s, 1, southMine, 1)
 	s.bld[northMarket] = []int{0}
 	s.pl[1].capital = 1
-	s.pl[0].hand[milDeck][milKind(s, kAmbush)] = 1
-	s.pl[1].hand[econDeck][econKind(s, kArchitect)] = 1
+	give(s, 0, milDeck, milKind(s, kAmbush))
+	give(s, 1, econDeck, econKind(s, kArchitect))
 	s.settle()
 	out := s.View(0).Render(140, false)
 	for _, want := range []string{"North Market", "South Diamond Mine", "North Market (Coin)          A2            A II     A      2", "Capital (1/6", "Ambush", "7 Movement Points", "Seat 1 moves and acts"} {
@@ -90,7 +90,7 @@ func TestCustomRulesTravelInTheEncoding(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := dec.(*State)
-	if s.cfg.R != 24 || s.cfg.r.CapitalSlots != 3 || s.deck[milDeck][0] != 5 {
+	if s.cfg.R != 24 || s.cfg.r.CapitalSlots != 3 || len(s.pile[milDeck]) != len(s.cards.Decks()[milDeck]) || s.cards.Decks()[milDeck][4] != 0 {
 		t.Fatalf("decoded rules: road %d capital %d", s.cfg.R, s.cfg.r.CapitalSlots)
 	}
 	// The default tables encode as one flag.
@@ -150,11 +150,11 @@ func TestViewShowsTheConflictAndTheDrawToItsOwner(t *testing.T) {
 	s := newTest(t, 2, 0)
 	place(s, 0, northMarket, 2)
 	place(s, 1, northMarket, 1)
-	s.pl[0].hand[milDeck][milKind(s, kReinforce)] = 1
+	give(s, 0, milDeck, milKind(s, kReinforce))
 	s.pl[0].ipBought = 3
 	s.settle()
 	must(t, s, 0, act(opAttack, northMarket, 1))
-	must(t, s, 0, act(opMil, int32(milKind(s, kReinforce))))
+	must(t, s, 0, milAct(s, 0, milKind(s, kReinforce)))
 	out := s.View(1).Render(200, false)
 	if !strings.Contains(out, "attacker played Reinforcements; Strength so far 4 : 1") {
 		t.Fatalf("defender's view:\\n%s", out)

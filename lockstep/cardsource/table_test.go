@@ -41,6 +41,12 @@ type table struct {
 
 func newTable(t *testing.T, n int, seed string) *table {
 	t.Helper()
+	return newGameTable(t, infinitecity.Game, n, seed)
+}
+
+// newGameTable is newTable for any game with hidden cards.
+func newGameTable(t *testing.T, g *engine.Game, n int, seed string) *table {
+	t.Helper()
 	var ids []*crypto.Identity
 	var seats []crypto.PeerID
 	for i := 0; i < n; i++ {
@@ -55,7 +61,7 @@ func newTable(t *testing.T, n int, seed string) *table {
 	tb := &table{t: t, seed: seed}
 	sess := crypto.Hash{1, 2, 3}
 	for i, id := range ids {
-		st, err := infinitecity.Game.Setup(n, nil)
+		st, err := g.Setup(n, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
