@@ -41,10 +41,10 @@ type nodeTable struct {
 }
 
 func newNodeTable(t *testing.T, n int, seed string, openHands bool) *nodeTable {
-	return newGameTable(t, infinitecity.Game, n, seed, openHands, nil)
+	return newNodeGameTable(t, infinitecity.Game, n, seed, openHands, nil)
 }
 
-func newGameTable(t *testing.T, g *engine.Game, n int, seed string, openHands bool, tune func(i int, c *lockstep.Config)) *nodeTable {
+func newNodeGameTable(t *testing.T, g *engine.Game, n int, seed string, openHands bool, tune func(i int, c *lockstep.Config)) *nodeTable {
 	t.Helper()
 	nt := &nodeTable{t: t, inbox: make([][][]byte, n), got: make([][][]byte, n), entries: make([][]*crypto.Envelope, n), secrets: make([][]byte, n),
 		events: make([][]lockstep.Event, n), gone: -1}
