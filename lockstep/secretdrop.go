@@ -128,7 +128,10 @@ func (n *Node) cardWaits() []Wait {
 	}
 	var out []Wait
 	for _, w := range m.cards.Waiting() {
-		if w.Seat < 0 || w.Seat >= len(m.seats) || m.dropped[w.Seat] {
+		// A dropped seat is listed too: what it owes in a shuffle chain
+		// declared before its drop is still awaited (lockstep/deal), and
+		// the status must say so rather than nothing.
+		if w.Seat < 0 || w.Seat >= len(m.seats) {
 			continue
 		}
 		mi := m.seats[w.Seat]
