@@ -373,6 +373,9 @@ func runNetPeer(ctx context.Context, io *IOStreams, nf *NetFlags, peer *p2p.NetP
 		model.OnDrop(func(seats []int) {
 			go peer.Runner.Do(ctx, func(n *lockstep.Node) error { return n.VoteDrop(seats) })
 		})
+		model.OnClaim(func() {
+			go peer.Runner.Do(ctx, func(n *lockstep.Node) error { return n.Claim() })
+		})
 		if canStart {
 			model.OnStart(func() {
 				go peer.Runner.Do(ctx, func(n *lockstep.Node) error { return n.Propose() })

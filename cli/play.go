@@ -277,6 +277,9 @@ func playRun(opts *PlayOptions) error {
 	model.OnDrop(func(seats []int) {
 		go me.Runner.Do(ctx, func(n *lockstep.Node) error { return n.VoteDrop(seats) })
 	})
+	model.OnClaim(func() {
+		go me.Runner.Do(ctx, func(n *lockstep.Node) error { return n.Claim() })
+	})
 	prog = tea.NewProgram(model, tea.WithInput(opts.IO.In), tea.WithOutput(opts.IO.Out), tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithContext(ctx))
 	runErr := make(chan error, 1)
 	go func() { runErr <- table.Run(ctx) }()

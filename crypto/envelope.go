@@ -33,17 +33,21 @@ const (
 	KindEscrow  Kind = 15 // a seat's card key split among the others, sealed to each
 	KindPiece   Kind = 16 // a holder's piece of a dropped seat's card key
 	KindAccuse  Kind = 17 // a holder's proof that a seat's escrow piece for it is wrong
+	// KindClaim: the one player left at a table that cannot drop (two
+	// seats in play) claims the win while the other is away (log
+	// position seq).
+	KindClaim Kind = 18
 )
 
 // LastKind is the highest kind this version knows.
-const LastKind = KindAccuse
+const LastKind = KindClaim
 
 var kindNames = [...]string{
 	KindJoin: "join", KindRoster: "roster", KindAccept: "accept", KindReveal: "reveal",
 	KindAction: "action", KindCheckpoint: "checkpoint", KindDrop: "drop", KindExtend: "extend",
 	KindEvidence: "evidence", KindState: "state",
 	KindCardKey: "card-key", KindShuffle: "shuffle", KindRemask: "remask", KindShare: "share",
-	KindEscrow: "escrow", KindPiece: "piece", KindAccuse: "accuse",
+	KindEscrow: "escrow", KindPiece: "piece", KindAccuse: "accuse", KindClaim: "claim",
 }
 
 // Valid reports whether k is a known kind.

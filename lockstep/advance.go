@@ -41,12 +41,14 @@ func (n *Node) advanceOnce() bool {
 	if n.supersede() {
 		return true
 	}
-	if n.cardsStep() {
+	if n.claimStep() || n.cardsStep() || n.cardDropStep() {
 		return true
 	}
 	x, ok := m.expect()
 	if !ok {
-		return false
+		// A wait for cards: a drop vote may still commit (the seat the
+		// deal waits for has left).
+		return m.cardsPending && n.tryDrop()
 	}
 	n.contribute(x)
 	if x.kind == crypto.KindReveal && m.phase == PhasePlaying && len(m.group) == 0 {

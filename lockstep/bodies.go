@@ -257,7 +257,7 @@ func wellFormed(env *crypto.Envelope) error {
 				err = fmt.Errorf("%w: %v", ErrBadBody, derr)
 			}
 		}
-	case crypto.KindCheckpoint:
+	case crypto.KindCheckpoint, crypto.KindClaim:
 		_, err = decodeUintBody(env.Kind, env.Body)
 	case crypto.KindDrop:
 		_, err = decodeSeats(env.Body, maxSeats)

@@ -37,7 +37,7 @@ const (
 // bufUse is one author's share of the buffer.
 type bufUse struct {
 	bytes  int
-	byKind [crypto.KindState + 1]int
+	byKind [crypto.LastKind + 1]int
 }
 
 // bufPut buffers env under s if its author's share allows, and reports
@@ -111,7 +111,7 @@ func (n *Node) tooFar(env *crypto.Envelope) bool {
 		return env.Seq > m.seq+maxAhead
 	case crypto.KindReveal, crypto.KindExtend:
 		return env.Seq > m.round+maxAhead
-	case crypto.KindDrop:
+	case crypto.KindDrop, crypto.KindClaim:
 		return env.Seq > uint64(len(m.log))+maxAhead
 	}
 	return false

@@ -13,7 +13,7 @@ import (
 // node's buffers are sized for its own kinds) nor is taken as the node's.
 func TestCardKindsAreNotTheNodes(t *testing.T) {
 	id := vectorIdentity(t, 0)
-	for k := crypto.KindCardKey; k <= crypto.LastKind; k++ {
+	for k := crypto.KindCardKey; k <= crypto.KindAccuse; k++ {
 		if !k.Card() || !k.Valid() {
 			t.Fatalf("kind %d: Card %v, Valid %v", k, k.Card(), k.Valid())
 		}

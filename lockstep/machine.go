@@ -86,7 +86,13 @@ type machine struct {
 	cardKey      []byte
 	cardOwn      []*crypto.Envelope
 	cardsPending bool
-	cardsSynced  bool // the layer has been told of the current wait
+	// dropCards: seats dropped by agreement on a secret table whose keys
+	// the card layer is rebuilding (secretdrop.go); nothing else is due
+	// until that drop step is counted.
+	dropCards []int
+	// claimed is the result of a game ended by a claim (claim.go).
+	claimed     *engine.Result
+	cardsSynced bool // the layer has been told of the current wait
 	// pubKnown marks the cards known public (newlyPublic); opened lists
 	// those the card layer opened to everyone since the last action, which
 	// the next action carries (secretAction).
@@ -183,7 +189,7 @@ func (m *machine) expect() (x expectation, ok bool) {
 		if m.needCP {
 			return expectation{kind: crypto.KindCheckpoint, seq: m.seq, who: m.activeMembers(), hash: h, what: "a checkpoint"}, true
 		}
-		if m.cardsPending {
+		if m.cardsPending || len(m.dropCards) > 0 {
 			// The card layer, not the log, moves the state on.
 			return expectation{}, false
 		}
@@ -584,7 +590,7 @@ func (m *machine) outOfTurn(env *crypto.Envelope) bool {
 // plays them with the game's first bot, seeded from the session and seq,
 // so every peer computes the same move without any message.
 func (m *machine) autoplay() error {
-	for !m.needCP && m.phase == PhasePlaying {
+	for !m.needCP && m.phase == PhasePlaying && len(m.dropCards) == 0 {
 		who := m.st.ToAct()
 		if who.Kind != engine.ActorSeat || !m.dropped[who.Seat] {
 			return nil
@@ -621,6 +627,16 @@ func (m *machine) finishDrop() error {
 	}
 	m.events = append(m.events, Event{Kind: EventDropped, Seats: seats, Seq: m.seq,
 		Text: fmt.Sprintf("dropped by agreement: %s", m.seatNames(seats))})
+	if m.roster.Secret {
+		// The dropped seats' keys are rebuilt from the others' escrow
+		// pieces first (secretdrop.go); the game's drop follows.
+		return m.startCardDrop(seats)
+	}
+	return m.applyDrop(seats)
+}
+
+// applyDrop has the game drop seats (its Dropper), or plays them by bot.
+func (m *machine) applyDrop(seats []int) error {
 	if m.dropper != nil {
 		mover := -1
 		if a := m.st.ToAct(); a.Kind == engine.ActorSeat {
@@ -640,6 +656,11 @@ func (m *machine) finishDrop() error {
 		m.noteRound()
 		m.turn = m.st.Turn()
 		m.needCP = true
+		if m.roster.Secret && m.st.ToAct().Kind == engine.ActorCards {
+			// The game's drop may ask for cards (a dropped seat's turn
+			// passed to the next, who draws).
+			m.cardsPending = true
+		}
 		return nil
 	}
 	return m.autoplay()
@@ -1047,8 +1068,29 @@ func (m *machine) feed(env *crypto.Envelope) error {
 		}
 		return fmt.Errorf("%w: %s in the lobby", ErrUnexpected, env.Kind)
 	}
+	// Verify (no card layer) goes past a wait for cards, and a pending
+	// drop, before the entry that follows them. A drop vote cast during
+	// the wait (the seat the deal waits for has left) signs the hash of
+	// the waiting state: the wait is then still open. A claim ends the
+	// log: what the claimant's cards did after the last action is not in
+	// it (checkClaim).
+	if m.phase == PhasePlaying && env.Kind != crypto.KindClaim && (env.Kind != crypto.KindDrop || m.group != nil || env.StateHash != m.hashes[m.seq]) {
+		if err := m.verifyCards(env); err != nil {
+			return err
+		}
+		if err := m.verifyDrop(env); err != nil {
+			return err
+		}
+	}
 	if m.group == nil && m.phase == PhasePlaying {
 		switch env.Kind {
+		case crypto.KindClaim:
+			seat, err := m.checkClaim(env, true)
+			if err != nil {
+				return err
+			}
+			m.applyClaim(env, seat)
+			return nil
 		case crypto.KindDrop:
 			seats, err := decodeSeats(env.Body, len(m.seats))
 			if err != nil {
@@ -1072,9 +1114,6 @@ func (m *machine) feed(env *crypto.Envelope) error {
 			m.applyExtend(env, x, mi)
 			return nil
 		}
-	}
-	if err := m.verifyCards(env); err != nil {
-		return err
 	}
 	x, ok := m.expect()
 	if !ok {

@@ -612,7 +612,7 @@ func (n *Node) admissible(env *crypto.Envelope) error {
 		if n.m.phase >= PhasePlaying && env.Seq < n.m.seq {
 			return ErrStale
 		}
-	case crypto.KindDrop:
+	case crypto.KindDrop, crypto.KindClaim:
 		if env.Seq < uint64(len(n.m.log)) {
 			return ErrStale
 		}
@@ -825,7 +825,7 @@ func (n *Node) Tick(now int64) {
 			n.rd.Requests = append(n.rd.Requests, n.gapAsk(uint64(len(n.m.log))))
 		}
 	}
-	if n.cfg.DropAfter > 0 && now-n.progress >= n.cfg.DropAfter && n.m.phase == PhasePlaying {
+	if n.cfg.DropAfter > 0 && now-n.progress >= n.cfg.DropAfter && n.m.phase == PhasePlaying && len(n.m.dropCards) == 0 {
 		var seats []int
 		for _, w := range waits {
 			if w.Seat >= 0 && w.Peer != n.id.ID() && !containsInt(seats, w.Seat) {
@@ -897,7 +897,7 @@ func (n *Node) Waiting() []Wait {
 	var out []Wait
 	x, ok := n.m.expect()
 	if !ok {
-		return nil
+		return n.cardWaits()
 	}
 	for i := len(n.m.group); i < len(x.who); i++ {
 		mi := x.who[i]
@@ -995,7 +995,7 @@ func (n *Node) pendingFor(asker crypto.PeerID) []*crypto.Envelope {
 			near = env.Seq <= m.seq+serveAhead
 		case crypto.KindReveal, crypto.KindExtend:
 			near = env.Seq <= m.round+serveAhead
-		case crypto.KindDrop:
+		case crypto.KindDrop, crypto.KindClaim:
 			near = env.Seq <= uint64(len(m.log))+serveAhead
 		}
 		if near || env.Author == asker || env.Author == n.id.ID() {
@@ -1126,6 +1126,10 @@ func (n *Node) forked(idx uint64, entries []*crypto.Envelope) {
 		return
 	}
 	first := entries[0]
+	if first.Kind == crypto.KindClaim {
+		n.claimedAway(idx, first)
+		return
+	}
 	if first.Kind != crypto.KindDrop || first.Session != n.m.session || first.Seq != idx {
 		return
 	}
@@ -1238,6 +1242,8 @@ func (n *Node) Status() Status {
 		if x, ok := m.expect(); ok && x.kind == crypto.KindCheckpoint {
 			_, s.Moved = n.sent[n.slot(crypto.KindAction, n.id.ID(), x.seq)]
 		}
+		s.Pause = n.pauseText()
+		s.CanClaim = n.ClaimState() == nil
 	}
 	return s
 }

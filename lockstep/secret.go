@@ -54,8 +54,22 @@ type CardLayer interface {
 	Apply(seat int, a engine.Action, seq uint64, reveals []byte) error
 	// Err is why the layer stopped, or nil.
 	Err() error
-	// Waiting says whom the deal waits for, in words.
-	Waiting() []string
+	// Waiting says whom the deal waits for (seats 0-based), in words.
+	Waiting() []CardWait
+	// Drop starts the drop of seat (0-based) in the card protocol, at the
+	// drop's point of the log: the others publish their pieces of its key.
+	Drop(seat int) error
+	// DropDone reports whether seat's key is rebuilt and its cards shown.
+	DropDone(seat int) bool
+	// ShowDropped makes the cards dropped seat held public in the state.
+	ShowDropped(seat int) error
+}
+
+// CardWait is one seat the card layer waits for: Seat 0-based, What in
+// words that follow the seat's name ("its decryption shares for batch 3").
+type CardWait struct {
+	Seat int
+	What string
 }
 
 // CardReady is what a card layer produced: as lockstep's Ready, Secret and
@@ -244,11 +258,12 @@ var errOpenedAhead = errors.New("no later action names it yet")
 // engine.NoCard, the public ones from opened (the list of the action that
 // follows, or nil). It reports whether the wait is over.
 func (m *machine) observeCards(opened []pubCard) error {
-	return observeCardsOn(m.st.(engine.CardState), opened)
+	return observeCardsOn(m.st.(engine.CardState), opened, m.dropped)
 }
 
-// observeCardsOn is observeCards on the state cs.
-func observeCardsOn(cs engine.CardState, opened []pubCard) error {
+// observeCardsOn is observeCards on the state cs, dropped the seats
+// dropped by agreement.
+func observeCardsOn(cs engine.CardState, opened []pubCard, dropped []bool) error {
 	for guard := 0; cs.ToAct().Kind == engine.ActorCards; guard++ {
 		want := cs.Openings(nil)
 		if len(want) == 0 || guard > engine.MaxDeckSize*engine.MaxDecks {
@@ -256,7 +271,10 @@ func observeCardsOn(cs engine.CardState, opened []pubCard) error {
 		}
 		for _, o := range want {
 			card := engine.NoCard
-			if o.To == engine.Public {
+			// An opening for a dropped seat was made public by the live
+			// seats' card layers (cardsource): as asked, then to all.
+			toDropped := o.To >= 0 && o.To < len(dropped) && dropped[o.To]
+			if o.To == engine.Public || toDropped {
 				found := false
 				for _, p := range opened {
 					if p.h == o.Handle() {
@@ -266,6 +284,15 @@ func observeCardsOn(cs engine.CardState, opened []pubCard) error {
 				if !found {
 					return fmt.Errorf("%w: the log does not say which card %s opened to everyone was (%w)", ErrUnexpected, o.Handle(), errOpenedAhead)
 				}
+			}
+			if toDropped {
+				if err := cs.Open(o, engine.NoCard); err != nil {
+					return fmt.Errorf("%w: %v", ErrIllegal, err)
+				}
+				if err := cs.Cards().Open(engine.Opening{Deck: o.Deck, Pos: o.Pos, To: engine.Public}, card); err != nil {
+					return fmt.Errorf("%w: %v", ErrIllegal, err)
+				}
+				continue
 			}
 			if err := cs.Open(o, card); err != nil {
 				return fmt.Errorf("%w: %v", ErrIllegal, err)
@@ -731,7 +758,8 @@ func (m *machine) openedByHash(want crypto.Hash) []pubCard {
 	cs := m.st.(engine.CardState)
 	var pub []engine.Opening
 	for _, o := range cs.Openings(nil) {
-		if o.To == engine.Public {
+		// Openings for a dropped seat are made public (observeCardsOn).
+		if o.To == engine.Public || o.To >= 0 && o.To < len(m.dropped) && m.dropped[o.To] {
 			pub = append(pub, o)
 		}
 	}
@@ -769,7 +797,7 @@ func (m *machine) openedByHash(want crypto.Hash) []pubCard {
 			r /= len(cands[i])
 		}
 		try := cs.Clone().(engine.CardState)
-		if observeCardsOn(try, guess) != nil || try.ToAct().Kind == engine.ActorCards {
+		if observeCardsOn(try, guess, m.dropped) != nil || try.ToAct().Kind == engine.ActorCards {
 			continue
 		}
 		if crypto.Hash(engine.HashWith(m.enc, try)) == want {

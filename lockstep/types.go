@@ -248,6 +248,11 @@ type Wait struct {
 }
 
 func (w Wait) String() string {
+	if what, ok := strings.CutPrefix(w.What, "its "); ok {
+		// The card layer's words: "waiting for bob's decryption shares
+		// for batch 3 (5 s)".
+		return fmt.Sprintf("waiting for %s's %s (%s)", w.Name, what, fmtMillis(w.For))
+	}
 	return fmt.Sprintf("waiting for %s (%s, %s)", w.Name, w.What, fmtMillis(w.For))
 }
 
@@ -386,6 +391,11 @@ type Status struct {
 	// action of a turn may leave with its author's checkpoint, Node.CanAct).
 	// (Additive.)
 	Moved bool
+	// Pause says, at a table of two kept waiting by the other player for
+	// the stall time, that the game is paused and why; CanClaim that this
+	// peer may claim the win now (Node.Claim, claim.go). (Additive.)
+	Pause    string
+	CanClaim bool
 }
 
 // Counters count the envelopes a node did not keep, so that floods and

@@ -115,6 +115,10 @@ func TestBodyVectors(t *testing.T) {
 		t.Fatalf("the state body does not decode to one that fits step 3: %v", err)
 	}
 	add("envelope.state_by_bo_step3", signed(b, &crypto.Envelope{Session: sid, Seq: 3, Kind: crypto.KindState, StateHash: fillHash(0xd3), Body: st.encode()}))
+	// A claim (claim.go): Bo, in seat 2 of a table of two, claims the win
+	// at log position 9, in the state 22…22.
+	add("body.claim_seat_2", encodeUintBody(1))
+	add("envelope.claim_by_bo_at_9", signed(b, &crypto.Envelope{Session: sid, Seq: 9, Kind: crypto.KindClaim, StateHash: fillHash(0x22), Body: encodeUintBody(1)}))
 
 	// The seat draw: members in roster order shuffled by beacon round 0.
 	beacon := crypto.Beacon(fillHash(0x11), 0, []crypto.Hash{fillHash(0xaa), fillHash(0xbb)})

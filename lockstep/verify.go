@@ -120,7 +120,7 @@ func replayOf(m *machine) *Replay {
 		r.Steps = append(r.Steps, ReplayStep{Kind: s.Kind, Author: s.Author, Seat: s.Seat, Entry: s.Entry, What: s.What})
 	}
 	if m.phase == PhaseOver {
-		res := m.st.Result()
+		res := m.result()
 		r.Result = &res
 	}
 	if n := len(m.log); n > 0 && m.log[n-1].Kind == crypto.KindEvidence {

@@ -125,6 +125,7 @@ func Build(r *Recorder, st lockstep.Status, state engine.State, env Env) Table {
 	if len(st.DropVotes) == 0 {
 		t.Votes = append(t.Votes, env.Votes...)
 	}
+	t.Pause, t.CanClaim = st.Pause, env.Human && st.CanClaim
 	for _, w := range st.Waiting {
 		s := Stall{Seat: w.Seat + 1, Name: w.Name, What: w.What, For: w.For}
 		if s.Name == "" {

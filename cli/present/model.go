@@ -42,6 +42,10 @@ type Table struct {
 	Peers  []Peer  `json:"peers"`
 	Stalls []Stall `json:"stalls,omitempty"`
 	Votes  []Vote  `json:"drop_votes,omitempty"`
+	// Pause says that a table of two waits for the other player and cannot
+	// go on without them; CanClaim that the viewer may claim the win.
+	Pause    string `json:"pause,omitempty"`
+	CanClaim bool   `json:"can_claim,omitempty"`
 	// DropAfter is how long a seat must have kept the table waiting before
 	// a drop may be proposed, in ms.
 	DropAfter int64   `json:"drop_after_ms"`

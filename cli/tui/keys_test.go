@@ -217,3 +217,34 @@ func TestScoreTableFitsASmallScreen(t *testing.T) {
 		}
 	}
 }
+
+// TestClaimWin: a paused table of two says why; C asks, y claims, and a
+// pause that does not allow a claim yet says when it will.
+func TestClaimWin(t *testing.T) {
+	snap := labelSnap(1, "Roll")
+	snap.Legal = nil
+	snap.Table = &present.Table{DropAfter: 60000, Pause: "paused: Bo is away and the game cannot go on without them", CanClaim: true}
+	claimed := 0
+	m := New(snap, false, nil, nil)
+	m.OnClaim(func() { claimed++ })
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 24})
+	if v := m.View(); !strings.Contains(v, "paused: Bo is away") || !strings.Contains(v, "C claims the win") {
+		t.Fatalf("no pause line with the claim key:\n%s", v)
+	}
+	key(m, "C")
+	if v := m.View(); !strings.Contains(v, "Claim the win?") || claimed != 0 {
+		t.Fatalf("C did not ask first:\n%s", v)
+	}
+	key(m, "y")
+	if claimed != 1 {
+		t.Fatalf("claimed %d times", claimed)
+	}
+	snap.Table = &present.Table{DropAfter: 60000, Pause: "paused: Bo is away"}
+	m = New(snap, false, nil, nil)
+	m.OnClaim(func() { claimed++ })
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 24})
+	key(m, "C")
+	if v := m.View(); claimed != 1 || strings.Contains(v, "Claim the win?") || !strings.Contains(v, "may be claimed once") {
+		t.Fatalf("a claim was offered before the drop delay:\n%s", v)
+	}
+}

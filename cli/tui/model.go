@@ -45,6 +45,8 @@ type Model struct {
 	// drop votes to drop seats (0-based); set by OnDrop.
 	drop      func(seats []int)
 	dropSeats []int
+	// claim claims the win at a paused table of two; set by OnClaim.
+	claim func()
 	// queue holds the rest of a combo picked (a walk of several spaces):
 	// each is sent once the one before is committed, while legal.
 	queue []engine.Action
@@ -53,6 +55,10 @@ type Model struct {
 // OnDrop sets what the d key does when a seat has kept the table waiting
 // long enough (Snapshot.Table's stalls): vote to drop those seats.
 func (m *Model) OnDrop(f func(seats []int)) { m.drop = f }
+
+// OnClaim sets what the C key (shift-c) does at a table of two paused by the other
+// player's absence (Snapshot.Table.CanClaim): claim the win.
+func (m *Model) OnClaim(f func()) { m.claim = f }
 
 // OnStart sets what the s key does while Snapshot.CanStart is set.
 func (m *Model) OnStart(f func()) { m.start = f }
@@ -177,6 +183,12 @@ func (m *Model) key(k string) tea.Cmd {
 		m.pane, m.paneScroll = "help", 0
 	case "L":
 		m.pane, m.paneScroll = "history", 1<<30
+	case "C":
+		if m.snap.Table != nil && m.snap.Table.CanClaim && !m.snap.Over && m.claim != nil {
+			m.confirm = "claim"
+		} else if m.snap.Table != nil && m.snap.Table.Pause != "" {
+			m.note = "the win may be claimed once the other player has kept the table waiting past the drop delay"
+		}
 	case "d":
 		if seats := m.droppable(); len(seats) > 0 && m.drop != nil {
 			m.dropSeats = seats
@@ -270,6 +282,11 @@ func (m *Model) answer(k string) tea.Cmd {
 	case "leave":
 		if yes || k == "ctrl+c" {
 			return m.leave()
+		}
+	case "claim":
+		if yes && m.claim != nil {
+			m.claim()
+			m.note = "you claimed the win"
 		}
 	case "drop":
 		if yes && m.drop != nil {

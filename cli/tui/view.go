@@ -35,7 +35,8 @@ keeps the filter and picks the move if only one is left, Esc clears it. PgUp/PgD
 than the screen, l hides or shows "What happened", L opens the whole
 history (scroll it with ↑/↓ and PgUp/PgDn), ? this help. When a player keeps
 the table waiting past the drop delay, d votes to drop them (the others
-confirm with d too). q or Ctrl-C ask before you leave.`
+confirm with d too); at a table of two, where nobody can be voted out, C
+(shift-c) claims the win instead. q or Ctrl-C ask before you leave.`
 
 // screen is how the terminal's rows are shared out: the title and status
 // at the top, the menu, sync line and key help at the bottom, the board in
@@ -96,6 +97,13 @@ func (m *Model) layout() screen {
 			}
 			sc.bottom = append(sc.bottom, warnStyle.Render(line))
 		}
+		if t.Pause != "" {
+			line := "⏸ " + t.Pause
+			if t.CanClaim && m.claim != nil {
+				line += " · C claims the win"
+			}
+			sc.bottom = append(sc.bottom, warnStyle.Render(line))
+		}
 		for _, v := range t.Votes {
 			line := fmt.Sprintf("%s voted to drop %s (%d of %d votes)", seatList(minus1(v.Voters)), seatList(minus1(v.Seats)), max(v.Have, 1), max(v.Needed, 1))
 			if me := s.Seat + 1; me > 0 && !hasInt(v.Voters, me) && !hasInt(v.Seats, me) && m.drop != nil {
@@ -113,6 +121,8 @@ func (m *Model) layout() screen {
 		sc.bottom = append(sc.bottom, badStyle.Render(msg))
 	case "drop":
 		sc.bottom = append(sc.bottom, badStyle.Render("Vote to drop "+seatList(m.dropSeats)+"? y votes, any other key cancels."))
+	case "claim":
+		sc.bottom = append(sc.bottom, badStyle.Render("Claim the win? The game ends now and cannot go on. y claims, any other key cancels."))
 	}
 	if m.note != "" {
 		sc.bottom = append(sc.bottom, badStyle.Render(m.note))

@@ -1,7 +1,6 @@
 package cardsource
 
 import (
-	"fmt"
 	"io"
 
 	"github.com/boardmesh/boardmesh/crypto"
@@ -48,7 +47,7 @@ func (l *layer) TakeReady() lockstep.CardReady {
 				c.Evidence = ev.Evidence
 			}
 			out.Cheats = append(out.Cheats, c)
-		case deal.EventDeckReady, deal.EventKeys, deal.EventEscrows:
+		case deal.EventDeckReady, deal.EventKeys, deal.EventEscrows, deal.EventDropped, deal.EventRecovered:
 			out.Notes = append(out.Notes, ev.Text)
 		}
 	}
@@ -71,10 +70,14 @@ func (l *layer) Apply(seat int, a engine.Action, seq uint64, reveals []byte) err
 	return l.s.Apply(seat, a, seq, rs)
 }
 
-func (l *layer) Waiting() []string {
-	var out []string
+func (l *layer) Waiting() []lockstep.CardWait {
+	var out []lockstep.CardWait
 	for _, w := range l.s.Deal().Waiting() {
-		out = append(out, fmt.Sprintf("seat %d: %s", w.Seat+1, w.What))
+		out = append(out, lockstep.CardWait{Seat: w.Seat, What: w.What})
 	}
 	return out
 }
+
+func (l *layer) Drop(seat int) error        { return l.s.Drop(seat) }
+func (l *layer) DropDone(seat int) bool     { return l.s.DropDone(seat) }
+func (l *layer) ShowDropped(seat int) error { return l.s.ShowDropped(seat) }

@@ -40,7 +40,17 @@ type nodeTable struct {
 	crashSeed string
 	crashes   int
 	// bot plays every seat (engine.RandomBot if nil).
-	bot engine.Bot
+	bot    engine.Bot
+	events [][]lockstep.Event
+	// gone, if >= 0, is a peer that freezes when it is about to send its
+	// goneAfter'th share envelope: that and nothing after goes out, and it
+	// is no longer run, until the test sets gone to -1 (it comes back).
+	gone, goneAfter, shares int
+	// tamper, if set, may replace what a peer sends (a modified client:
+	// it signs what it returns itself).
+	held     []*crypto.Envelope // what the gone peer had not sent yet
+	heldFrom int
+	tamper   func(from int, env *crypto.Envelope) *crypto.Envelope
 }
 
 func newNodeTable(t *testing.T, n int, seed string, openHands bool) *nodeTable {
@@ -51,8 +61,15 @@ func newNodeTable(t *testing.T, n int, seed string, openHands bool) *nodeTable {
 // newNodeTableOf is newNodeTable for game g.
 func newNodeTableOf(t *testing.T, g *engine.Game, n int, seed string, openHands bool) *nodeTable {
 	t.Helper()
+	return newNodeGameTable(t, g, n, seed, openHands, nil)
+}
+
+// newNodeGameTable is newNodeTableOf with tune, if set, changing each
+// peer's config.
+func newNodeGameTable(t *testing.T, g *engine.Game, n int, seed string, openHands bool, tune func(i int, c *lockstep.Config)) *nodeTable {
+	t.Helper()
 	nt := &nodeTable{t: t, inbox: make([][][]byte, n), got: make([][][]byte, n), entries: make([][]*crypto.Envelope, n), secrets: make([][]byte, n),
-		disk: make([][]byte, n), keys: make([][]byte, n), synced: make([]int, n)}
+		disk: make([][]byte, n), keys: make([][]byte, n), synced: make([]int, n), events: make([][]lockstep.Event, n), gone: -1}
 	for i := 0; i < n; i++ {
 		var k [32]byte
 		copy(k[:], fmt.Sprintf("%s id %d", seed, i))
@@ -63,8 +80,12 @@ func newNodeTableOf(t *testing.T, g *engine.Game, n int, seed string, openHands 
 		nt.ids = append(nt.ids, id)
 		nt.disk[i] = lockstep.AppendLogHeader(nil)
 		copy(k[:], fmt.Sprintf("%s cards %d", seed, i))
-		node, err := lockstep.New(lockstep.Config{Identity: id, Name: fmt.Sprintf("P%d", i+1), Games: games.Lookup,
-			Cards: cardsource.Maker(rand.NewChaCha8(k)), OpenHands: openHands})
+		cfg := lockstep.Config{Identity: id, Name: fmt.Sprintf("P%d", i+1), Games: games.Lookup,
+			Cards: cardsource.Maker(rand.NewChaCha8(k)), OpenHands: openHands}
+		if tune != nil {
+			tune(i, &cfg)
+		}
+		node, err := lockstep.New(cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -90,12 +111,41 @@ func newNodeTableOf(t *testing.T, g *engine.Game, n int, seed string, openHands 
 // message delivered, every shuffle proof made and checked.
 func (nt *nodeTable) run() bool {
 	busy := false
+	if nt.gone < 0 && len(nt.held) > 0 {
+		// The peer that was gone is back: what it held goes out.
+		for _, env := range nt.held {
+			for j := range nt.nodes {
+				if j != nt.heldFrom {
+					nt.inbox[j] = append(nt.inbox[j], env.Marshal())
+				}
+			}
+		}
+		nt.held = nil
+	}
 	for guard := 0; guard < 1_000_000; guard++ {
 		moved := false
 		for i := range nt.nodes {
+			if !nt.live(i) {
+				continue
+			}
 			for nt.nodes[i].HasReady() {
 				node := nt.nodes[i]
 				rd := node.Ready()
+				msgs := rd.Messages
+				if i == nt.gone {
+					for k, env := range msgs {
+						if env.Kind == crypto.KindShare {
+							if nt.shares++; nt.shares >= nt.goneAfter {
+								// It freezes here: the rest goes out
+								// when it comes back (gone = -1).
+								nt.held = append(nt.held, msgs[k:]...)
+								msgs = msgs[:k]
+								break
+							}
+						}
+					}
+					nt.heldFrom = i
+				}
 				if rd.CardSecret != nil {
 					nt.secrets[i] = append([]byte(nil), rd.CardSecret...)
 					nt.keys[i] = lockstep.EncodeCardKey(node.Status().Session, rd.CardSecret)
@@ -109,7 +159,10 @@ func (nt *nodeTable) run() bool {
 					moved = true
 					break
 				}
-				for _, env := range rd.Messages {
+				for _, env := range msgs {
+					if nt.tamper != nil {
+						env = nt.tamper(i, env)
+					}
 					b := env.Marshal()
 					for j := range nt.nodes {
 						if j != i {
@@ -118,6 +171,7 @@ func (nt *nodeTable) run() bool {
 						}
 					}
 				}
+				nt.events[i] = append(nt.events[i], rd.Events...)
 				for _, ev := range rd.Events {
 					if ev.Kind == lockstep.EventCheat || ev.Kind == lockstep.EventDesync || ev.Kind == lockstep.EventRefused {
 						nt.cheats = append(nt.cheats, fmt.Sprintf("peer %d: %s", i+1, ev.Text))
@@ -131,6 +185,9 @@ func (nt *nodeTable) run() bool {
 			}
 		}
 		for j, node := range nt.nodes {
+			if !nt.live(j) {
+				continue // what reaches it waits in its inbox
+			}
 			for len(nt.inbox[j]) > 0 {
 				b := nt.inbox[j][0]
 				nt.inbox[j] = nt.inbox[j][1:]
@@ -143,7 +200,10 @@ func (nt *nodeTable) run() bool {
 			}
 		}
 		if !moved {
-			for _, node := range nt.nodes {
+			for i, node := range nt.nodes {
+				if !nt.live(i) {
+					continue
+				}
 				if node.HasWork() {
 					moved = node.Work() || moved
 				}

@@ -22,6 +22,22 @@ type Source struct {
 	decks int // the decks the deal knows: the declared ones, then each reshuffle
 	out   deal.Ready
 	err   error
+	// dropped: seats the table dropped (Drop). An opening the state asks
+	// for one of them is made public instead (its key is rebuilt, so its
+	// cards are everyone's); asked keeps the state's own openings of the
+	// batch in flight, to answer them as asked.
+	dropped []bool
+	asked   []engine.Opening
+	// shown: the cards dropped seats held, shown by the deal (its
+	// EventDropReveal), kept until ShowDropped puts them into the state at
+	// the point of the log lockstep chooses, the same on every peer.
+	shown []dropShown
+}
+
+type dropShown struct {
+	seat int
+	h    engine.Handle
+	card uint16
 }
 
 // ErrStopped is returned once the card layer has stopped: a cheat was
@@ -146,7 +162,11 @@ func (s *Source) pump() {
 		ops := make([]deal.Opening, len(want))
 		for i, o := range want {
 			ops[i] = deal.Opening{Deck: o.Deck, Pos: o.Pos, To: o.To}
+			if o.To >= 0 && o.To < len(s.dropped) && s.dropped[o.To] {
+				ops[i].To = deal.Public
+			}
 		}
+		s.asked = append(s.asked[:0], want...)
 		if _, err := s.m.Open(ops); err != nil {
 			s.fail(err)
 			return
@@ -201,10 +221,12 @@ func (s *Source) absorb(rd deal.Ready) {
 			if ev.Known {
 				card = int(ev.Card)
 			}
-			if err := s.st.Open(o, card); err != nil {
+			if err := s.openAsked(o, card); err != nil {
 				s.fail(fmt.Errorf("the game refused %s: %v", o, err))
 				return
 			}
+		case deal.EventDropReveal:
+			s.shown = append(s.shown, dropShown{seat: ev.Seat - 1, h: engine.Handle{Deck: ev.Opening.Deck, Pos: ev.Opening.Pos}, card: ev.Card})
 		case deal.EventBatchDone:
 			s.inflight = false
 		case deal.EventCheat:
@@ -213,6 +235,72 @@ func (s *Source) absorb(rd deal.Ready) {
 			}
 		}
 	}
+}
+
+// openAsked answers the state's opening of o's card with card: as the
+// deal opened it, or, for an opening the state asked for a dropped seat
+// and the deal made public, as asked (this peer is not its recipient)
+// and then to everyone.
+func (s *Source) openAsked(o engine.Opening, card int) error {
+	if o.To == engine.Public {
+		for _, a := range s.asked {
+			if a.Handle() == o.Handle() && a.To != engine.Public {
+				if err := s.st.Open(a, engine.NoCard); err != nil {
+					return err
+				}
+				return s.st.Cards().Open(o, card)
+			}
+		}
+	}
+	return s.st.Open(o, card)
+}
+
+// Drop tells the deal that the table dropped seat (0-based), at the same
+// point of the log on every peer: the others publish their pieces of its
+// key, and its cards become everyone's (ShowDropped, once DropDone).
+func (s *Source) Drop(seat int) error {
+	if s.err != nil {
+		return s.err
+	}
+	if err := s.m.Drop(seat); err != nil {
+		return err
+	}
+	if s.dropped == nil {
+		s.dropped = make([]bool, s.m.Seats())
+	}
+	s.dropped[seat] = true
+	s.pump()
+	return nil
+}
+
+// DropDone reports whether the deal has rebuilt seat's key and shown the
+// cards it held.
+func (s *Source) DropDone(seat int) bool { return s.err == nil && s.m.DropDone(seat) }
+
+// ShowDropped makes public in the state every card dropped seat held, as
+// the deal showed them. Call it once DropDone, at the same point of the
+// shared history on every peer.
+func (s *Source) ShowDropped(seat int) error {
+	if !s.DropDone(seat) {
+		return fmt.Errorf("cardsource: seat %d's key is not rebuilt yet", seat+1)
+	}
+	c := s.st.Cards()
+	keep := s.shown[:0]
+	for _, x := range s.shown {
+		if x.seat != seat {
+			keep = append(keep, x)
+			continue
+		}
+		if _, pub := c.Public(x.h); pub {
+			continue
+		}
+		if err := c.Open(engine.Opening{Deck: x.h.Deck, Pos: x.h.Pos, To: engine.Public}, int(x.card)); err != nil {
+			s.fail(fmt.Errorf("the game refused %s, which dropped seat %d held, as card %d: %v", x.h, seat+1, x.card, err))
+			return s.err
+		}
+	}
+	s.shown = keep
+	return nil
 }
 
 // Revealed is one card a move shows from its mover's hand (its format is

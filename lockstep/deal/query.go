@@ -184,3 +184,15 @@ func (m *Machine) Waiting() []Wait {
 	}
 	return w
 }
+
+// DropDone reports whether the drop of seat (Drop) has taken effect: its
+// key is rebuilt and the cards it held are shown (EventDropReveal), at the
+// drop's place among the chains and batches.
+func (m *Machine) DropDone(seat int) bool {
+	for _, o := range m.ops {
+		if o.drop == seat {
+			return o.done
+		}
+	}
+	return false
+}

@@ -1,0 +1,236 @@
+package lockstep
+
+import (
+	"fmt"
+
+	"github.com/boardmesh/boardmesh/crypto"
+	"github.com/boardmesh/boardmesh/engine"
+)
+
+// The claim. A table with two seats in play cannot drop one (a drop needs
+// a strict majority of the seats in play, so that the two sides of a
+// partition can never drop each other), and a secret table of two cannot
+// go on without both card keys anyway. When one of the two has kept the
+// other waiting for the drop time (Config.DropAfter, or StallAfter when
+// drops are off), the game is paused, Status.Claim says so, and the one
+// left may claim the win (Node.Claim): it signs a claim envelope (kind
+// claim, seq = the log position, the state hash, body = its seat), which
+// becomes the log's last entry and ends the game with that seat as the
+// only winner. If the other comes back first, the game goes on as before.
+// A peer that comes back after a claim finds it in the log (catch-up) and
+// sees the game end the same way; a claim cannot be taken back.
+
+// claimState says whether seat may claim now, and if not, why.
+func (m *machine) claimState(seat int) error {
+	if m.phase != PhasePlaying || m.seatOf == nil {
+		return fmt.Errorf("%w: no game is waiting for a player", ErrPhase)
+	}
+	if seat < 0 || seat >= len(m.seats) || m.dropped[seat] {
+		return fmt.Errorf("%w: only a seat still in play may claim", ErrPhase)
+	}
+	active := 0
+	for _, d := range m.dropped {
+		if !d {
+			active++
+		}
+	}
+	if active != 2 {
+		return fmt.Errorf("%w: a claim is for a table of two players in play (%d are): the others can vote the absent one out", ErrPhase, active)
+	}
+	return nil
+}
+
+// otherSeat is the seat in play that is not seat (two in play).
+func (m *machine) otherSeat(seat int) int {
+	for s, d := range m.dropped {
+		if !d && s != seat {
+			return s
+		}
+	}
+	return -1
+}
+
+// checkClaim checks a claim envelope as the entry at the current log
+// position. strict (Verify, reading the claimant's log) also wants the
+// state hash to be this machine's, unless cards are pending (the claimant
+// may have gone on by a cards step, whose public values no action in the
+// log lists, since the claim ends it): a live peer that was away may have
+// gone on by steps that make no entry (cards opened, a checkpoint round
+// half done), and the claim ends the game whatever its state.
+func (m *machine) checkClaim(env *crypto.Envelope, strict bool) (int, error) {
+	if env.Session != m.session {
+		return 0, ErrWrongSession
+	}
+	mi, ok := m.member(env.Author)
+	if !ok {
+		return 0, ErrNotMember
+	}
+	if m.seatOf == nil {
+		return 0, fmt.Errorf("%w: a claim before the seat draw", ErrUnexpected)
+	}
+	seat := m.seatOf[mi]
+	body, err := decodeUintBody(env.Kind, env.Body)
+	if err != nil {
+		return 0, err
+	}
+	if body != uint64(seat) {
+		return 0, fmt.Errorf("%w: a claim for seat %d signed by seat %d", ErrBadBody, body+1, seat+1)
+	}
+	if env.Seq != uint64(len(m.log)) {
+		return 0, fmt.Errorf("%w: a claim at log position %d, the log is at %d", ErrUnexpected, env.Seq, len(m.log))
+	}
+	if err := m.claimState(seat); err != nil {
+		return 0, err
+	}
+	if strict && !m.cardsPending && len(m.dropCards) == 0 && env.StateHash != m.hashes[m.seq] {
+		// (While cards are pending, the claimant may have gone on by
+		// steps whose public cards only a next action would list.)
+		return 0, fmt.Errorf("%w: claim for state %s, ours is %s", ErrStateHash, env.StateHash.Short(), m.hashes[m.seq].Short())
+	}
+	return seat, nil
+}
+
+// applyClaim ends the game by seat's claim.
+func (m *machine) applyClaim(env *crypto.Envelope, seat int) {
+	m.group, m.groupWho = nil, nil // a round the absent player never finished
+	m.appendLog(env)
+	other := m.otherSeat(seat)
+	scores := make([]int, len(m.seats))
+	if m.st.ToAct().Kind == engine.ActorOver {
+		scores = m.st.Result().Scores
+	}
+	r := engine.Result{Scores: scores, Winners: []int{seat},
+		Reason: fmt.Sprintf("%s left the table; %s claimed the win", m.name(m.seats[other]), m.name(m.seats[seat]))}
+	m.claimed = &r
+	m.phase = PhaseOver
+	// One step, which changes no state (the replay lists it with the
+	// entry that made it).
+	m.seq++
+	m.hashes = append(m.hashes, m.hashes[len(m.hashes)-1])
+	m.steps = append(m.steps, stepInfo{Kind: "claim", Seat: seat, Entry: len(m.log) - 1, What: r.Reason})
+	m.events = append(m.events, Event{Kind: EventGameOver, Seq: m.seq, Seat: seat + 1, Result: &r, Text: "game over: " + r.Reason})
+}
+
+// result is the game's result once it is over.
+func (m *machine) result() engine.Result {
+	if m.claimed != nil {
+		return *m.claimed
+	}
+	return m.st.Result()
+}
+
+// claimAfter is how long the other seat must have kept us waiting.
+func (n *Node) claimAfter() int64 {
+	if n.cfg.DropAfter > 0 {
+		return n.cfg.DropAfter
+	}
+	return n.cfg.StallAfter
+}
+
+// ClaimState says whether this peer may claim the win now (nil), and if
+// not, why, in words.
+func (n *Node) ClaimState() error {
+	if n.stopped {
+		return ErrStopped
+	}
+	m := n.m
+	me := n.mySeat()
+	if err := m.claimState(me); err != nil {
+		return err
+	}
+	other := m.otherSeat(me)
+	for _, w := range n.Waiting() {
+		if w.Seat == other && w.For >= n.claimAfter() {
+			return nil
+		}
+	}
+	return fmt.Errorf("%w: %s has not kept the table waiting for %s", ErrPhase, m.name(m.seats[other]), fmtMillis(n.claimAfter()))
+}
+
+// Claim signs this peer's claim of the win (see ClaimState) and ends the
+// game. The claim is the log's last entry.
+func (n *Node) Claim() error {
+	if err := n.ClaimState(); err != nil {
+		return err
+	}
+	m := n.m
+	n.sign(&crypto.Envelope{Session: m.session, Seq: uint64(len(m.log)), Kind: crypto.KindClaim,
+		StateHash: m.hashes[m.seq], Body: encodeUintBody(uint64(n.mySeat()))})
+	n.advance()
+	return nil
+}
+
+// claimStep commits a claim held for the current log position.
+func (n *Node) claimStep() bool {
+	m := n.m
+	if m.phase != PhasePlaying {
+		return false
+	}
+	at := uint64(len(m.log))
+	for _, mem := range m.members {
+		s := n.slot(crypto.KindClaim, mem.ID, at)
+		env, ok := n.buf[s]
+		if !ok {
+			continue
+		}
+		seat, err := m.checkClaim(env, false)
+		if err != nil {
+			continue // a claim the table cannot take here (yet)
+		}
+		n.unbuf(s)
+		m.applyClaim(env, seat)
+		n.progress = n.now
+		return true
+	}
+	return false
+}
+
+// pauseText is the status line of a table of two paused by an absent
+// player, or "".
+func (n *Node) pauseText() string {
+	m := n.m
+	me := n.mySeat()
+	if m.claimState(me) != nil {
+		return ""
+	}
+	other := m.otherSeat(me)
+	for _, w := range n.Waiting() {
+		if w.Seat == other && w.For >= n.cfg.StallAfter {
+			name := m.name(m.seats[other])
+			why := "a drop needs a majority of the players"
+			if n.Secret() {
+				why = "the hidden cards need both players' keys"
+			}
+			if n.ClaimState() == nil {
+				return fmt.Sprintf("paused: %s is away and the game cannot go on without them (%s); it goes on if %s comes back, or claim the win", name, why, name)
+			}
+			return fmt.Sprintf("paused: %s is away and the game cannot go on without them (%s); it goes on if %s comes back (a claim of the win is possible after %s)", name, why, name, fmtMillis(n.claimAfter()))
+		}
+	}
+	return ""
+}
+
+// claimedAway stops this node when a peer's committed log shows that the
+// other player of a table of two claimed the win at log position idx,
+// where this node went on (its own envelope there never reached the
+// claimant): the game is over for both, as the claimant's log says.
+func (n *Node) claimedAway(idx uint64, env *crypto.Envelope) {
+	m := n.m
+	if n.stopped || env.Session != m.session || env.Seq != idx || n.verify(env) != nil {
+		return
+	}
+	mi, ok := m.member(env.Author)
+	if !ok || m.seatOf == nil {
+		return
+	}
+	seat := m.seatOf[mi]
+	if body, err := decodeUintBody(env.Kind, env.Body); err != nil || body != uint64(seat) || seat == n.mySeat() || m.claimState(seat) != nil {
+		return
+	}
+	n.stopped = true
+	r := engine.Result{Scores: make([]int, len(m.seats)), Winners: []int{seat},
+		Reason: fmt.Sprintf("%s left the table; %s claimed the win", m.name(m.seats[n.mySeat()]), m.name(mi))}
+	n.rd.Events = append(n.rd.Events, Event{Kind: EventGameOver, Seat: seat + 1, Seq: idx, Result: &r,
+		Text: fmt.Sprintf("game over: %s claimed the win at log entry %d, while what this peer did there never reached it; "+
+			"this log can no longer join theirs (fetch the log afresh to watch)", m.name(mi), idx)})
+}

@@ -1,0 +1,141 @@
+package lockstep
+
+import (
+	"fmt"
+
+	"github.com/boardmesh/boardmesh/crypto"
+	"github.com/boardmesh/boardmesh/engine"
+)
+
+// A drop on a secret table (3 or more seats in play). The drop votes
+// commit as on an open table (finishDrop); then, before the game drops the
+// seat, the card layer rebuilds the dropped seat's key from the escrow
+// pieces the others publish (lockstep/deal's Drop), and every card the
+// dropped seat held becomes public: nobody can open them for it any more,
+// and the bot or the game's own rule for a departed player (each rules
+// document's "A player who leaves") plays its cards face up. The drop is
+// then counted as one step, like a drop of an open table's Dropper, at the
+// first point where the state does not wait for cards: the card layer
+// finishes the batch in flight first (with the rebuilt key's shares), in
+// the same order on every peer, so every peer counts the same steps and
+// hashes the same states whenever its pieces arrived.
+//
+// A table of two cannot drop (the votes need a strict majority): the game
+// pauses, and the one left may claim the win (claim.go).
+
+// startCardDrop hands the agreed drop of seats to the card layer.
+func (m *machine) startCardDrop(seats []int) error {
+	if m.cards != nil {
+		for _, s := range seats {
+			if err := m.cards.Drop(s); err != nil {
+				return fmt.Errorf("lockstep: the hidden cards cannot drop seat %d: %w", s+1, err)
+			}
+		}
+	}
+	m.dropCards = append([]int(nil), seats...)
+	return nil
+}
+
+// dropReady reports whether the pending drop's step may be counted now.
+func (m *machine) dropReady() bool {
+	return m.phase == PhasePlaying && len(m.dropCards) > 0 && !m.cardsPending && !m.needCP && m.group == nil
+}
+
+// finishCardDrop counts the drop step: the dropped seats' cards are
+// public in the state (shown by the card layer, or, for Verify, read from
+// the next action's list), then the game drops them.
+func (m *machine) finishCardDrop() error {
+	seats := m.dropCards
+	m.dropCards = nil
+	shown := m.newlyPublic()
+	m.opened = append(m.opened, shown...)
+	m.events = append(m.events, Event{Kind: EventDropped, Seats: seats, Seq: m.seq,
+		Text: fmt.Sprintf("the card key of %s is rebuilt from the others' escrow pieces; %d hidden card(s) it held are shown to all", m.seatNames(seats), len(shown))})
+	return m.applyDrop(seats)
+}
+
+// cardDropStep counts a pending drop once the card layer has rebuilt
+// every dropped key.
+func (n *Node) cardDropStep() bool {
+	m := n.m
+	if !m.dropReady() || m.cards == nil {
+		return false
+	}
+	for _, s := range m.dropCards {
+		if !m.cards.DropDone(s) {
+			return false
+		}
+	}
+	for _, s := range m.dropCards {
+		if err := m.cards.ShowDropped(s); err != nil {
+			n.rd.Events = append(n.rd.Events, Event{Kind: EventCheat, Cheat: CheatCards, Seq: m.seq, Text: err.Error()})
+			return false
+		}
+	}
+	if err := m.finishCardDrop(); err != nil {
+		n.rd.Events = append(n.rd.Events, Event{Kind: EventCheat, Cheat: CheatCards, Seq: m.seq, Text: err.Error()})
+	}
+	n.progress = n.now
+	return true
+}
+
+// verifyDrop is Verify's (and a seat-less peer's) way past a pending drop
+// at entry env: the values of the cards the dropped seats held come from
+// the list of cards opened to everyone that the next action carries (the
+// live seats' card layers computed them from the rebuilt keys; the state
+// hashes every seat signs after bind them).
+func (m *machine) verifyDrop(env *crypto.Envelope) error {
+	if m.cards != nil || !m.dropReady() {
+		return nil
+	}
+	next := env
+	for i := 0; next.Kind != crypto.KindAction && i < len(m.ahead); i++ {
+		next = m.ahead[i]
+	}
+	if next.Kind == crypto.KindAction {
+		s, err := decodeSecretAction(next.Body)
+		if err != nil {
+			return err
+		}
+		c := m.st.(engine.CardState).Cards()
+		for _, p := range s.opened {
+			if _, pub := c.Public(p.h); pub {
+				continue
+			}
+			held := false
+			for _, d := range m.dropCards {
+				held = held || c.Seen(p.h, d)
+			}
+			if !held {
+				continue
+			}
+			if err := c.Open(engine.Opening{Deck: p.h.Deck, Pos: p.h.Pos, To: engine.Public}, int(p.card)); err != nil {
+				return fmt.Errorf("%w: %v", ErrIllegal, err)
+			}
+		}
+	}
+	return m.finishCardDrop()
+}
+
+// cardWaits is whom the card layer waits for, while the state waits for
+// cards or a drop waits for the pieces of a key: the status shows it
+// ("waiting for bob's decryption shares for batch 3"), and Tick's stall
+// and drop machinery acts on it as on a missing action.
+func (n *Node) cardWaits() []Wait {
+	m := n.m
+	if m.cards == nil || m.phase != PhasePlaying || !m.cardsPending && len(m.dropCards) == 0 {
+		return nil
+	}
+	var out []Wait
+	for _, w := range m.cards.Waiting() {
+		// A dropped seat is listed too: what it owes in a shuffle chain
+		// declared before its drop is still awaited (lockstep/deal), and
+		// the status must say so rather than nothing.
+		if w.Seat < 0 || w.Seat >= len(m.seats) {
+			continue
+		}
+		mi := m.seats[w.Seat]
+		out = append(out, Wait{Peer: m.members[mi].ID, Name: m.name(mi), Seat: w.Seat, What: w.What, For: n.now - n.progress})
+	}
+	return out
+}

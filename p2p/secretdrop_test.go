@@ -1,0 +1,332 @@
+package p2p_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/boardmesh/boardmesh/crypto"
+	"github.com/boardmesh/boardmesh/engine"
+	"github.com/boardmesh/boardmesh/engine/games"
+	"github.com/boardmesh/boardmesh/lockstep"
+	"github.com/boardmesh/boardmesh/p2p"
+)
+
+// secretGames are the games with hidden cards (their state is an
+// engine.CardState): a game converted later joins these tests by itself.
+func secretGames(t *testing.T) []*engine.Game {
+	t.Helper()
+	var out []*engine.Game
+	for _, g := range games.All() {
+		st, err := g.Setup(3, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", g.Name, err)
+		}
+		if _, ok := st.(engine.CardState); ok {
+			out = append(out, g)
+		}
+	}
+	if len(out) == 0 {
+		t.Fatal("no game has hidden cards")
+	}
+	return out
+}
+
+// dropTable is a secret table of real libp2p peers on loopback whose
+// runners the test runs itself, so that one peer can vanish mid-game: its
+// runner stops and its host closes, as when a laptop's lid shuts.
+type dropTable struct {
+	t      *testing.T
+	tbl    *p2p.Table
+	cancel []context.CancelFunc
+	done   []chan error
+	gone   chan struct{} // closed once the victim has vanished
+
+	mu     sync.Mutex
+	events [][]lockstep.Event
+	notes  [][]string
+}
+
+// vanishingBot plays moves moves, then, asked for the next, vanishes: it
+// tells the test to stop its peer and blocks until it is gone (its runner
+// is stuck in Choose meanwhile, as a frozen process would be).
+type vanishingBot struct {
+	engine.Bot
+	moves int
+	stop  chan struct{}
+	gone  chan struct{}
+}
+
+func (b *vanishingBot) Choose(s engine.State, legal []engine.Action, r *engine.Rand) engine.Action {
+	if b.moves--; b.moves < 0 {
+		if b.moves == -1 {
+			close(b.stop)
+		}
+		<-b.gone
+	}
+	return b.Bot.Choose(s, legal, r)
+}
+
+// newDropTable seats names at a secret table of g; victim vanishes when
+// it is to make its move after moves moves (the card protocol's work of
+// the table stops with it: its decryption shares of the next batches
+// never come); the others vote it out after dropAfter. (A peer that
+// vanishes right after one of its card envelopes reached some peers and
+// not others leaves the table split: card envelopes are not relayed or
+// served by catch-up yet; see lockstep/deal's doc.)
+func newDropTable(t *testing.T, ctx context.Context, g *engine.Game, names []string, victim, moves int, dropAfter time.Duration) *dropTable {
+	t.Helper()
+	d := &dropTable{t: t, gone: make(chan struct{}), events: make([][]lockstep.Event, len(names)), notes: make([][]string, len(names))}
+	stop := make(chan struct{})
+	var bots []engine.Bot
+	for i := range names {
+		b := g.Bots[i%len(g.Bots)].New()
+		if i == victim {
+			b = &vanishingBot{Bot: b, moves: moves, stop: stop, gone: d.gone}
+		}
+		bots = append(bots, b)
+	}
+	tbl, err := p2p.NewTable(ctx, p2p.TableConfig{Game: g, Names: names, Bots: bots, Seed: []byte(t.Name()), Dir: t.TempDir(), Secret: true,
+		OnUpdate: func(i int, u p2p.Update) {
+			d.mu.Lock()
+			d.events[i] = append(d.events[i], u.Events...)
+			d.notes[i] = append(d.notes[i], u.Notes...)
+			d.mu.Unlock()
+		},
+		Tune: func(i int, lc *lockstep.Config) {
+			if i != victim {
+				lc.DropAfter = dropAfter.Milliseconds()
+				lc.StallAfter = dropAfter.Milliseconds() / 2
+			}
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.tbl = tbl
+	t.Cleanup(tbl.Close)
+	for _, p := range tbl.Peers {
+		pctx, cancel := context.WithCancel(ctx)
+		ch := make(chan error, 1)
+		d.cancel, d.done = append(d.cancel, cancel), append(d.done, ch)
+		go func() {
+			err := p.Runner.Run(pctx)
+			if err != nil && pctx.Err() == nil {
+				t.Errorf("%s's runner stopped: %v", p.Name, err)
+			}
+			ch <- err
+		}()
+	}
+	// Every runner is gone before the table closes (cleanups run last
+	// first): a runner still writing its log while Close syncs it would
+	// be the test's own race.
+	t.Cleanup(func() {
+		for i := range d.cancel {
+			d.cancel[i]()
+			select {
+			case <-d.done[i]:
+			case <-time.After(30 * time.Second):
+				t.Errorf("%s's runner did not stop", names[i])
+			}
+		}
+	})
+	go func() {
+		select {
+		case <-stop:
+		case <-ctx.Done():
+			return
+		}
+		_ = tbl.Peers[victim].Host.Close()
+		d.cancel[victim]()
+		close(d.gone)
+	}()
+	return d
+}
+
+// waitOver waits until every peer but the victim has seen the game end.
+func (d *dropTable) waitOver(ctx context.Context, victim int) {
+	d.t.Helper()
+	for {
+		over := true
+		for i, p := range d.tbl.Peers {
+			if i != victim && p.Result() == nil {
+				over = false
+			}
+		}
+		if over {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			for _, p := range d.tbl.Peers {
+				st := p.Status()
+				d.t.Logf("%s: phase %v, seq %d, %d entries, waiting for %v, dropped %v", p.Name, st.Phase, st.Seq, st.Entries, st.Waiting, st.Dropped)
+			}
+			d.t.Fatal("the game did not finish in time")
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+func (d *dropTable) eventsOf(i int) []lockstep.Event {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return append([]lockstep.Event(nil), d.events[i]...)
+}
+
+// TestSecretDropRecoversTheKey: at a secret table of three, in every game
+// with hidden cards, one player vanishes in the middle of the game (its
+// process freezes, then its host closes); the card protocol's stall
+// inside a batch is lockstep/cardsource's TestNodeSecretDrop. What a player sees: the others' screens say
+// whom they wait for and for what; after the drop time they vote it out,
+// its card key is rebuilt from their escrow pieces, the cards it held are
+// shown to all, and the game goes on to the end, with the departed seat
+// handled as the game's rules say; both players left end with the same
+// log and the same result, and the log verifies on its own.
+func TestSecretDropRecoversTheKey(t *testing.T) {
+	for _, g := range secretGames(t) {
+		t.Run(g.Name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+			defer cancel()
+			const victim = 2
+			// cy vanishes at its second move; in Serpent City, whose first
+			// moves come before the setup shuffles are done, at its fourth:
+			// a seat that vanishes before its link of a shuffle chain is
+			// never recovered (lockstep/deal: a chain declared before the
+			// drop needs its link; the status then says "waiting for cy's
+			// shuffle of deck 0").
+			moves := 1
+			if g.Name == "serpentcity" {
+				moves = 3
+			}
+			d := newDropTable(t, ctx, g, []string{"ada", "bob", "cy"}, victim, moves, 4*time.Second)
+			d.waitOver(ctx, victim)
+			select {
+			case <-d.gone:
+			default:
+				t.Fatal("the game ended before cy vanished; the scenario did not happen")
+			}
+			ada, bob := d.tbl.Peers[0], d.tbl.Peers[1]
+			if ada.LogHash() != bob.LogHash() {
+				t.Fatalf("ada's log %s, bob's %s", ada.LogHash(), bob.LogHash())
+			}
+			if ra, rb := ada.Result(), bob.Result(); fmt.Sprint(*ra) != fmt.Sprint(*rb) {
+				t.Fatalf("ada's result %v, bob's %v", ra, rb)
+			}
+			cySeat := -1
+			for s, mi := range ada.Status().Seats {
+				if ada.Status().Members[mi].ID == d.tbl.Peers[victim].Identity.ID() {
+					cySeat = s
+				}
+			}
+			if st := ada.Status(); cySeat < 0 || !st.Dropped[cySeat] {
+				t.Fatalf("cy (seat %d) is not dropped at the end: %v", cySeat+1, st.Dropped)
+			}
+			for _, i := range []int{0, 1} {
+				var waited, rebuilt bool
+				for _, e := range d.eventsOf(i) {
+					if e.Kind == lockstep.EventWaiting && strings.Contains(e.Text, "waiting for cy") {
+						waited = true
+					}
+					if e.Kind == lockstep.EventDropped && strings.Contains(e.Text, "rebuilt from the others' escrow pieces") {
+						rebuilt = true
+					}
+				}
+				if !waited || !rebuilt {
+					t.Fatalf("%s: told it waited for cy: %v; told cy's key was rebuilt: %v", d.tbl.Peers[i].Name, waited, rebuilt)
+				}
+			}
+			var log []*crypto.Envelope
+			drops := 0
+			for _, b := range ada.Entries() {
+				env, err := crypto.Unmarshal(b)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if env.Kind == crypto.KindDrop {
+					drops++
+				}
+				log = append(log, env)
+			}
+			if drops == 0 {
+				t.Fatal("no drop vote is in the log")
+			}
+			rep, err := lockstep.Verify(log, games.Lookup)
+			if err != nil || rep.Result == nil {
+				t.Fatalf("the log does not verify on its own: %v", err)
+			}
+		})
+	}
+}
+
+// TestSecretTableOfTwoPausesAndClaims: at a secret table of two, in every
+// game with hidden cards, bob vanishes mid-game. Ada cannot vote him out:
+// her status says the game is paused and why, and after the drop time she
+// may claim the win. The claim is her log's last entry; the log verifies
+// on its own with her as the winner.
+func TestSecretTableOfTwoPausesAndClaims(t *testing.T) {
+	for _, g := range secretGames(t) {
+		t.Run(g.Name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+			defer cancel()
+			const victim = 1
+			d := newDropTable(t, ctx, g, []string{"ada", "bob"}, victim, 1, 3*time.Second)
+			ada := d.tbl.Peers[0]
+			var paused string
+			for !ada.Status().CanClaim {
+				if p := ada.Status().Pause; p != "" {
+					paused = p
+				}
+				select {
+				case <-ctx.Done():
+					t.Fatalf("ada was never offered the claim; status %+v", ada.Status().Waiting)
+				case <-time.After(100 * time.Millisecond):
+				}
+				if ada.Result() != nil {
+					t.Fatal("the game ended before bob vanished")
+				}
+			}
+			select {
+			case <-d.gone:
+			default:
+				t.Fatal("ada may claim though bob is still there")
+			}
+			if p := ada.Status().Pause; p != "" {
+				paused = p
+			}
+			if !strings.Contains(paused, "paused: bob is away") || !strings.Contains(paused, "claim the win") {
+				t.Fatalf("ada's status says %q", paused)
+			}
+			if err := ada.Runner.Do(ctx, func(n *lockstep.Node) error { return n.Claim() }); err != nil {
+				t.Fatal(err)
+			}
+			for ada.Result() == nil {
+				select {
+				case <-ctx.Done():
+					t.Fatal("the claim did not end the game")
+				case <-time.After(100 * time.Millisecond):
+				}
+			}
+			if r := ada.Result(); len(r.Winners) != 1 || r.Winners[0] != ada.Status().MySeat || !strings.Contains(r.Reason, "ada claimed the win") {
+				t.Fatalf("the result is %+v", *r)
+			}
+			var log []*crypto.Envelope
+			for _, b := range ada.Entries() {
+				env, err := crypto.Unmarshal(b)
+				if err != nil {
+					t.Fatal(err)
+				}
+				log = append(log, env)
+			}
+			if log[len(log)-1].Kind != crypto.KindClaim {
+				t.Fatalf("ada's log ends with a %s", log[len(log)-1].Kind)
+			}
+			rep, err := lockstep.Verify(log, games.Lookup)
+			if err != nil || rep.Result == nil || fmt.Sprint(*rep.Result) != fmt.Sprint(*ada.Result()) {
+				t.Fatalf("the log verifies to %v (%v), ada's result is %v", rep, err, *ada.Result())
+			}
+		})
+	}
+}
