@@ -419,12 +419,20 @@ func (m *machine) cardsDone() error {
 	return m.stepDone(info)
 }
 
+// cardsFromLog reports whether the next entry fed ends a wait for cards
+// from the log (verifyCards): the cards opened to everyone are then read
+// from the next action, which may come after it (Verifier holds entries
+// until it has it).
+func (m *machine) cardsFromLog() bool {
+	return m.cardsPending && m.cards == nil && !m.needCP && m.group == nil && m.phase == PhasePlaying
+}
+
 // verifyCards is Verify's (and a restarted node's) way past a wait for
 // cards at entry env: from the list of cards opened to everyone that the
 // next action carries. Without one (another kind of entry) only private
 // openings can be answered.
 func (m *machine) verifyCards(env *crypto.Envelope) error {
-	if !m.cardsPending || m.cards != nil || m.needCP || m.group != nil || m.phase != PhasePlaying {
+	if !m.cardsFromLog() {
 		return nil
 	}
 	var opened []pubCard

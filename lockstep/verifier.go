@@ -16,7 +16,18 @@ type Verifier struct {
 	m   *machine
 	n   int
 	err error
+	// held are entries taken but not yet checked: on a secret table, a
+	// wait for cards is passed with the list of cards opened to everyone
+	// that the next action carries (Verify reads ahead for it), so the
+	// entries from such a wait up to that action are checked when it
+	// comes, with it as what Verify would have read ahead.
+	held []*crypto.Envelope
 }
+
+// maxHeld bounds the entries a Verifier holds for the next action; past
+// it they are checked without it (as Verify would at a log that ends
+// there).
+const maxHeld = 1 << 14
 
 // NewVerifier returns a Verifier of an empty log; games resolves the
 // roster's game (games.Lookup).
@@ -34,12 +45,34 @@ func (v *Verifier) Feed(env *crypto.Envelope) error {
 	if v.err != nil {
 		return v.err
 	}
-	i := v.n
 	if env == nil {
-		v.err = &VerifyError{Index: i, Err: fmt.Errorf("%w: missing entry", ErrMalformed)}
+		v.err = &VerifyError{Index: v.n + len(v.held), Err: fmt.Errorf("%w: missing entry", ErrMalformed)}
 		return v.err
 	}
-	if err := v.m.feed(env); err != nil {
+	if len(v.held) == 0 && (env.Kind == crypto.KindAction || !v.m.cardsFromLog()) {
+		return v.feed(env, nil)
+	}
+	v.held = append(v.held, env)
+	if env.Kind != crypto.KindAction && len(v.held) < maxHeld {
+		return nil
+	}
+	held := v.held
+	v.held = nil
+	for i, e := range held {
+		if err := v.feed(e, held[i+1:]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// feed checks one entry, with ahead the entries after it that it has.
+func (v *Verifier) feed(env *crypto.Envelope, ahead []*crypto.Envelope) error {
+	i := v.n
+	v.m.ahead = ahead
+	err := v.m.feed(env)
+	v.m.ahead = nil
+	if err != nil {
 		v.err = &VerifyError{Index: i, Entry: env, Err: err}
 		return v.err
 	}
@@ -68,8 +101,10 @@ func (v *Verifier) OnStep(f func(prev, next engine.State, s ReplayStep, a engine
 	}
 }
 
-// Len is the number of entries verified so far.
-func (v *Verifier) Len() int { return v.n }
+// Len is the number of entries fed so far: verified, or held for the
+// next action (see Verifier.held), so a caller feeding a growing log goes
+// on from Len.
+func (v *Verifier) Len() int { return v.n + len(v.held) }
 
 // Replay returns what the entries verified so far show, as Verify would.
 // It is a snapshot: later Feeds do not change it (Final is a clone).

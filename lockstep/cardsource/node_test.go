@@ -8,6 +8,7 @@ import (
 
 	"github.com/boardmesh/boardmesh/crypto"
 	"github.com/boardmesh/boardmesh/engine"
+	"github.com/boardmesh/boardmesh/engine/dragonslair"
 	"github.com/boardmesh/boardmesh/engine/games"
 	"github.com/boardmesh/boardmesh/engine/infinitecity"
 	"github.com/boardmesh/boardmesh/lockstep"
@@ -29,6 +30,11 @@ type nodeTable struct {
 
 func newNodeTable(t *testing.T, n int, seed string, openHands bool) *nodeTable {
 	t.Helper()
+	return newNodeTableOf(t, infinitecity.Game, n, seed, openHands)
+}
+
+func newNodeTableOf(t *testing.T, game *engine.Game, n int, seed string, openHands bool) *nodeTable {
+	t.Helper()
 	nt := &nodeTable{t: t, inbox: make([][][]byte, n), got: make([][][]byte, n), entries: make([][]*crypto.Envelope, n), secrets: make([][]byte, n)}
 	for i := 0; i < n; i++ {
 		var k [32]byte
@@ -46,7 +52,7 @@ func newNodeTable(t *testing.T, n int, seed string, openHands bool) *nodeTable {
 		nt.nodes = append(nt.nodes, node)
 	}
 	lobby := crypto.Hash{7}
-	if err := nt.nodes[0].Host(lobby, infinitecity.Game, nil); err != nil {
+	if err := nt.nodes[0].Host(lobby, game, nil); err != nil {
 		t.Fatal(err)
 	}
 	for _, node := range nt.nodes[1:] {
@@ -215,6 +221,35 @@ func TestNodeSecretTable(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestVerifierFollowsSecretLog feeds a whole secret Dragon's Lair game's
+// log to a Verifier one entry at a time, as the history view and a
+// spectator do: a card turned over is passed with the list the next
+// action carries, even when a checkpoint comes between (the history used
+// to stop there: "the log does not say which card ... was"), and the end
+// is Verify's.
+func TestVerifierFollowsSecretLog(t *testing.T) {
+	nt := newNodeTableOf(t, dragonslair.Game, 3, "verifier", false)
+	nt.play()
+	log := nt.entries[0]
+	want, err := lockstep.Verify(log, games.Lookup)
+	if err != nil || want.Result == nil {
+		t.Fatalf("the secret table's log does not verify: %v", err)
+	}
+	v := lockstep.NewVerifier(games.Lookup)
+	for i, env := range log {
+		if err := v.Feed(env); err != nil {
+			t.Fatalf("entry %d of %d: %v", i, len(log), err)
+		}
+		if v.Len() != i+1 {
+			t.Fatalf("after %d entries the Verifier says it took %d", i+1, v.Len())
+		}
+	}
+	got := v.Replay()
+	if got.Phase != lockstep.PhaseOver || got.Result == nil || !bytes.Equal(engine.Encode(got.Final), engine.Encode(want.Final)) {
+		t.Fatalf("fed one at a time: phase %v, result %v; not Verify's end", got.Phase, got.Result)
 	}
 }
 
