@@ -221,32 +221,61 @@ func (m *machine) checkOpened(s *secretAction) error {
 // for cards, from the log: the private openings answered with
 // engine.NoCard, the public ones from opened (the list of the action that
 // follows, or nil). It reports whether the wait is over.
-func (m *machine) observeCards(opened []pubCard) error {
+//
+// With m.cardHint the values not in opened are asked of it; with early set
+// (the Verifier, before the next entry is there), a batch that neither
+// knows is left for later instead of failing: it reports whether the
+// wait is over.
+func (m *machine) observeCards(opened []pubCard, early bool) (bool, error) {
 	cs := m.st.(engine.CardState)
 	for guard := 0; m.st.ToAct().Kind == engine.ActorCards; guard++ {
 		want := cs.Openings(nil)
 		if len(want) == 0 || guard > engine.MaxDeckSize*engine.MaxDecks {
-			return fmt.Errorf("lockstep: the state waits for cards and asks for none")
+			return false, fmt.Errorf("lockstep: the state waits for cards and asks for none")
 		}
-		for _, o := range want {
-			card := engine.NoCard
-			if o.To == engine.Public {
-				found := false
-				for _, p := range opened {
-					if p.h == o.Handle() {
-						card, found = int(p.card), true
-					}
-				}
-				if !found {
-					return fmt.Errorf("%w: the log does not say which card %s opened to everyone was", ErrUnexpected, o.Handle())
+		cards := make([]int, len(want))
+		for i, o := range want {
+			cards[i] = engine.NoCard
+			if o.To != engine.Public {
+				continue
+			}
+			found := false
+			for _, p := range opened {
+				if p.h == o.Handle() {
+					cards[i], found = int(p.card), true
 				}
 			}
-			if err := cs.Open(o, card); err != nil {
-				return fmt.Errorf("%w: %v", ErrIllegal, err)
+			if !found && m.cardHint != nil {
+				cards[i], found = m.cardHint(o.Handle())
+			}
+			if !found {
+				if early {
+					return false, nil
+				}
+				return false, fmt.Errorf("%w: the log does not say which card %s opened to everyone was", ErrUnexpected, o.Handle())
+			}
+		}
+		for i, o := range want {
+			if err := cs.Open(o, cards[i]); err != nil {
+				return false, fmt.Errorf("%w: %v", ErrIllegal, err)
 			}
 		}
 	}
-	return nil
+	return true, nil
+}
+
+// hintedCards passes a wait for cards as soon as m.cardHint knows the
+// public ones (the live history: the next action, which lists them, may
+// be a human's, minutes away). It reports whether it did.
+func (m *machine) hintedCards() (bool, error) {
+	if m.cardHint == nil || !m.cardsFromLog() {
+		return false, nil
+	}
+	done, err := m.observeCards(nil, true)
+	if err != nil || !done {
+		return false, err
+	}
+	return true, m.cardsDone()
 }
 
 // Secret reports whether the session is a secret table (known once the
@@ -447,7 +476,7 @@ func (m *machine) verifyCards(env *crypto.Envelope) error {
 		}
 		opened = s.opened
 	}
-	if err := m.observeCards(opened); err != nil {
+	if _, err := m.observeCards(opened, false); err != nil {
 		return err
 	}
 	return m.cardsDone()

@@ -251,6 +251,31 @@ func TestVerifierFollowsSecretLog(t *testing.T) {
 	if got.Phase != lockstep.PhaseOver || got.Result == nil || !bytes.Equal(engine.Encode(got.Final), engine.Encode(want.Final)) {
 		t.Fatalf("fed one at a time: phase %v, result %v; not Verify's end", got.Phase, got.Result)
 	}
+	// A live peer's history is told from its own state's public cards: a
+	// card turned over is passed at the action that turned it over (the
+	// next may be a human's, far off), and the end is the same.
+	c := nt.nodes[0].State().(engine.CardState).Cards()
+	hinted := lockstep.NewVerifier(games.Lookup)
+	hinted.SetCardHint(func(h engine.Handle) (int, bool) {
+		v, ok := c.Public(h)
+		return int(v), ok && c.Valid(h)
+	})
+	early := 0
+	for i, env := range log {
+		before := len(hinted.Replay().Steps)
+		if err := hinted.Feed(env); err != nil {
+			t.Fatalf("with the hint, entry %d of %d: %v", i, len(log), err)
+		}
+		if env.Kind == crypto.KindAction && len(hinted.Replay().Steps) > before+1 {
+			early++
+		}
+	}
+	if early == 0 {
+		t.Fatal("with the hint no card turned over was told at the move that turned it over")
+	}
+	if r := hinted.Replay(); !bytes.Equal(engine.Encode(r.Final), engine.Encode(want.Final)) {
+		t.Fatal("with the hint the end is not Verify's")
+	}
 }
 
 // TestNodeOpenHands: a host with OpenHands opens an open table as before
