@@ -758,6 +758,7 @@ func (n *Node) Tick(now int64) {
 	if now-n.resent >= n.cfg.ResendAfter && now-n.progress >= n.cfg.ResendAfter {
 		n.resent = now
 		n.resend()
+		n.resendCards()
 		from := uint64(len(n.m.log))
 		if n.lobbyOpen() {
 			// A re-proposal we missed is at the start of the others' logs.

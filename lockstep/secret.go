@@ -401,12 +401,18 @@ func (n *Node) Work() bool {
 	return w
 }
 
-// resendCards queues again the last card envelopes this seat signed while
-// the state waits for cards (pubsub may have lost one; the deal drops
+// resendCards queues again the last card envelopes this seat signed, when
+// the cards or the table stall (pubsub may have lost one; the deal drops
 // duplicates). Only the last few: what a stalled wait still needs of this
 // seat is its latest, and a table's whole card history is megabytes.
+//
+// Not only while our own state waits for cards: a peer past a batch sends
+// nothing more of it, and one that lost its share on the way (a flood of
+// its author's key, over the member's rate, drops honest envelopes too)
+// waits on it for ever; the whole table then stands still, which is when
+// Tick calls this.
 func (n *Node) resendCards() {
-	if n.m.cards != nil && n.m.phase == PhasePlaying && n.m.st.ToAct().Kind == engine.ActorCards {
+	if n.m.cards != nil && n.m.phase == PhasePlaying {
 		n.rd.Messages = append(n.rd.Messages, n.cardSent[max(0, len(n.cardSent)-maxCardResend):]...)
 	}
 }
