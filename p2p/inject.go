@@ -20,6 +20,10 @@ import (
 // the same seat instead, a chance step another beacon. If no such change
 // exists at seq (one legal action, or a chance step whose outcome does not
 // depend on the beacon), the next step that has one goes wrong instead.
+// On a secret table the card layer's answers are not counted (a move that
+// shows cards goes wrong with another move that shows none), and the
+// wrong move must leave the state waiting for the same cards: the step
+// that goes wrong may come later than seq.
 func InjectDesync(g *engine.Game, seq uint64) *engine.Game {
 	c := *g
 	newState := g.New
