@@ -119,6 +119,9 @@ func (v *tableView) update(u p2p.Update) {
 		ents = ents[min(skip, len(ents)):]
 	}
 	v.rec.Feed(ents...)
+	// Our own state holds the cards opened to everyone before the next
+	// action lists them (a secret table): told at once.
+	v.rec.SetCardHint(u.State)
 	self := v.self().String()
 	for _, ev := range u.Events {
 		// Waiting for our own move is what "your move" says already: the

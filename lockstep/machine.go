@@ -102,6 +102,10 @@ type machine struct {
 	// a wait for cards closed by a checkpoint or a reveal takes the public
 	// values from the next action's list.
 	ahead []*crypto.Envelope
+	// cardHint, if set (Verifier.SetCardHint), tells the values of cards
+	// opened to everyone that a live peer's card layer knows before the
+	// next action lists them.
+	cardHint func(engine.Handle) (int, bool)
 }
 
 // mstate is a member and its hash chain.

@@ -818,6 +818,7 @@ func (n *Node) Tick(now int64) {
 	if now-n.resent >= n.cfg.ResendAfter && now-n.progress >= n.cfg.ResendAfter {
 		n.resent = now
 		n.resend()
+		n.resendCards()
 		if n.lobbyOpen() {
 			// A re-proposal we missed is at the start of the others' logs.
 			n.rd.Requests = append(n.rd.Requests, GapRequest{From: 0})

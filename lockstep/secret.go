@@ -256,14 +256,15 @@ var errOpenedAhead = errors.New("no later action names it yet")
 // observeCards is a peer without a card layer (Verify) going past a wait
 // for cards, from the log: the private openings answered with
 // engine.NoCard, the public ones from opened (the list of the action that
-// follows, or nil). It reports whether the wait is over.
+// follows, or nil).
 func (m *machine) observeCards(opened []pubCard) error {
-	return observeCardsOn(m.st.(engine.CardState), opened, m.dropped)
+	return observeCardsOn(m.st.(engine.CardState), opened, m.dropped, m.cardHint)
 }
 
 // observeCardsOn is observeCards on the state cs, dropped the seats
-// dropped by agreement.
-func observeCardsOn(cs engine.CardState, opened []pubCard, dropped []bool) error {
+// dropped by agreement; hint, if set (Verifier.SetCardHint), is asked the
+// public values opened does not list.
+func observeCardsOn(cs engine.CardState, opened []pubCard, dropped []bool, hint func(engine.Handle) (int, bool)) error {
 	for guard := 0; cs.ToAct().Kind == engine.ActorCards; guard++ {
 		want := cs.Openings(nil)
 		if len(want) == 0 || guard > engine.MaxDeckSize*engine.MaxDecks {
@@ -280,6 +281,9 @@ func observeCardsOn(cs engine.CardState, opened []pubCard, dropped []bool) error
 					if p.h == o.Handle() {
 						card, found = int(p.card), true
 					}
+				}
+				if !found && hint != nil {
+					card, found = hint(o.Handle())
 				}
 				if !found {
 					return fmt.Errorf("%w: the log does not say which card %s opened to everyone was (%w)", ErrUnexpected, o.Handle(), errOpenedAhead)
@@ -300,6 +304,24 @@ func observeCardsOn(cs engine.CardState, opened []pubCard, dropped []bool) error
 		}
 	}
 	return nil
+}
+
+// hintedCards passes a wait for cards as soon as m.cardHint knows the
+// public ones (the live history: the next action, which lists them, may
+// be a human's, minutes away). A wait the hint cannot answer whole is
+// left as it is, for the next action's list.
+func (m *machine) hintedCards() error {
+	if m.cardHint == nil || !m.cardsFromLog() {
+		return nil
+	}
+	try := m.st.Clone().(engine.CardState)
+	if observeCardsOn(try, nil, m.dropped, m.cardHint) != nil || try.ToAct().Kind == engine.ActorCards {
+		return nil
+	}
+	if err := m.observeCards(nil); err != nil {
+		return err
+	}
+	return m.cardsDone()
 }
 
 // Secret reports whether the session is a secret table (known once the
@@ -602,12 +624,18 @@ func (n *Node) Work() bool {
 	return w
 }
 
-// resendCards queues again the last card envelopes this seat signed while
-// the state waits for cards (pubsub may have lost one; the deal drops
+// resendCards queues again the last card envelopes this seat signed, when
+// the cards or the table stall (pubsub may have lost one; the deal drops
 // duplicates). Only the last few: what a stalled wait still needs of this
 // seat is its latest, and a table's whole card history is megabytes.
+//
+// Not only while our own state waits for cards: a peer past a batch sends
+// nothing more of it, and one that lost its share on the way (a flood of
+// its author's key, over the member's rate, drops honest envelopes too)
+// waits on it for ever; the whole table then stands still, which is when
+// Tick calls this.
 func (n *Node) resendCards() {
-	if n.m.cards != nil && n.m.phase == PhasePlaying && n.m.st.ToAct().Kind == engine.ActorCards {
+	if n.m.cards != nil && n.m.phase == PhasePlaying {
 		n.rd.Messages = append(n.rd.Messages, n.cardSent[max(0, len(n.cardSent)-maxCardResend):]...)
 	}
 }
@@ -649,12 +677,20 @@ func (m *machine) cardsDone() error {
 	return m.stepDone(info)
 }
 
+// cardsFromLog reports whether the next entry fed ends a wait for cards
+// from the log (verifyCards): the cards opened to everyone are then read
+// from the next action, which may come after it (Verifier holds entries
+// until it has it).
+func (m *machine) cardsFromLog() bool {
+	return m.cardsPending && m.cards == nil && !m.needCP && m.group == nil && m.phase == PhasePlaying
+}
+
 // verifyCards is Verify's (and a restarted node's) way past a wait for
 // cards at entry env: from the list of cards opened to everyone that the
 // next action carries. Without one (another kind of entry) only private
 // openings can be answered.
 func (m *machine) verifyCards(env *crypto.Envelope) error {
-	if !m.cardsPending || m.cards != nil || m.needCP || m.group != nil || m.phase != PhasePlaying {
+	if !m.cardsFromLog() {
 		return nil
 	}
 	var opened []pubCard
@@ -797,7 +833,7 @@ func (m *machine) openedByHash(want crypto.Hash) []pubCard {
 			r /= len(cands[i])
 		}
 		try := cs.Clone().(engine.CardState)
-		if observeCardsOn(try, guess, m.dropped) != nil || try.ToAct().Kind == engine.ActorCards {
+		if observeCardsOn(try, guess, m.dropped, nil) != nil || try.ToAct().Kind == engine.ActorCards {
 			continue
 		}
 		if crypto.Hash(engine.HashWith(m.enc, try)) == want {

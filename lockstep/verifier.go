@@ -51,6 +51,9 @@ func (v *Verifier) Feed(env *crypto.Envelope) error {
 	}
 	if len(v.held) == 0 {
 		err := v.feed(env, nil)
+		if err == nil {
+			return v.PassCards()
+		}
 		if !errors.Is(err, errOpenedAhead) {
 			return err
 		}
@@ -70,7 +73,27 @@ func (v *Verifier) Feed(env *crypto.Envelope) error {
 			return err
 		}
 	}
-	return nil
+	return v.PassCards()
+}
+
+// SetCardHint gives the Verifier of a live peer the values of the cards
+// opened to everyone that its card layer knows (the peer's own state's
+// engine.Cards Public), so a wait for cards is passed when they are open
+// instead of when the next action lists them. Only for the peer's own
+// knowledge: a wrong hint is caught by the next entry's state hash, as a
+// forged log would be. (Added for secret tables; additive.)
+func (v *Verifier) SetCardHint(f func(engine.Handle) (card int, ok bool)) { v.m.cardHint = f }
+
+// PassCards passes a wait for cards the card hint can answer now (see
+// SetCardHint); Feed calls it after each entry.
+func (v *Verifier) PassCards() error {
+	if v.err != nil || len(v.held) > 0 {
+		return v.err
+	}
+	if err := v.m.hintedCards(); err != nil {
+		v.err = &VerifyError{Index: v.n, Err: err}
+	}
+	return v.err
 }
 
 // feed checks one entry, with the entries after it that are known.

@@ -108,7 +108,7 @@ type guard struct {
 	tooLarge, malformed, badSig, wrongSession, outsider, throttled, overMember atomic.Int64
 
 	memberMu      sync.Mutex
-	memberBuckets map[peer.ID]*memberBuckets
+	memberBuckets map[memberKey]*memberBuckets
 }
 
 func newGuard(self peer.ID, lobby crypto.Hash) *guard {
@@ -202,7 +202,7 @@ func (g *guard) check(from peer.ID, data []byte) (Verdict, any) {
 		g.throttled.Add(1)
 		return Ignore, nil
 	}
-	if !local && g.hasRoster() && !g.takeMember(author, env.Kind == crypto.KindState, len(data)) {
+	if !local && g.hasRoster() && !g.takeMember(author, from != author, env.Kind == crypto.KindState, len(data)) {
 		g.overMember.Add(1)
 		return Ignore, nil
 	}
@@ -244,19 +244,29 @@ func (g *guard) take(id peer.ID) bool {
 
 // takeMember spends one token of a member author's envelope buckets and
 // size tokens of its bytes. The map holds roster members only (checked
-// before), so it is bounded by the roster.
-func (g *guard) takeMember(id peer.ID, state bool, size int) bool {
+// before), two sets of buckets each, so it is bounded by the roster.
+//
+// A member has one set for what its own host hands us (the connection
+// proves the sender) and one for what other hosts relay: its key flooded
+// from another host (a thief of the key, or its owner running a second
+// host) spends the relayed buckets only, and the member's own envelopes,
+// which its host publishes to every peer directly, still get through. On
+// an open table a lost honest envelope comes back by catch-up; on a secret
+// table the card protocol's do not (they are no log entries), and one
+// bucket for both starved the honest member's cards and stopped the game.
+func (g *guard) takeMember(id peer.ID, relayed, state bool, size int) bool {
 	g.memberMu.Lock()
 	defer g.memberMu.Unlock()
 	if g.memberBuckets == nil {
-		g.memberBuckets = make(map[peer.ID]*memberBuckets)
+		g.memberBuckets = make(map[memberKey]*memberBuckets)
 	}
 	now := g.now()
-	b, ok := g.memberBuckets[id]
+	k := memberKey{id, relayed}
+	b, ok := g.memberBuckets[k]
 	if !ok {
 		b = &memberBuckets{all: bucket{tokens: memberBurst, at: now}, state: bucket{tokens: stateBurst, at: now},
 			bytes: bucket{tokens: memberBytesBurst, at: now}}
-		g.memberBuckets[id] = b
+		g.memberBuckets[k] = b
 	}
 	if state && !b.state.take(now, stateBurst, stateRate) || !b.all.take(now, memberBurst, memberRate) ||
 		!b.bytes.takeN(now, memberBytesBurst, memberBytesRate, float64(size)) {
@@ -272,12 +282,27 @@ func (g *guard) memberFloods() []floodCount {
 	g.memberMu.Lock()
 	defer g.memberMu.Unlock()
 	var out []floodCount
-	for id, b := range g.memberBuckets {
-		if b.over > 0 {
-			out = append(out, floodCount{id, b.over})
+	for k, b := range g.memberBuckets {
+		if b.over == 0 {
+			continue
 		}
+		i := 0
+		for i < len(out) && out[i].id != k.id {
+			i++
+		}
+		if i == len(out) {
+			out = append(out, floodCount{id: k.id})
+		}
+		out[i].n += b.over
 	}
 	return out
+}
+
+// memberKey names one of a member's sets of buckets: its own host's, or
+// the relayed (takeMember).
+type memberKey struct {
+	id      peer.ID
+	relayed bool
 }
 
 // floodCount is how many of a peer's messages were dropped over its rate.

@@ -625,3 +625,43 @@ func TestGuardLimitsAMembersRate(t *testing.T) {
 		t.Fatal("a large envelope over the member's bytes was accepted")
 	}
 }
+
+// A member's key flooded from another host (a stolen key) spends that
+// member's relayed buckets only: the envelopes the member's own host
+// hands us still get through (on a secret table the card protocol's
+// cannot come back by catch-up), and the flood is still counted against
+// the member, named once.
+func TestGuardKeepsAMembersOwnHostThroughAStolenKeysFlood(t *testing.T) {
+	self, _ := crypto.GenerateIdentity(rand.Reader)
+	member, _ := crypto.GenerateIdentity(rand.Reader)
+	thief, _ := crypto.GenerateIdentity(rand.Reader)
+	var lobby, session crypto.Hash
+	lobby[0], session[0] = 1, 2
+	g := newGuard(peer.ID(self.ID()), lobby)
+	now := time.Unix(1000, 0)
+	g.now = func() time.Time { return now }
+	g.setSession(session)
+	g.setMembers([]peer.ID{peer.ID(self.ID()), peer.ID(member.ID())})
+	msg := func(seq uint64, size int) []byte {
+		e := &crypto.Envelope{Session: session, Seq: seq, Kind: crypto.KindAction, Body: make([]byte, size)}
+		crypto.Sign(member, e)
+		return e.Marshal()
+	}
+	flooded := 0
+	for i := range 40 {
+		if v, _ := g.check(peer.ID(thief.ID()), msg(uint64(1000+i), crypto.MaxBody)); v != Accept {
+			flooded++
+		}
+	}
+	if flooded == 0 {
+		t.Fatal("a thief's 1 MiB envelopes under the member's key were all accepted")
+	}
+	for i := range 20 {
+		if v, _ := g.check(peer.ID(member.ID()), msg(uint64(i), 300)); v != Accept {
+			t.Fatalf("the member's own envelope %d, from its own host, during the flood: %v", i, v)
+		}
+	}
+	if f := g.memberFloods(); len(f) != 1 || f[0].id != peer.ID(member.ID()) || f[0].n != int64(flooded) {
+		t.Fatalf("the flood is not counted against the member once: %+v (%d dropped)", f, flooded)
+	}
+}

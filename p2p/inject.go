@@ -1,6 +1,8 @@
 package p2p
 
 import (
+	"errors"
+
 	"github.com/boardmesh/boardmesh/engine"
 )
 
@@ -18,6 +20,10 @@ import (
 // the same seat instead, a chance step another beacon. If no such change
 // exists at seq (one legal action, or a chance step whose outcome does not
 // depend on the beacon), the next step that has one goes wrong instead.
+// On a secret table the card layer's answers are not counted (a move that
+// shows cards goes wrong with another move that shows none), and the
+// wrong move must leave the state waiting for the same cards: the step
+// that goes wrong may come later than seq.
 func InjectDesync(g *engine.Game, seq uint64) *engine.Game {
 	c := *g
 	newState := g.New
@@ -41,15 +47,57 @@ type buggyState struct {
 	done  bool
 }
 
-// buggyDropper is a buggyState of a game that implements engine.Dropper:
-// the wrapper must neither hide nor invent the interface, or the protocol
-// would treat drops differently from the honest peers.
+// The wrapper must neither hide nor invent an interface the protocol
+// looks for, or it would treat the buggy peer differently from the honest
+// ones: engine.Dropper (drops) and engine.CardState (a game with hidden
+// cards; hidden, the peer cannot sit at a secret table, whose card
+// protocol then stalls on it instead of the desync being named).
+
+// buggyDropper is a buggyState of a game that implements engine.Dropper.
 type buggyDropper struct{ *buggyState }
 
 func (s buggyDropper) Drop(seat int) error { return s.State.(engine.Dropper).Drop(seat) }
 
+// buggyCards is a buggyState of a game with hidden cards.
+type buggyCards struct{ *buggyState }
+
+func (s buggyCards) cs() engine.CardState                           { return s.State.(engine.CardState) }
+func (s buggyCards) Cards() *engine.Cards                           { return s.cs().Cards() }
+func (s buggyCards) UseSecretCards() error                          { return s.cs().UseSecretCards() }
+func (s buggyCards) Openings(dst []engine.Opening) []engine.Opening { return s.cs().Openings(dst) }
+func (s buggyCards) Open(o engine.Opening, card int) error          { return s.cs().Open(o, card) }
+func (s buggyCards) Reveals(a engine.Action, dst []engine.Handle) []engine.Handle {
+	return s.cs().Reveals(a, dst)
+}
+
+// ApplyRevealed is an action step on a table whose moves show cards: it
+// goes wrong as Apply does, with another legal action that shows none.
+func (s buggyCards) ApplyRevealed(seat int, a engine.Action, cards []int) error {
+	return s.step(seat, a, func(st engine.State, b engine.Action) error {
+		if b.Equal(a) {
+			return st.(engine.CardState).ApplyRevealed(seat, a, cards)
+		}
+		if len(st.(engine.CardState).Reveals(b, nil)) > 0 {
+			return errors.New("shows cards")
+		}
+		return st.(engine.CardState).ApplyRevealed(seat, b, nil)
+	})
+}
+
+// buggyCardsDropper is both.
+type buggyCardsDropper struct{ buggyCards }
+
+func (s buggyCardsDropper) Drop(seat int) error { return s.State.(engine.Dropper).Drop(seat) }
+
 func wrapBuggy(b *buggyState) engine.State {
-	if _, ok := b.State.(engine.Dropper); ok {
+	_, drops := b.State.(engine.Dropper)
+	_, cards := b.State.(engine.CardState)
+	switch {
+	case drops && cards:
+		return buggyCardsDropper{buggyCards{b}}
+	case cards:
+		return buggyCards{b}
+	case drops:
 		return buggyDropper{b}
 	}
 	return b
@@ -64,15 +112,21 @@ func (s *buggyState) Clone() engine.State {
 func (s *buggyState) due() bool { return !s.done && s.steps >= s.at }
 
 func (s *buggyState) Apply(seat int, a engine.Action) error {
+	return s.step(seat, a, func(st engine.State, b engine.Action) error { return st.Apply(seat, b) })
+}
+
+// step applies action a of seat with apply, or, when due, another legal
+// action (apply of it) whose outcome differs usably.
+func (s *buggyState) step(seat int, a engine.Action, apply func(st engine.State, b engine.Action) error) error {
 	if !s.due() {
-		if err := s.State.Apply(seat, a); err != nil {
+		if err := apply(s.State, a); err != nil {
 			return err
 		}
 		s.steps++
 		return nil
 	}
 	honest := s.State.Clone()
-	if err := honest.Apply(seat, a); err != nil {
+	if err := apply(honest, a); err != nil {
 		return err
 	}
 	for _, b := range s.State.Legal(nil) {
@@ -80,7 +134,7 @@ func (s *buggyState) Apply(seat int, a engine.Action) error {
 			continue
 		}
 		wrong := s.State.Clone()
-		if wrong.Apply(seat, b) == nil && s.differs(honest, wrong) {
+		if apply(wrong, b) == nil && s.differs(honest, wrong) {
 			s.State, s.done = wrong, true
 			s.steps++
 			return nil
@@ -121,9 +175,32 @@ func (s *buggyState) ApplyChance(beacon []byte) error {
 }
 
 // differs reports whether wrong is a usable wrong outcome: a different
-// state hash with the same actor and turn, and the game not over.
+// state hash and a field that shows it, with the same actor and turn, and
+// the game not over.
+//
+// With hidden cards it must also wait for the same cards: the openings are
+// the card protocol's next batch, and a peer that asks for other ones
+// stalls the deal before any state hash is compared.
 func (s *buggyState) differs(honest, wrong engine.State) bool {
 	ha, wa := honest.ToAct(), wrong.ToAct()
-	return ha == wa && wa.Kind != engine.ActorOver && honest.Turn() == wrong.Turn() &&
-		engine.Hash(honest) != engine.Hash(wrong)
+	if ha != wa || wa.Kind == engine.ActorOver || honest.Turn() != wrong.Turn() ||
+		engine.Hash(honest) == engine.Hash(wrong) || len(engine.Diff(honest, wrong)) == 0 {
+		// (A change only the card bookkeeping sees, which has no field
+		// a desync report could name, is no use either.)
+		return false
+	}
+	hc, ok := honest.(engine.CardState)
+	if !ok {
+		return true
+	}
+	ho, wo := hc.Openings(nil), wrong.(engine.CardState).Openings(nil)
+	if len(ho) != len(wo) {
+		return false
+	}
+	for i := range ho {
+		if ho[i] != wo[i] {
+			return false
+		}
+	}
+	return true
 }

@@ -360,15 +360,25 @@ func (t *Table) Run(ctx context.Context) error {
 // first, and the peer that made it; nil if no peer reported one. Call it
 // only after Run has returned. The report's state envelope is in that peer's log file, which
 // is the desync bundle.
+//
+// An honest peer's report comes first: with Inject, the buggy peer reports
+// the honest ones as diverged, and its log holds its own wrong moves.
 func (t *Table) Desync() (*lockstep.DesyncReport, *TablePeer) {
-	for _, p := range t.Peers {
+	var buggy *lockstep.DesyncReport
+	var buggyPeer *TablePeer
+	for i, p := range t.Peers {
 		// Run has returned, so nothing else touches the node.
 		reps := p.Node.Reports()
-		if len(reps) > 0 {
-			return reps[0], p
+		if len(reps) == 0 {
+			continue
 		}
+		if t.cfg.Inject != nil && t.cfg.Inject.Peer == i {
+			buggy, buggyPeer = reps[0], p
+			continue
+		}
+		return reps[0], p
 	}
-	return nil, nil
+	return buggy, buggyPeer
 }
 
 // Close shuts every host and log.

@@ -64,6 +64,32 @@ func (r *Recorder) Feed(entries ...*crypto.Envelope) {
 	}
 }
 
+// SetCardHint gives the recorder of a live peer the values of the cards
+// opened to everyone that the peer's state holds (state, nil for none):
+// on a secret table the log lists them only with the next action, and a
+// card turned over is told as soon as it is open. It tells what the hint
+// lets it tell now.
+func (r *Recorder) SetCardHint(state engine.State) {
+	cs, ok := state.(engine.CardState)
+	if !ok {
+		return
+	}
+	c := cs.Cards()
+	r.ver.SetCardHint(func(h engine.Handle) (int, bool) {
+		if !c.Valid(h) {
+			return 0, false
+		}
+		v, ok := c.Public(h)
+		return int(v), ok
+	})
+	if r.failed == nil {
+		if err := r.ver.PassCards(); err != nil {
+			r.failed = err
+			r.add(Entry{Seq: r.seq, Turn: r.turn, Kind: "table", Text: "the history stops here: " + err.Error()})
+		}
+	}
+}
+
 // Len is the number of entries fed so far.
 func (r *Recorder) Len() int { return r.ver.Len() }
 
@@ -116,7 +142,9 @@ func (r *Recorder) step(prev, next engine.State, s lockstep.ReplayStep, a engine
 		e.Seat, e.Who = s.Seat+1, r.seatName(s.Seat)
 		r.add(e)
 		return
-	case "chance":
+	case "chance", "cards":
+		// On a secret table the card layer opens what chance draws on an
+		// open one (the card turned over): told the same way.
 		n := narrate(prev, next, who, engine.Action{}, r.viewer)
 		if n.What == "" {
 			// An outcome of the step before (the cards a play drew): it
@@ -126,7 +154,7 @@ func (r *Recorder) step(prev, next engine.State, s lockstep.ReplayStep, a engine
 			}
 			return
 		}
-		e.Who, e.Text, e.Outcome = "", n.What, n.Outcome
+		e.Kind, e.Who, e.Text, e.Outcome = "chance", "", n.What, n.Outcome
 		r.add(e)
 		return
 	}

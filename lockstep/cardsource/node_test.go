@@ -8,6 +8,7 @@ import (
 
 	"github.com/boardmesh/boardmesh/crypto"
 	"github.com/boardmesh/boardmesh/engine"
+	"github.com/boardmesh/boardmesh/engine/dragonslair"
 	"github.com/boardmesh/boardmesh/engine/games"
 	"github.com/boardmesh/boardmesh/engine/infinitecity"
 	"github.com/boardmesh/boardmesh/lockstep"
@@ -333,6 +334,60 @@ func TestNodeSecretTable(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestVerifierFollowsSecretLog feeds a whole secret Dragon's Lair game's
+// log to a Verifier one entry at a time, as the history view and a
+// spectator do: a card turned over is passed with the list the next
+// action carries, even when a checkpoint comes between (the history used
+// to stop there: "the log does not say which card ... was"), and the end
+// is Verify's.
+func TestVerifierFollowsSecretLog(t *testing.T) {
+	nt := newNodeTableOf(t, dragonslair.Game, 3, "verifier", false)
+	nt.play()
+	log := nt.entries[0]
+	want, err := lockstep.Verify(log, games.Lookup)
+	if err != nil || want.Result == nil {
+		t.Fatalf("the secret table's log does not verify: %v", err)
+	}
+	v := lockstep.NewVerifier(games.Lookup)
+	for i, env := range log {
+		if err := v.Feed(env); err != nil {
+			t.Fatalf("entry %d of %d: %v", i, len(log), err)
+		}
+		if v.Len() != i+1 {
+			t.Fatalf("after %d entries the Verifier says it took %d", i+1, v.Len())
+		}
+	}
+	got := v.Replay()
+	if got.Phase != lockstep.PhaseOver || got.Result == nil || !bytes.Equal(engine.Encode(got.Final), engine.Encode(want.Final)) {
+		t.Fatalf("fed one at a time: phase %v, result %v; not Verify's end", got.Phase, got.Result)
+	}
+	// A live peer's history is told from its own state's public cards: a
+	// card turned over is passed at the action that turned it over (the
+	// next may be a human's, far off), and the end is the same.
+	c := nt.nodes[0].State().(engine.CardState).Cards()
+	hinted := lockstep.NewVerifier(games.Lookup)
+	hinted.SetCardHint(func(h engine.Handle) (int, bool) {
+		v, ok := c.Public(h)
+		return int(v), ok && c.Valid(h)
+	})
+	early := 0
+	for i, env := range log {
+		before := len(hinted.Replay().Steps)
+		if err := hinted.Feed(env); err != nil {
+			t.Fatalf("with the hint, entry %d of %d: %v", i, len(log), err)
+		}
+		if env.Kind == crypto.KindAction && len(hinted.Replay().Steps) > before+1 {
+			early++
+		}
+	}
+	if early == 0 {
+		t.Fatal("with the hint no card turned over was told at the move that turned it over")
+	}
+	if r := hinted.Replay(); !bytes.Equal(engine.Encode(r.Final), engine.Encode(want.Final)) {
+		t.Fatal("with the hint the end is not Verify's")
 	}
 }
 
