@@ -178,7 +178,7 @@ func (k *Knowledge) Encode(e *Encoder) {
 type slot struct {
 	val  int32  // the card, or -1 when the shared state does not hold it
 	pub  bool   // opened to everyone
-	seen uint16 // the seats it was opened to (public knowledge: who saw what, never what)
+	seen uint16 // the seats it was opened to (public knowledge: who saw what, never what); on a secret table only the last one, its holder in the deal
 	dead bool   // reshuffled into a later deck: the handle names nothing any more
 	src  int16  // open tables, reshuffled decks: the source this position took, or -1
 }
@@ -359,7 +359,10 @@ func (c *Cards) Public(h Handle) (uint16, bool) {
 	return uint16(s.val), true
 }
 
-// Seen reports whether seat has been shown h (or h is public).
+// Seen reports whether seat has been shown h (or h is public). On a
+// secret table it is the seat the last private opening of h went to (the
+// deal's holder, the one seat able to show it): a seat shown h before
+// another was is not counted any more, and Want opens h to it again.
 func (c *Cards) Seen(h Handle, seat int) bool {
 	s := c.slot(h)
 	return s != nil && (s.pub || seat >= 0 && seat < MaxCardSeats && s.seen&(1<<seat) != 0)
@@ -389,7 +392,7 @@ func (c *Cards) Value(h Handle, seat int) (uint16, bool) {
 }
 
 // Want appends the opening of h to to, unless it is already satisfied (to
-// has seen h, or h is public).
+// has seen h, as Seen counts it, or h is public).
 func (c *Cards) Want(dst []Opening, h Handle, to int) []Opening {
 	if c.Wants(h, to) {
 		dst = append(dst, Opening{Deck: h.Deck, Pos: h.Pos, To: to})
@@ -518,7 +521,18 @@ func (c *Cards) Open(o Opening, card int) error {
 	if c.mode == CardsOpen && s.src < 0 && int(o.Deck) >= len(c.decks) {
 		c.takeSource(o.Deck, s, card)
 	}
-	s.seen |= 1 << o.To
+	if c.mode == CardsSecret {
+		// The deal's rule (lockstep/deal, finishBatch): a private opening
+		// to a seat re-masks the card for it, and the seat shown it
+		// before can no longer show it (its shares of the new ciphertext
+		// are the ones the new holder used). So the opening in force is
+		// the last one: if the card comes back to an earlier seat, Want
+		// must ask to open it to that seat again, which hands it back
+		// with proof. Seen follows the holder, not the history.
+		s.seen = 1 << o.To
+	} else {
+		s.seen |= 1 << o.To
+	}
 	switch {
 	case c.mode == CardsOpen:
 		if s.val < 0 {

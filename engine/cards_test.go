@@ -210,3 +210,68 @@ func TestWantsAnyIsWant(t *testing.T) {
 		}
 	}
 }
+
+// TestSecretSeenFollowsTheHolder: on a secret table a card opened to seat
+// 1, then to seat 2, then wanted by seat 1 again (passed on and back, as
+// two Embassy swaps do) is asked for again: the deal's holder is seat 2
+// until then, and only the holder can show the card. On an open table
+// nothing needs proving, and seat 1's look still counts.
+func TestSecretSeenFollowsTheHolder(t *testing.T) {
+	h := Handle{Pos: 4}
+	a, b := mustCards(t), mustCards(t) // seat 1's engine and seat 2's
+	for _, c := range []*Cards{&a, &b} {
+		if err := c.UseSecret(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a.SetKnowledge(NewKnowledge(0))
+	b.SetKnowledge(NewKnowledge(1))
+	open := func(to int, v int) {
+		t.Helper()
+		for i, c := range []*Cards{&a, &b} {
+			card := NoCard
+			if i == to {
+				card = v
+			}
+			if err := c.Open(Opening{Pos: h.Pos, To: to}, card); err != nil {
+				t.Fatalf("seat %d's engine: %v", i+1, err)
+			}
+		}
+	}
+	open(0, 2)
+	if a.Wants(h, 0) || !a.Wants(h, 1) {
+		t.Fatal("after the first look: seat 1 is not the holder")
+	}
+	open(1, 2)
+	for i, c := range []*Cards{&a, &b} {
+		if !c.Wants(h, 0) || c.Wants(h, 1) || c.Seen(h, 0) || !c.Seen(h, 1) {
+			t.Fatalf("seat %d's engine: after seat 2's look, seat 1 still counts as holding the card", i+1)
+		}
+		if got := c.Want(nil, h, 0); len(got) != 1 || got[0] != (Opening{Pos: h.Pos, To: 0}) {
+			t.Fatalf("seat %d's engine wants %v for seat 1", i+1, got)
+		}
+		if c.WantsAny([]Handle{h}, 1) || !c.WantsAny([]Handle{h}, 0) {
+			t.Fatalf("seat %d's engine: WantsAny disagrees with Wants", i+1)
+		}
+	}
+	if _, ok := a.Value(h, 0); ok {
+		t.Fatal("seat 1 still shows the card seat 2 holds")
+	}
+	open(0, 2) // back to seat 1: the same value, learnt again
+	if v, ok := a.Value(h, 0); !ok || v != 2 || a.Wants(h, 0) || !b.Wants(h, 1) {
+		t.Fatalf("back at seat 1: value %d %v", v, ok)
+	}
+	if string(encodeCards(&a)) != string(encodeCards(&b)) {
+		t.Fatal("the shared part differs between the two seats")
+	}
+
+	o := mustCards(t) // an open table keeps every look
+	for _, to := range []int{0, 1} {
+		if err := o.Open(Opening{Pos: h.Pos, To: to}, 2); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if o.Wants(h, 0) || o.Wants(h, 1) {
+		t.Fatal("an open table forgets a look")
+	}
+}

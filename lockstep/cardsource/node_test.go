@@ -475,3 +475,25 @@ func TestSecretLogVerifiesAsItGrows(t *testing.T) {
 		})
 	}
 }
+
+// TestNodeSecretTableHandBackAfterSwaps replays the two seeds whose games
+// pass a tile from seat A to seat B and back to A by two Embassy swaps:
+// A's later move that shows the tile once failed ("not in this seat's
+// hand"), since the engine asked no new opening (A had seen it) while the
+// deal still held B as its holder. Both games must end, identical.
+func TestNodeSecretTableHandBackAfterSwaps(t *testing.T) {
+	for _, seed := range []string{"s32", "s37"} {
+		t.Run(seed, func(t *testing.T) {
+			nt := newNodeTable(t, 2, seed, false)
+			nt.play()
+			for i, node := range nt.nodes {
+				if node.Status().Phase != lockstep.PhaseOver {
+					t.Fatalf("peer %d: phase %v", i+1, node.Status().Phase)
+				}
+				if !bytes.Equal(engine.Encode(node.State()), engine.Encode(nt.nodes[0].State())) {
+					t.Fatalf("peer %d's shared state differs from peer 1's", i+1)
+				}
+			}
+		})
+	}
+}

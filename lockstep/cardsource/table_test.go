@@ -24,6 +24,11 @@ type peer struct {
 	got    [][]byte
 	secret []byte // its mental-poker key (Ready.Secret): never sent
 	cheats []string
+	// shown holds every card the deal opened privately to this seat, ever
+	// (its EventOpened): on a secret table the engine's Seen is only the
+	// card's holder now, so a card passed on is no longer Seen, though
+	// the seat legitimately knows it.
+	shown map[engine.Handle]bool
 }
 
 // table is a secret table of real mental poker over a simulated broadcast
@@ -101,6 +106,12 @@ func (tb *table) drain() bool {
 			for _, ev := range rd.Events {
 				if ev.Kind == deal.EventCheat {
 					p.cheats = append(p.cheats, ev.Text)
+				}
+				if ev.Kind == deal.EventOpened && ev.Opening.To == p.src.Deal().Seat() {
+					if p.shown == nil {
+						p.shown = map[engine.Handle]bool{}
+					}
+					p.shown[ev.Opening.Handle()] = true
 				}
 			}
 			p.src.Advance()
@@ -294,7 +305,7 @@ func TestSecretGameEndToEnd(t *testing.T) {
 					for i, p := range tb.peers {
 						k := p.src.State().Cards().Knowledge()
 						v, known := k.Card(h)
-						if known && !p.src.State().Cards().Seen(h, i) {
+						if known && !p.shown[h] {
 							t.Fatalf("seat %d knows %s, which was never opened to it", i+1, h)
 						}
 						if known && isPub && v != pub {
@@ -331,8 +342,8 @@ func TestSpyLearnsNoHiddenTile(t *testing.T) {
 			if !c.Valid(h) {
 				break
 			}
-			if _, pub := c.Public(h); pub || c.Seen(h, spy) {
-				continue
+			if _, pub := c.Public(h); pub || tb.peers[spy].shown[h] {
+				continue // public, or the spy was shown it (and may have passed it on)
 			}
 			for s := 1; s < len(tb.peers); s++ {
 				if !c.Seen(h, s) {
