@@ -818,7 +818,10 @@ func (n *Node) Tick(now int64) {
 	if now-n.resent >= n.cfg.ResendAfter && now-n.progress >= n.cfg.ResendAfter {
 		n.resent = now
 		n.resend()
-		n.resendCards()
+		if now-n.cardBusy >= n.cfg.ResendAfter {
+			// Not while busy with proofs (see the cards' stall above).
+			n.resendCards()
+		}
 		if n.lobbyOpen() {
 			// A re-proposal we missed is at the start of the others' logs.
 			n.rd.Requests = append(n.rd.Requests, GapRequest{From: 0})
