@@ -85,6 +85,7 @@ type machine struct {
 	// again (Config.CardKey, the card envelopes of Config.Sent).
 	cardKey      []byte
 	cardOwn      []*crypto.Envelope
+	cardHold     bool // the layer is made held (CardConfig.Hold): a restart with the card key on disk
 	cardsPending bool
 	cardsSynced  bool // the layer has been told of the current wait
 	// pubKnown marks the cards known public (newlyPublic); opened lists

@@ -131,6 +131,7 @@ type Node struct {
 	// for catch-up answers (cardsFor); replaying is set while New steps
 	// a restarted seat's card log.
 	cardHeld  []heldCard
+	cardHeard []crypto.PeerID // members heard from while the card layer is held (releaseCards)
 	cardHas   map[slot]bool
 	replaying bool
 	modeFor   crypto.Hash // the session modeText is of
@@ -165,6 +166,7 @@ func New(cfg Config) (*Node, error) {
 		voted: map[uint64][][]int{}, asked: map[crypto.PeerID]int{}, stateSent: map[uint64]bool{}, cardHas: map[slot]bool{}}
 	n.m.me, n.m.cardMaker, n.m.verifier = cfg.Identity, cfg.Cards, cfg.Verifier
 	n.m.cardKey = cfg.CardKey
+	n.m.cardHold = cfg.CardKey != nil
 	for _, env := range cfg.Sent {
 		if env != nil && env.Kind.Card() {
 			if env.Author != n.id.ID() {
@@ -772,7 +774,7 @@ func (n *Node) Tick(now int64) {
 		n.repropose()
 		waits = n.Waiting()
 	}
-	if !n.CaughtUp() && now-n.resent >= n.cfg.ResendAfter {
+	if (!n.CaughtUp() || n.cardsHeld()) && now-n.resent >= n.cfg.ResendAfter {
 		// Restarted: ask until a majority shows we are at the head, even
 		// when nobody else is waited for (our own action may be due).
 		n.resent = now
@@ -1016,6 +1018,7 @@ func (n *Node) StepAnswer(a GapAnswer) error {
 		len(a.Entries) < maxServe {
 		n.heardFrom(a.Peer)
 	}
+	n.releaseCards()
 	return nil
 }
 
@@ -1045,6 +1048,7 @@ func (n *Node) CaughtUp() bool {
 
 // heardFrom notes that member p is not ahead of us.
 func (n *Node) heardFrom(p crypto.PeerID) {
+	n.cardHeardFrom(p)
 	if n.caughtUp || p == n.id.ID() || containsID(n.heard, p) {
 		return
 	}
