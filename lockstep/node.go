@@ -1017,6 +1017,11 @@ func (n *Node) StepAnswer(a GapAnswer) error {
 	if end := a.From + uint64(len(a.Entries)); a.From <= at && end >= a.From && end <= uint64(len(n.m.log)) &&
 		len(a.Entries) < maxServe {
 		n.heardFrom(a.Peer)
+		if len(a.Entries) <= cardServeAhead {
+			// Short enough that the card envelopes it carried (those
+			// near a.From, cardsFor) cover its whole log.
+			n.cardHeardFrom(a.Peer)
+		}
 	}
 	n.releaseCards()
 	return nil
@@ -1048,7 +1053,6 @@ func (n *Node) CaughtUp() bool {
 
 // heardFrom notes that member p is not ahead of us.
 func (n *Node) heardFrom(p crypto.PeerID) {
-	n.cardHeardFrom(p)
 	if n.caughtUp || p == n.id.ID() || containsID(n.heard, p) {
 		return
 	}

@@ -680,11 +680,13 @@ func (n *Node) modeAgrees(r *rosterBody) error {
 // envelopes come back in the peers' catch-up answers (cardsFor serves the
 // asker's own too) and bind the layer. It is released once every other
 // seat still in play has shown, in a gap answer, that it is not ahead of
-// this node's log: each such answer carried the card envelopes it holds
-// near this node's position, and at a secret table every opening needs
-// every seat, so no peer can hold an envelope of ours that the deal still
-// has to reach, and waiting for all of them loses no liveness (the cards
-// could not go on without each of them anyway).
+// this node's log, in an answer short enough (cardServeAhead entries at
+// most) that the card envelopes it carried, those near the asker's
+// position (cardsFor), are all it holds of the stretch of log the asker
+// lacked (unless maxCardServe cut it short). At a secret table every
+// opening needs every seat, so no peer can hold an envelope of ours that
+// the deal still has to reach, and waiting for all of them loses no
+// liveness (the cards could not go on without each of them anyway).
 
 // cardsHeld reports whether the card layer waits for releaseCards.
 func (n *Node) cardsHeld() bool { return n.m.cards != nil && n.m.cards.Held() }
