@@ -85,6 +85,7 @@ type machine struct {
 	// again (Config.CardKey, the card envelopes of Config.Sent).
 	cardKey      []byte
 	cardOwn      []*crypto.Envelope
+	cardHold     bool // the layer is made held (CardConfig.Hold): a restart with the card key on disk
 	cardsPending bool
 	// dropCards: seats dropped by agreement on a secret table whose keys
 	// the card layer is rebuilding (secretdrop.go); nothing else is due

@@ -136,6 +136,7 @@ type Node struct {
 	// for catch-up answers (cardsFor); replaying is set while New steps
 	// a restarted seat's card log.
 	cardHeld  []heldCard
+	cardHeard []crypto.PeerID // members heard from while the card layer is held (releaseCards)
 	cardHas   map[slot]bool
 	replaying bool
 	modeFor   crypto.Hash // the session modeText is of
@@ -170,6 +171,7 @@ func New(cfg Config) (*Node, error) {
 		voted: map[uint64][][]int{}, asked: map[crypto.PeerID]int{}, stateSent: map[uint64]bool{}, cardHas: map[slot]bool{}}
 	n.m.me, n.m.cardMaker, n.m.verifier = cfg.Identity, cfg.Cards, cfg.Verifier
 	n.m.cardKey = cfg.CardKey
+	n.m.cardHold = cfg.CardKey != nil
 	for _, env := range cfg.Sent {
 		if env != nil && env.Kind.Card() {
 			if env.Author != n.id.ID() {
@@ -777,7 +779,7 @@ func (n *Node) Tick(now int64) {
 		n.repropose()
 		waits = n.Waiting()
 	}
-	if !n.CaughtUp() && now-n.resent >= n.cfg.ResendAfter {
+	if (!n.CaughtUp() || n.cardsHeld()) && now-n.resent >= n.cfg.ResendAfter {
 		// Restarted: ask until a majority shows we are at the head, even
 		// when nobody else is waited for (our own action may be due).
 		n.resent = now
@@ -1063,7 +1065,13 @@ func (n *Node) StepAnswer(a GapAnswer) error {
 	if end := a.From + uint64(len(a.Entries)); a.From <= at && end >= a.From && end <= uint64(len(n.m.log)) &&
 		len(a.Entries) < maxServe {
 		n.heardFrom(a.Peer)
+		if len(a.Entries) <= cardServeAhead {
+			// Short enough that the card envelopes it carried (those
+			// near a.From, cardsFor) cover its whole log.
+			n.cardHeardFrom(a.Peer)
+		}
 	}
+	n.releaseCards()
 	return nil
 }
 

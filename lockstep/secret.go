@@ -56,6 +56,11 @@ type CardLayer interface {
 	Err() error
 	// Waiting says whom the deal waits for (seats 0-based), in words.
 	Waiting() []CardWait
+	// Held and Release: a layer made with CardConfig.Hold signs nothing
+	// new until Release (the node calls it once every other seat has
+	// answered its catch-up request, see releaseCards).
+	Held() bool
+	Release()
 	// Drop starts the drop of seat (0-based) in the card protocol, at the
 	// drop's point of the log: the others publish their pieces of its key.
 	Drop(seat int) error
@@ -107,6 +112,11 @@ type CardConfig struct {
 	// Persist). The layer signs nothing different for their slots.
 	Secret []byte
 	Sent   []*crypto.Envelope
+	// Hold, after a restart with the card key on disk: the card envelopes
+	// on disk may lack some this seat signed (a torn or cut log), so the
+	// layer signs nothing new until Release; own envelopes back from the
+	// peers' catch-up answers bind it meanwhile.
+	Hold bool
 }
 
 // CardMaker makes a seat's card layer over st (fresh from Setup).
@@ -353,6 +363,7 @@ func (m *machine) startCards() error {
 			return fmt.Errorf("%w: the card-key file is of session %s, this log of %s; this seat's hidden-card key for this game is lost, so it cannot deal on", ErrRefused, sess.Short(), m.session.Short())
 		}
 		cfg.Secret = key
+		cfg.Hold = m.cardHold
 	} else if len(m.cardOwn) > 0 {
 		return fmt.Errorf("%w: this seat signed card envelopes before the restart, but its card-key file is missing; its hidden-card key is lost, so it cannot deal on", ErrRefused)
 	}
@@ -841,4 +852,48 @@ func (m *machine) openedByHash(want crypto.Hash) []pubCard {
 		}
 	}
 	return nil
+}
+
+// A restarted seat's card layer is held (CardConfig.Hold): its disk may
+// have lost card envelopes it signed and sent, and a second, different one
+// for such a slot is an equivocation every peer would rightly name. Own
+// envelopes come back in the peers' catch-up answers (cardsFor serves the
+// asker's own too) and bind the layer. It is released once every other
+// seat still in play has shown, in a gap answer, that it is not ahead of
+// this node's log, in an answer short enough (cardServeAhead entries at
+// most) that the card envelopes it carried, those near the asker's
+// position (cardsFor), are all it holds of the stretch of log the asker
+// lacked (unless maxCardServe cut it short). At a secret table every
+// opening needs every seat, so no peer can hold an envelope of ours that
+// the deal still has to reach, and waiting for all of them loses no
+// liveness (the cards could not go on without each of them anyway).
+
+// cardsHeld reports whether the card layer waits for releaseCards.
+func (n *Node) cardsHeld() bool { return n.m.cards != nil && n.m.cards.Held() }
+
+// cardHeardFrom notes a gap answer of p showing it is not ahead of us.
+func (n *Node) cardHeardFrom(p crypto.PeerID) {
+	if !n.cardsHeld() || p == n.id.ID() || containsID(n.cardHeard, p) {
+		return
+	}
+	if seat := n.m.seatOfPeer(p); seat < 0 || n.m.dropped[seat] {
+		return
+	}
+	n.cardHeard = append(n.cardHeard, p)
+}
+
+// releaseCards releases a held card layer once every other seat in play
+// has answered (see above).
+func (n *Node) releaseCards() {
+	if !n.cardsHeld() || n.replaying || n.m.phase != PhasePlaying {
+		return
+	}
+	for _, mi := range n.m.activeMembers() {
+		if p := n.m.members[mi].ID; p != n.id.ID() && !containsID(n.cardHeard, p) {
+			return
+		}
+	}
+	n.cardHeard = nil
+	n.m.cards.Release()
+	n.pumpCards()
 }

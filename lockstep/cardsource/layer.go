@@ -15,7 +15,7 @@ import (
 func Maker(r io.Reader) lockstep.CardMaker {
 	return func(st engine.CardState, cfg lockstep.CardConfig) (lockstep.CardLayer, error) {
 		s, err := New(st, deal.Config{Identity: cfg.Identity, Session: cfg.Session, Seats: cfg.Seats, Names: cfg.Names, Rand: r, Verify: cfg.Verify,
-			Secret: cfg.Secret, Sent: cfg.Sent})
+			Secret: cfg.Secret, Sent: cfg.Sent, Hold: cfg.Hold})
 		if err != nil {
 			return nil, err
 		}
@@ -31,6 +31,8 @@ func (l *layer) HasWork() bool                   { return l.s.HasWork() }
 func (l *layer) Work() bool                      { return l.s.Work() }
 func (l *layer) Err() error                      { return l.s.Err() }
 func (l *layer) Sync()                           { l.s.Sync() }
+func (l *layer) Held() bool                      { return l.s.Held() }
+func (l *layer) Release()                        { l.s.Release() }
 
 func (l *layer) TakeReady() lockstep.CardReady {
 	if !l.s.HasReady() {

@@ -126,6 +126,28 @@ func (nt *nodeTable) restart(i int, torn bool, seed string) {
 	node.Tick(nt.now)
 }
 
+// cut keeps the first num/den of peer i's disk records (a disk that
+// lost data it had synced).
+func (nt *nodeTable) cut(i, num, den int) {
+	nt.t.Helper()
+	ends := []int{}
+	for off := len(lockstep.LogMagic); off < len(nt.disk[i]); {
+		_, n, err := lockstep.DecodeRecord(nt.disk[i][off:])
+		if err != nil {
+			nt.t.Fatal(err)
+		}
+		off += n
+		ends = append(ends, off)
+	}
+	keep := len(ends) * num / den
+	end := len(lockstep.LogMagic)
+	if keep > 0 {
+		end = ends[keep-1]
+	}
+	nt.disk[i] = nt.disk[i][:end]
+	nt.synced[i] = min(nt.synced[i], end)
+}
+
 // checkSame asserts every peer ended the game with peer 1's log and
 // state, and that the log verifies.
 func (nt *nodeTable) checkSame() {
@@ -183,12 +205,14 @@ func TestSecretTableRestart(t *testing.T) {
 		at    []int // steps of play at which to restart
 		who   []int // peers restarted (all at once)
 		torn  bool
+		cut   bool // the disk loses the last 2/5 of its records (synced or not)
 	}{
-		{"one peer", 3, []int{6, 30}, []int{1}, false},
-		{"one peer, torn tail", 3, []int{8}, []int{2}, true},
-		{"another peer, torn tail", 4, []int{20}, []int{1}, true},
-		{"whole table", 2, []int{10}, []int{0, 1}, false},
-		{"all torn", 3, []int{12}, []int{0, 1, 2}, true},
+		{"one peer", 3, []int{6, 30}, []int{1}, false, false},
+		{"one peer, torn tail", 3, []int{8}, []int{2}, true, false},
+		{"another peer, torn tail", 4, []int{20}, []int{1}, true, false},
+		{"whole table", 2, []int{10}, []int{0, 1}, false, false},
+		{"all torn", 3, []int{12}, []int{0, 1, 2}, true, false},
+		{"one peer, log cut", 3, []int{30}, []int{1}, false, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			nt := newNodeTable(t, tc.seats, tc.name[:min(len(tc.name), 12)], false) // the seed: identities from its first 26 bytes
@@ -212,10 +236,16 @@ func TestSecretTableRestart(t *testing.T) {
 						known = append(known, nt.nodes[i].State().(engine.CardState).Cards().Knowledge().Len())
 					}
 					for _, i := range tc.who {
+						if tc.cut {
+							nt.cut(i, 3, 5)
+						}
 						nt.restart(i, tc.torn, fmt.Sprintf("%s %d %d", tc.name, step, i))
 					}
 					restarts++
 					for k, i := range tc.who {
+						if tc.cut {
+							continue // what it knew is back once it catches up
+						}
 						st := nt.nodes[i].State()
 						if st == nil {
 							t.Fatalf("peer %d restarted with no game", i+1)

@@ -93,6 +93,19 @@ func (s *Source) Step(env *crypto.Envelope) error {
 	return err
 }
 
+// Held reports whether the deal waits for Release to sign anew
+// (deal.Config.Hold).
+func (s *Source) Held() bool { return s.m.Held() }
+
+// Release lets a held deal sign anew (deal.Machine.Release).
+func (s *Source) Release() {
+	if s.err != nil {
+		return
+	}
+	s.m.Release()
+	s.pump()
+}
+
 // HasWork reports whether a shuffle proof is waiting to be made or checked.
 func (s *Source) HasWork() bool { return s.err == nil && s.m.HasWork() }
 

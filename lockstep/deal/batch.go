@@ -156,6 +156,9 @@ func (m *Machine) stepBatch(seq uint64, b *batch) bool {
 		return true
 	}
 	if !b.remaskOK[m.me] && !b.sentRemask {
+		if !m.mayNew(crypto.KindRemask, seq) {
+			return false
+		}
 		m.sendRemasks(seq, b)
 		return true
 	}
@@ -177,6 +180,9 @@ func (m *Machine) stepBatch(seq uint64, b *batch) bool {
 		}
 	}
 	if !b.shareOK[m.me] && !b.sentShares {
+		if !m.mayNew(crypto.KindShare, seq) {
+			return false
+		}
 		m.sendShares(seq, b)
 		return true
 	}

@@ -45,7 +45,7 @@ func (m *Machine) stepEscrow() bool {
 	if !m.escrowOn() || !m.keyOK {
 		return false
 	}
-	if m.escrows[m.me] == nil {
+	if m.escrows[m.me] == nil && m.mayNew(crypto.KindEscrow, 0) {
 		ctx := m.ctx(0, 0, ctxEscrow)
 		if own := m.adopted(crypto.KindEscrow, 0); own != nil {
 			b, _ := decodeBlobBody(own.Kind, own.Body)
@@ -217,7 +217,7 @@ func (m *Machine) routeEscrow(env *crypto.Envelope, seat int) error {
 		p, err := e.Open(m.me, m.sk)
 		if err != nil {
 			acc, aerr := e.Accuse(m.rand, m.me, m.sk)
-			if aerr == nil {
+			if aerr == nil && m.mayNew(crypto.KindAccuse, uint64(seat)) {
 				m.sign(&crypto.Envelope{Seq: uint64(seat), Kind: crypto.KindAccuse, Body: encodeBlobBody(acc)})
 			}
 			return m.cheat(CheatBadEscrow, seat, fmt.Sprintf("%s's escrow piece for %s does not match its commitment (%v); the proof is published", m.who(seat), m.who(m.me), err), env)

@@ -174,6 +174,13 @@ type Machine struct {
 	pieceSent   []bool
 	escrowsTold bool
 
+	// held: signing anew waits for Release (Config.Hold); keyDue: this
+	// seat's card-key envelope is to be signed then, unless one of its
+	// own comes back first.
+	held    bool
+	keyDue  bool
+	keyBody []byte
+
 	stopped bool
 	rd      Ready
 }
@@ -199,6 +206,7 @@ func New(cfg Config) (*Machine, error) {
 	for i := range m.pieces {
 		m.pieces[i] = make([]*mp.Piece, n)
 	}
+	m.held = cfg.Hold
 	m.verify = cfg.Verify
 	if m.verify == nil {
 		m.verify = crypto.Verify
@@ -294,15 +302,93 @@ func New(cfg Config) (*Machine, error) {
 			return bad("the persisted card key is not the persisted secret key's")
 		}
 		m.sign(own)
-	} else {
-		prf, err := mp.ProveKey(cfg.Rand, m.ctx(0, 0, ctxKey), m.me, sk)
-		if err != nil {
-			return nil, err
-		}
-		m.sign(&crypto.Envelope{Kind: crypto.KindCardKey, Body: (&keyBody{Key: sk.Public().Bytes(), Proof: prf}).encode()})
+	} else if m.held {
+		m.keyDue = true // Release signs it, unless ours comes back first
+	} else if err := m.signKey(); err != nil {
+		return nil, err
 	}
 	m.keys[m.me], m.haveK[m.me] = sk.Public(), true
 	return m, nil
+}
+
+func (m *Machine) signKey() error {
+	prf, err := mp.ProveKey(m.rand, m.ctx(0, 0, ctxKey), m.me, m.sk)
+	if err != nil {
+		return err
+	}
+	m.sign(&crypto.Envelope{Kind: crypto.KindCardKey, Body: (&keyBody{Key: m.sk.Public().Bytes(), Proof: prf}).encode()})
+	return nil
+}
+
+// Held reports whether signing anew waits for Release.
+func (m *Machine) Held() bool { return m.held }
+
+// Release lets a held machine (Config.Hold) sign anew: for every slot it
+// reaches that neither Config.Sent nor an own envelope back from a peer
+// holds. The runner calls it once it knows those peers have answered.
+func (m *Machine) Release() {
+	if !m.held || m.stopped {
+		m.held = false
+		return
+	}
+	m.held = false
+	if m.keyDue {
+		m.keyDue = false
+		if err := m.signKey(); err != nil {
+			m.cheat(CheatBadKey, m.me, fmt.Sprintf("this peer could not prove its card key: %v", err))
+			return
+		}
+	}
+	m.progress()
+}
+
+// mayNew reports whether this seat may sign a new envelope for the slot:
+// not while held, unless its own for the slot is known (then sign sends
+// that one).
+func (m *Machine) mayNew(kind crypto.Kind, seq uint64) bool {
+	return !m.held || m.adopted(kind, seq) != nil
+}
+
+// adoptWindow bounds how far beyond the chains and batches declared here
+// an own envelope back from a peer may bind this seat: one further ahead
+// comes back when the deal gets there (catch-up serves what is near).
+const adoptWindow = maxAhead
+
+// adopt takes this seat's own envelope, signed before a crash that lost
+// it from this machine's disk, back from a peer (Step has checked its
+// signature, session and form): it binds this seat as if it were in
+// Config.Sent, and goes to disk again (Ready.Persist). Only within the
+// window: a flood under our name must not bind slots far ahead.
+func (m *Machine) adopt(env *crypto.Envelope, k slotKey) error {
+	if old, ok := m.own[k]; ok {
+		if crypto.Equal(old, env) {
+			return ErrDuplicate
+		}
+		return fmt.Errorf("%w: two different %s envelopes of our own seat for seq %d (one persisted, one from a peer): this seat's key signed both", ErrBadInput, env.Kind, env.Seq)
+	}
+	switch env.Kind {
+	case crypto.KindCardKey:
+		b, err := decodeKey(env.Body)
+		if err != nil || string(b.Key) != string(m.sk.Public().Bytes()) {
+			return fmt.Errorf("%w: a card-key envelope of our own seat that is not this seat's key", ErrBadInput)
+		}
+	case crypto.KindShuffle:
+		if env.Seq >= uint64(len(m.chains))+adoptWindow {
+			return fmt.Errorf("%w: an own %s envelope too far ahead (seq %d)", ErrBadInput, env.Kind, env.Seq)
+		}
+	case crypto.KindRemask, crypto.KindShare:
+		if env.Seq >= uint64(len(m.batches))+adoptWindow {
+			return fmt.Errorf("%w: an own %s envelope too far ahead (seq %d)", ErrBadInput, env.Kind, env.Seq)
+		}
+	}
+	m.own[k] = env
+	m.rd.Persist = append(m.rd.Persist, env)
+	if env.Kind == crypto.KindCardKey && m.keyDue {
+		m.keyDue = false
+		m.sign(env)
+	}
+	m.progress()
+	return nil
 }
 
 // adopted is this seat's persisted envelope for the slot, if any.
@@ -451,8 +537,9 @@ func (m *Machine) Step(env *crypto.Envelope) error {
 	}
 	if seat == m.me {
 		// Our own envelope, which we do not hold: signed before a crash
-		// this machine does not know of. Restart is not supported yet.
-		return fmt.Errorf("%w: an envelope of our own seat that this machine did not sign", ErrBadInput)
+		// that lost it from our disk, back from a peer. It binds us for
+		// its slot (sign sends it, never a different one).
+		return m.adopt(env, k)
 	}
 	if !m.declared(env) {
 		return m.keepAhead(env, seat)
@@ -735,7 +822,7 @@ func (m *Machine) nextWork(do bool) bool {
 		if len(c.links) == 0 {
 			continue
 		}
-		if l := &c.links[m.me]; l.env == nil && !l.skipped && c.started {
+		if l := &c.links[m.me]; l.env == nil && !l.skipped && c.started && m.mayNew(crypto.KindShuffle, uint64(i)) {
 			if in := c.input(m.me); in != nil {
 				if do {
 					m.shuffle(uint64(i), c, in)

@@ -70,6 +70,14 @@ type Config struct {
 	// it reaches them. After New, the runner steps every envelope it had
 	// received and repeats its Open, Reshuffle and Drop calls.
 	Sent []*crypto.Envelope
+	// Hold, after a restart whose disk may have lost some of Sent (a torn
+	// or cut log): the machine signs nothing new until Release, only what
+	// Sent or an own envelope back from a peer (Step) holds for its slot.
+	// The runner releases it once the peers that may hold this seat's
+	// envelopes have answered its catch-up request, so that it never signs
+	// a second, different envelope for a slot it signed before the crash
+	// (which every peer would rightly call an equivocation).
+	Hold bool
 }
 
 // MaxCards bounds the cards of all decks of a game together: every card
