@@ -694,6 +694,11 @@ func (n *Node) equivocation(a, b *crypto.Envelope) error {
 	if n.stopped {
 		return ErrStopped
 	}
+	if n.m.phase == PhaseOver {
+		// The log is closed: nothing more can be committed to it. The
+		// equivocation is named, not proven in it.
+		return n.reject(b, fmt.Errorf("%w (after the game ended: named here, not proven in the log)", ErrEquivocation))
+	}
 	ev := &crypto.Envelope{Session: n.m.session, Kind: crypto.KindEvidence, Body: encodeEvidence(a, b)}
 	crypto.Sign(n.id, ev)
 	if _, _, err := n.m.checkEvidence(ev); err != nil {
@@ -715,6 +720,11 @@ func (n *Node) stepEvidence(env *crypto.Envelope) error {
 	}
 	if n.stopped {
 		return ErrStopped
+	}
+	if n.m.phase == PhaseOver {
+		// A peer's proof of a cheat seen after the game ended: its log is
+		// as closed as ours. Nothing to commit, and nobody to blame.
+		return fmt.Errorf("%w: evidence after the game ended", ErrStale)
 	}
 	if _, _, err := n.m.checkEvidence(env); err != nil {
 		return n.reject(env, err)

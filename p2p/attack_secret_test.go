@@ -34,10 +34,23 @@ type cheatLayer struct {
 	lockstep.CardLayer
 	msg    func(env *crypto.Envelope) *crypto.Envelope
 	reveal func(seq uint64, rs []lockstep.Revealed) bool
+	// also, if set, may return a second envelope to send after a message
+	// (a second, different claim for its slot).
+	also func(env *crypto.Envelope) *crypto.Envelope
 }
 
 func (c *cheatLayer) TakeReady() lockstep.CardReady {
 	rd := c.CardLayer.TakeReady()
+	if c.also != nil {
+		var out []*crypto.Envelope
+		for _, e := range rd.Messages {
+			out = append(out, e)
+			if x := c.also(e); x != nil {
+				out = append(out, x)
+			}
+		}
+		rd.Messages = out
+	}
 	if c.msg == nil {
 		return rd
 	}
@@ -242,23 +255,39 @@ func TestAttackSecretMissingShare(t *testing.T) {
 
 // TestAttackSecretEquivocation: bob signs two different share envelopes
 // for one batch (the honest one, then another). Each honest peer holds
-// both signed claims and names the equivocation.
+// both signed claims and names the equivocation. The second is sent 100 ms
+// after bob's card layer sent the first (so the first is seen first), by
+// a peer that relays it under bob's key; waiting instead until that peer
+// has seen the first could let a quick game end before.
 func TestAttackSecretEquivocation(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	a := secretArena(t, ctx, func(engine.CardState, *cheatLayer) {})
-	a.start(ctx)
-	first, err := a.bad.WaitSeen(ctx, func(e *crypto.Envelope) bool {
-		return e.Kind == crypto.KindShare && e.Author == a.keys[bob].ID()
+	var mu sync.Mutex
+	var first *crypto.Envelope
+	sent := make(chan struct{})
+	var a *arena
+	a = secretArena(t, ctx, func(_ engine.CardState, l *cheatLayer) {
+		l.also = func(e *crypto.Envelope) *crypto.Envelope {
+			mu.Lock()
+			defer mu.Unlock()
+			if first == nil && e.Kind == crypto.KindShare {
+				first = e
+				close(sent)
+			}
+			return nil
+		}
 	})
-	if err != nil {
-		t.Fatal(err)
+	a.start(ctx)
+	select {
+	case <-sent:
+	case <-ctx.Done():
+		t.Fatal("bob never sent a share envelope")
 	}
-	// Let the honest envelope reach everyone first, so that the second is
-	// seen as the second claim for the slot.
-	time.Sleep(300 * time.Millisecond)
+	time.Sleep(100 * time.Millisecond)
+	mu.Lock()
 	x := *first
-	x.Body = append([]byte(nil), first.Body...)
+	mu.Unlock()
+	x.Body = append([]byte(nil), x.Body...)
 	x.Body[len(x.Body)-1] ^= 1
 	second := hostile.Signed(a.keys[bob], &x)
 	if crypto.Equal(first, second) {
