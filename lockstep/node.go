@@ -398,7 +398,16 @@ func (n *Node) VoteDrop(seats []int) error {
 	if n.stopped {
 		return ErrStopped
 	}
-	seats = sortedSeats(seats)
+	// Sorted and each seat once: a caller may list a seat per thing it
+	// waits for (a seat owing three shuffles), and the body must hold
+	// distinct seats or every peer refuses it as malformed.
+	var distinct []int
+	for _, s := range sortedSeats(seats) {
+		if len(distinct) == 0 || distinct[len(distinct)-1] != s {
+			distinct = append(distinct, s)
+		}
+	}
+	seats = distinct
 	if _, ok := n.m.dropExpectation(seats); !ok || containsInt(seats, n.mySeat()) {
 		return fmt.Errorf("%w: cannot drop seats %v now", ErrPhase, seats)
 	}

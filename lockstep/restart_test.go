@@ -150,3 +150,38 @@ func TestHeldByOwnDropVoteAsks(t *testing.T) {
 		t.Fatal("a peer held by its own drop vote does not ask for a gap")
 	}
 }
+
+// TestVoteDropListsEachSeatOnce: a screen that proposes the seats it waits
+// for may name one seat several times (a seat owing three shuffles); the
+// vote that leaves holds each seat once, and the other peers take it
+// without naming the voter (a repeated seat once made every peer call an
+// honest voter's drop malformed).
+func TestVoteDropListsEachSeatOnce(t *testing.T) {
+	n := startDice(t, "distinct", 3, Config{})
+	a, seat := n.actor()
+	x := (a + 1) % 3
+	p := n.peers[x].node
+	if err := p.VoteDrop([]int{seat, seat, seat}); err != nil {
+		t.Fatal(err)
+	}
+	rd := p.Ready()
+	var vote *crypto.Envelope
+	for _, env := range rd.Messages {
+		if env.Kind == crypto.KindDrop {
+			vote = env
+		}
+	}
+	p.Advance()
+	if vote == nil {
+		t.Fatal("no drop vote was sent")
+	}
+	y := n.peers[(a+2)%3].node
+	if err := y.Step(vote); err != nil {
+		t.Fatalf("the vote is refused: %v", err)
+	}
+	for _, ev := range y.Ready().Events {
+		if ev.Kind == EventCheat || ev.Kind == EventRejected {
+			t.Fatalf("the honest voter is named: %s", ev.Text)
+		}
+	}
+}
