@@ -9,6 +9,12 @@
 // the speed of kyber's own edwards25519; the group, the encodings, the
 // scalars, the hashes and every output are kyber's.
 //
+// A shuffle proof is made by kyber and checked by this package
+// (shuffleverify.go): kyber's messages and challenges, kyber's equations
+// plus the link between the inner simple shuffle and the commitments that
+// kyber's verifier leaves out, all in one batch check (one multi-scalar
+// multiplication with random weights).
+//
 // The package is a set of pure functions over canonical byte encodings.
 // It does no I/O and knows nothing of envelopes, seats' peer ids or the
 // engine: the caller (lockstep, later) decides what travels in which
