@@ -97,13 +97,8 @@ func decodePoint(b []byte, allowIdentity bool) (kyber.Point, error) {
 		return nil, fmt.Errorf("%w: a point is %d bytes, not %d", ErrMalformed, PointLen, len(b))
 	}
 	p := newPoint()
-	if err := p.UnmarshalBinary(b); err != nil {
-		return nil, fmt.Errorf("%w: not a curve point", ErrMalformed)
-	}
-	// b is canonical when it is what the point encodes to. Then b is the
-	// point's one encoding, so the identity is identityBytes.
-	if !bytes.Equal(p.bytes(), b) {
-		return nil, fmt.Errorf("%w: non-canonical point encoding", ErrMalformed)
+	if err := decodeCanonical(p, b); err != nil {
+		return nil, err
 	}
 	if !torsionFree(&p.p) {
 		return nil, fmt.Errorf("%w: point outside the prime-order subgroup", ErrMalformed)
@@ -112,6 +107,20 @@ func decodePoint(b []byte, allowIdentity bool) (kyber.Point, error) {
 		return nil, fmt.Errorf("%w: the identity point is not allowed here", ErrMalformed)
 	}
 	return p, nil
+}
+
+// decodeCanonical sets p to the curve point b encodes, if b (32 bytes) is
+// its canonical encoding; it does not check the subgroup (decodePoint does).
+func decodeCanonical(p *point, b []byte) error {
+	if err := p.UnmarshalBinary(b); err != nil {
+		return fmt.Errorf("%w: not a curve point", ErrMalformed)
+	}
+	// b is canonical when it is what the point encodes to. Then b is the
+	// point's one encoding, so the identity is identityBytes.
+	if !bytes.Equal(p.bytes(), b) {
+		return fmt.Errorf("%w: non-canonical point encoding", ErrMalformed)
+	}
+	return nil
 }
 
 // decodeScalar is the one strict scalar decoder: 32 bytes, below L.

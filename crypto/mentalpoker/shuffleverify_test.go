@@ -203,3 +203,93 @@ func TestBatchShuffleCheckBindsTheSimpleShuffle(t *testing.T) {
 		t.Fatalf("VerifyShuffle of a proof whose simple shuffle is unlinked = %v, want ErrInvalidProof", err)
 	}
 }
+
+// TestDLEQCheckAgreesWithKyber: a decryption share's and a re-masking's
+// Chaum–Pedersen proof, honest and altered in each element (a commitment
+// moved by G or by a torsion point, the response plus one): VerifyShare
+// and VerifyRemask decide as kyber's proof framework with the strict
+// decoder does (kyber calls a torsion-tagged commitment malformed, ours
+// finds its equation false: both refuse).
+func TestDLEQCheckAgreesWithKyber(t *testing.T) {
+	rnd := seeded(91)
+	tb := newTable(t, 3, rnd)
+	deck := tb.shuffled(t, 4, rnd)
+	ctx := testCtx("share", 5)
+	g := base.Point().Base()
+	tors := torsionPoints(t)["order 2"]
+	kyberShare := func(b []byte) error {
+		d, err := decodePoint(b[:PointLen], false)
+		if err != nil {
+			return err
+		}
+		name, err := shareTranscript(ctx, 1, tb.pks[1], deck[0], d)
+		if err != nil {
+			return err
+		}
+		v := dleqPred.Verifier(verifierSuite, map[string]kyber.Point{"A": tb.pks[1].p, "G": g, "B": d, "H": deck[0].c1})
+		return proof.HashVerify(verifierSuite, name, v, b[PointLen:])
+	}
+	sh, err := MakeShare(rnd, ctx, 1, tb.sks[1], deck[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	good := sh.Bytes()
+	if err := kyberShare(good); err != nil {
+		t.Fatalf("kyber refuses an honest share: %v", err)
+	}
+	if _, err := VerifyShare(ctx, 1, tb.pks[1], deck[0], good); err != nil {
+		t.Fatalf("VerifyShare refuses an honest share: %v", err)
+	}
+	alter := map[string]func([]byte){
+		"V1 + G":       func(b []byte) { movePoint(t, b[32:64], g) },
+		"V2 + G":       func(b []byte) { movePoint(t, b[64:96], g) },
+		"V1 + torsion": func(b []byte) { movePoint(t, b[32:64], tors) },
+		"V2 + torsion": func(b []byte) { movePoint(t, b[64:96], tors) },
+		"r + 1": func(b []byte) {
+			s, err := decodeScalar(b[96:128])
+			if err != nil {
+				t.Fatal(err)
+			}
+			copy(b[96:128], scalarBytes(base.Scalar().Add(s, base.Scalar().One())))
+		},
+	}
+	for what, f := range alter {
+		bad := append([]byte(nil), good...)
+		f(bad)
+		if kyberShare(bad) == nil {
+			t.Errorf("kyber accepts the share with %s", what)
+		}
+		if _, err := VerifyShare(ctx, 1, tb.pks[1], deck[0], bad); err == nil {
+			t.Errorf("VerifyShare accepts the share with %s", what)
+		}
+	}
+	// Re-masking: the same proof shape over other bases.
+	rctx := testCtx("remask", 6)
+	out, prf, err := RemaskProved(rnd, rctx, 2, tb.joint, deck[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := VerifyRemask(rctx, 2, tb.joint, deck[1], out, prf); err != nil {
+		t.Fatalf("VerifyRemask refuses an honest re-masking: %v", err)
+	}
+	for _, off := range []int{0, 32} {
+		bad := append([]byte(nil), prf...)
+		movePoint(t, bad[off:off+32], tors)
+		if err := VerifyRemask(rctx, 2, tb.joint, deck[1], out, bad); err == nil {
+			t.Errorf("VerifyRemask accepts a torsion-tagged commitment at byte %d", off)
+		}
+	}
+	if err := VerifyRemask(rctx, 2, tb.joint, deck[1], Ciphertext{out.c1, addPoint(out.c2, g)}, prf); !errors.Is(err, ErrInvalidProof) {
+		t.Errorf("VerifyRemask of a re-masking that changes the card = %v, want ErrInvalidProof", err)
+	}
+}
+
+// movePoint replaces the point encoded in b by itself plus d.
+func movePoint(t *testing.T, b []byte, d kyber.Point) {
+	t.Helper()
+	p := newPoint()
+	if err := decodeCanonical(p, b); err != nil {
+		t.Fatal(err)
+	}
+	copy(b, pointBytes(base.Point().Add(p, d)))
+}
