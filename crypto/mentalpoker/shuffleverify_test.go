@@ -353,3 +353,110 @@ func TestCanonicalEncoding(t *testing.T) {
 		t.Fatalf("only %d cases on the curve, %d non-canonical: the test checks too little", onCurve, refused)
 	}
 }
+
+// TestFirstShufflerCannotForgeTheDeck: the first seat of a setup chain
+// shuffles the open deck, whose every point it knows the discrete log of.
+// Without the link between the inner simple shuffle and the commitments,
+// that seat can "shuffle" the deck into any deck it likes: here one where
+// every card is card 1 (a substituted deck, whose cards it also knows).
+// The forged proof passes kyber v4.0.2's verifier; VerifyShuffle refuses it.
+func TestFirstShufflerCannotForgeTheDeck(t *testing.T) {
+	rnd := seeded(5)
+	tb := newTable(t, 3, rnd)
+	const k = 6
+	in, err := OpenDeck(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &stream{r: rnd}
+	sc := func() kyber.Scalar { return randomScalar(s) }
+	h := tb.joint.p
+	// The forged output: (β_i·G, M_0 + β_i·H) for every i.
+	beta := make([]kyber.Scalar, k)
+	out := make(Deck, k)
+	for i := range out {
+		beta[i] = sc()
+		out[i] = remaskWith(beta[i], tb.joint, Ciphertext{base.Point().Null(), cardPoint(0)})
+	}
+	ctx := testCtx("shuffle", 1)
+	name, err := shuffleTranscript(ctx, 0, tb.joint, in, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	suite := proverSuite(&stream{r: rnd})
+	prover := func(pc proof.ProverContext) error {
+		gamma, lambda1, lambda2G := sc(), sc(), sc()
+		w := make([]kyber.Scalar, k)
+		m1 := pairMsg1{Gamma: base.Point().Mul(gamma, nil), A: make([]kyber.Point, k), C: make([]kyber.Point, k), U: make([]kyber.Point, k), W: make([]kyber.Point, k)}
+		for i := range k {
+			w[i] = sc()
+			m1.A[i], m1.C[i], m1.U[i] = base.Point().Mul(sc(), nil), base.Point().Mul(sc(), nil), base.Point().Mul(sc(), nil)
+			m1.W[i] = base.Point().Mul(w[i], nil)
+		}
+		m1.Lambda1 = base.Point().Mul(lambda1, nil)
+		m1.Lambda2 = base.Point().Add(base.Point().Mul(lambda2G, nil), base.Point().Mul(lambda1, h))
+		if err := pc.Put(&m1); err != nil {
+			return err
+		}
+		m2 := pairMsg2{Zrho: make([]kyber.Scalar, k)}
+		if err := pc.PubRand(&m2); err != nil {
+			return err
+		}
+		// Σ σ_i·1 = λ2G + Σ ρ_i·(i+1): the G part of equation (35), as
+		// every output card is M_0 = 1·G and input i is M_i = (i+1)·G.
+		sigma := make([]kyber.Scalar, k)
+		rest := base.Scalar().Set(lambda2G)
+		for i := range k {
+			rest.Add(rest, base.Scalar().Mul(m2.Zrho[i], base.Scalar().SetInt64(int64(i+1))))
+		}
+		for i := 1; i < k; i++ {
+			sigma[i] = sc()
+			rest.Sub(rest, sigma[i])
+		}
+		sigma[0] = rest
+		m3 := pairMsg3{D: make([]kyber.Point, k)}
+		for i := range k {
+			m3.D[i] = base.Point().Mul(base.Scalar().Sub(base.Scalar().Mul(sigma[i], gamma), w[i]), nil)
+		}
+		if err := pc.Put(&m3); err != nil {
+			return err
+		}
+		var m4 pairMsg4
+		if err := pc.PubRand(&m4); err != nil {
+			return err
+		}
+		m5 := pairMsg5{Zsigma: sigma, Ztau: base.Scalar().Neg(lambda1)}
+		for i := range k {
+			m5.Ztau.Add(m5.Ztau, base.Scalar().Mul(sigma[i], beta[i]))
+		}
+		if err := pc.Put(&m5); err != nil {
+			return err
+		}
+		// Any valid simple shuffle of fresh sequences.
+		r, ss := make([]kyber.Scalar, k), make([]kyber.Scalar, k)
+		for i := range k {
+			r[i] = sc()
+		}
+		for i := range k {
+			ss[i] = base.Scalar().Mul(gamma, r[(i+1)%k])
+		}
+		return new(shuffle.SimpleShuffle).Init(suite, k).Prove(nil, gamma, r, ss, s, pc)
+	}
+	prf, err := proof.HashProve(suite, name, prover)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := kyberVerify(ctx, 0, tb.joint, in, out, prf); err != nil {
+		t.Fatalf("kyber refuses the forged deck (%v): the test no longer shows the forgery", err)
+	}
+	if err := VerifyShuffle(ctx, 0, tb.joint, in, out, prf); !errors.Is(err, ErrInvalidProof) {
+		t.Fatalf("VerifyShuffle of a deck of six card 1s = %v, want ErrInvalidProof", err)
+	}
+	// What the forgery would have dealt: every card opens to card 1.
+	for i, c := range out {
+		shares := tb.sharesFor(t, testCtx("share", uint64(20+i)), c, -1, rnd)
+		if card, err := OpenPublic(c, shares, 3, k); err != nil || card != 0 {
+			t.Fatalf("forged card %d opens to %d, %v", i, card, err)
+		}
+	}
+}
