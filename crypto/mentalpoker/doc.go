@@ -85,6 +85,9 @@
 //     component. Every point received, in a key, a ciphertext, a share or
 //     inside a proof, is decoded strictly: canonical encoding and in the
 //     prime-order subgroup; the identity is refused where it cannot occur.
+//     (The two commitments of a Chaum–Pedersen proof are put in the
+//     subgroup by the proof's exact equations over subgroup points, which
+//     dleqVerify checks instead of a subgroup check of their own.)
 //     Scalars must be below the group order. Proof lengths are exact.
 //  3. kyber's dleq package hashes only the commitments and the two points,
 //     not the bases or any context. Shares are proved with proof.Rep under
