@@ -141,7 +141,9 @@ func (m *Machine) revealDropped(dr int) {
 		}
 		for pos := range d.cards {
 			c := &d.cards[pos]
-			if c.pub >= 0 || c.privTo != dr {
+			if c.pub >= 0 || c.privTo != dr || d.gone != nil && d.gone[pos] {
+				// (A card a reshuffle took is in another deck now, in an
+				// order nobody knows: nothing of it is left to show.)
 				continue
 			}
 			h := Handle{Deck: d.id, Pos: uint16(pos)}
