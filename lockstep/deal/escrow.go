@@ -183,10 +183,10 @@ func (m *Machine) localShare(d int, ct mp.Ciphertext) (mp.Share, error) {
 // queue like a batch, after which the dropped seat's cards are public and
 // every later batch and chain goes on without it. It needs 3 or more
 // seats in play before the drop (with 2, the game pauses instead, as its
-// rules say). What the dropped seat owes in chains declared before the
-// drop must still arrive (any peer can relay it); chains declared after
-// leave it out, and its decryption shares are computed from its rebuilt
-// key.
+// rules say). Its links of chains declared before the drop that no other
+// seat holds are skipped (decideChains), the others must still arrive
+// (any peer can relay them); chains declared after leave it out, and its
+// decryption shares are computed from its rebuilt key.
 func (m *Machine) Drop(seat int) error {
 	if m.stopped {
 		return ErrStopped
