@@ -263,3 +263,37 @@ func (tb *table) noCheatsAmong(live []int) {
 		}
 	}
 }
+
+// TestPieceListingAChainNotOwedIsNamed: a holder whose piece lists a chain
+// in which the dropped seat owed no shuffle before its drop (one declared
+// after it, or none at all) is named by every other live seat.
+func TestPieceListingAChainNotOwedIsNamed(t *testing.T) {
+	tb := newTable(t, 3, []Deck{seqDeck(0, 8, 0)})
+	tb.run()
+	tb.tamper(1, crypto.KindPiece, func(env *crypto.Envelope) *crypto.Envelope {
+		b, err := decodePiece(env.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Lacks = []uint64{5}
+		return tb.resign(1, env, b.encode())
+	})
+	tb.silence(2)
+	for _, i := range []int{0, 1} {
+		if err := tb.ms[i].Drop(2); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tb.collect()
+	tb.run()
+	found := false
+	for _, e := range tb.cheats(0) {
+		found = found || e.Cheat == CheatWrongPiece && e.Seat == 2
+	}
+	if !found {
+		t.Errorf("seat 1 did not name seat 2's piece listing chain 6: %v", tb.cheats(0))
+	}
+	for _, e := range tb.cheats(1) {
+		t.Errorf("seat 2 (the liar) names someone: %s", e.Text)
+	}
+}
