@@ -35,12 +35,19 @@ func openPage(io *IOStreams, ctl web.Controls) (*web.Page, error) {
 }
 
 // runnerControls are what a page may make a runner do: play the seat
-// (unless a bot plays it), start the game (the host) and vote drops.
+// (unless a bot plays it) and claim its win at a paused table of two,
+// start the game (the host) and vote drops.
 func runnerControls(ctx context.Context, r *p2p.Runner, human, canStart bool) web.Controls {
 	ctl := web.Controls{Drop: func(seats []int) {
 		r.Do(ctx, func(n *lockstep.Node) error { return n.VoteDrop(seats) })
 	}}
 	if human {
+		ctl.Claim = func() error {
+			if err := r.Do(ctx, func(n *lockstep.Node) error { return n.Claim() }); err != nil && ctx.Err() == nil {
+				return err
+			}
+			return nil
+		}
 		ctl.Act = func(a engine.Action) error {
 			if err := r.Act(ctx, a); err != nil && ctx.Err() == nil {
 				return err

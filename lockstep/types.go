@@ -396,6 +396,10 @@ type Status struct {
 	// peer may claim the win now (Node.Claim, claim.go). (Additive.)
 	Pause    string
 	CanClaim bool
+	// Result is the game's result once it is over: the engine state's, or
+	// a claim's (which the state does not know: it ends a game that was
+	// not over). (Additive.)
+	Result *engine.Result
 }
 
 // Counters count the envelopes a node did not keep, so that floods and

@@ -664,3 +664,101 @@ func TestBrowserDropsAbsentPlayer(t *testing.T) {
 	}
 	con.check(t)
 }
+
+// TestBrowserClaimsTheWin: at a secret table of two (the default), the
+// other player vanishes (SIGKILL). A table of two cannot vote anyone out,
+// so the page says in plain words that the game is paused and why, first
+// without a claim (before --drop-after, saying when) and then with a Claim
+// button;
+// Claim asks again, Yes claims, and the page shows the game over with
+// this player as the winner by the claim.
+func TestBrowserClaimsTheWin(t *testing.T) {
+	ctx := browser(t)
+	pctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	tmp := t.TempDir()
+	host := start(t, pctx, "ada", "host", "dominion", "--web", "--loopback", "--json", "--start-when", "2", "--drop-after", "12s", "--home", filepath.Join(tmp, "a"), "--name", "ada")
+	addr := host.waitEvent(t, "lobby", 20*time.Second)["addrs"].([]any)[0].(string)
+	bob := start(t, pctx, "bob", "join", addr, "--loopback", "--json", "--bot", "random", "--home", filepath.Join(tmp, "b"), "--name", "bob")
+	dumpOnFailure(t, host, bob)
+	if text, _ := bob.waitEvent(t, "started", 30*time.Second)["text"].(string); !strings.Contains(text, "secret table") {
+		t.Fatalf("bob's start line does not say the table is secret: %q", text)
+	}
+	url := host.pageURL(t, 20*time.Second)
+	tab, closeTab := chromedp.NewContext(ctx)
+	defer closeTab()
+	con := watchConsole(tab)
+	if err := chromedp.Do(tab, chromedp.Navigate(url)); err != nil || !waitJS(t, tab, `!!document.querySelector('#board svg')`, 30*time.Second) {
+		t.Fatalf("open %s: %v", url, err)
+	}
+	if err := bob.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	<-bob.done
+	// Play our turns until the page says the game is paused.
+	deadline := time.Now().Add(60 * time.Second)
+	for n := 0; ; n++ {
+		if ok, _ := chromedp.Run(tab, chromedp.Evaluate[bool](`document.getElementById('prompt').classList.contains('pause')`)); ok {
+			break
+		}
+		if time.Now().After(deadline) {
+			st, _ := chromedp.Run(tab, chromedp.Evaluate[string](`document.getElementById('status').innerText + ' | ' + document.getElementById('seats').innerText`))
+			t.Fatalf("the page never said the game is paused; it shows %q", st)
+		}
+		if mine, _ := chromedp.Run(tab, chromedp.Evaluate[bool](`document.body.classList.contains('myturn')`)); mine {
+			clickOnce(t, tab, n, 10*time.Second)
+			continue
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	prompt, _ := chromedp.Run(tab, chromedp.Evaluate[string](`document.getElementById('prompt').innerText`))
+	claims, _ := chromedp.Run(tab, chromedp.Evaluate[int](`document.querySelectorAll('[data-action^="claim"]').length`))
+	if !strings.Contains(prompt, "Paused: bob is away and the game cannot go on without them") || !strings.Contains(prompt, "both players' keys") {
+		t.Errorf("the pause reads %q", prompt)
+	}
+	// The pause comes after the stall time (5 s), the claim after
+	// --drop-after.
+	if !strings.Contains(prompt, "a claim of the win is possible after 12 s") || claims != 0 {
+		t.Errorf("before the drop time the pause reads %q, with %d claim buttons", prompt, claims)
+	}
+	if seats, _ := chromedp.Run(tab, chromedp.Evaluate[string](`document.getElementById('seats').innerText`)); !strings.Contains(seats, "too few players left to vote them out") {
+		t.Errorf("the players do not say bob cannot be voted out: %q", seats)
+	}
+	if !waitJS(t, tab, `!!document.querySelector('#buttons button[data-action="claim-ask"]')`, 30*time.Second) {
+		st, _ := chromedp.Run(tab, chromedp.Evaluate[string](`document.getElementById('prompt').innerText + ' | ' + document.getElementById('status').innerText`))
+		t.Fatalf("the page never offered the claim; it shows %q", st)
+	}
+	screenshot(t, tab, "claim")
+	if err := chromedp.Do(tab, chromedp.Click(chromedp.CSS(`#buttons button[data-action="claim-ask"]`))); err != nil {
+		t.Fatal(err)
+	}
+	// The first click only asks: cancel, then ask again and confirm.
+	if !waitJS(t, tab, `!!document.querySelector('#buttons button[data-action="claim"]') && !!document.querySelector('#buttons button[data-action="claim-cancel"]') && document.getElementById('prompt').innerText.includes('Claim the win?') && document.getElementById('over').hidden`, 10*time.Second) {
+		t.Fatal("the Claim button did not ask for a confirmation")
+	}
+	if err := chromedp.Do(tab, chromedp.Click(chromedp.CSS(`#buttons button[data-action="claim-cancel"]`))); err != nil {
+		t.Fatal(err)
+	}
+	if !waitJS(t, tab, `!!document.querySelector('#buttons button[data-action="claim-ask"]') && !document.querySelector('#buttons button[data-action="claim"]')`, 10*time.Second) {
+		t.Fatal("No did not take the confirmation back")
+	}
+	for _, sel := range []string{`#buttons button[data-action="claim-ask"]`, `#buttons button[data-action="claim"]`} {
+		if err := chromedp.Do(tab, chromedp.Click(chromedp.CSS(sel))); err != nil {
+			t.Fatalf("click %s: %v", sel, err)
+		}
+	}
+	if !waitJS(t, tab, `!document.getElementById('over').hidden`, 30*time.Second) {
+		st, _ := chromedp.Run(tab, chromedp.Evaluate[string](`document.getElementById('status').innerText + ' | toast ' + document.getElementById('toast').innerText`))
+		t.Fatalf("the game did not end after the claim; the page shows %q", st)
+	}
+	title, _ := chromedp.Run(tab, chromedp.Evaluate[string](`document.getElementById('overtitle').innerText`))
+	reason, _ := chromedp.Run(tab, chromedp.Evaluate[string](`document.getElementById('overreason').innerText`))
+	if title != "You won!" || !strings.Contains(reason, "bob left the table; ada claimed the win") {
+		t.Errorf("the game over says %q: %q", title, reason)
+	}
+	sum := host.waitEvent(t, "summary", 30*time.Second)
+	if r, _ := sum["reason"].(string); !strings.Contains(r, "ada claimed the win") {
+		t.Errorf("the host's summary: %v", sum)
+	}
+	con.check(t)
+}
