@@ -127,7 +127,7 @@ func Build(r *Recorder, st lockstep.Status, state engine.State, env Env) Table {
 	}
 	t.Pause, t.CanClaim = claimLater(st, env)
 	for _, w := range st.Waiting {
-		s := Stall{Seat: w.Seat + 1, Name: w.Name, What: w.What, For: w.For}
+		s := Stall{Seat: w.Seat + 1, Name: w.Name, What: w.What, For: w.For, Why: w.Why}
 		if s.Name == "" {
 			s.Name = short(w.Peer.String())
 		}

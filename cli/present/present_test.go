@@ -499,3 +499,31 @@ func TestPausedTableOfTwoOffersTheClaim(t *testing.T) {
 		t.Fatalf("the game is over but the model still says %q, may claim %v", tb.Pause, tb.CanClaim)
 	}
 }
+
+// TestStallSaysWhyItIsHeld: a wait the node reports as held keeps its
+// reason in the model's stall (and its JSON), the seat counted from 1; a
+// plain wait has none.
+func TestStallSaysWhyItIsHeld(t *testing.T) {
+	var members []lockstep.Member
+	for i := range 3 {
+		id, _ := crypto.GenerateIdentity(bytes.NewReader(bytes.Repeat([]byte{byte(i + 1)}, 32)))
+		members = append(members, lockstep.Member{ID: id.ID(), Name: []string{"Al", "Bo", "Cy"}[i]})
+	}
+	why := "held: waiting for Cy (seat 3) to answer the card catch-up after restart"
+	st := lockstep.Status{Phase: lockstep.PhasePlaying, Members: members, Seats: []int{0, 1, 2}, MySeat: 0, Dropped: make([]bool, 3),
+		Actor: engine.Actor{Kind: engine.ActorCards}, Mode: "secret table",
+		Waiting: []lockstep.Wait{
+			{Peer: members[1].ID, Name: "Bo", Seat: 1, What: "its decryption shares for batch 3", For: 6000},
+			{Peer: members[2].ID, Name: "Cy", Seat: 2, What: "an answer to the card catch-up", For: 6000, Why: why}}}
+	tb := Build(NewRecorder(games.Lookup), st, nil, Env{Human: true, Self: members[0].ID.String()})
+	if len(tb.Stalls) != 2 || tb.Stalls[0].Why != "" || tb.Stalls[1].Seat != 3 || tb.Stalls[1].Why != why {
+		t.Fatalf("the stalls are %+v", tb.Stalls)
+	}
+	b, err := json.Marshal(tb.Stalls)
+	if err != nil || !strings.Contains(string(b), `"why":"`+why+`"`) || strings.Count(string(b), `"why"`) != 1 {
+		t.Fatalf("the stalls' JSON: %s (%v)", b, err)
+	}
+	if !strings.Contains(tb.Status, "waiting for Cy (an answer to the card catch-up, 6 s)") {
+		t.Fatalf("the status line does not name the held wait: %q", tb.Status)
+	}
+}

@@ -49,6 +49,9 @@ type nodeTable struct {
 	gone, goneAfter, shares int
 	// tamper, if set, may replace what a peer sends (a modified client:
 	// it signs what it returns itself).
+	// silent, with gone: the gone peer answers no catch-up request
+	// either (answer).
+	silent   bool
 	held     []*crypto.Envelope // what the gone peer had not sent yet
 	heldFrom int
 	tamper   func(from int, env *crypto.Envelope) *crypto.Envelope

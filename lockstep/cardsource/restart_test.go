@@ -35,7 +35,7 @@ func (nt *nodeTable) persist(i int, rd lockstep.Ready) {
 // catch-up stream does for a member.
 func (nt *nodeTable) answer(i int, q lockstep.GapRequest) {
 	for j, other := range nt.nodes {
-		if j == i {
+		if j == i || nt.silent && !nt.live(j) {
 			continue
 		}
 		a := other.Answer(lockstep.GapRequest{To: nt.ids[i].ID(), From: q.From})

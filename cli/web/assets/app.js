@@ -233,6 +233,7 @@
           r.detail ? BM.h("div", { class: "detail", text: r.detail }) : null,
           stall ? BM.h("div", { class: "stall", text: "the table waits for " + stall.what + ": " + Math.round(stall.for_ms / 1000) + " s" +
             (stall.can_drop ? " — you may vote to drop" : !stall.droppable ? " (too few players left to vote them out)" : f.drop_after_ms ? " (a drop may be proposed after " + Math.round(f.drop_after_ms / 1000) + " s)" : "") }) : null,
+          stall && stall.why ? BM.h("div", { class: "stall why", text: stall.why }) : null,
           votes(f, r.seat + 1),
           peer && peer.conn === "not connected" && !stall ? BM.h("div", { class: "stall", text: "not connected" }) : null,
         ]),
