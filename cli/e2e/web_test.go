@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"net/http"
@@ -552,35 +553,94 @@ func TestBrowserWatchesToTheEnd(t *testing.T) {
 
 // TestBrowserSpectator: `spectate --web` shows a game hosted by others on
 // a page that follows the verified log: the board as a spectator sees it,
-// the players, no choices.
+// the players, no choices. At a secret table of Dominion (the default)
+// the spectator sees each seat's hand size, and no card of any hand.
 func TestBrowserSpectator(t *testing.T) {
 	ctx := browser(t)
-	pctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	tmp := t.TempDir()
-	common := []string{"--loopback", "--json", "--bot-delay", "150ms"}
-	host := start(t, pctx, "host", append([]string{"host", "dragonslair", "--home", filepath.Join(tmp, "a"), "--name", "ada", "--bot", "cautious", "--start-when", "2"}, common...)...)
-	addr := host.waitEvent(t, "lobby", 20*time.Second)["addrs"].([]any)[0].(string)
-	bob := start(t, pctx, "bob", append([]string{"join", addr, "--home", filepath.Join(tmp, "b"), "--name", "bob", "--bot", "random"}, common...)...)
-	bob.waitEvent(t, "started", 30*time.Second)
-	spec := start(t, pctx, "spectator", "spectate", addr, "--web", "--home", filepath.Join(tmp, "s"), "--loopback")
-	url := spec.pageURL(t, 30*time.Second)
-	tab, closeTab := chromedp.NewContext(ctx)
-	defer closeTab()
-	con := watchConsole(tab)
-	if err := chromedp.Do(tab, chromedp.Navigate(url)); err != nil || !waitJS(t, tab, `!!document.querySelector('#board svg .hall')`, 60*time.Second) {
-		t.Fatalf("the spectator's page shows no cave: %v", err)
+	for _, c := range []struct{ game, bots, ready string }{
+		{"dragonslair", "cautious random", `!!document.querySelector('#board svg .hall')`},
+		{"dominion", "bigmoney smithy", `!!document.querySelector('#board svg') && !!BM.frame.view && BM.frame.view.players.length === 2`},
+	} {
+		t.Run(c.game, func(t *testing.T) {
+			pctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			tmp := t.TempDir()
+			bots := strings.Fields(c.bots)
+			common := []string{"--loopback", "--json", "--bot-delay", "150ms"}
+			host := start(t, pctx, "host", append([]string{"host", c.game, "--home", filepath.Join(tmp, "a"), "--name", "ada", "--bot", bots[0], "--start-when", "2"}, common...)...)
+			addr := host.waitEvent(t, "lobby", 20*time.Second)["addrs"].([]any)[0].(string)
+			bob := start(t, pctx, "bob", append([]string{"join", addr, "--home", filepath.Join(tmp, "b"), "--name", "bob", "--bot", bots[1]}, common...)...)
+			dumpOnFailure(t, host, bob)
+			bob.waitEvent(t, "started", 30*time.Second)
+			spec := start(t, pctx, "spectator", "spectate", addr, "--web", "--home", filepath.Join(tmp, "s"), "--loopback")
+			url := spec.pageURL(t, 30*time.Second)
+			tab, closeTab := chromedp.NewContext(ctx)
+			defer closeTab()
+			con := watchConsole(tab)
+			if err := chromedp.Do(tab, chromedp.Navigate(url)); err != nil || !waitJS(t, tab, c.ready, 60*time.Second) {
+				t.Fatalf("the spectator's page shows no board: %v", err)
+			}
+			players, _ := chromedp.Run(tab, chromedp.Evaluate[string](`document.getElementById('seats').innerText`))
+			if !strings.Contains(players, "ada") || !strings.Contains(players, "bob") {
+				t.Errorf("the spectator's players are %q", players)
+			}
+			seat, _ := chromedp.Run(tab, chromedp.Evaluate[string](`document.getElementById('seatno').innerText`))
+			n, _ := chromedp.Run(tab, chromedp.Evaluate[int](`document.querySelectorAll('#buttons button, #board [data-action]').length`))
+			if seat != "spectating" || n != 0 {
+				t.Errorf("the spectator's page says %q and offers %d choices", seat, n)
+			}
+			if c.game == "dominion" {
+				spectatorHands(t, tab)
+			}
+			con.check(t)
+		})
 	}
-	players, _ := chromedp.Run(tab, chromedp.Evaluate[string](`document.getElementById('seats').innerText`))
-	if !strings.Contains(players, "ada") || !strings.Contains(players, "bob") {
-		t.Errorf("the spectator's players are %q", players)
+}
+
+// spectatorHands checks a Dominion spectator's page at a secret table: the
+// status says the table is secret; once the hands are dealt, the model
+// gives each seat's hand size as a number and names no card of any hand,
+// and the players' panel shows the sizes.
+func spectatorHands(t *testing.T, tab context.Context) {
+	t.Helper()
+	if !waitJS(t, tab, `BM.frame.status.includes('secret table') && BM.frame.view.players.every(p => p.hand > 0)`, 60*time.Second) {
+		st, _ := chromedp.Run(tab, chromedp.Evaluate[string](`BM.frame.status + ' | ' + JSON.stringify(BM.frame.view.players)`))
+		t.Fatalf("the spectator never saw both hands dealt at a secret table: %s", st)
 	}
-	seat, _ := chromedp.Run(tab, chromedp.Evaluate[string](`document.getElementById('seatno').innerText`))
-	n, _ := chromedp.Run(tab, chromedp.Evaluate[int](`document.querySelectorAll('#buttons button, #board [data-action]').length`))
-	if seat != "spectating" || n != 0 {
-		t.Errorf("the spectator's page says %q and offers %d choices", seat, n)
+	var got struct {
+		Sizes  []int    `json:"sizes"`
+		Hand   bool     `json:"hand"`
+		Panel  []string `json:"panel"`
+		Player string   `json:"player"`
 	}
-	con.check(t)
+	b, err := chromedp.Run(tab, chromedp.Evaluate[string](`JSON.stringify({
+		sizes: BM.frame.view.players.map(p => p.hand),
+		hand: 'hand' in BM.frame.view,
+		panel: [...document.querySelectorAll('#seats .seat .detail')].map(e => e.innerText),
+		player: JSON.stringify(BM.frame.view.players),
+	})`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(b), &got); err != nil {
+		t.Fatalf("%v: %s", err, b)
+	}
+	if got.Hand {
+		t.Errorf("the spectator's model has a hand of its own: %s", got.Player)
+	}
+	if len(got.Sizes) != 2 || len(got.Panel) != 2 {
+		t.Fatalf("the spectator sees hand sizes %v and the panel %q", got.Sizes, got.Panel)
+	}
+	for i, size := range got.Sizes {
+		if size < 1 || size > 20 || !strings.Contains(got.Panel[i], fmt.Sprintf("hand %d ·", size)) {
+			t.Errorf("seat %d: hand size %d, the panel says %q", i+1, size, got.Panel[i])
+		}
+	}
+	// What a player's hand holds appears nowhere in the seat records: the
+	// only card names there are the ones the rules make public (known_top).
+	if regexp.MustCompile(`"hand":\[`).MatchString(got.Player) {
+		t.Errorf("the spectator's model lists cards of a hand: %s", got.Player)
+	}
 }
 
 // TestBrowserDropsAbsentPlayer: of three players one vanishes (SIGKILL);
