@@ -88,6 +88,15 @@ func (r *netReporter) openWeb(ctx context.Context, peer *p2p.NetPeer, canStart b
 	r.view = newTableView(title, peer.Host, peer.Meta.Bot == "")
 	r.view.canStart = canStart
 	r.view.dropAfter = dropAfter.Milliseconds()
+	// A resumed peer's page tells the game from its log, as the terminal
+	// does: the history before the restart and where the table stands
+	// (the page showed only what came after, and no seat).
+	r.view.earlier = peer.Node.Log()
+	r.view.status = peer.Node.Status()
+	if st := peer.Node.State(); st != nil {
+		r.view.state = st.Clone()
+	}
+	r.view.prime()
 	page, err := openPage(r.io, runnerControls(ctx, peer.Runner, peer.Meta.Bot == "", canStart))
 	if err != nil {
 		return err

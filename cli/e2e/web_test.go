@@ -822,3 +822,90 @@ func TestBrowserClaimsTheWin(t *testing.T) {
 	}
 	con.check(t)
 }
+
+// TestBrowserHeldAfterRestart: at a secret table of two, bob vanishes
+// while the cards wait for him; then ada's boardmesh is killed too and
+// resumed. Her card layer is held until every other seat has answered
+// her catch-up, and her page says so under bob's seat in plain words;
+// the table of two is paused, and after --drop-after she may still claim
+// the win from the resumed page.
+func TestBrowserHeldAfterRestart(t *testing.T) {
+	ctx := browser(t)
+	pctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	tmp := t.TempDir()
+	home := filepath.Join(tmp, "a")
+	host := start(t, pctx, "ada", "host", "dominion", "--web", "--loopback", "--json", "--start-when", "2", "--drop-after", "6s", "--home", home, "--name", "ada")
+	addr := host.waitEvent(t, "lobby", 20*time.Second)["addrs"].([]any)[0].(string)
+	bob := start(t, pctx, "bob", "join", addr, "--loopback", "--json", "--bot", "random", "--home", filepath.Join(tmp, "b"), "--name", "bob")
+	dumpOnFailure(t, host, bob)
+	bob.waitEvent(t, "started", 30*time.Second)
+	tab, closeTab := chromedp.NewContext(ctx)
+	defer closeTab()
+	if url := host.pageURL(t, 20*time.Second); chromedp.Do(tab, chromedp.Navigate(url)) != nil || !waitJS(t, tab, `!!document.querySelector('#board svg')`, 30*time.Second) {
+		t.Fatal("ada's page shows no board")
+	}
+	if err := bob.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	<-bob.done
+	// Ada plays her turns until the table waits for bob's part of the
+	// cards (a draw needs his decryption shares).
+	deadline := time.Now().Add(60 * time.Second)
+	for n := 0; ; n++ {
+		if ok, _ := chromedp.Run(tab, chromedp.Evaluate[bool](`BM.frame.stalls && BM.frame.stalls.some(s => s.name === 'bob' && s.what.startsWith('its ') && s.for_ms >= 1000)`)); ok {
+			break
+		}
+		if time.Now().After(deadline) {
+			st, _ := chromedp.Run(tab, chromedp.Evaluate[string](`document.getElementById('status').innerText`))
+			t.Fatalf("the table never waited for bob's part of the cards; it shows %q", st)
+		}
+		if mine, _ := chromedp.Run(tab, chromedp.Evaluate[bool](`document.body.classList.contains('myturn')`)); mine {
+			clickOnce(t, tab, n, 10*time.Second)
+			continue
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if err := host.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	<-host.done
+	ada := start(t, pctx, "ada resumed", "resume", "--home", home, "--web", "--loopback", "--json", "--drop-after", "6s")
+	dumpOnFailure(t, ada)
+	tab2, closeTab2 := chromedp.NewContext(ctx)
+	defer closeTab2()
+	con := watchConsole(tab2)
+	if url := ada.pageURL(t, 30*time.Second); chromedp.Do(tab2, chromedp.Navigate(url)) != nil || !waitJS(t, tab2, `!!document.querySelector('#board svg')`, 30*time.Second) {
+		t.Fatal("ada's resumed page shows no board")
+	}
+	// The resumed page tells the game from the log: ada's moves before
+	// the restart are in its history.
+	if !waitJS(t, tab2, `document.getElementById('history').innerText.includes('ada (seat')`, 10*time.Second) {
+		h, _ := chromedp.Run(tab2, chromedp.Evaluate[string](`document.getElementById('history').innerText + '\n' + JSON.stringify(BM.frame.history)`))
+		t.Errorf("the resumed page's history lacks the moves before the restart:\n%s", h)
+	}
+	held := regexp.MustCompile(`held: waiting for bob \(seat \d\) to answer the card catch-up after restart`)
+	if !waitJS(t, tab2, `!!document.querySelector('#seats .stall.why')`, 30*time.Second) {
+		st, _ := chromedp.Run(tab2, chromedp.Evaluate[string](`document.getElementById('status').innerText + ' | ' + document.getElementById('seats').innerText + ' | ' + JSON.stringify(BM.frame.stalls)`))
+		t.Fatalf("the resumed page never said why it waits; it shows %q", st)
+	}
+	why, _ := chromedp.Run(tab2, chromedp.Evaluate[string](`document.querySelector('#seats .stall.why').innerText`))
+	if !held.MatchString(why) {
+		t.Errorf("under bob's seat the page says %q", why)
+	}
+	if !waitJS(t, tab2, `!!document.querySelector('#buttons button[data-action="claim-ask"]')`, 30*time.Second) {
+		st, _ := chromedp.Run(tab2, chromedp.Evaluate[string](`document.getElementById('prompt').innerText + ' | ' + document.getElementById('status').innerText`))
+		t.Fatalf("the resumed page never offered the claim; it shows %q", st)
+	}
+	screenshot(t, tab2, "held-after-restart")
+	for _, sel := range []string{`#buttons button[data-action="claim-ask"]`, `#buttons button[data-action="claim"]`} {
+		if err := chromedp.Do(tab2, chromedp.Click(chromedp.CSS(sel))); err != nil {
+			t.Fatalf("click %s: %v", sel, err)
+		}
+	}
+	if !waitJS(t, tab2, `!document.getElementById('over').hidden && document.getElementById('overtitle').innerText === 'You won!'`, 30*time.Second) {
+		st, _ := chromedp.Run(tab2, chromedp.Evaluate[string](`document.getElementById('status').innerText + ' | toast ' + document.getElementById('toast').innerText`))
+		t.Fatalf("the claim after the restart did not end the game; the page shows %q", st)
+	}
+	con.check(t)
+}
