@@ -165,12 +165,12 @@ func (n *Node) cardWaits() []Wait {
 }
 
 // cardWhy says why the card layer's wait w is held, or "": a dropped seat
-// that still owes what was asked of it before its drop, or a piece of a
-// dropped seat's key that the others' escrow must give.
+// the deal still waits for (its link of a shuffle chain, issue 12), or a
+// piece of a dropped seat's key that the others' escrow must give.
 func (n *Node) cardWhy(w CardWait) string {
 	m := n.m
 	if m.dropped[w.Seat] {
-		return fmt.Sprintf("held: %s (seat %d) was dropped, but this was asked of it before the drop and is still awaited", m.name(m.seats[w.Seat]), w.Seat+1)
+		return fmt.Sprintf("held: %s (seat %d) was dropped, but the cards still wait for this from it", m.name(m.seats[w.Seat]), w.Seat+1)
 	}
 	if !strings.HasPrefix(w.What, "its piece of ") {
 		return ""
