@@ -5,7 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/boardmesh/boardmesh/crypto"
 	"github.com/boardmesh/boardmesh/engine"
+	"github.com/boardmesh/boardmesh/engine/infinitecity"
 	"github.com/boardmesh/boardmesh/lockstep"
 )
 
@@ -97,4 +99,70 @@ func TestHeldWaitSaysWhy(t *testing.T) {
 		}
 	}
 	nt.checkSame()
+}
+
+// TestEscrowWaitSaysWhy: at a secret table of four, P4 vanishes and is
+// voted out; P1's piece of P4's card key is late (held back on its way).
+// The others' waits for it say why in plain words: P4 was dropped and its
+// key is rebuilt from every other seat's escrow piece first. Once the
+// piece arrives, the game goes on to its end.
+func TestEscrowWaitSaysWhy(t *testing.T) {
+	nt := newNodeGameTable(t, infinitecity.Game, 4, "escrow why", false, func(i int, c *lockstep.Config) { c.DropAfter, c.StallAfter = 2000, 500 })
+	nt.gone, nt.goneAfter = 3, 2
+	withhold := true
+	nt.withhold = func(from int, env *crypto.Envelope) bool {
+		return from == 0 && env.Kind == crypto.KindPiece && withhold
+	}
+	r := engine.NewRand([]byte("bots"))
+	var seen *lockstep.Wait
+	for steps := 0; steps < 5000 && seen == nil; steps++ {
+		busy := nt.run()
+		for i, node := range nt.nodes {
+			if nt.live(i) && node.CanAct() {
+				st := node.State()
+				_ = node.Act(engine.RandomBot{}.Choose(st, st.Legal(nil), r))
+				busy = true
+			}
+		}
+		for _, w := range nt.nodes[1].Waiting() {
+			if w.Name == "P1" && strings.HasPrefix(w.What, "its piece of ") {
+				seen = &w
+			}
+		}
+		if !busy {
+			nt.now += 100
+			for i, node := range nt.nodes {
+				if nt.live(i) {
+					node.Tick(nt.now)
+				}
+			}
+		}
+	}
+	if seen == nil {
+		for _, ev := range nt.events[1] {
+			if ev.Kind != lockstep.EventTurn {
+				t.Logf("P2 event %v: %s", ev.Kind, ev.Text)
+			}
+		}
+		t.Logf("live P4 %v; P2 status phase %v dropped %v seq %d", nt.live(3), nt.nodes[1].Status().Phase, nt.nodes[1].Status().Dropped, nt.nodes[1].Status().Seq)
+		t.Fatalf("P2 never waited for P1's piece of P4's key: %v", nt.nodes[1].Waiting())
+	}
+	st := nt.nodes[1].Status()
+	p4 := -1
+	for seat, mi := range st.Seats {
+		if st.Members[mi].Name == "P4" {
+			p4 = seat
+		}
+	}
+	want := fmt.Sprintf("held: P4 (seat %d) was dropped; its card key is rebuilt from every other seat's escrow piece before the game goes on", p4+1)
+	if seen.Why != want || !strings.Contains(seen.String(), want) {
+		t.Fatalf("P2's wait for P1's piece: %+v; want why %q", *seen, want)
+	}
+	withhold = false
+	nt.playTicking()
+	for i := 0; i < 3; i++ {
+		if ph := nt.nodes[i].Status().Phase; ph != lockstep.PhaseOver {
+			t.Fatalf("peer %d: phase %v", i+1, ph)
+		}
+	}
 }
