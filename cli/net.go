@@ -365,6 +365,7 @@ func runNetPeer(ctx context.Context, io *IOStreams, nf *NetFlags, peer *p2p.NetP
 		if st := peer.Node.State(); st != nil {
 			rep.view.state = st.Clone()
 		}
+		rep.view.prime()
 		if peer.Net != nil {
 			rep.view.reach = peer.Net.Reach
 		}

@@ -159,7 +159,7 @@ func spectatorSnapshot(g *engine.Game, h interface {
 		return ""
 	})
 	st := lockstep.Status{Mode: rp.Mode, Phase: rp.Phase, Game: g, Members: rp.Members, Seats: rp.Seats, MySeat: -1, Dropped: rp.Dropped,
-		Seq: uint64(len(rp.Steps)), Entries: entries}
+		Seq: uint64(len(rp.Steps)), Entries: entries, Result: rp.Result}
 	if rp.Phase < lockstep.PhasePlaying && rp.Final == nil {
 		st.Phase = lockstep.PhaseLobby
 	}

@@ -94,11 +94,11 @@ func (v *tableView) seatOfPeer(id string) (int, string) {
 	return -1, ""
 }
 
-// update folds one runner update in.
-func (v *tableView) update(u p2p.Update) {
-	v.drainReach()
-	v.status = u.Status
-	v.joined = u.Joined
+// prime tells the recorder the seats' names and the viewer from the
+// status, and feeds it the entries committed before this process started
+// (once): a resumed peer's first screen tells the game from its log, not
+// only from the first update, which a stalled table may bring late.
+func (v *tableView) prime() {
 	v.rec.SetNames(func(seat int) string {
 		if seat < len(v.status.Seats) {
 			return v.name(v.status.Seats[seat])
@@ -106,12 +106,23 @@ func (v *tableView) update(u p2p.Update) {
 		return ""
 	})
 	if v.human {
-		v.rec.SetViewer(u.Status.MySeat)
+		v.rec.SetViewer(v.status.MySeat)
 	}
 	if v.earlier != nil {
 		v.rec.Feed(v.earlier...)
 		v.earlier = nil
+		if v.state != nil {
+			v.rec.SetCardHint(v.state)
+		}
 	}
+}
+
+// update folds one runner update in.
+func (v *tableView) update(u p2p.Update) {
+	v.drainReach()
+	v.status = u.Status
+	v.joined = u.Joined
+	v.prime()
 	// The update's entries end the log at Status.Entries: skip any the
 	// recorder already has (those read from disk on resume).
 	ents := u.Entries

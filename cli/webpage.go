@@ -35,12 +35,19 @@ func openPage(io *IOStreams, ctl web.Controls) (*web.Page, error) {
 }
 
 // runnerControls are what a page may make a runner do: play the seat
-// (unless a bot plays it), start the game (the host) and vote drops.
+// (unless a bot plays it) and claim its win at a paused table of two,
+// start the game (the host) and vote drops.
 func runnerControls(ctx context.Context, r *p2p.Runner, human, canStart bool) web.Controls {
 	ctl := web.Controls{Drop: func(seats []int) {
 		r.Do(ctx, func(n *lockstep.Node) error { return n.VoteDrop(seats) })
 	}}
 	if human {
+		ctl.Claim = func() error {
+			if err := r.Do(ctx, func(n *lockstep.Node) error { return n.Claim() }); err != nil && ctx.Err() == nil {
+				return err
+			}
+			return nil
+		}
 		ctl.Act = func(a engine.Action) error {
 			if err := r.Act(ctx, a); err != nil && ctx.Err() == nil {
 				return err
@@ -81,6 +88,15 @@ func (r *netReporter) openWeb(ctx context.Context, peer *p2p.NetPeer, canStart b
 	r.view = newTableView(title, peer.Host, peer.Meta.Bot == "")
 	r.view.canStart = canStart
 	r.view.dropAfter = dropAfter.Milliseconds()
+	// A resumed peer's page tells the game from its log, as the terminal
+	// does: the history before the restart and where the table stands
+	// (the page showed only what came after, and no seat).
+	r.view.earlier = peer.Node.Log()
+	r.view.status = peer.Node.Status()
+	if st := peer.Node.State(); st != nil {
+		r.view.state = st.Clone()
+	}
+	r.view.prime()
 	page, err := openPage(r.io, runnerControls(ctx, peer.Runner, peer.Meta.Bot == "", canStart))
 	if err != nil {
 		return err

@@ -1276,6 +1276,10 @@ func (n *Node) Status() Status {
 		s.Pause = n.pauseText()
 		s.CanClaim = n.ClaimState() == nil
 	}
+	if m.phase == PhaseOver {
+		r := m.result()
+		s.Result = &r
+	}
 	return s
 }
 

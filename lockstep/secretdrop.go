@@ -2,6 +2,7 @@ package lockstep
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/boardmesh/boardmesh/crypto"
 	"github.com/boardmesh/boardmesh/engine"
@@ -136,7 +137,51 @@ func (n *Node) cardWaits() []Wait {
 			continue
 		}
 		mi := m.seats[w.Seat]
-		out = append(out, Wait{Peer: m.members[mi].ID, Name: m.name(mi), Seat: w.Seat, What: w.What, For: n.now - n.progress})
+		out = append(out, Wait{Peer: m.members[mi].ID, Name: m.name(mi), Seat: w.Seat, What: w.What, For: n.now - n.progress, Why: n.cardWhy(w)})
+	}
+	if n.cardsHeld() {
+		// A restarted seat's layer signs nothing new until every other
+		// seat in play has answered its catch-up (releaseCards): what the
+		// deal waits for from this seat is held, and the seats that have
+		// not answered yet are what it waits for.
+		for _, mi := range m.activeMembers() {
+			id := m.members[mi].ID
+			if id == n.id.ID() || containsID(n.cardHeard, id) {
+				continue
+			}
+			seat := m.seatOf[mi]
+			why := fmt.Sprintf("held: waiting for %s (seat %d) to answer the card catch-up after restart", m.name(mi), seat+1)
+			found := false
+			for i := range out {
+				if out[i].Seat == seat {
+					out[i].Why, found = why, true
+				}
+			}
+			if !found {
+				out = append(out, Wait{Peer: id, Name: m.name(mi), Seat: seat, What: "an answer to the card catch-up", For: n.now - n.progress, Why: why})
+			}
+		}
 	}
 	return out
+}
+
+// cardWhy says why the card layer's wait w is held, or "": a dropped seat
+// the deal still waits for (its link of a shuffle chain, issue 12), or a
+// piece of a dropped seat's key that the others' escrow must give.
+func (n *Node) cardWhy(w CardWait) string {
+	m := n.m
+	if m.dropped[w.Seat] {
+		return fmt.Sprintf("held: %s (seat %d) was dropped, but the cards still wait for this from it", m.name(m.seats[w.Seat]), w.Seat+1)
+	}
+	if !strings.HasPrefix(w.What, "its piece of ") {
+		return ""
+	}
+	for _, d := range m.dropCards {
+		// The deal rebuilds the dropped keys in the order of the drops:
+		// the first not done is the one it waits for.
+		if d >= 0 && d < len(m.seats) && !m.cards.DropDone(d) {
+			return fmt.Sprintf("held: %s (seat %d) was dropped; its card key is rebuilt from every other seat's escrow piece before the game goes on", m.name(m.seats[d]), d+1)
+		}
+	}
+	return ""
 }

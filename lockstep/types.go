@@ -245,15 +245,23 @@ type Wait struct {
 	Seat int    // -1 in the lobby
 	What string // "an action", "a reveal", "a checkpoint", "an accept", "a chain extension"
 	For  int64  // how long, in tick units
+	// Why, for a secret table's card wait that is held, says why in plain
+	// words, seats from 1 ("held: waiting for bob (seat 3) to answer the
+	// card catch-up after restart"); empty for a plain wait. (Additive.)
+	Why string
 }
 
 func (w Wait) String() string {
+	s := fmt.Sprintf("waiting for %s (%s, %s)", w.Name, w.What, fmtMillis(w.For))
 	if what, ok := strings.CutPrefix(w.What, "its "); ok {
 		// The card layer's words: "waiting for bob's decryption shares
 		// for batch 3 (5 s)".
-		return fmt.Sprintf("waiting for %s's %s (%s)", w.Name, what, fmtMillis(w.For))
+		s = fmt.Sprintf("waiting for %s's %s (%s)", w.Name, what, fmtMillis(w.For))
 	}
-	return fmt.Sprintf("waiting for %s (%s, %s)", w.Name, w.What, fmtMillis(w.For))
+	if w.Why != "" {
+		s += " — " + w.Why
+	}
+	return s
 }
 
 func fmtMillis(ms int64) string {
@@ -396,6 +404,10 @@ type Status struct {
 	// peer may claim the win now (Node.Claim, claim.go). (Additive.)
 	Pause    string
 	CanClaim bool
+	// Result is the game's result once it is over: the engine state's, or
+	// a claim's (which the state does not know: it ends a game that was
+	// not over). (Additive.)
+	Result *engine.Result
 }
 
 // Counters count the envelopes a node did not keep, so that floods and

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"net/http"
@@ -552,35 +553,94 @@ func TestBrowserWatchesToTheEnd(t *testing.T) {
 
 // TestBrowserSpectator: `spectate --web` shows a game hosted by others on
 // a page that follows the verified log: the board as a spectator sees it,
-// the players, no choices.
+// the players, no choices. At a secret table of Dominion (the default)
+// the spectator sees each seat's hand size, and no card of any hand.
 func TestBrowserSpectator(t *testing.T) {
 	ctx := browser(t)
-	pctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	tmp := t.TempDir()
-	common := []string{"--loopback", "--json", "--bot-delay", "150ms"}
-	host := start(t, pctx, "host", append([]string{"host", "dragonslair", "--home", filepath.Join(tmp, "a"), "--name", "ada", "--bot", "cautious", "--start-when", "2"}, common...)...)
-	addr := host.waitEvent(t, "lobby", 20*time.Second)["addrs"].([]any)[0].(string)
-	bob := start(t, pctx, "bob", append([]string{"join", addr, "--home", filepath.Join(tmp, "b"), "--name", "bob", "--bot", "random"}, common...)...)
-	bob.waitEvent(t, "started", 30*time.Second)
-	spec := start(t, pctx, "spectator", "spectate", addr, "--web", "--home", filepath.Join(tmp, "s"), "--loopback")
-	url := spec.pageURL(t, 30*time.Second)
-	tab, closeTab := chromedp.NewContext(ctx)
-	defer closeTab()
-	con := watchConsole(tab)
-	if err := chromedp.Do(tab, chromedp.Navigate(url)); err != nil || !waitJS(t, tab, `!!document.querySelector('#board svg .hall')`, 60*time.Second) {
-		t.Fatalf("the spectator's page shows no cave: %v", err)
+	for _, c := range []struct{ game, bots, ready string }{
+		{"dragonslair", "cautious random", `!!document.querySelector('#board svg .hall')`},
+		{"dominion", "bigmoney smithy", `!!document.querySelector('#board svg') && !!BM.frame.view && BM.frame.view.players.length === 2`},
+	} {
+		t.Run(c.game, func(t *testing.T) {
+			pctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			tmp := t.TempDir()
+			bots := strings.Fields(c.bots)
+			common := []string{"--loopback", "--json", "--bot-delay", "150ms"}
+			host := start(t, pctx, "host", append([]string{"host", c.game, "--home", filepath.Join(tmp, "a"), "--name", "ada", "--bot", bots[0], "--start-when", "2"}, common...)...)
+			addr := host.waitEvent(t, "lobby", 20*time.Second)["addrs"].([]any)[0].(string)
+			bob := start(t, pctx, "bob", append([]string{"join", addr, "--home", filepath.Join(tmp, "b"), "--name", "bob", "--bot", bots[1]}, common...)...)
+			dumpOnFailure(t, host, bob)
+			bob.waitEvent(t, "started", 30*time.Second)
+			spec := start(t, pctx, "spectator", "spectate", addr, "--web", "--home", filepath.Join(tmp, "s"), "--loopback")
+			url := spec.pageURL(t, 30*time.Second)
+			tab, closeTab := chromedp.NewContext(ctx)
+			defer closeTab()
+			con := watchConsole(tab)
+			if err := chromedp.Do(tab, chromedp.Navigate(url)); err != nil || !waitJS(t, tab, c.ready, 60*time.Second) {
+				t.Fatalf("the spectator's page shows no board: %v", err)
+			}
+			players, _ := chromedp.Run(tab, chromedp.Evaluate[string](`document.getElementById('seats').innerText`))
+			if !strings.Contains(players, "ada") || !strings.Contains(players, "bob") {
+				t.Errorf("the spectator's players are %q", players)
+			}
+			seat, _ := chromedp.Run(tab, chromedp.Evaluate[string](`document.getElementById('seatno').innerText`))
+			n, _ := chromedp.Run(tab, chromedp.Evaluate[int](`document.querySelectorAll('#buttons button, #board [data-action]').length`))
+			if seat != "spectating" || n != 0 {
+				t.Errorf("the spectator's page says %q and offers %d choices", seat, n)
+			}
+			if c.game == "dominion" {
+				spectatorHands(t, tab)
+			}
+			con.check(t)
+		})
 	}
-	players, _ := chromedp.Run(tab, chromedp.Evaluate[string](`document.getElementById('seats').innerText`))
-	if !strings.Contains(players, "ada") || !strings.Contains(players, "bob") {
-		t.Errorf("the spectator's players are %q", players)
+}
+
+// spectatorHands checks a Dominion spectator's page at a secret table: the
+// status says the table is secret; once the hands are dealt, the model
+// gives each seat's hand size as a number and names no card of any hand,
+// and the players' panel shows the sizes.
+func spectatorHands(t *testing.T, tab context.Context) {
+	t.Helper()
+	if !waitJS(t, tab, `BM.frame.status.includes('secret table') && BM.frame.view.players.every(p => p.hand > 0)`, 60*time.Second) {
+		st, _ := chromedp.Run(tab, chromedp.Evaluate[string](`BM.frame.status + ' | ' + JSON.stringify(BM.frame.view.players)`))
+		t.Fatalf("the spectator never saw both hands dealt at a secret table: %s", st)
 	}
-	seat, _ := chromedp.Run(tab, chromedp.Evaluate[string](`document.getElementById('seatno').innerText`))
-	n, _ := chromedp.Run(tab, chromedp.Evaluate[int](`document.querySelectorAll('#buttons button, #board [data-action]').length`))
-	if seat != "spectating" || n != 0 {
-		t.Errorf("the spectator's page says %q and offers %d choices", seat, n)
+	var got struct {
+		Sizes  []int    `json:"sizes"`
+		Hand   bool     `json:"hand"`
+		Panel  []string `json:"panel"`
+		Player string   `json:"player"`
 	}
-	con.check(t)
+	b, err := chromedp.Run(tab, chromedp.Evaluate[string](`JSON.stringify({
+		sizes: BM.frame.view.players.map(p => p.hand),
+		hand: 'hand' in BM.frame.view,
+		panel: [...document.querySelectorAll('#seats .seat .detail')].map(e => e.innerText),
+		player: JSON.stringify(BM.frame.view.players),
+	})`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(b), &got); err != nil {
+		t.Fatalf("%v: %s", err, b)
+	}
+	if got.Hand {
+		t.Errorf("the spectator's model has a hand of its own: %s", got.Player)
+	}
+	if len(got.Sizes) != 2 || len(got.Panel) != 2 {
+		t.Fatalf("the spectator sees hand sizes %v and the panel %q", got.Sizes, got.Panel)
+	}
+	for i, size := range got.Sizes {
+		if size < 1 || size > 20 || !strings.Contains(got.Panel[i], fmt.Sprintf("hand %d ·", size)) {
+			t.Errorf("seat %d: hand size %d, the panel says %q", i+1, size, got.Panel[i])
+		}
+	}
+	// What a player's hand holds appears nowhere in the seat records: the
+	// only card names there are the ones the rules make public (known_top).
+	if regexp.MustCompile(`"hand":\[`).MatchString(got.Player) {
+		t.Errorf("the spectator's model lists cards of a hand: %s", got.Player)
+	}
 }
 
 // TestBrowserDropsAbsentPlayer: of three players one vanishes (SIGKILL);
@@ -663,6 +723,191 @@ func TestBrowserDropsAbsentPlayer(t *testing.T) {
 	if !waitJS(t, tab, `document.body.classList.contains('myturn')`, 30*time.Second) {
 		h, _ := chromedp.Run(tab, chromedp.Evaluate[string](`document.getElementById('status').innerText + '\n' + document.getElementById('history').innerText`))
 		t.Fatalf("the game did not go on after the drop; the page shows:\n%s", h)
+	}
+	con.check(t)
+}
+
+// TestBrowserClaimsTheWin: at a secret table of two (the default), the
+// other player vanishes (SIGKILL). A table of two cannot vote anyone out,
+// so the page says in plain words that the game is paused and why, first
+// without a claim (before --drop-after, saying when) and then with a Claim
+// button;
+// Claim asks again, Yes claims, and the page shows the game over with
+// this player as the winner by the claim.
+func TestBrowserClaimsTheWin(t *testing.T) {
+	ctx := browser(t)
+	pctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	tmp := t.TempDir()
+	host := start(t, pctx, "ada", "host", "dominion", "--web", "--loopback", "--json", "--start-when", "2", "--drop-after", "12s", "--home", filepath.Join(tmp, "a"), "--name", "ada")
+	addr := host.waitEvent(t, "lobby", 20*time.Second)["addrs"].([]any)[0].(string)
+	bob := start(t, pctx, "bob", "join", addr, "--loopback", "--json", "--bot", "random", "--home", filepath.Join(tmp, "b"), "--name", "bob")
+	dumpOnFailure(t, host, bob)
+	if text, _ := bob.waitEvent(t, "started", 30*time.Second)["text"].(string); !strings.Contains(text, "secret table") {
+		t.Fatalf("bob's start line does not say the table is secret: %q", text)
+	}
+	url := host.pageURL(t, 20*time.Second)
+	tab, closeTab := chromedp.NewContext(ctx)
+	defer closeTab()
+	con := watchConsole(tab)
+	if err := chromedp.Do(tab, chromedp.Navigate(url)); err != nil || !waitJS(t, tab, `!!document.querySelector('#board svg')`, 30*time.Second) {
+		t.Fatalf("open %s: %v", url, err)
+	}
+	if err := bob.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	<-bob.done
+	// Play our turns until the page says the game is paused.
+	deadline := time.Now().Add(60 * time.Second)
+	for n := 0; ; n++ {
+		if ok, _ := chromedp.Run(tab, chromedp.Evaluate[bool](`document.getElementById('prompt').classList.contains('pause')`)); ok {
+			break
+		}
+		if time.Now().After(deadline) {
+			st, _ := chromedp.Run(tab, chromedp.Evaluate[string](`document.getElementById('status').innerText + ' | ' + document.getElementById('seats').innerText`))
+			t.Fatalf("the page never said the game is paused; it shows %q", st)
+		}
+		if mine, _ := chromedp.Run(tab, chromedp.Evaluate[bool](`document.body.classList.contains('myturn')`)); mine {
+			clickOnce(t, tab, n, 10*time.Second)
+			continue
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	prompt, _ := chromedp.Run(tab, chromedp.Evaluate[string](`document.getElementById('prompt').innerText`))
+	claims, _ := chromedp.Run(tab, chromedp.Evaluate[int](`document.querySelectorAll('[data-action^="claim"]').length`))
+	if !strings.Contains(prompt, "Paused: bob is away and the game cannot go on without them") || !strings.Contains(prompt, "both players' keys") {
+		t.Errorf("the pause reads %q", prompt)
+	}
+	// The pause comes after the stall time (5 s), the claim after
+	// --drop-after.
+	if !strings.Contains(prompt, "a claim of the win is possible after 12 s") || claims != 0 {
+		t.Errorf("before the drop time the pause reads %q, with %d claim buttons", prompt, claims)
+	}
+	if seats, _ := chromedp.Run(tab, chromedp.Evaluate[string](`document.getElementById('seats').innerText`)); !strings.Contains(seats, "too few players left to vote them out") {
+		t.Errorf("the players do not say bob cannot be voted out: %q", seats)
+	}
+	if !waitJS(t, tab, `!!document.querySelector('#buttons button[data-action="claim-ask"]')`, 30*time.Second) {
+		st, _ := chromedp.Run(tab, chromedp.Evaluate[string](`document.getElementById('prompt').innerText + ' | ' + document.getElementById('status').innerText`))
+		t.Fatalf("the page never offered the claim; it shows %q", st)
+	}
+	screenshot(t, tab, "claim")
+	if err := chromedp.Do(tab, chromedp.Click(chromedp.CSS(`#buttons button[data-action="claim-ask"]`))); err != nil {
+		t.Fatal(err)
+	}
+	// The first click only asks: cancel, then ask again and confirm.
+	if !waitJS(t, tab, `!!document.querySelector('#buttons button[data-action="claim"]') && !!document.querySelector('#buttons button[data-action="claim-cancel"]') && document.getElementById('prompt').innerText.includes('Claim the win?') && document.getElementById('over').hidden`, 10*time.Second) {
+		t.Fatal("the Claim button did not ask for a confirmation")
+	}
+	if err := chromedp.Do(tab, chromedp.Click(chromedp.CSS(`#buttons button[data-action="claim-cancel"]`))); err != nil {
+		t.Fatal(err)
+	}
+	if !waitJS(t, tab, `!!document.querySelector('#buttons button[data-action="claim-ask"]') && !document.querySelector('#buttons button[data-action="claim"]')`, 10*time.Second) {
+		t.Fatal("No did not take the confirmation back")
+	}
+	for _, sel := range []string{`#buttons button[data-action="claim-ask"]`, `#buttons button[data-action="claim"]`} {
+		if err := chromedp.Do(tab, chromedp.Click(chromedp.CSS(sel))); err != nil {
+			t.Fatalf("click %s: %v", sel, err)
+		}
+	}
+	if !waitJS(t, tab, `!document.getElementById('over').hidden`, 30*time.Second) {
+		st, _ := chromedp.Run(tab, chromedp.Evaluate[string](`document.getElementById('status').innerText + ' | toast ' + document.getElementById('toast').innerText`))
+		t.Fatalf("the game did not end after the claim; the page shows %q", st)
+	}
+	title, _ := chromedp.Run(tab, chromedp.Evaluate[string](`document.getElementById('overtitle').innerText`))
+	reason, _ := chromedp.Run(tab, chromedp.Evaluate[string](`document.getElementById('overreason').innerText`))
+	if title != "You won!" || !strings.Contains(reason, "bob left the table; ada claimed the win") {
+		t.Errorf("the game over says %q: %q", title, reason)
+	}
+	sum := host.waitEvent(t, "summary", 30*time.Second)
+	if r, _ := sum["reason"].(string); !strings.Contains(r, "ada claimed the win") {
+		t.Errorf("the host's summary: %v", sum)
+	}
+	con.check(t)
+}
+
+// TestBrowserHeldAfterRestart: at a secret table of two, bob vanishes
+// while the cards wait for him; then ada's boardmesh is killed too and
+// resumed. Her card layer is held until every other seat has answered
+// her catch-up, and her page says so under bob's seat in plain words;
+// the table of two is paused, and after --drop-after she may still claim
+// the win from the resumed page.
+func TestBrowserHeldAfterRestart(t *testing.T) {
+	ctx := browser(t)
+	pctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	tmp := t.TempDir()
+	home := filepath.Join(tmp, "a")
+	host := start(t, pctx, "ada", "host", "dominion", "--web", "--loopback", "--json", "--start-when", "2", "--drop-after", "6s", "--home", home, "--name", "ada")
+	addr := host.waitEvent(t, "lobby", 20*time.Second)["addrs"].([]any)[0].(string)
+	bob := start(t, pctx, "bob", "join", addr, "--loopback", "--json", "--bot", "random", "--home", filepath.Join(tmp, "b"), "--name", "bob")
+	dumpOnFailure(t, host, bob)
+	bob.waitEvent(t, "started", 30*time.Second)
+	tab, closeTab := chromedp.NewContext(ctx)
+	defer closeTab()
+	if url := host.pageURL(t, 20*time.Second); chromedp.Do(tab, chromedp.Navigate(url)) != nil || !waitJS(t, tab, `!!document.querySelector('#board svg')`, 30*time.Second) {
+		t.Fatal("ada's page shows no board")
+	}
+	if err := bob.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	<-bob.done
+	// Ada plays her turns until the table waits for bob's part of the
+	// cards (a draw needs his decryption shares).
+	deadline := time.Now().Add(60 * time.Second)
+	for n := 0; ; n++ {
+		if ok, _ := chromedp.Run(tab, chromedp.Evaluate[bool](`BM.frame.stalls && BM.frame.stalls.some(s => s.name === 'bob' && s.what.startsWith('its ') && s.for_ms >= 1000)`)); ok {
+			break
+		}
+		if time.Now().After(deadline) {
+			st, _ := chromedp.Run(tab, chromedp.Evaluate[string](`document.getElementById('status').innerText`))
+			t.Fatalf("the table never waited for bob's part of the cards; it shows %q", st)
+		}
+		if mine, _ := chromedp.Run(tab, chromedp.Evaluate[bool](`document.body.classList.contains('myturn')`)); mine {
+			clickOnce(t, tab, n, 10*time.Second)
+			continue
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if err := host.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	<-host.done
+	ada := start(t, pctx, "ada resumed", "resume", "--home", home, "--web", "--loopback", "--json", "--drop-after", "6s")
+	dumpOnFailure(t, ada)
+	tab2, closeTab2 := chromedp.NewContext(ctx)
+	defer closeTab2()
+	con := watchConsole(tab2)
+	if url := ada.pageURL(t, 30*time.Second); chromedp.Do(tab2, chromedp.Navigate(url)) != nil || !waitJS(t, tab2, `!!document.querySelector('#board svg')`, 30*time.Second) {
+		t.Fatal("ada's resumed page shows no board")
+	}
+	// The resumed page tells the game from the log: ada's moves before
+	// the restart are in its history.
+	if !waitJS(t, tab2, `document.getElementById('history').innerText.includes('ada (seat')`, 10*time.Second) {
+		h, _ := chromedp.Run(tab2, chromedp.Evaluate[string](`document.getElementById('history').innerText + '\n' + JSON.stringify(BM.frame.history)`))
+		t.Errorf("the resumed page's history lacks the moves before the restart:\n%s", h)
+	}
+	held := regexp.MustCompile(`held: waiting for bob \(seat \d\) to answer the card catch-up after restart`)
+	if !waitJS(t, tab2, `!!document.querySelector('#seats .stall.why')`, 30*time.Second) {
+		st, _ := chromedp.Run(tab2, chromedp.Evaluate[string](`document.getElementById('status').innerText + ' | ' + document.getElementById('seats').innerText + ' | ' + JSON.stringify(BM.frame.stalls)`))
+		t.Fatalf("the resumed page never said why it waits; it shows %q", st)
+	}
+	why, _ := chromedp.Run(tab2, chromedp.Evaluate[string](`document.querySelector('#seats .stall.why').innerText`))
+	if !held.MatchString(why) {
+		t.Errorf("under bob's seat the page says %q", why)
+	}
+	if !waitJS(t, tab2, `!!document.querySelector('#buttons button[data-action="claim-ask"]')`, 30*time.Second) {
+		st, _ := chromedp.Run(tab2, chromedp.Evaluate[string](`document.getElementById('prompt').innerText + ' | ' + document.getElementById('status').innerText`))
+		t.Fatalf("the resumed page never offered the claim; it shows %q", st)
+	}
+	screenshot(t, tab2, "held-after-restart")
+	for _, sel := range []string{`#buttons button[data-action="claim-ask"]`, `#buttons button[data-action="claim"]`} {
+		if err := chromedp.Do(tab2, chromedp.Click(chromedp.CSS(sel))); err != nil {
+			t.Fatalf("click %s: %v", sel, err)
+		}
+	}
+	if !waitJS(t, tab2, `!document.getElementById('over').hidden && document.getElementById('overtitle').innerText === 'You won!'`, 30*time.Second) {
+		st, _ := chromedp.Run(tab2, chromedp.Evaluate[string](`document.getElementById('status').innerText + ' | toast ' + document.getElementById('toast').innerText`))
+		t.Fatalf("the claim after the restart did not end the game; the page shows %q", st)
 	}
 	con.check(t)
 }

@@ -125,9 +125,9 @@ func Build(r *Recorder, st lockstep.Status, state engine.State, env Env) Table {
 	if len(st.DropVotes) == 0 {
 		t.Votes = append(t.Votes, env.Votes...)
 	}
-	t.Pause, t.CanClaim = st.Pause, env.Human && st.CanClaim
+	t.Pause, t.CanClaim = claimLater(st, env)
 	for _, w := range st.Waiting {
-		s := Stall{Seat: w.Seat + 1, Name: w.Name, What: w.What, For: w.For}
+		s := Stall{Seat: w.Seat + 1, Name: w.Name, What: w.What, For: w.For, Why: w.Why}
 		if s.Name == "" {
 			s.Name = short(w.Peer.String())
 		}
@@ -144,7 +144,7 @@ func Build(r *Recorder, st lockstep.Status, state engine.State, env Env) Table {
 		if g, ok := state.(engine.Glossary); ok {
 			t.Terms = g.Terms(viewer)
 		}
-		t.Scores = scores(state, viewer, t.Seats, st.Phase == lockstep.PhaseOver)
+		t.Scores = scores(state, viewer, t.Seats, resultOf(st, state))
 	}
 	switch st.Actor.Kind {
 	case engine.ActorChance:
@@ -159,8 +159,7 @@ func Build(r *Recorder, st lockstep.Status, state engine.State, env Env) Table {
 		t.Status = "The game stopped."
 	case st.Phase == lockstep.PhaseOver:
 		t.Status = "The game is over."
-		if state != nil {
-			res := state.Result()
+		if res := resultOf(st, state); res != nil {
 			t.Result = &Result{Reason: res.Reason}
 			for _, w := range res.Winners {
 				t.Result.Winners = append(t.Result.Winners, w+1)
@@ -229,6 +228,44 @@ func Build(r *Recorder, st lockstep.Status, state engine.State, env Env) Table {
 	return t
 }
 
+// claimLater is the pause line and whether the viewer may claim the win.
+// A player's node claims after its own stall time (the runner gives a
+// person's node no drop time, so that it votes no drop by itself), but the
+// player's screen offers the claim, like a drop, only once the other has
+// kept the table waiting env.DropAfter (--drop-after): until then the
+// line says when.
+func claimLater(st lockstep.Status, env Env) (string, bool) {
+	if !env.Human || !st.CanClaim || env.DropAfter <= 0 {
+		return st.Pause, env.Human && st.CanClaim
+	}
+	var waited int64
+	for _, w := range st.Waiting {
+		if w.Seat >= 0 && w.Seat != st.MySeat && !(w.Seat < len(st.Dropped) && st.Dropped[w.Seat]) {
+			waited = max(waited, w.For)
+		}
+	}
+	if waited >= env.DropAfter {
+		return st.Pause, true
+	}
+	pause, ok := strings.CutSuffix(st.Pause, ", or claim the win")
+	if !ok {
+		return st.Pause, false
+	}
+	return pause + fmt.Sprintf(" (a claim of the win is possible after %s)", seconds(env.DropAfter)), false
+}
+
+// seconds is ms in words: "8 s", "1 min 30 s".
+func seconds(ms int64) string {
+	s := (ms + 999) / 1000
+	if s < 60 {
+		return fmt.Sprintf("%d s", s)
+	}
+	if s%60 == 0 {
+		return fmt.Sprintf("%d min", s/60)
+	}
+	return fmt.Sprintf("%d min %d s", s/60, s%60)
+}
+
 // since is the game's lines after the viewer's own last move, by others.
 func since(h []Entry, you int) []Entry {
 	i := len(h)
@@ -271,11 +308,28 @@ func phaseName(p lockstep.Phase) string {
 
 func short(id string) string { return id[max(0, len(id)-6):] }
 
-// scores lists every seat's score the viewer may know, with its parts.
-func scores(state engine.State, viewer int, seats []Seat, over bool) []Score {
-	var res engine.Result
-	if over {
-		res = state.Result()
+// resultOf is the result of a game that is over, nil before: the node's
+// (a claim ends a game the engine state does not see ended), else the
+// state's.
+func resultOf(st lockstep.Status, state engine.State) *engine.Result {
+	switch {
+	case st.Phase != lockstep.PhaseOver:
+		return nil
+	case st.Result != nil:
+		return st.Result
+	case state != nil:
+		r := state.Result()
+		return &r
+	}
+	return nil
+}
+
+// scores lists every seat's score the viewer may know, with its parts;
+// res, once the game is over, its result.
+func scores(state engine.State, viewer int, seats []Seat, res *engine.Result) []Score {
+	over := res != nil
+	if res == nil {
+		res = &engine.Result{}
 	}
 	sc, _ := state.(engine.Scorer)
 	var out []Score

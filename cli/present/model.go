@@ -180,6 +180,10 @@ type Stall struct {
 	Name string `json:"name"`
 	What string `json:"what"` // "an action", "a reveal", "a checkpoint", …
 	For  int64  `json:"for_ms"`
+	// Why, when the wait is held, says why in plain words, seats from 1
+	// ("held: waiting for Bo (seat 3) to answer the card catch-up after
+	// restart"); empty for a plain wait.
+	Why string `json:"why,omitempty"`
 	// CanDrop is set when the viewer may propose (or confirm) dropping it:
 	// it is not the viewer, and it has waited at least DropAfter or another
 	// player has proposed the drop. Droppable is whether a drop could pass

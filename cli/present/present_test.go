@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"regexp"
 	"strings"
 	"testing"
@@ -12,6 +13,7 @@ import (
 	"github.com/boardmesh/boardmesh/engine"
 	"github.com/boardmesh/boardmesh/engine/games"
 	"github.com/boardmesh/boardmesh/lockstep"
+	"github.com/boardmesh/boardmesh/lockstep/cardsource"
 )
 
 // playLog plays a whole game of the named game between n in-memory nodes
@@ -343,5 +345,185 @@ func TestMovesOfferedOnlyWhenTheNodeTakesThem(t *testing.T) {
 	}
 	if sent == 0 {
 		t.Fatal("no first move of a turn ever waited, sent, for the checkpoint round: the test did not test it")
+	}
+}
+
+// TestPausedTableOfTwoOffersTheClaim: at a secret table of two, the other
+// player vanishes when it is their move. The model says the game is
+// paused and why in plain words, offers the claim to the player only once
+// the drop time has passed (and never to a watcher's screen), lists the
+// absent player as a stall that no vote can drop, and after the claim
+// shows the game over with the claimant as the only winner. The nodes are
+// configured as the runner configures a person's (no drop time of the
+// node's own: the player decides), so the node would take a claim after
+// its stall time, and the screen offers it after the player's
+// --drop-after.
+func TestPausedTableOfTwoOffersTheClaim(t *testing.T) {
+	const stallAfter, dropAfter = 500, 3000
+	var peers []*lockstep.Node
+	var recs []*Recorder
+	var self []string
+	for i := range 2 {
+		id, _ := crypto.GenerateIdentity(bytes.NewReader(bytes.Repeat([]byte{byte(i + 1)}, 32)))
+		self = append(self, id.ID().String())
+		var k [32]byte
+		copy(k[:], fmt.Sprintf("claim cards %d", i))
+		nd, err := lockstep.New(lockstep.Config{Identity: id, Name: fmt.Sprintf("P%d", i+1), Games: games.Lookup,
+			Cards: cardsource.Maker(rand.NewChaCha8(k)), StallAfter: stallAfter})
+		if err != nil {
+			t.Fatal(err)
+		}
+		peers = append(peers, nd)
+		recs = append(recs, NewRecorder(games.Lookup))
+	}
+	g, err := games.Lookup("infinitecity")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lobby := crypto.Hash{11}
+	if err := peers[0].Host(lobby, g, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := peers[1].Join(lobby); err != nil {
+		t.Fatal(err)
+	}
+	gone := false // P2 has vanished: nothing more reaches it or comes from it
+	run := func() bool {
+		busy := false
+		for moved := true; moved; {
+			moved = false
+			for i, nd := range peers {
+				if gone && i == 1 {
+					continue
+				}
+				for nd.HasReady() {
+					rd := nd.Ready()
+					recs[i].Feed(rd.Entries...)
+					for _, env := range rd.Messages {
+						if o := peers[1-i]; !gone {
+							_ = o.Step(env)
+						}
+					}
+					nd.Advance()
+					moved = true
+				}
+				if !moved && nd.HasWork() {
+					moved = nd.Work()
+				}
+			}
+			busy = busy || moved
+		}
+		return busy
+	}
+	run()
+	if err := peers[0].Propose(); err != nil {
+		t.Fatal(err)
+	}
+	a, r, now := peers[0], engine.NewRand([]byte("claim")), int64(0)
+	for steps := 0; !gone; steps++ {
+		if steps > 20000 || a.Status().Phase != lockstep.PhasePlaying && a.Status().Phase > lockstep.PhasePlaying {
+			t.Fatal("P2 never had a move to vanish at")
+		}
+		busy := run()
+		if peers[1].CanAct() && a.Status().Seq > 4 {
+			gone = true // P2 vanishes instead of moving
+			break
+		}
+		for _, nd := range peers {
+			if nd.CanAct() {
+				st := nd.State()
+				if err := nd.Act(engine.RandomBot{}.Choose(st, st.Legal(nil), r)); err != nil {
+					t.Fatal(err)
+				}
+				busy = true
+			}
+		}
+		if !busy {
+			now += 100
+			for _, nd := range peers {
+				nd.Tick(now)
+			}
+		}
+	}
+	if !a.Secret() {
+		t.Fatal("the table is not secret")
+	}
+	other := 2 - a.Status().MySeat // P2's seat, from 1
+	table := func(human bool) Table {
+		return Build(recs[0], a.Status(), a.State(), Env{Human: human, Self: self[0], DropAfter: dropAfter})
+	}
+	tick := func(ms int64) {
+		for end := now + ms; now < end; {
+			now += 100
+			a.Tick(now)
+			run()
+		}
+	}
+	tick(stallAfter + 500)
+	tb := table(true)
+	if !strings.Contains(tb.Pause, "paused: P2 is away") || !strings.Contains(tb.Pause, "both players' keys") || !strings.Contains(tb.Pause, "claim of the win is possible after 3 s") {
+		t.Fatalf("before the drop time the pause reads %q", tb.Pause)
+	}
+	if tb.CanClaim || !a.Status().CanClaim {
+		t.Fatalf("before the drop time the screen may claim: %v (the node would take it: %v)", tb.CanClaim, a.Status().CanClaim)
+	}
+	tick(dropAfter)
+	tb = table(true)
+	if !tb.CanClaim || !strings.Contains(tb.Pause, "it goes on if P2 comes back, or claim the win") {
+		t.Fatalf("after the drop time: may claim %v, pause %q", tb.CanClaim, tb.Pause)
+	}
+	stalled := false
+	for _, s := range tb.Stalls {
+		if s.Seat == other {
+			stalled = true
+			if s.Droppable || s.CanDrop || s.For < dropAfter {
+				t.Fatalf("the absent player's stall: %+v (a table of two cannot vote them out)", s)
+			}
+		}
+	}
+	if !stalled {
+		t.Fatalf("no stall for the absent seat %d: %+v", other, tb.Stalls)
+	}
+	if w := table(false); w.Pause == "" || w.CanClaim {
+		t.Fatalf("a watcher's screen: pause %q, may claim %v", w.Pause, w.CanClaim)
+	}
+	if err := a.Claim(); err != nil {
+		t.Fatal(err)
+	}
+	run()
+	tb = table(true)
+	if tb.Phase != "over" || tb.Result == nil || len(tb.Result.Winners) != 1 || tb.Result.Winners[0] != tb.You || !strings.Contains(tb.Result.Reason, "P1 claimed the win") {
+		t.Fatalf("after the claim: phase %q, result %+v (you are seat %d)", tb.Phase, tb.Result, tb.You)
+	}
+	if tb.Pause != "" || tb.CanClaim {
+		t.Fatalf("the game is over but the model still says %q, may claim %v", tb.Pause, tb.CanClaim)
+	}
+}
+
+// TestStallSaysWhyItIsHeld: a wait the node reports as held keeps its
+// reason in the model's stall (and its JSON), the seat counted from 1; a
+// plain wait has none.
+func TestStallSaysWhyItIsHeld(t *testing.T) {
+	var members []lockstep.Member
+	for i := range 3 {
+		id, _ := crypto.GenerateIdentity(bytes.NewReader(bytes.Repeat([]byte{byte(i + 1)}, 32)))
+		members = append(members, lockstep.Member{ID: id.ID(), Name: []string{"Al", "Bo", "Cy"}[i]})
+	}
+	why := "held: waiting for Cy (seat 3) to answer the card catch-up after restart"
+	st := lockstep.Status{Phase: lockstep.PhasePlaying, Members: members, Seats: []int{0, 1, 2}, MySeat: 0, Dropped: make([]bool, 3),
+		Actor: engine.Actor{Kind: engine.ActorCards}, Mode: "secret table",
+		Waiting: []lockstep.Wait{
+			{Peer: members[1].ID, Name: "Bo", Seat: 1, What: "its decryption shares for batch 3", For: 6000},
+			{Peer: members[2].ID, Name: "Cy", Seat: 2, What: "an answer to the card catch-up", For: 6000, Why: why}}}
+	tb := Build(NewRecorder(games.Lookup), st, nil, Env{Human: true, Self: members[0].ID.String()})
+	if len(tb.Stalls) != 2 || tb.Stalls[0].Why != "" || tb.Stalls[1].Seat != 3 || tb.Stalls[1].Why != why {
+		t.Fatalf("the stalls are %+v", tb.Stalls)
+	}
+	b, err := json.Marshal(tb.Stalls)
+	if err != nil || !strings.Contains(string(b), `"why":"`+why+`"`) || strings.Count(string(b), `"why"`) != 1 {
+		t.Fatalf("the stalls' JSON: %s (%v)", b, err)
+	}
+	if !strings.Contains(tb.Status, "waiting for Cy (an answer to the card catch-up, 6 s)") {
+		t.Fatalf("the status line does not name the held wait: %q", tb.Status)
 	}
 }

@@ -248,3 +248,23 @@ func TestClaimWin(t *testing.T) {
 		t.Fatalf("a claim was offered before the drop delay:\n%s", v)
 	}
 }
+
+// TestHeldWaitSaysWhy: a wait the card layer holds says why on a line of
+// its own, whole on an 80-column screen.
+func TestHeldWaitSaysWhy(t *testing.T) {
+	snap := labelSnap(1, "Roll")
+	snap.Legal = nil
+	why := "held: waiting for Bo (seat 3) to answer the card catch-up after restart"
+	snap.Table = &present.Table{DropAfter: 60000, Stalls: []present.Stall{
+		{Seat: 3, Name: "Bo", What: "its decryption shares for batch 3", For: 6000, Why: why, Droppable: true},
+		{Seat: 2, Name: "Cy", What: "its decryption shares for batch 3", For: 6000, Droppable: true}}}
+	m := New(snap, false, nil, nil)
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	v := m.View()
+	if !strings.Contains(v, "waiting for Bo (its decryption shares for batch 3) 0:06") || !strings.Contains(v, why) {
+		t.Fatalf("the held wait does not say why:\n%s", v)
+	}
+	if strings.Count(v, "held:") != 1 {
+		t.Fatalf("a plain wait says it is held:\n%s", v)
+	}
+}

@@ -96,6 +96,10 @@ func (m *Model) layout() screen {
 				line += fmt.Sprintf(" · a drop may be proposed after %s", clock(t.DropAfter))
 			}
 			sc.bottom = append(sc.bottom, warnStyle.Render(line))
+			if st.Why != "" {
+				// On its own line: an 80-column screen cuts the wait's.
+				sc.bottom = append(sc.bottom, warnStyle.Render("   "+st.Why))
+			}
 		}
 		if t.Pause != "" {
 			line := "⏸ " + t.Pause

@@ -18,6 +18,10 @@ type Controls struct {
 	Start func()
 	// Drop votes to drop seats (0-based) that keep the table waiting.
 	Drop func(seats []int)
+	// Claim claims the win at a table of two paused by the other player's
+	// absence (present.Table.CanClaim); an error (the table would not take
+	// the claim) is shown on the page.
+	Claim func() error
 }
 
 // Page is one seat's page: a Server plus the decision open now, so that a
@@ -32,6 +36,7 @@ type Page struct {
 	actions  []present.Action
 	canStart bool
 	canDrop  []int
+	canClaim bool
 	chosen   bool
 	// queue is the rest of a combo chosen (a walk of several spaces): each
 	// step is played once the one before is committed, while it is legal.
@@ -42,6 +47,7 @@ type Page struct {
 const (
 	startID = "start"
 	dropID  = "drop"
+	claimID = "claim"
 )
 
 // NewPage serves a page with the given controls.
@@ -67,12 +73,17 @@ func (p *Page) Show(t present.Table) {
 	if p.ctl.Drop == nil {
 		f.CanDrop = nil
 	}
+	if p.ctl.Claim == nil || t.Phase != "playing" {
+		// The page offers only what its peer can do: a watcher's page
+		// shows the pause but no Claim button.
+		f.CanClaim = false
+	}
 	p.mu.Lock()
 	newStep := t.Step != p.step
 	if newStep || len(t.Actions) == 0 {
 		p.chosen = false
 	}
-	p.step, p.actions, p.canStart, p.canDrop = t.Step, t.Actions, canStart, f.CanDrop
+	p.step, p.actions, p.canStart, p.canDrop, p.canClaim = t.Step, t.Actions, canStart, f.CanDrop, f.CanClaim
 	if len(p.queue) > 0 && newStep {
 		p.continueCombo()
 	}
@@ -120,6 +131,15 @@ func (p *Page) choose(m Message) error {
 		p.canDrop = nil
 		go p.ctl.Drop(seats)
 		return nil
+	case claimID:
+		// The page asked twice (Claim, then Yes): a claim ends the game
+		// and cannot be taken back.
+		if !p.canClaim {
+			return fmt.Errorf("the win cannot be claimed now: only at a table of two, once the other player has kept it waiting past the drop delay")
+		}
+		p.canClaim = false
+		go p.claim()
+		return nil
 	}
 	if p.ctl.Act == nil {
 		return fmt.Errorf("this page only watches: it cannot act")
@@ -138,6 +158,13 @@ func (p *Page) choose(m Message) error {
 	p.queue = steps[1:]
 	go p.act(steps[0])
 	return nil
+}
+
+// claim claims the win; if the table refuses, the page is told why.
+func (p *Page) claim() {
+	if err := p.ctl.Claim(); err != nil {
+		p.Tell("your claim of the win was refused: " + err.Error())
+	}
 }
 
 // act plays a; if the table refuses it, the page is told why and may

@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -191,6 +192,95 @@ func TestPageRefusedMove(t *testing.T) {
 		_, b, err := c.Read(ctx)
 		if err != nil || !strings.Contains(string(b), "your move was refused: not your turn") {
 			t.Fatalf("try %d: the page was told %s (%v)", try, b, err)
+		}
+	}
+}
+
+// TestPageClaimsTheWin: at a table of two paused by the other player's
+// absence, the page's frame offers the claim and a claim message claims
+// once; a page whose peer cannot claim (a watcher), a pause before the
+// drop time and a claim the table refuses each say why and claim nothing.
+func TestPageClaimsTheWin(t *testing.T) {
+	claims, answers := make(chan struct{}, 4), make(chan error, 4)
+	p, err := NewPage(Controls{Act: func(engine.Action) error { return nil }, Claim: func() error { claims <- struct{}{}; return <-answers }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	tab, _ := tableOf(t, "infinitecity")
+	tab.Actions = nil
+	tab.Pause = "paused: Bo is away and the game cannot go on without them (the hidden cards need both players' keys); it goes on if Bo comes back (a claim of the win is possible after 60 s)"
+	p.Show(tab)
+	if err := p.choose(Message{Action: claimID}); err == nil || !strings.Contains(err.Error(), "cannot be claimed now") {
+		t.Fatalf("a claim before the drop time: %v", err)
+	}
+	tab.CanClaim = true
+	p.Show(tab)
+	if f := frameOf(tab, false); !f.CanClaim || f.Pause == "" {
+		t.Fatalf("the frame of a paused table: may claim %v, pause %q", f.CanClaim, f.Pause)
+	}
+	answers <- nil
+	if err := p.choose(Message{Action: claimID}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-claims:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the claim was not made")
+	}
+	if err := p.choose(Message{Action: claimID}); err == nil {
+		t.Fatal("a second claim message claimed again")
+	}
+	// The table refuses (the other came back meanwhile): the page says so.
+	answers <- errors.New("lockstep: wrong phase: Bo has not kept the table waiting for 60 s")
+	p.Show(tab)
+	c, cancel := dialPage(t, p)
+	defer cancel()
+	if err := p.choose(Message{Action: claimID}); err != nil {
+		t.Fatal(err)
+	}
+	<-claims
+	if text := readError(t, c); !strings.Contains(text, "your claim of the win was refused") || !strings.Contains(text, "has not kept the table waiting") {
+		t.Fatalf("the page was told %q", text)
+	}
+
+	w, err := NewPage(Controls{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	w.Show(tab)
+	if err := w.choose(Message{Action: claimID}); err == nil {
+		t.Fatal("a watcher's page claimed the win")
+	}
+}
+
+// dialPage opens a socket to p as its page does.
+func dialPage(t *testing.T, p *Page) (*websocket.Conn, context.CancelFunc) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	c, _, err := dial(ctx, p.Server, p.Origin())
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	return c, func() { c.CloseNow(); cancel() }
+}
+
+// readError reads the socket's messages until an error, and returns its
+// text.
+func readError(t *testing.T, c *websocket.Conn) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for {
+		_, b, err := c.Read(ctx)
+		if err != nil {
+			t.Fatalf("no error came: %v", err)
+		}
+		var m struct{ Type, Text string }
+		if json.Unmarshal(b, &m) == nil && m.Type == "error" {
+			return m.Text
 		}
 	}
 }

@@ -50,11 +50,14 @@ type nodeTable struct {
 	// goneKind, if set, is the kind counted for goneAfter instead of
 	// share envelopes (crypto.KindShuffle: it freezes before a shuffle).
 	goneKind crypto.Kind
-	// tamper, if set, may replace what a peer sends (a modified client:
-	// it signs what it returns itself).
 	held     []*crypto.Envelope // what the gone peer had not sent yet
 	heldFrom int
-	tamper   func(from int, env *crypto.Envelope) *crypto.Envelope
+	// tamper, if set, may replace what a peer sends (a modified client:
+	// it signs what it returns itself).
+	tamper func(from int, env *crypto.Envelope) *crypto.Envelope
+	// withhold, if set, keeps what a peer sends from the others, in its
+	// messages and in its answers to catch-up requests (a late envelope).
+	withhold func(from int, env *crypto.Envelope) bool
 }
 
 func newNodeTable(t *testing.T, n int, seed string, openHands bool) *nodeTable {
@@ -166,6 +169,9 @@ func (nt *nodeTable) run() bool {
 				for _, env := range msgs {
 					if nt.tamper != nil {
 						env = nt.tamper(i, env)
+					}
+					if nt.withhold != nil && nt.withhold(i, env) {
+						continue
 					}
 					b := env.Marshal()
 					for j := range nt.nodes {

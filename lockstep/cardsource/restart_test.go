@@ -40,6 +40,15 @@ func (nt *nodeTable) answer(i int, q lockstep.GapRequest) {
 		}
 		a := other.Answer(lockstep.GapRequest{To: nt.ids[i].ID(), From: q.From})
 		var b [][]byte
+		if nt.withhold != nil {
+			var kept []*crypto.Envelope
+			for _, e := range a.Pending {
+				if !nt.withhold(j, e) {
+					kept = append(kept, e)
+				}
+			}
+			a.Pending = kept
+		}
 		for _, e := range append(append([]*crypto.Envelope(nil), a.Entries...), a.Pending...) {
 			b = append(b, e.Marshal()) // as they travel: bytes
 		}

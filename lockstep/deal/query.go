@@ -176,6 +176,14 @@ func (m *Machine) Waiting() []Wait {
 			if s == m.me {
 				continue
 			}
+			if m.dropped[s] && (!b.remaskOK[s] || !b.shareOK[s]) {
+				// A batch under way when s dropped waits for the pieces
+				// of its key, from which the others stand in for it.
+				if pw := m.pieceWaits(s); len(pw) > 0 {
+					w = append(w, pw...)
+					continue
+				}
+			}
 			if !b.remaskOK[s] && b.remaskEnv[s] == nil && b.started {
 				w = append(w, Wait{s, fmt.Sprintf("its re-masking for batch %d", o.batch)})
 			} else if !b.shareOK[s] && b.shareEnv[s] == nil && b.started {

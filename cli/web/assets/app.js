@@ -5,7 +5,7 @@
 "use strict";
 (function () {
   var $ = function (id) { return document.getElementById(id); };
-  var frame = null, sock = null, waiting = false, overShown = -1, toastTimer = null, dropArmed = false, drawn = "", sendTimer = null;
+  var frame = null, sock = null, waiting = false, overShown = -1, toastTimer = null, dropArmed = false, claimArmed = false, drawn = "", sendTimer = null;
 
   function connect() {
     var url = "ws://" + location.host + location.pathname.replace(/[^/]*$/, "") + "ws";
@@ -119,7 +119,7 @@
     $("seatno").textContent = f.seat >= 0 ? "you are seat " + (f.seat + 1) : f.phase === "lobby" || f.phase === "starting" ? "seats not drawn yet" : "spectating";
     if (f.seat >= 0) $("seatno").style.setProperty("--seat", BM.seatColor(f.seat));
     var g = gameOf(f), ctx = context(f);
-    var key = JSON.stringify([f.step, f.view, f.actions.map(function (a) { return a.id; }), f.hints, f.can_start, f.can_drop, dropArmed, f.phase, f.seats, f.lobby, f.phase === "lobby" ? f.status : ""]);
+    var key = JSON.stringify([f.step, f.view, f.actions.map(function (a) { return a.id; }), f.hints, f.can_start, f.can_drop, dropArmed, f.can_claim, claimArmed, f.pause, f.phase, f.seats, f.lobby, f.phase === "lobby" ? f.status : ""]);
     if (force || key !== drawn) {
       drawn = key;
       var board = $("board");
@@ -164,6 +164,23 @@
       });
       btns.appendChild(dr);
     }
+    if (!f.can_claim) claimArmed = false;
+    if (f.can_claim) {
+      // Two clicks, as the terminal's C then y: a claim ends the game and
+      // cannot be taken back.
+      if (claimArmed) {
+        var yes = BM.h("button", { type: "button", class: "risky", "data-action": "claim", text: "Yes, claim the win: the game ends now" });
+        yes.addEventListener("click", function () { claimArmed = false; send({ id: "claim" }); });
+        var no = BM.h("button", { type: "button", "data-action": "claim-cancel", text: "No, wait for them" });
+        no.addEventListener("click", function () { claimArmed = false; render(true); });
+        btns.appendChild(yes);
+        btns.appendChild(no);
+      } else {
+        var cl = BM.h("button", { type: "button", class: "risky", "data-action": "claim-ask", text: "Claim the win…" });
+        cl.addEventListener("click", function () { claimArmed = true; render(true); });
+        btns.appendChild(cl);
+      }
+    }
     f.actions.forEach(function (a) {
       var b = BM.h("button", { type: "button", "data-action": a.id, text: a.label, title: a.text || null,
         class: (a.id === f.default_action ? "default" : "") + (a.risky ? " risky" : "") });
@@ -177,6 +194,18 @@
       }
       all.appendChild(b);
     });
+    if (f.pause) {
+      // A table of two waits for the other player and cannot go on
+      // without them: say so in the model's words, and what a claim does.
+      prompt = f.pause.charAt(0).toUpperCase() + f.pause.slice(1) + "." +
+        (claimArmed ? " Claim the win? The game ends now with you as the winner and cannot go on." : "");
+      $("prompt").textContent = prompt;
+      $("prompt").className = "pause";
+      $("choices").classList.add("active");
+      $("all").hidden = f.actions.length < 2;
+      return;
+    }
+    $("prompt").className = "";
     if (f.your_turn && onBoard > 0) prompt = (prompt ? prompt + " — " : "") + "click a highlighted place on the board, or a button";
     else if (f.your_turn && !prompt) prompt = "Your move:";
     $("prompt").textContent = prompt;
@@ -203,7 +232,8 @@
             r.seat === turn && !f.over ? BM.h("span", { class: "tag now", text: "to move" }) : null]),
           r.detail ? BM.h("div", { class: "detail", text: r.detail }) : null,
           stall ? BM.h("div", { class: "stall", text: "the table waits for " + stall.what + ": " + Math.round(stall.for_ms / 1000) + " s" +
-            (stall.can_drop ? " — you may vote to drop" : f.drop_after_ms ? " (a drop may be proposed after " + Math.round(f.drop_after_ms / 1000) + " s)" : "") }) : null,
+            (stall.can_drop ? " — you may vote to drop" : !stall.droppable ? " (too few players left to vote them out)" : f.drop_after_ms ? " (a drop may be proposed after " + Math.round(f.drop_after_ms / 1000) + " s)" : "") }) : null,
+          stall && stall.why ? BM.h("div", { class: "stall why", text: stall.why }) : null,
           votes(f, r.seat + 1),
           peer && peer.conn === "not connected" && !stall ? BM.h("div", { class: "stall", text: "not connected" }) : null,
         ]),
