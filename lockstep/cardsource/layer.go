@@ -48,6 +48,7 @@ func (l *layer) TakeReady() lockstep.CardReady {
 			if ev.Kind == deal.EventCheat && ev.Cheat == deal.CheatEquivocation && len(ev.Evidence) == 2 {
 				c.Evidence = ev.Evidence
 			}
+			c.Convicted = ev.Kind == deal.EventCheat && ev.Convicted
 			out.Cheats = append(out.Cheats, c)
 		case deal.EventDeckReady, deal.EventKeys, deal.EventEscrows, deal.EventDropped, deal.EventRecovered:
 			out.Notes = append(out.Notes, ev.Text)

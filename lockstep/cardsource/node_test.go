@@ -52,6 +52,10 @@ type nodeTable struct {
 	held     []*crypto.Envelope // what the gone peer had not sent yet
 	heldFrom int
 	tamper   func(from int, env *crypto.Envelope) *crypto.Envelope
+	// left marks peers no longer run (a cheater the others dropped), and
+	// cheatsOK lets playTicking go on where a test expects cheats named.
+	left     []bool
+	cheatsOK bool
 }
 
 func newNodeTable(t *testing.T, n int, seed string, openHands bool) *nodeTable {

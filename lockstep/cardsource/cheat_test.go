@@ -1,0 +1,203 @@
+package cardsource_test
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/boardmesh/boardmesh/crypto"
+	mp "github.com/boardmesh/boardmesh/crypto/mentalpoker"
+	"github.com/boardmesh/boardmesh/engine"
+	"github.com/boardmesh/boardmesh/engine/games"
+	"github.com/boardmesh/boardmesh/engine/infinitecity"
+	"github.com/boardmesh/boardmesh/lockstep"
+	"github.com/boardmesh/boardmesh/lockstep/deal"
+)
+
+// swapShares returns a share envelope's body with its first two shares
+// swapped (each a valid point with a valid proof, for the other card's
+// ciphertext), or nil if it holds fewer than two.
+func swapShares(t *testing.T, body []byte) []byte {
+	t.Helper()
+	d := engine.NewDecoder(body)
+	n := d.Len(deal.MaxBatch)
+	slots := make([]int, n)
+	shares := make([][]byte, n)
+	for i := 0; i < n; i++ {
+		slots[i], shares[i] = d.Len(deal.MaxBatch), d.Blob(mp.ShareLen)
+	}
+	if err := d.Finish(); err != nil {
+		t.Fatalf("a share body does not decode: %v", err)
+	}
+	if n < 2 {
+		return nil
+	}
+	shares[0], shares[1] = shares[1], shares[0]
+	e := engine.NewEncoder(nil)
+	e.Len("count", n)
+	for i := range slots {
+		e.Uint("slot", uint64(slots[i]))
+		e.Blob("share", shares[i])
+	}
+	return append([]byte(nil), e.Bytes()...)
+}
+
+// shareCheatTable is a secret Infinite City table of n nodes with drops by
+// time off (DropAfter 0: only the cheat can drop anyone) where P2 runs a
+// modified client: its first share envelope of two shares or more has
+// them swapped, signed by P2 itself. Once it has sent it, P2's node is no
+// longer run (what a dropped cheater does next is its own business).
+func shareCheatTable(t *testing.T, n int, seed string) (*nodeTable, *bool) {
+	nt := newNodeGameTable(t, infinitecity.Game, n, seed, false, func(i int, c *lockstep.Config) { c.DropAfter, c.StallAfter = 0, 500 })
+	nt.left, nt.cheatsOK = make([]bool, n), true
+	cheated := new(bool)
+	nt.tamper = func(from int, env *crypto.Envelope) *crypto.Envelope {
+		if from != 1 || env.Kind != crypto.KindShare || *cheated {
+			return env
+		}
+		body := swapShares(t, env.Body)
+		if body == nil {
+			return env
+		}
+		*cheated = true
+		nt.left[1] = true
+		bad := *env
+		bad.Body = body
+		crypto.Sign(nt.ids[1], &bad)
+		return &bad
+	}
+	return nt, cheated
+}
+
+// namedP2 checks that peer i named P2, by name and seat from 1, in a
+// cheat about its decryption share, and no other peer in any cheat.
+func namedP2(t *testing.T, nt *nodeTable, i int) {
+	t.Helper()
+	st := nt.nodes[i].Status()
+	seat := -1
+	for s, mi := range st.Seats {
+		if st.Members[mi].Name == "P2" {
+			seat = s
+		}
+	}
+	found := false
+	for _, ev := range nt.events[i] {
+		if ev.Kind != lockstep.EventCheat && ev.Kind != lockstep.EventEquivocation && ev.Kind != lockstep.EventDesync {
+			continue
+		}
+		if ev.Seat != seat+1 || !strings.Contains(ev.Text, "P2") {
+			t.Errorf("peer %d blamed someone other than P2 (seat %d): %s", i+1, seat+1, ev.Text)
+			continue
+		}
+		found = found || strings.Contains(ev.Text, "decryption share") && strings.Contains(ev.Text, "wrong")
+	}
+	if !found {
+		t.Errorf("peer %d was not told that P2 (seat %d) sent a wrong decryption share", i+1, seat+1)
+	}
+}
+
+// TestNodeShareCheatDropsTheCheater: at a secret table of four nodes, P2
+// signs a wrong decryption share. Every honest node names P2 and votes at
+// once to drop it (drops by time are off); P2's card key is rebuilt from
+// the escrow, the cards it held are shown, and the three honest nodes play
+// to the end with identical logs and states, naming nobody else; the log
+// verifies on its own. Without the rule the table stands still after the
+// cheat.
+func TestNodeShareCheatDropsTheCheater(t *testing.T) {
+	nt, cheated := shareCheatTable(t, 4, "share cheat")
+	nt.playTicking()
+	if !*cheated {
+		t.Fatal("P2 never sent a share envelope of two shares")
+	}
+	honest := []int{0, 2, 3}
+	for _, i := range honest {
+		namedP2(t, nt, i)
+		voted, rebuilt := false, false
+		for _, ev := range nt.events[i] {
+			voted = voted || ev.Kind == lockstep.EventDropVote && strings.Contains(ev.Text, "P2") && strings.Contains(ev.Text, "proved it a cheat")
+			rebuilt = rebuilt || ev.Kind == lockstep.EventDropped && strings.Contains(ev.Text, "escrow pieces")
+		}
+		if !voted || !rebuilt {
+			t.Errorf("peer %d: voted to drop P2 for its cheat: %v; rebuilt its key: %v", i+1, voted, rebuilt)
+		}
+		if st := nt.nodes[i].Status(); st.Phase != lockstep.PhaseOver {
+			t.Errorf("peer %d is in phase %v", i+1, st.Phase)
+		}
+	}
+	a := nt.nodes[0]
+	for _, i := range honest[1:] {
+		if !bytes.Equal(engine.Encode(a.State()), engine.Encode(nt.nodes[i].State())) {
+			t.Fatalf("peers 1 and %d end with different states", i+1)
+		}
+		if len(nt.entries[i]) != len(nt.entries[0]) {
+			t.Fatalf("peer %d committed %d entries, peer 1 %d", i+1, len(nt.entries[i]), len(nt.entries[0]))
+		}
+		for k := range nt.entries[0] {
+			if !bytes.Equal(nt.entries[0][k].Marshal(), nt.entries[i][k].Marshal()) {
+				t.Fatalf("entry %d differs between peers 1 and %d", k, i+1)
+			}
+		}
+	}
+	st := a.Status()
+	for s, mi := range st.Seats {
+		if want := st.Members[mi].Name == "P2"; st.Dropped[s] != want {
+			t.Errorf("seat %d (%s): dropped %v", s+1, st.Members[mi].Name, st.Dropped[s])
+		}
+	}
+	rep, err := lockstep.Verify(nt.entries[0], games.Lookup)
+	if err != nil || rep.Result == nil {
+		t.Fatalf("the log does not verify on its own: %v", err)
+	}
+}
+
+// TestNodeShareCheatAtTwoPausesAndClaims: at a secret table of two, P2
+// signs a wrong decryption share. P1 names it; it cannot drop P2 (a drop
+// needs a majority), so its status says the game is paused because P2 is
+// proven to cheat, and it may claim the win at once (no drop time to wait
+// for a proven cheat); the claim is the log's last entry and the log
+// verifies with P1 the winner.
+func TestNodeShareCheatAtTwoPausesAndClaims(t *testing.T) {
+	nt, cheated := shareCheatTable(t, 2, "share cheat 2")
+	a := nt.nodes[0]
+	r := engine.NewRand([]byte("bots"))
+	for steps := 0; steps < 5000 && !a.Status().CanClaim; steps++ {
+		busy := nt.run()
+		if nt.live(0) && a.CanAct() {
+			st := a.State()
+			if err := a.Act(engine.RandomBot{}.Choose(st, st.Legal(nil), r)); err != nil {
+				t.Fatal(err)
+			}
+			busy = true
+		}
+		if nt.live(1) && nt.nodes[1].CanAct() {
+			st := nt.nodes[1].State()
+			if err := nt.nodes[1].Act(engine.RandomBot{}.Choose(st, st.Legal(nil), r)); err != nil {
+				t.Fatal(err)
+			}
+			busy = true
+		}
+		if !busy {
+			nt.now += 100
+			a.Tick(nt.now)
+		}
+	}
+	if !*cheated || !a.Status().CanClaim {
+		t.Fatalf("P2 cheated: %v; P1 may claim: %v (status %+v)", *cheated, a.Status().CanClaim, a.Status().Waiting)
+	}
+	namedP2(t, nt, 0)
+	if p := a.Status().Pause; !strings.Contains(p, "paused: P2 is proven to cheat") || !strings.Contains(p, "claim the win") {
+		t.Fatalf("the status says %q", p)
+	}
+	if err := a.Claim(); err != nil {
+		t.Fatal(err)
+	}
+	nt.run()
+	log := nt.entries[0]
+	if last := log[len(log)-1]; last.Kind != crypto.KindClaim {
+		t.Fatalf("the log ends with a %s entry", last.Kind)
+	}
+	rep, err := lockstep.Verify(log, games.Lookup)
+	if err != nil || rep.Result == nil || len(rep.Result.Winners) != 1 || rep.Result.Winners[0] != a.Status().MySeat {
+		t.Fatalf("the log verifies to %+v (%v)", rep, err)
+	}
+}
