@@ -96,8 +96,10 @@ type CardCheat struct {
 	// for one slot: the node commits them as evidence (Node.equivocation).
 	Evidence []*crypto.Envelope
 	// Convicted: the layer proved Seat a cheat by an envelope Seat signed
-	// (a wrong decryption share, or one left out) and did not stop: it
-	// waits for the table to drop Seat (secretdrop.go's convicted seats).
+	// (a bad proof of its own). If the layer goes on (Err is nil: a wrong
+	// decryption share, or one left out), it waits for the table to drop
+	// Seat; if it stopped (a forged shuffle), the game cannot go on, but a
+	// table of two may claim the win (secretdrop.go's convicted seats).
 	Convicted bool
 }
 

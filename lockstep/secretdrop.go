@@ -154,7 +154,10 @@ func (n *Node) cardWaits() []Wait {
 // proves nothing against the seat it names) and a share that never comes
 // (a stall: the vote waits for the drop time, Config.DropAfter). At a
 // table of two there is no drop: the game pauses and the honest player may
-// claim the win at once (claim.go).
+// claim the win at once (claim.go). A cheat the card layer proved and
+// stopped at (a forged shuffle: the chain cannot go on without the
+// cheater's link) convicts too: a table of two may claim at once, a larger
+// one stands still, named, as before.
 
 // convict records that the card layer proved seat (0-based) a cheat.
 func (n *Node) convict(seat int, why string) {
@@ -181,7 +184,9 @@ func (n *Node) convictedWhy(seat int) string {
 // drop is possible now (3 or more seats in play, no round open).
 func (n *Node) dropConvicted() {
 	m := n.m
-	if n.stopped || n.replaying || m.phase != PhasePlaying || len(m.dropCards) > 0 {
+	if n.stopped || n.replaying || m.phase != PhasePlaying || len(m.dropCards) > 0 || m.cards == nil || m.cards.Err() != nil {
+		// (A stopped card layer cannot rebuild a key: the drop would
+		// stand still as the cheat did.)
 		return
 	}
 	me := n.mySeat()

@@ -306,29 +306,60 @@ func TestAttackSecretMissingShare(t *testing.T) {
 	})
 }
 
-// TestAttackSecretWrongShareAtTwo: at a secret table of two, bob's
-// decryption shares are swapped. Ada names him; she cannot vote him out
-// (a drop needs a majority), so her screen says the game is paused because
-// bob is proven to cheat, and offers the claim of the win at once. Her
-// claim ends the game with her the winner, and her log verifies on its
-// own with that result.
-func TestAttackSecretWrongShareAtTwo(t *testing.T) {
+// swapTwoShares swaps the first two shares of a share body (nil: fewer
+// than two, let it pass).
+func swapTwoShares(body []byte) []byte {
+	es, err := hostile.ParseShares(body)
+	if err != nil || len(es) < 2 {
+		return nil
+	}
+	es[0].Share, es[1].Share = es[1].Share, es[0].Share
+	return hostile.SharesBody(es)
+}
+
+// swapTwoCards swaps the first two ciphertexts of a shuffle's output
+// under its honest proof (nil: the body does not parse).
+func swapTwoCards(body []byte) []byte {
+	b, err := hostile.ParseShuffle(body)
+	if err != nil || len(b.Output) < 128 {
+		return nil
+	}
+	first := append([]byte(nil), b.Output[:64]...)
+	copy(b.Output[:64], b.Output[64:128])
+	copy(b.Output[64:128], first)
+	return b.Encode()
+}
+
+// TestAttackSecretCheatAtTwo: at a secret table of two, bob signs a wrong
+// decryption share, or a forged shuffle. Ada names him; she cannot vote
+// him out (a drop needs a majority), so her screen says the game is
+// paused because bob is proven to cheat, and offers the claim of the win
+// at once (no drop time to wait for a proven cheat). Her claim ends the
+// game with her the winner, and her log verifies on its own with that
+// result.
+func TestAttackSecretCheatAtTwo(t *testing.T) {
+	for _, c := range []struct {
+		kind crypto.Kind
+		edit func([]byte) []byte
+		what *regexp.Regexp
+	}{
+		{crypto.KindShare, swapTwoShares, regexp.MustCompile(`(?i)decryption share.*wrong`)},
+		{crypto.KindShuffle, swapTwoCards, regexp.MustCompile(`(?i)shuffle.*does not prove`)},
+	} {
+		t.Run(c.kind.String(), func(t *testing.T) { claimAfterCheat(t, c.kind, c.edit, c.what) })
+	}
+}
+
+func claimAfterCheat(t *testing.T, kind crypto.Kind, edit func([]byte) []byte, what *regexp.Regexp) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	var a *arena
-	msg, orig := bobsFirst(&a, crypto.KindShare, func(body []byte) []byte {
-		es, err := hostile.ParseShares(body)
-		if err != nil || len(es) < 2 {
-			return nil
-		}
-		es[0].Share, es[1].Share = es[1].Share, es[0].Share
-		return hostile.SharesBody(es)
-	})
+	msg, orig := bobsFirst(&a, kind, edit)
 	a = secretArenaOf(t, ctx, []string{"ada", "bob"}, func(_ engine.CardState, l *cheatLayer) { l.msg = msg })
 	a.start(ctx)
-	a.waitNamed(ctx, []int{ada}, bob, regexp.MustCompile(`(?i)decryption share.*wrong`), 90*time.Second)
+	a.waitNamed(ctx, []int{ada}, bob, what, 90*time.Second)
 	if orig() == nil {
-		t.Fatal("bob never posted shares")
+		t.Fatalf("bob never sent a %s envelope", kind)
 	}
 	p := a.tbl.Peers[ada]
 	for !p.Status().CanClaim {

@@ -2,6 +2,8 @@ package cardsource_test
 
 import (
 	"bytes"
+	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -42,20 +44,48 @@ func swapShares(t *testing.T, body []byte) []byte {
 	return append([]byte(nil), e.Bytes()...)
 }
 
-// shareCheatTable is a secret Infinite City table of n nodes with drops by
-// time off (DropAfter 0: only the cheat can drop anyone) where P2 runs a
-// modified client: its first share envelope of two shares or more has
-// them swapped, signed by P2 itself. Once it has sent it, P2's node is no
-// longer run (what a dropped cheater does next is its own business).
+// swapShuffle returns a shuffle envelope's body with the first two
+// ciphertexts of its output swapped under its honest proof (a stacked
+// deck).
+func swapShuffle(t *testing.T, body []byte) []byte {
+	t.Helper()
+	d := engine.NewDecoder(body)
+	deck, out, prf := d.Uint(), d.Blob(1<<20), d.Blob(1<<20)
+	if err := d.Finish(); err != nil || len(out) < 2*mp.CiphertextLen {
+		t.Fatalf("a shuffle body does not decode: %v", err)
+	}
+	out = append([]byte(nil), out...)
+	first := append([]byte(nil), out[:mp.CiphertextLen]...)
+	copy(out, out[mp.CiphertextLen:2*mp.CiphertextLen])
+	copy(out[mp.CiphertextLen:], first)
+	e := engine.NewEncoder(nil)
+	e.Uint("deck", deck)
+	e.Blob("output", out)
+	e.Blob("proof", prf)
+	return append([]byte(nil), e.Bytes()...)
+}
+
+// shareCheatTable is cheatTable for P2's first share envelope of two
+// shares or more, its shares swapped.
 func shareCheatTable(t *testing.T, n int, seed string) (*nodeTable, *bool) {
+	return cheatTable(t, n, seed, crypto.KindShare, swapShares)
+}
+
+// cheatTable is a secret Infinite City table of n nodes with drops by
+// time off (DropAfter 0: only the cheat can drop anyone) where P2 runs a
+// modified client: its first envelope of kind that edit changes (edit
+// returns nil to let one pass) goes out changed, signed by P2 itself.
+// Once it has sent it, P2's node is no longer run (what a dropped cheater
+// does next is its own business).
+func cheatTable(t *testing.T, n int, seed string, kind crypto.Kind, edit func(*testing.T, []byte) []byte) (*nodeTable, *bool) {
 	nt := newNodeGameTable(t, infinitecity.Game, n, seed, false, func(i int, c *lockstep.Config) { c.DropAfter, c.StallAfter = 0, 500 })
 	nt.left, nt.cheatsOK = make([]bool, n), true
 	cheated := new(bool)
 	nt.tamper = func(from int, env *crypto.Envelope) *crypto.Envelope {
-		if from != 1 || env.Kind != crypto.KindShare || *cheated {
+		if from != 1 || env.Kind != kind || *cheated {
 			return env
 		}
-		body := swapShares(t, env.Body)
+		body := edit(t, env.Body)
 		if body == nil {
 			return env
 		}
@@ -69,9 +99,12 @@ func shareCheatTable(t *testing.T, n int, seed string) (*nodeTable, *bool) {
 	return nt, cheated
 }
 
+// shareLie is what a peer's event says of P2's swapped shares.
+var shareLie = regexp.MustCompile(`decryption share.*wrong`)
+
 // namedP2 checks that peer i named P2, by name and seat from 1, in a
-// cheat about its decryption share, and no other peer in any cheat.
-func namedP2(t *testing.T, nt *nodeTable, i int) {
+// cheat event matching what, and no other peer in any cheat.
+func namedP2(t *testing.T, nt *nodeTable, i int, what *regexp.Regexp) {
 	t.Helper()
 	st := nt.nodes[i].Status()
 	seat := -1
@@ -85,14 +118,15 @@ func namedP2(t *testing.T, nt *nodeTable, i int) {
 		if ev.Kind != lockstep.EventCheat && ev.Kind != lockstep.EventEquivocation && ev.Kind != lockstep.EventDesync {
 			continue
 		}
-		if ev.Seat != seat+1 || !strings.Contains(ev.Text, "P2") {
+		// (Seat 0: the card layer's stop, which names no seat itself.)
+		if ev.Seat != 0 && ev.Seat != seat+1 || !strings.Contains(ev.Text, "P2") {
 			t.Errorf("peer %d blamed someone other than P2 (seat %d): %s", i+1, seat+1, ev.Text)
 			continue
 		}
-		found = found || strings.Contains(ev.Text, "decryption share") && strings.Contains(ev.Text, "wrong")
+		found = found || ev.Seat == seat+1 && what.MatchString(ev.Text) && strings.Contains(ev.Text, fmt.Sprintf("seat %d (P2)", seat+1))
 	}
 	if !found {
-		t.Errorf("peer %d was not told that P2 (seat %d) sent a wrong decryption share", i+1, seat+1)
+		t.Errorf("peer %d was not told in plain words that P2 (seat %d) did %q", i+1, seat+1, what)
 	}
 }
 
@@ -111,7 +145,7 @@ func TestNodeShareCheatDropsTheCheater(t *testing.T) {
 	}
 	honest := []int{0, 2, 3}
 	for _, i := range honest {
-		namedP2(t, nt, i)
+		namedP2(t, nt, i, shareLie)
 		voted, rebuilt := false, false
 		for _, ev := range nt.events[i] {
 			voted = voted || ev.Kind == lockstep.EventDropVote && strings.Contains(ev.Text, "P2") && strings.Contains(ev.Text, "proved it a cheat")
@@ -150,14 +184,27 @@ func TestNodeShareCheatDropsTheCheater(t *testing.T) {
 	}
 }
 
-// TestNodeShareCheatAtTwoPausesAndClaims: at a secret table of two, P2
-// signs a wrong decryption share. P1 names it; it cannot drop P2 (a drop
-// needs a majority), so its status says the game is paused because P2 is
-// proven to cheat, and it may claim the win at once (no drop time to wait
-// for a proven cheat); the claim is the log's last entry and the log
-// verifies with P1 the winner.
-func TestNodeShareCheatAtTwoPausesAndClaims(t *testing.T) {
-	nt, cheated := shareCheatTable(t, 2, "share cheat 2")
+// TestNodeCheatAtTwoPausesAndClaims: at a secret table of two, P2 signs
+// a wrong decryption share, or a forged shuffle. P1 names it; it cannot
+// drop P2 (a drop needs a majority), so its status says the game is
+// paused because P2 is proven to cheat, and it may claim the win at once
+// (no drop time to wait for a proven cheat); the claim is the log's last
+// entry and the log verifies with P1 the winner.
+func TestNodeCheatAtTwoPausesAndClaims(t *testing.T) {
+	for _, c := range []struct {
+		kind crypto.Kind
+		edit func(*testing.T, []byte) []byte
+		what *regexp.Regexp
+	}{
+		{crypto.KindShare, swapShares, shareLie},
+		{crypto.KindShuffle, swapShuffle, regexp.MustCompile(`shuffle.*does not prove`)},
+	} {
+		t.Run(c.kind.String(), func(t *testing.T) { cheatAtTwo(t, c.kind, c.edit, c.what) })
+	}
+}
+
+func cheatAtTwo(t *testing.T, kind crypto.Kind, edit func(*testing.T, []byte) []byte, what *regexp.Regexp) {
+	nt, cheated := cheatTable(t, 2, "cheat at two "+kind.String(), kind, edit)
 	a := nt.nodes[0]
 	r := engine.NewRand([]byte("bots"))
 	for steps := 0; steps < 5000 && !a.Status().CanClaim; steps++ {
@@ -184,7 +231,7 @@ func TestNodeShareCheatAtTwoPausesAndClaims(t *testing.T) {
 	if !*cheated || !a.Status().CanClaim {
 		t.Fatalf("P2 cheated: %v; P1 may claim: %v (status %+v)", *cheated, a.Status().CanClaim, a.Status().Waiting)
 	}
-	namedP2(t, nt, 0)
+	namedP2(t, nt, 0, what)
 	if p := a.Status().Pause; !strings.Contains(p, "paused: P2 is proven to cheat") || !strings.Contains(p, "claim the win") {
 		t.Fatalf("the status says %q", p)
 	}
