@@ -101,11 +101,6 @@ type CardCheat struct {
 	// Seat; if it stopped (a forged shuffle), the game cannot go on, but a
 	// table of two may claim the win (secretdrop.go's convicted seats).
 	Convicted bool
-	// Proof, with Convicted, is the envelope Seat signed that proves it:
-	// the node keeps it on disk and serves it in catch-up answers, so a
-	// seat that missed it (or restarts) checks the proof itself rather
-	// than wait for the cheater to send it again.
-	Proof *crypto.Envelope
 }
 
 // CardConfig is what a card layer is made from.
@@ -619,9 +614,6 @@ func (n *Node) drainCards() {
 		n.rd.Events = append(n.rd.Events, Event{Kind: EventCheat, Cheat: CheatCards, Seat: c.Seat, Seq: n.m.seq, Text: c.Text, What: c.Text})
 		if c.Convicted {
 			n.convict(c.Seat-1, c.Text)
-			if p := c.Proof; p != nil && p.Session == n.m.session && c.Seat-1 < len(n.m.seats) && p.Author == n.m.members[n.m.seats[c.Seat-1]].ID {
-				n.tookCard(p)
-			}
 		}
 		if len(c.Evidence) == 2 && n.cardProof == nil {
 			n.cardProof = c.Evidence

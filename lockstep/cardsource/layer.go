@@ -52,9 +52,6 @@ func (l *layer) TakeReady() lockstep.CardReady {
 			// of its own: it convicts the seat, whether the deal goes on
 			// and waits for its drop (ev.Convicted) or stopped.
 			c.Convicted = ev.Kind == deal.EventCheat && ev.Seat > 0 && (ev.Convicted || len(ev.Evidence) == 1)
-			if c.Convicted && len(ev.Evidence) == 1 {
-				c.Proof = ev.Evidence[0]
-			}
 			out.Cheats = append(out.Cheats, c)
 		case deal.EventDeckReady, deal.EventKeys, deal.EventEscrows, deal.EventDropped, deal.EventRecovered:
 			out.Notes = append(out.Notes, ev.Text)
