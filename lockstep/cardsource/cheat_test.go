@@ -138,7 +138,24 @@ func namedP2(t *testing.T, nt *nodeTable, i int, what *regexp.Regexp) {
 // verifies on its own. Without the rule the table stands still after the
 // cheat.
 func TestNodeShareCheatDropsTheCheater(t *testing.T) {
-	nt, cheated := shareCheatTable(t, 4, "share cheat")
+	t.Run("all see it", func(t *testing.T) {
+		nt, cheated := shareCheatTable(t, 4, "share cheat")
+		shareCheatDrops(t, nt, cheated)
+	})
+	// The fourth peer loses P2's lie on the way, and P2 sends it no more:
+	// the honest peers keep it as any card envelope they took, and serve
+	// it in their catch-up answers, so the fourth checks the proof itself
+	// and votes too (the drop needs its vote).
+	t.Run("one missed it", func(t *testing.T) {
+		nt, cheated := shareCheatTable(t, 4, "share cheat")
+		nt.miss = func(to int, env *crypto.Envelope) bool {
+			return to == 3 && env.Kind == crypto.KindShare && env.Author == nt.ids[1].ID() && *cheated
+		}
+		shareCheatDrops(t, nt, cheated)
+	})
+}
+
+func shareCheatDrops(t *testing.T, nt *nodeTable, cheated *bool) {
 	nt.playTicking()
 	if !*cheated {
 		t.Fatal("P2 never sent a share envelope of two shares")

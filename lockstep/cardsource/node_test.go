@@ -56,6 +56,8 @@ type nodeTable struct {
 	// cheatsOK lets playTicking go on where a test expects cheats named.
 	left     []bool
 	cheatsOK bool
+	// miss, if set, loses on the way to peer to what it returns true for.
+	miss func(to int, env *crypto.Envelope) bool
 }
 
 func newNodeTable(t *testing.T, n int, seed string, openHands bool) *nodeTable {
@@ -170,7 +172,7 @@ func (nt *nodeTable) run() bool {
 					}
 					b := env.Marshal()
 					for j := range nt.nodes {
-						if j != i {
+						if j != i && (nt.miss == nil || !nt.miss(j, env)) {
 							nt.inbox[j] = append(nt.inbox[j], b)
 							nt.got[j] = append(nt.got[j], b)
 						}
