@@ -19,7 +19,35 @@ import (
 // swapShares returns a share envelope's body with its first two shares
 // swapped (each a valid point with a valid proof, for the other card's
 // ciphertext), or nil if it holds fewer than two.
-func swapShares(t *testing.T, body []byte) []byte {
+func swapShares(t *testing.T, body []byte) []byte { return editShares(t, body, nil) }
+
+// wrongShares returns an edit that lies in P2's first share envelope of
+// two shares or more by swapping them, or, in a game whose batches open
+// one card each, in its second envelope by putting its first envelope's
+// share (valid, for another card and batch) in place of its own.
+func wrongShares() func(*testing.T, []byte) []byte {
+	var first []byte
+	return func(t *testing.T, body []byte) []byte {
+		if b := editShares(t, body, first); b != nil {
+			return b
+		}
+		if first == nil {
+			first = append([]byte(nil), firstShare(t, body)...)
+		}
+		return nil
+	}
+}
+
+func firstShare(t *testing.T, body []byte) []byte {
+	d := engine.NewDecoder(body)
+	d.Len(deal.MaxBatch)
+	d.Len(deal.MaxBatch)
+	return d.Blob(mp.ShareLen)
+}
+
+// editShares swaps body's first two shares; with one, it puts other (if
+// set) in its place.
+func editShares(t *testing.T, body, other []byte) []byte {
 	t.Helper()
 	d := engine.NewDecoder(body)
 	n := d.Len(deal.MaxBatch)
@@ -31,10 +59,14 @@ func swapShares(t *testing.T, body []byte) []byte {
 	if err := d.Finish(); err != nil {
 		t.Fatalf("a share body does not decode: %v", err)
 	}
-	if n < 2 {
+	switch {
+	case n >= 2:
+		shares[0], shares[1] = shares[1], shares[0]
+	case n == 1 && other != nil:
+		shares[0] = other
+	default:
 		return nil
 	}
-	shares[0], shares[1] = shares[1], shares[0]
 	e := engine.NewEncoder(nil)
 	e.Len("count", n)
 	for i := range slots {
@@ -65,20 +97,19 @@ func swapShuffle(t *testing.T, body []byte) []byte {
 	return append([]byte(nil), e.Bytes()...)
 }
 
-// shareCheatTable is cheatTable for P2's first share envelope of two
-// shares or more, its shares swapped.
-func shareCheatTable(t *testing.T, n int, seed string) (*nodeTable, *bool) {
-	return cheatTable(t, n, seed, crypto.KindShare, swapShares)
+// shareCheatTable is cheatTable for P2's share envelopes (wrongShares).
+func shareCheatTable(t *testing.T, g *engine.Game, n int, seed string) (*nodeTable, *bool) {
+	return cheatTable(t, g, n, seed, crypto.KindShare, wrongShares())
 }
 
-// cheatTable is a secret Infinite City table of n nodes with drops by
+// cheatTable is a secret table of g with n nodes with drops by
 // time off (DropAfter 0: only the cheat can drop anyone) where P2 runs a
 // modified client: its first envelope of kind that edit changes (edit
 // returns nil to let one pass) goes out changed, signed by P2 itself.
 // Once it has sent it, P2's node is no longer run (what a dropped cheater
 // does next is its own business).
-func cheatTable(t *testing.T, n int, seed string, kind crypto.Kind, edit func(*testing.T, []byte) []byte) (*nodeTable, *bool) {
-	nt := newNodeGameTable(t, infinitecity.Game, n, seed, false, func(i int, c *lockstep.Config) { c.DropAfter, c.StallAfter = 0, 500 })
+func cheatTable(t *testing.T, g *engine.Game, n int, seed string, kind crypto.Kind, edit func(*testing.T, []byte) []byte) (*nodeTable, *bool) {
+	nt := newNodeGameTable(t, g, n, seed, false, func(i int, c *lockstep.Config) { c.DropAfter, c.StallAfter = 0, 500 })
 	nt.left, nt.cheatsOK = make([]bool, n), true
 	cheated := new(bool)
 	nt.tamper = func(from int, env *crypto.Envelope) *crypto.Envelope {
@@ -130,24 +161,31 @@ func namedP2(t *testing.T, nt *nodeTable, i int, what *regexp.Regexp) {
 	}
 }
 
-// TestNodeShareCheatDropsTheCheater: at a secret table of four nodes, P2
-// signs a wrong decryption share. Every honest node names P2 and votes at
+// TestNodeShareCheatDropsTheCheater: at a secret table of four nodes, in
+// every game with hidden cards, P2 signs a wrong decryption share. Every honest node names P2 and votes at
 // once to drop it (drops by time are off); P2's card key is rebuilt from
 // the escrow, the cards it held are shown, and the three honest nodes play
 // to the end with identical logs and states, naming nobody else; the log
 // verifies on its own. Without the rule the table stands still after the
 // cheat.
 func TestNodeShareCheatDropsTheCheater(t *testing.T) {
-	t.Run("all see it", func(t *testing.T) {
-		nt, cheated := shareCheatTable(t, 4, "share cheat")
-		shareCheatDrops(t, nt, cheated)
-	})
+	for _, g := range games.All() {
+		if st, err := g.Setup(4, nil); err != nil {
+			t.Fatal(err)
+		} else if _, ok := st.(engine.CardState); !ok {
+			continue
+		}
+		t.Run(g.Name, func(t *testing.T) {
+			nt, cheated := shareCheatTable(t, g, 4, "share cheat "+g.Name)
+			shareCheatDrops(t, nt, cheated)
+		})
+	}
 	// The fourth peer loses P2's lie on the way, and P2 sends it no more:
 	// the honest peers keep it as any card envelope they took, and serve
 	// it in their catch-up answers, so the fourth checks the proof itself
 	// and votes too (the drop needs its vote).
 	t.Run("one missed it", func(t *testing.T) {
-		nt, cheated := shareCheatTable(t, 4, "share cheat")
+		nt, cheated := shareCheatTable(t, infinitecity.Game, 4, "share cheat")
 		nt.miss = func(to int, env *crypto.Envelope) bool {
 			return to == 3 && env.Kind == crypto.KindShare && env.Author == nt.ids[1].ID() && *cheated
 		}
@@ -158,7 +196,7 @@ func TestNodeShareCheatDropsTheCheater(t *testing.T) {
 func shareCheatDrops(t *testing.T, nt *nodeTable, cheated *bool) {
 	nt.playTicking()
 	if !*cheated {
-		t.Fatal("P2 never sent a share envelope of two shares")
+		t.Fatal("P2 never lied in a share envelope")
 	}
 	honest := []int{0, 2, 3}
 	for _, i := range honest {
@@ -221,7 +259,7 @@ func TestNodeCheatAtTwoPausesAndClaims(t *testing.T) {
 }
 
 func cheatAtTwo(t *testing.T, kind crypto.Kind, edit func(*testing.T, []byte) []byte, what *regexp.Regexp) {
-	nt, cheated := cheatTable(t, 2, "cheat at two "+kind.String(), kind, edit)
+	nt, cheated := cheatTable(t, infinitecity.Game, 2, "cheat at two "+kind.String(), kind, edit)
 	a := nt.nodes[0]
 	r := engine.NewRand([]byte("bots"))
 	for steps := 0; steps < 5000 && !a.Status().CanClaim; steps++ {
