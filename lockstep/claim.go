@@ -139,6 +139,10 @@ func (n *Node) ClaimState() error {
 		return err
 	}
 	other := m.otherSeat(me)
+	if n.convictedWhy(other) != "" {
+		// Proven to cheat: no need to wait (secretdrop.go).
+		return nil
+	}
 	for _, w := range n.Waiting() {
 		if w.Seat == other && w.For >= n.claimAfter() {
 			return nil
@@ -194,6 +198,10 @@ func (n *Node) pauseText() string {
 		return ""
 	}
 	other := m.otherSeat(me)
+	if why := n.convictedWhy(other); why != "" {
+		name := m.name(m.seats[other])
+		return fmt.Sprintf("paused: %s is proven to cheat (%s), and the game cannot go on without them (the hidden cards need both players' keys); claim the win", name, why)
+	}
 	for _, w := range n.Waiting() {
 		if w.Seat == other && w.For >= n.cfg.StallAfter {
 			name := m.name(m.seats[other])

@@ -138,6 +138,10 @@ type Node struct {
 	cardHeld  []heldCard
 	cardHeard []crypto.PeerID // members heard from while the card layer is held (releaseCards)
 	cardHas   map[slot]bool
+	// convicted, by seat, is why the card layer proved that seat a cheat
+	// by an envelope it signed ("" if it did not): the node votes to drop
+	// it at once (secretdrop.go).
+	convicted []string
 	replaying bool
 	modeFor   crypto.Hash // the session modeText is of
 	modeText  string
@@ -394,7 +398,10 @@ func (n *Node) Act(a engine.Action) error {
 
 // VoteDrop signs a vote to drop seats at the current step. The drop
 // happens once every other seated peer has voted for the same seats.
-func (n *Node) VoteDrop(seats []int) error {
+func (n *Node) VoteDrop(seats []int) error { return n.voteDrop(seats, "") }
+
+// voteDrop is VoteDrop, with why (if set) said in the vote's event.
+func (n *Node) voteDrop(seats []int, why string) error {
 	if n.stopped {
 		return ErrStopped
 	}
@@ -420,8 +427,11 @@ func (n *Node) VoteDrop(seats []int) error {
 	n.voted[at] = append(n.voted[at], seats)
 	n.sign(&crypto.Envelope{Session: n.m.session, Seq: at, Kind: crypto.KindDrop,
 		StateHash: n.m.hashes[n.m.seq], Body: encodeSeats(seats)})
-	n.rd.Events = append(n.rd.Events, Event{Kind: EventDropVote, Seats: seats, Seq: n.m.seq,
-		Text: "voted to drop " + n.m.seatNames(seats)})
+	text := "voted to drop " + n.m.seatNames(seats)
+	if why != "" {
+		text += ": " + why
+	}
+	n.rd.Events = append(n.rd.Events, Event{Kind: EventDropVote, Seats: seats, Seq: n.m.seq, Text: text})
 	n.advance()
 	return nil
 }
@@ -768,6 +778,7 @@ func (n *Node) Tick(now int64) {
 	if n.progress == 0 {
 		n.progress = now
 	}
+	n.dropConvicted()
 	waits := n.Waiting()
 	if n.cardWorked {
 		n.cardWorked, n.cardBusy = false, now

@@ -95,6 +95,12 @@ type CardCheat struct {
 	// Evidence, for an equivocation, is the author's two signed envelopes
 	// for one slot: the node commits them as evidence (Node.equivocation).
 	Evidence []*crypto.Envelope
+	// Convicted: the layer proved Seat a cheat by an envelope Seat signed
+	// (a bad proof of its own). If the layer goes on (Err is nil: a wrong
+	// decryption share, or one left out), it waits for the table to drop
+	// Seat; if it stopped (a forged shuffle), the game cannot go on, but a
+	// table of two may claim the win (secretdrop.go's convicted seats).
+	Convicted bool
 }
 
 // CardConfig is what a card layer is made from.
@@ -624,6 +630,9 @@ func (n *Node) drainCards() {
 	}
 	for _, c := range rd.Cheats {
 		n.rd.Events = append(n.rd.Events, Event{Kind: EventCheat, Cheat: CheatCards, Seat: c.Seat, Seq: n.m.seq, Text: c.Text, What: c.Text})
+		if c.Convicted {
+			n.convict(c.Seat-1, c.Text)
+		}
 		if len(c.Evidence) == 2 && n.cardProof == nil {
 			n.cardProof = c.Evidence
 		}

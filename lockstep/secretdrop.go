@@ -185,3 +185,64 @@ func (n *Node) cardWhy(w CardWait) string {
 	}
 	return ""
 }
+
+// Convicted seats. A seat the card layer proved a cheat by an envelope it
+// signed itself (a decryption share whose proof fails, or a share envelope
+// that leaves out one it owes: CardCheat.Convicted) is dropped like a seat
+// that vanished, without the drop time: each honest seat's node votes to
+// drop it at the first Tick after its own card layer has checked the proof
+// (dropConvicted). The drop is the ordinary drop vote, so every peer, and
+// Verify, takes it at the same log position, and it needs every other seat
+// in play to vote, so no peer can drop an honest one by claiming a proof:
+// each voter has checked the signed envelope itself. The proof itself
+// does not go into the log (a Verify has no card layer to check a share
+// with); the votes do. What does not convict: a forged signature (it
+// proves nothing against the seat it names) and a share that never comes
+// (a stall: the vote waits for the drop time, Config.DropAfter). At a
+// table of two there is no drop: the game pauses and the honest player may
+// claim the win at once (claim.go). A cheat the card layer proved and
+// stopped at (a forged shuffle: the chain cannot go on without the
+// cheater's link) convicts too: a table of two may claim at once, a larger
+// one stands still, named, as before.
+
+// convict records that the card layer proved seat (0-based) a cheat.
+func (n *Node) convict(seat int, why string) {
+	if seat < 0 || seat >= len(n.m.seats) {
+		return
+	}
+	if n.convicted == nil {
+		n.convicted = make([]string, len(n.m.seats))
+	}
+	if n.convicted[seat] == "" {
+		n.convicted[seat] = why
+	}
+}
+
+// convictedWhy is why seat was proven a cheat, or "".
+func (n *Node) convictedWhy(seat int) string {
+	if seat < 0 || seat >= len(n.convicted) {
+		return ""
+	}
+	return n.convicted[seat]
+}
+
+// dropConvicted votes to drop each convicted seat still in play, where a
+// drop is possible now (3 or more seats in play, no round open).
+func (n *Node) dropConvicted() {
+	m := n.m
+	if n.stopped || n.replaying || m.phase != PhasePlaying || len(m.dropCards) > 0 || m.cards == nil || m.cards.Err() != nil {
+		// (A stopped card layer cannot rebuild a key: the drop would
+		// stand still as the cheat did.)
+		return
+	}
+	me := n.mySeat()
+	for s, why := range n.convicted {
+		if why == "" || s == me || m.dropped[s] {
+			continue
+		}
+		if _, ok := m.dropExpectation([]int{s}); !ok {
+			continue
+		}
+		_ = n.voteDrop([]int{s}, "the card protocol proved it a cheat by an envelope it signed")
+	}
+}

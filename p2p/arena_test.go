@@ -179,7 +179,7 @@ func (a *arena) wait(peers []int, d time.Duration) {
 		case <-a.done[i]:
 		case <-deadline:
 			// A peer that panicked is the cause of the others' waiting.
-			a.noPanic(all3[:len(a.tbl.Peers)])
+			a.noPanic(a.all())
 			st := a.tbl.Peers[i].Status()
 			var others strings.Builder
 			for j := range a.tbl.Peers {
@@ -204,6 +204,19 @@ func (a *arena) exited(i int) bool {
 }
 
 func (a *arena) name(i int) string { return a.tbl.Peers[i].Name }
+
+// all lists the arena's peers; but lists them without the one left out.
+func (a *arena) all() []int { return a.but(-1) }
+
+func (a *arena) but(left int) []int {
+	var out []int
+	for i := range a.tbl.Peers {
+		if i != left {
+			out = append(out, i)
+		}
+	}
+	return out
+}
 
 func (a *arena) eventsOf(i int) []lockstep.Event {
 	a.mu.Lock()

@@ -3,7 +3,9 @@ package p2p_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"regexp"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -89,7 +91,12 @@ func (c *cheatLayer) Reveal(a engine.Action, seq uint64) ([]byte, error) {
 // runs cheat's card layer, made from the real one and the state it
 // serves.
 func secretArena(t *testing.T, ctx context.Context, cheat func(st engine.CardState, l *cheatLayer)) *arena {
-	return newArena(t, ctx, arenaConfig{game: infinitecity.Game, secret: true, tune: func(i int, lc *lockstep.Config) {
+	return secretArenaOf(t, ctx, nil, cheat)
+}
+
+// secretArenaOf is secretArena with the players names (bob second).
+func secretArenaOf(t *testing.T, ctx context.Context, names []string, cheat func(st engine.CardState, l *cheatLayer)) *arena {
+	return newArena(t, ctx, arenaConfig{names: names, game: infinitecity.Game, secret: true, tune: func(i int, lc *lockstep.Config) {
 		if i != bob {
 			return
 		}
@@ -123,13 +130,13 @@ func (a *arena) waitNamed(ctx context.Context, peers []int, cheater int, what *r
 			if found || time.Now().After(deadline) || ctx.Err() != nil {
 				break
 			}
-			a.noPanic(all3)
+			a.noPanic(a.all())
 			time.Sleep(20 * time.Millisecond)
 		}
 	}
-	a.noPanic(all3)
+	a.noPanic(a.all())
 	a.named(peers, cheater, what)
-	a.framesNobody(peers, []int{ada, cy})
+	a.framesNobody(peers, a.but(cheater))
 }
 
 // bobsFirst returns a msg hook that hands bob's first envelope of kind
@@ -199,11 +206,17 @@ func (a *arena) noTurnPlayed(peers []int) {
 	}
 }
 
-// TestAttackSecretWrongShare: bob's decryption shares for the first deal
-// are swapped between two cards: each is a well-formed point with a valid
-// proof, for another card's ciphertext.
-func TestAttackSecretWrongShare(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+// shareCheatGoesOn: at a secret table of four (ada, bob, cy, dee), bob's
+// first share envelope of two shares or more is changed by edit, signed
+// by bob. What the players see: each honest peer names bob in plain words
+// (his seat counted from 1) and blames nobody else; then, with no drop
+// time set (only the proof can drop anyone), every honest peer votes bob
+// out at once, his card key is rebuilt from the others' escrow pieces,
+// and the three play the game to its end with identical logs and results;
+// bob is dropped, and the log, with the drop votes in it, verifies on its
+// own.
+func shareCheatGoesOn(t *testing.T, what *regexp.Regexp, edit func(es []hostile.ShareEntry) []hostile.ShareEntry) {
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 	var a *arena
 	msg, orig := bobsFirst(&a, crypto.KindShare, func(body []byte) []byte {
@@ -215,42 +228,173 @@ func TestAttackSecretWrongShare(t *testing.T) {
 		if len(es) < 2 {
 			return nil // wait for a batch of two cards or more
 		}
-		es[0].Share, es[1].Share = es[1].Share, es[0].Share
-		return hostile.SharesBody(es)
+		return hostile.SharesBody(edit(es))
 	})
-	a = secretArena(t, ctx, func(_ engine.CardState, l *cheatLayer) { l.msg = msg })
+	a = secretArenaOf(t, ctx, []string{"ada", "bob", "cy", "dee"}, func(_ engine.CardState, l *cheatLayer) { l.msg = msg })
+	honest := a.but(bob)
 	a.start(ctx)
-	a.waitNamed(ctx, []int{ada, cy}, bob, regexp.MustCompile(`(?i)share`), 90*time.Second)
+	a.waitNamed(ctx, honest, bob, what, 90*time.Second)
 	if orig() == nil {
 		t.Fatal("bob never posted shares")
 	}
-	a.noTurnPlayed([]int{ada, cy})
+	a.wait(honest, 3*time.Minute)
+	a.finishedIdentical(honest)
+	a.framesNobody(honest, honest)
+	r0 := a.tbl.Peers[honest[0]].Result()
+	for _, i := range honest {
+		if r := a.tbl.Peers[i].Result(); fmt.Sprint(*r) != fmt.Sprint(*r0) {
+			t.Fatalf("%s's result %v, %s's %v", a.name(i), *r, a.name(honest[0]), *r0)
+		}
+		voted := false
+		for _, e := range a.eventsOf(i) {
+			voted = voted || e.Kind == lockstep.EventDropVote && strings.Contains(e.Text, "bob") && strings.Contains(e.Text, "proved it a cheat")
+		}
+		if !voted {
+			t.Errorf("%s did not say it voted bob out for his cheat; its events: %s", a.name(i), a.eventText(i))
+		}
+	}
+	st := a.tbl.Peers[ada].Status()
+	if s := a.seatWord(bob); s == "" || !st.Dropped[seatIndex(st, a.keys[bob].ID())] {
+		t.Fatalf("bob (%s) is not dropped at the end: %v", s, st.Dropped)
+	}
+	var log []*crypto.Envelope
+	drops := 0
+	for _, b := range a.tbl.Peers[ada].Entries() {
+		env, err := crypto.Unmarshal(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if env.Kind == crypto.KindDrop {
+			drops++
+		}
+		log = append(log, env)
+	}
+	if drops != len(honest) {
+		t.Errorf("%d drop votes in the log, want one of each honest peer", drops)
+	}
+	if rep, err := lockstep.Verify(log, games.Lookup); err != nil || rep.Result == nil {
+		t.Fatalf("the log does not verify on its own: %v", err)
+	}
 }
 
-// TestAttackSecretMissingShare: bob's share envelope for the first deal
-// leaves out the share of one card he owes.
+// seatIndex is the 0-based seat of id in st, or -1.
+func seatIndex(st lockstep.Status, id crypto.PeerID) int {
+	for s, mi := range st.Seats {
+		if mi < len(st.Members) && st.Members[mi].ID == id {
+			return s
+		}
+	}
+	return -1
+}
+
+// TestAttackSecretWrongShare: bob's decryption shares for a deal are
+// swapped between two cards: each is a well-formed point with a valid
+// proof, for another card's ciphertext. The honest three go on without
+// him (shareCheatGoesOn).
+func TestAttackSecretWrongShare(t *testing.T) {
+	shareCheatGoesOn(t, regexp.MustCompile(`(?i)decryption share.*wrong`), func(es []hostile.ShareEntry) []hostile.ShareEntry {
+		es[0].Share, es[1].Share = es[1].Share, es[0].Share
+		return es
+	})
+}
+
+// TestAttackSecretMissingShare: bob's share envelope for a deal leaves
+// out the share of one card he owes. The honest three go on without him.
 func TestAttackSecretMissingShare(t *testing.T) {
+	shareCheatGoesOn(t, regexp.MustCompile(`(?i)shares.*leave out`), func(es []hostile.ShareEntry) []hostile.ShareEntry {
+		return es[:len(es)-1]
+	})
+}
+
+// swapTwoShares swaps the first two shares of a share body (nil: fewer
+// than two, let it pass).
+func swapTwoShares(body []byte) []byte {
+	es, err := hostile.ParseShares(body)
+	if err != nil || len(es) < 2 {
+		return nil
+	}
+	es[0].Share, es[1].Share = es[1].Share, es[0].Share
+	return hostile.SharesBody(es)
+}
+
+// swapTwoCards swaps the first two ciphertexts of a shuffle's output
+// under its honest proof (nil: the body does not parse).
+func swapTwoCards(body []byte) []byte {
+	b, err := hostile.ParseShuffle(body)
+	if err != nil || len(b.Output) < 128 {
+		return nil
+	}
+	first := append([]byte(nil), b.Output[:64]...)
+	copy(b.Output[:64], b.Output[64:128])
+	copy(b.Output[64:128], first)
+	return b.Encode()
+}
+
+// TestAttackSecretCheatAtTwo: at a secret table of two, bob signs a wrong
+// decryption share, or a forged shuffle. Ada names him; she cannot vote
+// him out (a drop needs a majority), so her screen says the game is
+// paused because bob is proven to cheat, and offers the claim of the win
+// at once (no drop time to wait for a proven cheat). Her claim ends the
+// game with her the winner, and her log verifies on its own with that
+// result.
+func TestAttackSecretCheatAtTwo(t *testing.T) {
+	for _, c := range []struct {
+		kind crypto.Kind
+		edit func([]byte) []byte
+		what *regexp.Regexp
+	}{
+		{crypto.KindShare, swapTwoShares, regexp.MustCompile(`(?i)decryption share.*wrong`)},
+		{crypto.KindShuffle, swapTwoCards, regexp.MustCompile(`(?i)shuffle.*does not prove`)},
+	} {
+		t.Run(c.kind.String(), func(t *testing.T) { claimAfterCheat(t, c.kind, c.edit, c.what) })
+	}
+}
+
+func claimAfterCheat(t *testing.T, kind crypto.Kind, edit func([]byte) []byte, what *regexp.Regexp) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	var a *arena
-	msg, orig := bobsFirst(&a, crypto.KindShare, func(body []byte) []byte {
-		es, err := hostile.ParseShares(body)
-		if err != nil {
-			t.Errorf("bob's share body does not parse: %v", err)
-			return nil
-		}
-		if len(es) < 2 {
-			return nil
-		}
-		return hostile.SharesBody(es[:len(es)-1])
-	})
-	a = secretArena(t, ctx, func(_ engine.CardState, l *cheatLayer) { l.msg = msg })
+	msg, orig := bobsFirst(&a, kind, edit)
+	a = secretArenaOf(t, ctx, []string{"ada", "bob"}, func(_ engine.CardState, l *cheatLayer) { l.msg = msg })
 	a.start(ctx)
-	a.waitNamed(ctx, []int{ada, cy}, bob, regexp.MustCompile(`(?i)share`), 90*time.Second)
+	a.waitNamed(ctx, []int{ada}, bob, what, 90*time.Second)
 	if orig() == nil {
-		t.Fatal("bob never posted shares")
+		t.Fatalf("bob never sent a %s envelope", kind)
 	}
-	a.noTurnPlayed([]int{ada, cy})
+	p := a.tbl.Peers[ada]
+	for !p.Status().CanClaim {
+		select {
+		case <-ctx.Done():
+			t.Fatalf("ada was never offered the claim; status %q, waiting %v", p.Status().Pause, p.Status().Waiting)
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	if pause := p.Status().Pause; !strings.Contains(pause, "paused: bob is proven to cheat") || !strings.Contains(pause, "claim the win") {
+		t.Fatalf("ada's status says %q", pause)
+	}
+	if err := p.Runner.Do(ctx, func(n *lockstep.Node) error { return n.Claim() }); err != nil {
+		t.Fatal(err)
+	}
+	a.wait([]int{ada}, 60*time.Second)
+	r := p.Result()
+	if r == nil || len(r.Winners) != 1 || r.Winners[0] != p.Status().MySeat || !strings.Contains(r.Reason, "ada claimed the win") {
+		t.Fatalf("the result is %+v", r)
+	}
+	var log []*crypto.Envelope
+	for _, b := range p.Entries() {
+		env, err := crypto.Unmarshal(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		log = append(log, env)
+	}
+	if log[len(log)-1].Kind != crypto.KindClaim {
+		t.Fatalf("ada's log ends with a %s", log[len(log)-1].Kind)
+	}
+	rep, err := lockstep.Verify(log, games.Lookup)
+	if err != nil || rep.Result == nil || fmt.Sprint(*rep.Result) != fmt.Sprint(*r) {
+		t.Fatalf("the log verifies to %v (%v), ada's result is %v", rep, err, *r)
+	}
 }
 
 // TestAttackSecretEquivocation: bob signs two different share envelopes

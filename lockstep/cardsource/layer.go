@@ -48,6 +48,10 @@ func (l *layer) TakeReady() lockstep.CardReady {
 			if ev.Kind == deal.EventCheat && ev.Cheat == deal.CheatEquivocation && len(ev.Evidence) == 2 {
 				c.Evidence = ev.Evidence
 			}
+			// One envelope of the named seat's as evidence is a bad proof
+			// of its own: it convicts the seat, whether the deal goes on
+			// and waits for its drop (ev.Convicted) or stopped.
+			c.Convicted = ev.Kind == deal.EventCheat && ev.Seat > 0 && (ev.Convicted || len(ev.Evidence) == 1)
 			out.Cheats = append(out.Cheats, c)
 		case deal.EventDeckReady, deal.EventKeys, deal.EventEscrows, deal.EventDropped, deal.EventRecovered, deal.EventLinkSkipped:
 			out.Notes = append(out.Notes, ev.Text)

@@ -58,6 +58,12 @@ type nodeTable struct {
 	// withhold, if set, keeps what a peer sends from the others, in its
 	// messages and in its answers to catch-up requests (a late envelope).
 	withhold func(from int, env *crypto.Envelope) bool
+	// left marks peers no longer run (a cheater the others dropped), and
+	// cheatsOK lets playTicking go on where a test expects cheats named.
+	left     []bool
+	cheatsOK bool
+	// miss, if set, loses on the way to peer to what it returns true for.
+	miss func(to int, env *crypto.Envelope) bool
 }
 
 func newNodeTable(t *testing.T, n int, seed string, openHands bool) *nodeTable {
@@ -175,7 +181,7 @@ func (nt *nodeTable) run() bool {
 					}
 					b := env.Marshal()
 					for j := range nt.nodes {
-						if j != i {
+						if j != i && (nt.miss == nil || !nt.miss(j, env)) {
 							nt.inbox[j] = append(nt.inbox[j], b)
 							nt.got[j] = append(nt.got[j], b)
 						}

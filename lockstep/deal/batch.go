@@ -321,19 +321,19 @@ func (m *Machine) checkShares(seq uint64, b *batch, s int) {
 		}
 		h := Handle{Deck: e.op.Deck, Pos: e.op.Pos}
 		if k >= len(es) || es[k].Slot != i {
-			m.cheat(CheatMissingShare, s, fmt.Sprintf("%s's shares for batch %d leave out its share of %s (slot %d)", m.who(s), seq, cardName(h), i+1), env)
+			m.shareCheat(b, CheatMissingShare, s, fmt.Sprintf("%s's shares for batch %d leave out its share of %s (slot %d)", m.who(s), seq, cardName(h), i+1), env)
 			return
 		}
 		sh, err := mp.VerifyShare(m.ctx(seq, uint32(i), ctxShare), s, m.keys[s], e.ct, es[k].Share)
 		if err != nil {
-			m.cheat(CheatWrongShare, s, fmt.Sprintf("%s's decryption share of %s in batch %d is wrong: %v", m.who(s), cardName(h), seq, err), env)
+			m.shareCheat(b, CheatWrongShare, s, fmt.Sprintf("%s's decryption share of %s in batch %d is wrong: %v", m.who(s), cardName(h), seq, err), env)
 			return
 		}
 		e.shares[s] = &sh
 		k++
 	}
 	if k != len(es) {
-		m.cheat(CheatMissingShare, s, fmt.Sprintf("%s's shares for batch %d hold one for slot %d, which it does not owe", m.who(s), seq, es[k].Slot+1), env)
+		m.shareCheat(b, CheatMissingShare, s, fmt.Sprintf("%s's shares for batch %d hold one for slot %d, which it does not owe", m.who(s), seq, es[k].Slot+1), env)
 		return
 	}
 	b.shareOK[s] = true
@@ -416,4 +416,17 @@ func (m *Machine) rebuiltShares(b *batch, d int) {
 		e.shares[d] = &sh
 	}
 	b.shareOK[d] = true
+}
+
+// shareCheat handles seat s's share envelope env for batch b proven wrong:
+// another seat's convicts it and is set aside (convict.go); this seat's
+// own (persisted before a restart, or back from a peer) stops the machine,
+// since it cannot stand in for itself.
+func (m *Machine) shareCheat(b *batch, kind CheatKind, s int, text string, env *crypto.Envelope) {
+	if s == m.me {
+		m.cheat(kind, s, text, env)
+		return
+	}
+	b.setAside(s)
+	_ = m.convict(kind, s, text, env)
 }

@@ -86,7 +86,11 @@
 // one that leaves out a share it owes, or two different envelopes for one
 // slot (an equivocation) is proof of cheating: the machine names the seat
 // (counted from 1) in an EventCheat with the signed envelopes as
-// Evidence, and stops, since the deal cannot go on without that seat.
+// Evidence, and stops, since the deal cannot go on without that seat;
+// except a share envelope proven wrong, which convicts its author instead
+// (convict.go, Event.Convicted): the machine sets it aside, takes nothing
+// more from that seat and waits for its Drop, after which the seat's
+// rebuilt key stands in for it.
 //
 // # Restart
 //

@@ -181,6 +181,9 @@ type Machine struct {
 	lacks      [][][]uint64 // [dropped seat][holder]
 	claimed    [][]bool
 	decided    []bool
+	// convicted: seats proven cheats by a signed share envelope of their
+	// own, whose drop the machine waits for (convict.go).
+	convicted []bool
 
 	// held: signing anew waits for Release (Config.Hold); keyDue: this
 	// seat's card-key envelope is to be signed then, unless one of its
@@ -210,7 +213,7 @@ func New(cfg Config) (*Machine, error) {
 		me: -1, rand: cfg.Rand, keys: make([]mp.PublicKey, n), haveK: make([]bool, n),
 		seen: map[slotKey]*crypto.Envelope{}, own: map[slotKey]*crypto.Envelope{}, aheadN: make([]int, n), aheadB: make([]int, n), flooded: make([]bool, n),
 		escrows: make([]*mp.Escrow, n), escrowEnv: make([]*crypto.Envelope, n), myPieces: make([]mp.Piece, n),
-		dropped: make([]bool, n), recovered: make([]*mp.SecretKey, n), pieces: make([][]*mp.Piece, n), pieceSent: make([]bool, n)}
+		dropped: make([]bool, n), convicted: make([]bool, n), recovered: make([]*mp.SecretKey, n), pieces: make([][]*mp.Piece, n), pieceSent: make([]bool, n)}
 	m.dropChains, m.lacks, m.claimed, m.decided = make([]int, n), make([][][]uint64, n), make([][]bool, n), make([]bool, n)
 	for i := range m.pieces {
 		m.pieces[i] = make([]*mp.Piece, n)
@@ -529,6 +532,11 @@ func (m *Machine) Step(env *crypto.Envelope) error {
 	}
 	if m.stopped {
 		return ErrStopped
+	}
+	if m.convicted[seat] {
+		// Nothing it signs counts any more, not even a second claim for
+		// the slot of its proven lie (convict.go).
+		return fmt.Errorf("%w: %s is proven to cheat; its envelopes are not taken", ErrConvicted, m.who(seat))
 	}
 	if err := wellFormed(env); err != nil {
 		return m.reject(CheatMalformed, seat, fmt.Sprintf("%s sent a %s envelope that does not decode: %v", m.who(seat), env.Kind, err), err)

@@ -186,6 +186,8 @@ func (m *Machine) Waiting() []Wait {
 			}
 			if !b.remaskOK[s] && b.remaskEnv[s] == nil && b.started {
 				w = append(w, Wait{s, fmt.Sprintf("its re-masking for batch %d", o.batch)})
+			} else if !b.shareOK[s] && b.shareEnv[s] == nil && b.started && m.convicted[s] {
+				w = append(w, Wait{s, fmt.Sprintf("its drop (its decryption shares for batch %d are proven wrong)", o.batch)})
 			} else if !b.shareOK[s] && b.shareEnv[s] == nil && b.started {
 				w = append(w, Wait{s, fmt.Sprintf("its decryption shares for batch %d", o.batch)})
 			}

@@ -186,10 +186,13 @@ type Event struct {
 	// equivocation; none for a forgery, which proves nothing).
 	Cheat    CheatKind
 	Evidence []*crypto.Envelope
-	Deck     uint8
-	Batch    uint64
-	Slot     int
-	Opening  Opening
+	// Convicted, on an EventCheat, says that the machine did not stop:
+	// it waits for the table to drop Seat (convict.go).
+	Convicted bool
+	Deck      uint8
+	Batch     uint64
+	Slot      int
+	Opening   Opening
 	// Card is the opened card's id when this seat may know it (Known):
 	// its own private openings and every public one.
 	Card  uint16
@@ -214,4 +217,7 @@ var (
 	ErrBadInput     = errors.New("deal: bad input")
 	ErrCheat        = errors.New("deal: cheat")
 	ErrNotReady     = errors.New("deal: not ready")
+	// ErrConvicted: the envelope's author is proven to cheat (convict.go);
+	// nothing it signs is taken any more.
+	ErrConvicted = errors.New("deal: author convicted of cheating")
 )
