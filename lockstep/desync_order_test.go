@@ -109,7 +109,7 @@ func blamesNoHonestPeer(t *testing.T, n *simNet, honest ...int) {
 // differing hash that peer i saw.
 func signedDiffering(n *simNet, i int) bool {
 	for _, ev := range n.peers[i].events {
-		if ev.Kind == EventCheat && ev.Peer == n.peers[buggy].id.ID() && (ev.Cheat == CheatWrongHash || ev.Cheat == CheatWrongCheckpoint) {
+		if ev.Kind == EventRejected && ev.Peer == n.peers[buggy].id.ID() && (ev.Cheat == CheatWrongHash || ev.Cheat == CheatWrongCheckpoint) {
 			return true
 		}
 	}
