@@ -26,7 +26,9 @@ import (
 //     to the state's, an action of another member whose pre-state hash
 //     the state contradicts. The second is how a peer with a buggy engine
 //     is explained: it refuses the next honest action and so signs
-//     nothing more but its state.
+//     nothing more but its state. So does a state whose first differing
+//     step is its author's own action (ownMoveDiverged): only the author's
+//     own move is named.
 //   - A state that nothing signed disputes yet is held (and answered with
 //     ours, once): it explains a desync as soon as its author signs a
 //     differing hash, it is a lie as soon as its author signs an agreeing
@@ -204,6 +206,25 @@ func (n *Node) disputedInLog(author crypto.PeerID, body *stateBody, s uint64) bo
 	return false
 }
 
+// ownMoveDiverged reports whether the first step after which a state of
+// author differs from ours (the state after s steps) is author's own
+// action: its engine applied its own move otherwise than ours did. The
+// report then names the author's own move as the first divergent entry,
+// so no other player is blamed, and a liar could stop the game no more
+// than with a wrong checkpoint. It is how a peer is explained whose
+// engine went wrong on its own move and which signs no differing hash
+// after it: at a secret table its card layer may stop first (a reshuffle
+// of its wrong discard pile does not match the shuffles the others sent)
+// and it sends its state then (drainCards).
+func (n *Node) ownMoveDiverged(author crypto.PeerID, s uint64) bool {
+	m := n.m
+	if s == 0 || s-1 >= uint64(len(m.steps)) {
+		return false
+	}
+	st := m.steps[s-1]
+	return st.Kind == "action" && st.Author == author
+}
+
 // weigh decides what a state envelope that differs from ours at a step we
 // have reached is (see the rule above): a lie (rejected, its author
 // named), a desync (reported), or neither yet (done is false: the caller
@@ -217,7 +238,7 @@ func (n *Node) weigh(env *crypto.Envelope, body *stateBody, logToo bool) (done b
 	if err := n.lie(env, body, s); err != nil {
 		return true, err
 	}
-	if containsID(n.disputed, env.Author) || logToo && n.disputedInLog(env.Author, body, s) {
+	if containsID(n.disputed, env.Author) || n.ownMoveDiverged(env.Author, s) || logToo && n.disputedInLog(env.Author, body, s) {
 		n.report(env, n.m.byID[env.Author], body)
 		return true, nil
 	}
