@@ -72,7 +72,14 @@ func (n *Node) sendState(seq uint64) {
 	st := m.st
 	if seq < m.seq {
 		var err error
-		if st, err = n.stateAt(seq); err != nil {
+		if st, err = n.stateAt(seq); err != nil || crypto.Hash(engine.Hash(st)) != m.hashes[seq] {
+			// Rebuilt otherwise than we had it (an engine whose moves
+			// depend on what this seat knows, which a replay from the
+			// log does not: a buggy one): a state that does not hash to
+			// the hash beside it is no evidence. Ours now is.
+			if seq != m.seq && !n.stateSent[m.seq] {
+				n.sendState(m.seq)
+			}
 			return
 		}
 	}
