@@ -259,6 +259,14 @@ func (r *netReporter) update(u p2p.Update) {
 			if r.prog == nil {
 				r.line(ev.Kind.String(), ev.Text, nil)
 			}
+		case lockstep.EventRejected:
+			// A state hash that differs from ours is not called a cheat
+			// (lockstep.CheatWrongHash): the report, or a lie named,
+			// follows. It is news all the same.
+			if (ev.Cheat == lockstep.CheatWrongHash || ev.Cheat == lockstep.CheatWrongCheckpoint) && r.prog == nil {
+				name, seat := memberAndSeat(ev.Peer, u.Status)
+				r.line("diverged", capitalize(ev.Text), map[string]any{"seat": seat, "name": name, "peer": ev.Peer.String(), "step": ev.Seq})
+			}
 		case lockstep.EventDesync:
 			text := ev.Text
 			if ev.Desync != nil {
@@ -494,11 +502,6 @@ func printNetSummary(io *IOStreams, asJSON bool, peer *p2p.NetPeer, rep *netRepo
 				return &ExitCodeError{Code: ExitDesync, Err: fmt.Errorf("the peers' states diverged; desync bundle %s", s.Log)}
 			case errors.Is(runErr, p2p.ErrStoppedInLobby):
 				return fmt.Errorf("%s; nothing was played, start a new lobby", plainErr(runErr))
-			}
-			for _, c := range rep.cheats {
-				if c.kind == lockstep.CheatWrongCheckpoint {
-					return &ExitCodeError{Code: ExitDesync, Err: fmt.Errorf("the game stopped: %s; log %s", c.Text, s.Log)}
-				}
 			}
 			return &ExitCodeError{Code: ExitDesync, Err: fmt.Errorf("%s; log %s", plainErr(runErr), s.Log)}
 		}

@@ -320,8 +320,15 @@ type FieldDiff struct {
 
 // Diff lists the fields that differ between a and b, in a's encoding
 // order followed by fields only b has.
+//
+// A path written more than once (the elements of a list a game writes
+// value by value, as a hand of card handles) is one field whose value is
+// the list of them, "[v1 v2 ...]": compared by path alone, the last
+// element would stand for all and every other element would show up as
+// a difference of its own, or as absent, though the two lists differ in
+// one place.
 func Diff(a, b State) []FieldDiff {
-	fa, fb := TraceFields(a), TraceFields(b)
+	fa, fb := diffFields(TraceFields(a)), diffFields(TraceFields(b))
 	idx := make(map[string]int, len(fb)) // lookup only; output order comes from the slices
 	for i, f := range fb {
 		idx[f.Path] = i
@@ -343,6 +350,36 @@ func Diff(a, b State) []FieldDiff {
 		if !used[i] {
 			out = append(out, FieldDiff{Path: f.Path, A: "(absent)", B: f.Value})
 		}
+	}
+	return out
+}
+
+// diffFields merges the fields of a path written more than once into one
+// field at the place of its first, valued "[v1 v2 ...]" (see Diff).
+func diffFields(fs []Field) []Field {
+	count := make(map[string]int, len(fs)) // lookup only
+	for _, f := range fs {
+		count[f.Path]++
+	}
+	out := make([]Field, 0, len(fs))
+	at := make(map[string]int) // lookup only
+	var lists []int            // the merged fields, in order
+	for _, f := range fs {
+		if count[f.Path] == 1 {
+			out = append(out, f)
+			continue
+		}
+		i, ok := at[f.Path]
+		if !ok {
+			at[f.Path] = len(out)
+			lists = append(lists, len(out))
+			out = append(out, Field{Path: f.Path, Value: "[" + f.Value})
+			continue
+		}
+		out[i].Value += " " + f.Value
+	}
+	for _, i := range lists {
+		out[i].Value += "]"
 	}
 	return out
 }

@@ -110,6 +110,43 @@ func TestDiffNamesFields(t *testing.T) {
 	}
 }
 
+// handToy writes a list value by value under one name, as a game writes
+// a hand of card handles.
+type handToy struct {
+	toy
+	hand []int
+}
+
+func (t *handToy) Encode(e *Encoder) {
+	e.Len("hand", len(t.hand))
+	for _, h := range t.hand {
+		e.Uint("hand", uint64(h))
+	}
+	e.Int("turn", t.turn)
+}
+
+// TestDiffNamesAListWrittenValueByValue: two hands that differ in one card
+// are one differing field with both lists, not one line per card, nor a
+// card that is "absent" from a hand that has it.
+func TestDiffNamesAListWrittenValueByValue(t *testing.T) {
+	a := &handToy{toy: toy{turn: 2, scores: []int{0}}, hand: []int{11, 12, 13}}
+	b := &handToy{toy: toy{turn: 2, scores: []int{0}}, hand: []int{11, 14, 13}}
+	got := Diff(a, b)
+	want := []FieldDiff{{Path: "hand", A: "[11 12 13]", B: "[11 14 13]"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("Diff = %+v, want %+v", got, want)
+	}
+	c := &handToy{toy: toy{turn: 3, scores: []int{0}}, hand: []int{11}}
+	got = Diff(a, c)
+	want = []FieldDiff{{Path: "hand.len", A: "3", B: "1"}, {Path: "hand", A: "[11 12 13]", B: "11"}, {Path: "turn", A: "2", B: "3"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("Diff with a shorter hand = %+v, want %+v", got, want)
+	}
+	if d := Diff(a, &handToy{toy: a.toy, hand: append([]int(nil), a.hand...)}); len(d) != 0 {
+		t.Fatalf("Diff of equal hands = %+v", d)
+	}
+}
+
 func TestTraceAndFastEncodingAgree(t *testing.T) {
 	s := &toy{turn: 1, scores: []int{1, 2}, name: "n", over: true}
 	fast := Encode(s)

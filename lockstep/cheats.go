@@ -44,6 +44,11 @@ func cheatOf(err error) CheatKind {
 	return 0
 }
 
+// differing reports whether c is a state hash that differs from ours (an
+// action's, reveal's or vote's, or a checkpoint's): until the states are
+// compared, a desync as much as a cheat, so raised as EventRejected.
+func differing(c CheatKind) bool { return c == CheatWrongHash || c == CheatWrongCheckpoint }
+
 // who is an author as players know it: its name and seat (from 1).
 func (n *Node) who(id crypto.PeerID) (string, int) {
 	name := n.m.nameOf(id)
@@ -67,11 +72,11 @@ func (n *Node) cheatWhat(c CheatKind, env *crypto.Envelope, err error) string {
 	case CheatIllegal:
 		return fmt.Sprintf("%s sent an illegal action for step %d; refused: %v", name, env.Seq, err)
 	case CheatWrongHash:
-		return fmt.Sprintf("%s sent a %s for a state that is not ours (step %d); refused: %v", name, env.Kind, env.Seq, err)
+		return fmt.Sprintf("%s's state differs from ours at step %d: its %s is for another state, so it is refused, and our states are compared (a desync report follows, or its lie is named): %v", name, env.Seq, env.Kind, err)
 	case CheatBadReveal:
 		return fmt.Sprintf("%s sent a reveal for beacon round %d that is not the next element of its hash chain; refused", name, env.Seq)
 	case CheatWrongCheckpoint:
-		return fmt.Sprintf("%s signed a checkpoint at step %d that differs from ours: %v", name, env.Seq, err)
+		return fmt.Sprintf("%s's state differs from ours at step %d: its checkpoint has another state hash, so the game stops and our states are compared (a desync report follows, or its lie is named): %v", name, env.Seq, err)
 	case CheatMalformed:
 		return fmt.Sprintf("%s sent a malformed %s; refused: %v", name, env.Kind, err)
 	case CheatLyingState:
@@ -115,6 +120,15 @@ func (n *Node) reject(env *crypto.Envelope, err error) error {
 		return err
 	}
 	what := n.cheatWhat(c, env, err)
+	if differing(c) {
+		// A state hash that differs from ours is no proof of cheating:
+		// its author's engine may have gone wrong, or ours. Named as what
+		// it shows, not as a cheat; the state envelopes decide which it
+		// is (desync.go): a desync report, or a lying state (a cheat).
+		n.rd.Events = append(n.rd.Events, Event{Kind: EventRejected, Cheat: c, Peer: env.Author, Seat: seat, Who: name,
+			What: what, Seq: env.Seq, Err: err, Text: what})
+		return err
+	}
 	n.rd.Events = append(n.rd.Events, Event{Kind: EventCheat, Cheat: c, Peer: env.Author, Seat: seat, Who: name,
 		What: what, Seq: env.Seq, Err: err, Text: c.String() + ": " + what})
 	return err

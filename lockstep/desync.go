@@ -26,7 +26,9 @@ import (
 //     to the state's, an action of another member whose pre-state hash
 //     the state contradicts. The second is how a peer with a buggy engine
 //     is explained: it refuses the next honest action and so signs
-//     nothing more but its state.
+//     nothing more but its state. So does a state whose first differing
+//     step is its author's own action (ownMoveDiverged): only the author's
+//     own move is named.
 //   - A state that nothing signed disputes yet is held (and answered with
 //     ours, once): it explains a desync as soon as its author signs a
 //     differing hash, it is a lie as soon as its author signs an agreeing
@@ -70,7 +72,14 @@ func (n *Node) sendState(seq uint64) {
 	st := m.st
 	if seq < m.seq {
 		var err error
-		if st, err = n.stateAt(seq); err != nil {
+		if st, err = n.stateAt(seq); err != nil || crypto.Hash(engine.Hash(st)) != m.hashes[seq] {
+			// Rebuilt otherwise than we had it (an engine whose moves
+			// depend on what this seat knows, which a replay from the
+			// log does not: a buggy one): a state that does not hash to
+			// the hash beside it is no evidence. Ours now is.
+			if seq != m.seq && !n.stateSent[m.seq] {
+				n.sendState(m.seq)
+			}
 			return
 		}
 	}
@@ -204,6 +213,25 @@ func (n *Node) disputedInLog(author crypto.PeerID, body *stateBody, s uint64) bo
 	return false
 }
 
+// ownMoveDiverged reports whether the first step after which a state of
+// author differs from ours (the state after s steps) is author's own
+// action: its engine applied its own move otherwise than ours did. The
+// report then names the author's own move as the first divergent entry,
+// so no other player is blamed, and a liar could stop the game no more
+// than with a wrong checkpoint. It is how a peer is explained whose
+// engine went wrong on its own move and which signs no differing hash
+// after it: at a secret table its card layer may stop first (a reshuffle
+// of its wrong discard pile does not match the shuffles the others sent)
+// and it sends its state then (drainCards).
+func (n *Node) ownMoveDiverged(author crypto.PeerID, s uint64) bool {
+	m := n.m
+	if s == 0 || s-1 >= uint64(len(m.steps)) {
+		return false
+	}
+	st := m.steps[s-1]
+	return st.Kind == "action" && st.Author == author
+}
+
 // weigh decides what a state envelope that differs from ours at a step we
 // have reached is (see the rule above): a lie (rejected, its author
 // named), a desync (reported), or neither yet (done is false: the caller
@@ -217,7 +245,7 @@ func (n *Node) weigh(env *crypto.Envelope, body *stateBody, logToo bool) (done b
 	if err := n.lie(env, body, s); err != nil {
 		return true, err
 	}
-	if containsID(n.disputed, env.Author) || logToo && n.disputedInLog(env.Author, body, s) {
+	if containsID(n.disputed, env.Author) || n.ownMoveDiverged(env.Author, s) || logToo && n.disputedInLog(env.Author, body, s) {
 		n.report(env, n.m.byID[env.Author], body)
 		return true, nil
 	}
@@ -312,16 +340,23 @@ func (n *Node) report(env *crypto.Envelope, mi int, body *stateBody) {
 		r.EntryWhat = fmt.Sprintf("state before step %d", env.Seq)
 	}
 	mine := m.st
+	var mineErr error
 	if env.Seq < m.seq {
-		if s, err := n.stateAt(env.Seq); err == nil {
-			mine = s
-		}
+		// Their state is at env.Seq: ours must be too, or every change
+		// since would show as a difference.
+		mine, mineErr = n.stateAt(env.Seq)
 	}
-	r.MyState = engine.Encode(mine)
-	if theirs, err := engine.DecodeState(m.game, body.State); err == nil {
-		r.Diff = engine.Diff(mine, theirs)
-	} else {
+	theirs, err := engine.DecodeState(m.game, body.State)
+	switch {
+	case mineErr != nil:
+		r.MyState = engine.Encode(m.st)
+		r.Diff = []engine.FieldDiff{{Path: "(state)", A: fmt.Sprintf("not rebuilt at step %d: %v", env.Seq, mineErr), B: "(not compared)"}}
+	case err != nil:
+		r.MyState = engine.Encode(mine)
 		r.Diff = []engine.FieldDiff{{Path: "(state)", A: "decodes", B: "does not decode: " + err.Error()}}
+	default:
+		r.MyState = engine.Encode(mine)
+		r.Diff = engine.Diff(mine, theirs)
 	}
 	n.rd.Keep = append(n.rd.Keep, env)
 	n.reports = append(n.reports, r)
@@ -334,13 +369,30 @@ func (n *Node) report(env *crypto.Envelope, mi int, body *stateBody) {
 // stateAt replays our own log to the state after seq steps.
 func (n *Node) stateAt(seq uint64) (engine.State, error) {
 	rm := newMachine(n.m.games)
-	for _, env := range n.m.log {
+	for i, env := range n.m.log {
+		if rm.phase == PhasePlaying && rm.seq >= seq {
+			break
+		}
+		rm.ahead = n.m.log[i+1:]
+		if err := rm.passWaitAt(env, seq); err != nil {
+			return nil, err
+		}
 		if rm.phase == PhasePlaying && rm.seq >= seq {
 			break
 		}
 		if err := rm.feed(env); err != nil {
 			return nil, err
 		}
+	}
+	if rm.st != nil && rm.seq < seq {
+		// Our log ends with a wait for cards (desynccards.go): our own
+		// hashes say which state came after it.
+		rm.passCardsByHash(seq, func(k uint64) []crypto.Hash {
+			if k < uint64(len(n.m.hashes)) {
+				return []crypto.Hash{n.m.hashes[k]}
+			}
+			return nil
+		})
 	}
 	if rm.st == nil || rm.seq != seq {
 		return nil, fmt.Errorf("lockstep: no state at step %d", seq)
@@ -394,7 +446,15 @@ func (n *Node) recheckStates() {
 // step, finds the first step after which the envelope's hashes differ
 // from the log's, and diffs the envelope's state against the log's. Mine
 // is the log's side. It returns nil if the state agrees with the log.
-func ExplainDesync(log []*crypto.Envelope, games func(string) (*engine.Game, error), env *crypto.Envelope) (*DesyncReport, error) {
+//
+// own are the state envelopes the log's peer signed (its RecordSent ones),
+// if any: at a secret table a game stopped by a desync right after a wait
+// for cards has no later entry to say which cards the wait opened to
+// everyone, and their hashes (or env's, where it agrees) do
+// (desynccards.go). One that is not a valid state envelope of the
+// session is ignored; none can make the log's state other than what its
+// entries and a signed hash bind.
+func ExplainDesync(log []*crypto.Envelope, games func(string) (*engine.Game, error), env *crypto.Envelope, own ...*crypto.Envelope) (*DesyncReport, error) {
 	if env.Kind != crypto.KindState {
 		return nil, fmt.Errorf("%w: a %s envelope explains no desync", ErrBadBody, env.Kind)
 	}
@@ -408,20 +468,33 @@ func ExplainDesync(log []*crypto.Envelope, games func(string) (*engine.Game, err
 	if err := body.fits(env); err != nil {
 		return nil, err
 	}
-	r, _, err := ReplayAt(log, games, env.Seq)
+	m, _, err := replayTo(log, games, env.Seq)
 	if err != nil {
 		return nil, err
 	}
-	if env.Session != r.Session {
+	if env.Session != m.session {
 		return nil, ErrWrongSession
 	}
+	if m.st != nil && m.seq < env.Seq {
+		hints := []*stateBody{body}
+		for _, o := range own {
+			if o == nil || o.Kind != crypto.KindState || o.Session != m.session || crypto.Verify(o) != nil {
+				continue
+			}
+			if ob, err := decodeState(o.Body); err == nil && ob.fits(o) == nil {
+				hints = append(hints, ob)
+			}
+		}
+		m.passCardsByHash(env.Seq, hashesOf(hints))
+	}
+	r := replayOf(m)
 	if r.Final == nil || uint64(len(r.Steps)) != env.Seq {
 		return nil, fmt.Errorf("the log does not reach step %d", env.Seq)
 	}
 	if r.Hashes[env.Seq] == env.StateHash {
 		return nil, nil
 	}
-	rep := &DesyncReport{Peer: env.Author, Seq: env.Seq, Entry: env.Seq, Evidence: env, TheirState: body.State,
+	rep := &DesyncReport{Peer: env.Author, Seq: env.Seq, Entry: env.Seq, Evidence: env, TheirState: body.State, Agreed: m.agreed,
 		Mine: r.Hashes[env.Seq], Theirs: env.StateHash, MyState: engine.Encode(r.Final),
 		EntryWhat: fmt.Sprintf("state before step %d", env.Seq)}
 	for i, h := range body.Hashes {

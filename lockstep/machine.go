@@ -1079,7 +1079,7 @@ func (m *machine) feed(env *crypto.Envelope) error {
 	// the waiting state: the wait is then still open. A claim ends the
 	// log: what the claimant's cards did after the last action is not in
 	// it (checkClaim).
-	if m.phase == PhasePlaying && env.Kind != crypto.KindClaim && (env.Kind != crypto.KindDrop || m.group != nil || env.StateHash != m.hashes[m.seq]) {
+	if m.endsWait(env) {
 		if err := m.verifyCards(env); err != nil {
 			return err
 		}
@@ -1133,6 +1133,12 @@ func (m *machine) feed(env *crypto.Envelope) error {
 		return err
 	}
 	return m.apply(env, x)
+}
+
+// endsWait reports whether env, fed next, first ends a wait for cards or
+// a pending drop (feed).
+func (m *machine) endsWait(env *crypto.Envelope) bool {
+	return m.phase == PhasePlaying && env.Kind != crypto.KindClaim && (env.Kind != crypto.KindDrop || m.group != nil || env.StateHash != m.hashes[m.seq])
 }
 
 func (m *machine) nameOf(id crypto.PeerID) string {

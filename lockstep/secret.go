@@ -642,6 +642,10 @@ func (n *Node) drainCards() {
 	}
 	if err := l.Err(); err != nil && !n.cardsStopped {
 		n.cardsStopped = true
+		// What the layer proved against another seat may be our own
+		// state's fault (a buggy engine reshuffles a wrong pile): our
+		// state lets the others find out (desync.go).
+		n.sendState(n.m.seq)
 		n.rd.Events = append(n.rd.Events, Event{Kind: EventCheat, Cheat: CheatCards, Seq: n.m.seq, Text: "the hidden cards stopped: " + err.Error()})
 	}
 }

@@ -173,17 +173,22 @@ type CheatKind uint8
 // The cheats. A forged or replayed envelope proves nothing against the
 // peer it names (anyone can forge a claim or replay an old envelope), so
 // their What says "under the name of"; every other kind is signed by its
-// author.
+// author. A state hash that differs from ours (CheatWrongHash,
+// CheatWrongCheckpoint) proves no cheat either: its author's engine may
+// have gone wrong (a desync), and so may ours. It is raised as an
+// EventRejected carrying the kind, in words that say the states differ;
+// the state envelopes then decide (an EventDesync naming whose state
+// diverged, or a CheatLyingState).
 const (
 	CheatForged          CheatKind = iota + 1 // a signature that does not verify
 	CheatReplayed                             // an envelope signed for another session or lobby
 	CheatOutOfTurn                            // an action from a seat that is not to act
 	CheatIllegal                              // an action the engine refuses (What has its reason)
-	CheatWrongHash                            // an action, reveal or vote for a state that is not ours
+	CheatWrongHash                            // an action, reveal or vote for a state that is not ours (an EventRejected: see below)
 	CheatBadReveal                            // a reveal that is not the next element of its chain
 	CheatEquivocation                         // two different envelopes for one slot (proof)
 	CheatFlood                                // more envelopes than a buffer holds for one author
-	CheatWrongCheckpoint                      // a checkpoint whose state differs from ours
+	CheatWrongCheckpoint                      // a checkpoint whose state differs from ours (an EventRejected: see below)
 	CheatMalformed                            // a body that does not decode for its kind
 	CheatLyingState                           // a state envelope contradicting checkpoints its author signed
 	CheatCards                                // a cheat the hidden-card protocol names (What says which)

@@ -133,24 +133,38 @@ func replayOf(m *machine) *Replay {
 // replay at that point (Final is that state) and the number of entries it
 // took. If the log ends earlier, it returns the replay at its end.
 func ReplayAt(log []*crypto.Envelope, games func(string) (*engine.Game, error), seq uint64) (*Replay, int, error) {
+	m, i, err := replayTo(log, games, seq)
+	return replayOf(m), i, err
+}
+
+// replayTo is ReplayAt's machine.
+func replayTo(log []*crypto.Envelope, games func(string) (*engine.Game, error), seq uint64) (*machine, int, error) {
 	m := newMachine(games)
 	m.checkSigs, m.record = true, true
 	m.scratch = make([]byte, 0, 1024)
 	sigs := newSigBatches(log)
 	for i, env := range log {
 		if m.phase >= PhasePlaying && m.seq >= seq {
-			return replayOf(m), i, nil
+			return m, i, nil
 		}
 		if env == nil {
-			return replayOf(m), i, &VerifyError{Index: i, Err: fmt.Errorf("%w: missing entry", ErrMalformed)}
+			return m, i, &VerifyError{Index: i, Err: fmt.Errorf("%w: missing entry", ErrMalformed)}
 		}
 		m.checkSigs = !sigs.good(i)
 		m.ahead = log[i+1:]
+		// A wait for cards that ends at seq has no entry of its own: the
+		// entry after it would take the replay past seq.
+		if err := m.passWaitAt(env, seq); err != nil {
+			return m, i, &VerifyError{Index: i, Entry: env, Err: err}
+		}
+		if m.phase >= PhasePlaying && m.seq >= seq {
+			return m, i, nil
+		}
 		if err := m.feed(env); err != nil {
-			return replayOf(m), i, &VerifyError{Index: i, Entry: env, Err: err}
+			return m, i, &VerifyError{Index: i, Entry: env, Err: err}
 		}
 	}
-	return replayOf(m), len(log), nil
+	return m, len(log), nil
 }
 
 // sigBatch is how many signatures sigBatches checks at once: past about 64

@@ -638,7 +638,7 @@ func (r *Runner) drain(ctx context.Context) error {
 			switch ev.Kind {
 			case lockstep.EventGameOver:
 				mustSync = true
-			case lockstep.EventCheat:
+			case lockstep.EventRejected:
 				if ev.Cheat == lockstep.CheatWrongCheckpoint && r.stopWhy == "" {
 					r.stopWhy = ev.Text // a checkpoint mismatch stops the game
 				}

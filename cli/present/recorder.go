@@ -248,6 +248,15 @@ func (r *Recorder) Event(ev lockstep.Event, seatOf int, name string) {
 		}
 		r.add(t)
 	case lockstep.EventRejected:
+		if ev.Cheat == lockstep.CheatWrongHash || ev.Cheat == lockstep.CheatWrongCheckpoint {
+			// A state hash that differs from ours is no cheat yet: the
+			// states are compared, and the desync report (or a lie
+			// named) follows.
+			r.sync = Sync{OK: false, Text: ev.Text}
+			t.Kind, t.Seat = "desync", seatOf+1
+			r.add(t)
+			return
+		}
 		c := Cheat{Kind: "rejected", Seat: seatOf + 1, Name: name, Text: ev.Text}
 		r.cheats = append(r.cheats, c)
 		t.Kind = "cheat"
