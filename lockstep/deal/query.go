@@ -148,6 +148,10 @@ func (m *Machine) Waiting() []Wait {
 				continue
 			}
 			for s := range c.links {
+				if c.links[s].forged {
+					w = append(w, Wait{s, fmt.Sprintf("its drop (its shuffle of deck %d is proven forged)", c.deck)})
+					break
+				}
 				if c.links[s].env == nil && !c.links[s].skipped && s != m.me {
 					if m.dropped[s] && !m.decided[s] {
 						// Whether the chain waits for the dropped seat's

@@ -1,0 +1,227 @@
+package deal
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/boardmesh/boardmesh/crypto"
+)
+
+// forgeries are the two ways a signed shuffle is forged: its output is a
+// deck whose proof fails (two ciphertexts swapped under the honest proof,
+// a stacked deck), or no deck of the chain at all (a torsion point).
+var forgeries = []struct {
+	name string
+	edit func(b *shuffleBody)
+}{
+	{"stacked", func(b *shuffleBody) {
+		b.Output = append([]byte(nil), b.Output...)
+		a := append([]byte(nil), b.Output[:64]...)
+		copy(b.Output, b.Output[64:128])
+		copy(b.Output[64:], a)
+	}},
+	{"malformed", func(b *shuffleBody) {
+		b.Output = append([]byte(nil), b.Output...)
+		copy(b.Output[64:], order2)
+	}},
+}
+
+// forgeAt installs a hook under which seat s's shuffle of chain seq goes
+// out forged by edit, signed by s.
+func (tb *table) forgeAt(s int, seq uint64, edit func(*shuffleBody)) {
+	tb.tamper(s, crypto.KindShuffle, func(env *crypto.Envelope) *crypto.Envelope {
+		if env.Seq != seq {
+			return nil
+		}
+		b, err := decodeShuffle(env.Body)
+		if err != nil {
+			tb.t.Fatal(err)
+		}
+		edit(b)
+		return tb.resign(s, env, b.encode())
+	})
+}
+
+// redone counts seat i's EventChainRedone naming seat f.
+func (tb *table) redone(i, f int) int {
+	k := 0
+	for _, e := range tb.events[i] {
+		if e.Kind == EventChainRedone && e.Seat == f+1 {
+			k++
+		}
+	}
+	return k
+}
+
+// onlyNamed fails unless every cheat seat i saw names seat f, and it saw one.
+func (tb *table) onlyNamed(i, f int) {
+	tb.t.Helper()
+	cs := tb.cheats(i)
+	if len(cs) == 0 {
+		tb.t.Errorf("seat %d named nobody, want seat %d", i+1, f+1)
+	}
+	for _, e := range cs {
+		if e.Seat != f+1 || e.Cheat != CheatForgedShuffle {
+			tb.t.Errorf("seat %d: %s", i+1, e.Text)
+		}
+	}
+}
+
+// forgedSetup is a table of n seats whose seat f forges its shuffle of
+// the setup chain (deck 0, 20 cards 100 to 119) or of a reshuffle of four
+// of its cards (deck 7), run until quiet: the deck and chain it forged.
+func forgedSetup(t *testing.T, n, f int, at string, edit func(*shuffleBody)) (tb *table, id uint8, cards int) {
+	tb = newTable(t, n, []Deck{seqDeck(0, 20, 100)})
+	id, cards = 0, 20
+	if at == "reshuffle" {
+		tb.run()
+		all := liveSeats(n, -1)
+		tb.dealToLive(-1, all, 0, 0, func(c uint16) bool { return c >= 100 && c < 120 })
+		tb.forgeAt(f, 1, edit)
+		for _, m := range tb.ms {
+			if err := m.Reshuffle(7, []Handle{{Deck: 0, Pos: 10}, {Deck: 0, Pos: 11}, {Deck: 0, Pos: 12}, {Deck: 0, Pos: 13}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		tb.collect()
+		id, cards = 7, 4
+	} else {
+		tb.forgeAt(f, 0, edit)
+	}
+	tb.run()
+	return tb, id, cards
+}
+
+// TestForgedShuffleRedone: at 3 and 4 seats, a seat (the first, a middle
+// one, the last of the chain) signs a forged shuffle, of the setup chain
+// or of a reshuffle, while the seats after it shuffle on its output before
+// they check its proof. Every honest seat names it, does not stop, takes
+// no deck and says it waits for the forger's drop; once the table drops
+// it, the chain is redone from the last valid shuffle by the seats after
+// the forger (under a new seq: nobody is named for a second envelope in a
+// slot), every live seat holds the same deck, every card of the deck is in
+// it once, and the others deal from it. Without the rule every honest seat
+// stops at the forgery.
+func TestForgedShuffleRedone(t *testing.T) {
+	for _, n := range []int{3, 4} {
+		for _, f := range []int{0, 1, n - 1} {
+			for _, at := range []string{"setup", "reshuffle"} {
+				for _, fg := range forgeries {
+					t.Run(fmt.Sprintf("%d seats, seat %d, %s, %s", n, f+1, at, fg.name), func(t *testing.T) {
+						tb, id, cards := forgedSetup(t, n, f, at, fg.edit)
+						live := liveSeats(n, f)
+						for _, i := range live {
+							m := tb.ms[i]
+							tb.onlyNamed(i, f)
+							if m.Stopped() || !m.Convicted(f) || m.DeckReady(id) {
+								t.Fatalf("seat %d: stopped %v, forger convicted %v, deck %d ready %v", i+1, m.Stopped(), m.Convicted(f), id, m.DeckReady(id))
+							}
+							waits := false
+							for _, w := range m.Waiting() {
+								waits = waits || w.Seat == f && w.What == fmt.Sprintf("its drop (its shuffle of deck %d is proven forged)", id)
+							}
+							if !waits {
+								t.Errorf("seat %d waits for %v, want seat %d's drop", i+1, m.Waiting(), f+1)
+							}
+						}
+						tb.silence(f)
+						tb.drop(f)
+						tb.run()
+						tb.sameDeck(live, id, cards)
+						for _, i := range live {
+							tb.onlyNamed(i, f)
+							if k := tb.redone(i, f); k != 1 {
+								t.Errorf("seat %d redid the chain %d times, want once", i+1, k)
+							}
+							for _, w := range tb.ms[i].Waiting() {
+								t.Errorf("seat %d still waits: %v", i+1, w)
+							}
+						}
+						first := uint16(0)
+						if at == "setup" {
+							first = 2
+						}
+						tb.dealAfter(f, live, id, first, func(c uint16) bool { return c >= 100 && c < 120 })
+						if at == "setup" {
+							tb.wholeDeck(f, live, 20)
+						}
+					})
+				}
+			}
+		}
+	}
+}
+
+// wholeDeck opens every card of deck 0 not dealt yet to all and checks
+// that, with the ones dealt, each card 100 to 99+n is there exactly once
+// (a redo from a forged output would show a substituted or missing card).
+func (tb *table) wholeDeck(f int, live []int, n int) {
+	tb.t.Helper()
+	var ops []Opening
+	for p := 2 + len(live); p < n; p++ {
+		ops = append(ops, Opening{Deck: 0, Pos: uint16(p), To: Public})
+	}
+	tb.openLive([]int{f}, ops...)
+	tb.run()
+	seen := map[uint16]bool{}
+	for p := 2; p < n; p++ {
+		h := Handle{Deck: 0, Pos: uint16(p)}
+		c, ok := tb.ms[live[0]].Card(h)
+		if p < 2+len(live) {
+			c, ok = tb.ms[live[p-2]].Card(h)
+		}
+		if !ok || c < 100 || c >= uint16(100+n) || seen[c] {
+			tb.t.Fatalf("card %d of the deck is %d (%v)", p+1, c, ok)
+		}
+		seen[c] = true
+	}
+}
+
+// TestForgedShuffleRedoneRestart: at 4 seats seat 2 forges the setup
+// shuffle and is dropped; after the redo seat 3 (which shuffled on the
+// forged output, then again in the redo) restarts from its disk and the
+// envelopes it had received: it comes to the same redo, sends its own
+// redo shuffle again rather than a new one, and deals with the others.
+func TestForgedShuffleRedoneRestart(t *testing.T) {
+	tb, id, cards := forgedSetup(t, 4, 1, "setup", forgeries[0].edit)
+	tb.silence(1)
+	tb.drop(1)
+	tb.run()
+	live := liveSeats(4, 1)
+	tb.sameDeck(live, id, cards)
+	before, _ := tb.ms[2].Ciphertext(Handle{Deck: 0, Pos: 0})
+	tb.restart(2, 77)
+	if err := tb.ms[2].Drop(1); err != nil {
+		t.Fatal(err)
+	}
+	tb.collect()
+	tb.run()
+	tb.sameDeck(live, id, cards)
+	if after, _ := tb.ms[2].Ciphertext(Handle{Deck: 0, Pos: 0}); string(after) != string(before) {
+		t.Fatal("the restarted seat's deck differs from before its restart")
+	}
+	for _, i := range live {
+		tb.onlyNamed(i, 1)
+	}
+	tb.dealAfter(1, live, id, 2, func(c uint16) bool { return c >= 100 && c < 120 })
+}
+
+// dealAfter is dealToLive at a table that named forger f (and only it).
+func (tb *table) dealAfter(f int, live []int, id uint8, first uint16, cards func(uint16) bool) {
+	tb.t.Helper()
+	var ops []Opening
+	for k, s := range live {
+		ops = append(ops, Opening{Deck: id, Pos: first + uint16(k), To: s})
+	}
+	tb.openLive([]int{f}, ops...)
+	tb.run()
+	seen := map[uint16]bool{}
+	for k, s := range live {
+		tb.onlyNamed(s, f)
+		c, ok := tb.ms[s].Card(Handle{Deck: id, Pos: first + uint16(k)})
+		if !ok || !cards(c) || seen[c] {
+			tb.t.Fatalf("seat %d drew %d (%v) from deck %d", s+1, c, ok, id)
+		}
+		seen[c] = true
+	}
+}
