@@ -225,3 +225,56 @@ func (tb *table) dealAfter(f int, live []int, id uint8, first uint16, cards func
 		seen[c] = true
 	}
 }
+
+// TestForgerOtherLinkLate: at 4 seats seat 2 forges its shuffle of deck 0
+// and shuffles deck 1 honestly. Seat 1 gets the honest link before it can
+// convict seat 2 (the forged one reaches it after); seat 3 gets it only
+// after it has convicted seat 2. Seat 3 still takes it: seat 1's piece says
+// it holds the link, so the chain keeps it after the drop, and every peer
+// must take it. Deck 0 is redone, deck 1 keeps the forger's honest link,
+// and every live seat ends with the same decks. Refusing it as any
+// envelope of a convicted seat, seat 3 would wait for deck 1 for ever.
+func TestForgerOtherLinkLate(t *testing.T) {
+	tb := newTable(t, 4, []Deck{seqDeck(0, 10, 100), seqDeck(1, 10, 200)})
+	tb.forgeAt(1, 0, forgeries[0].edit)
+	forge := tb.hook
+	var late, held *crypto.Envelope
+	released := false
+	tb.hook = func(to int, env *crypto.Envelope) *crypto.Envelope {
+		if env.Author != tb.ids[1].ID() || env.Kind != crypto.KindShuffle {
+			return forge(to, env)
+		}
+		switch {
+		case to == 0 && env.Seq == 0 && !released:
+			held = env
+			return nil
+		case to == 0 && env.Seq == 1:
+			released = true
+			tb.queue = append(tb.queue, held) // (a duplicate for the others)
+		case to == 2 && env.Seq == 1 && late == nil:
+			late = env
+			return nil
+		}
+		return forge(to, env)
+	}
+	tb.run()
+	if late == nil || held == nil || !tb.ms[2].Convicted(1) || !tb.ms[0].Convicted(1) {
+		t.Fatalf("seat 2's links held back: %v %v; seats 1 and 3 convicted seat 2: %v %v", late != nil, held != nil, tb.ms[0].Convicted(1), tb.ms[2].Convicted(1))
+	}
+	tb.recv[2] = append(tb.recv[2], late)
+	_ = tb.ms[2].Step(late)
+	tb.collect()
+	tb.silence(1)
+	tb.drop(1)
+	tb.run()
+	live := liveSeats(4, 1)
+	tb.sameDeck(live, 0, 10)
+	tb.sameDeck(live, 1, 10)
+	for _, i := range live {
+		tb.onlyNamed(i, 1)
+		if tb.redone(i, 1) != 1 || tb.skipped(i, 1) != 0 {
+			t.Errorf("seat %d: %d redone, %d skipped, want deck 0 redone and nothing skipped", i+1, tb.redone(i, 1), tb.skipped(i, 1))
+		}
+	}
+	tb.dealAfter(1, live, 1, 0, func(c uint16) bool { return c >= 200 && c < 210 })
+}
