@@ -2,9 +2,11 @@ package deal
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/boardmesh/boardmesh/crypto"
+	mp "github.com/boardmesh/boardmesh/crypto/mentalpoker"
 )
 
 // forgeries are the two ways a signed shuffle is forged: its output is a
@@ -277,4 +279,75 @@ func TestForgerOtherLinkLate(t *testing.T) {
 		}
 	}
 	tb.dealAfter(1, live, 1, 0, func(c uint16) bool { return c >= 200 && c < 210 })
+}
+
+// TestBadRemaskDropsTheCheater: at 3 and 4 seats seat 1 peeks at a card,
+// then seat 2 draws it and signs a re-masking that substitutes another
+// card. Every honest seat names seat 2, does not stop, opens nothing with
+// the substituted card and says it waits for seat 2's drop; once the table
+// drops it, the draw goes on with the ciphertext as it was, the card is
+// shown to all (it was opened to a dropped seat) as the one seat 1 peeked
+// at, and the others deal on. Without the rule the table stops there.
+func TestBadRemaskDropsTheCheater(t *testing.T) {
+	for _, n := range []int{3, 4} {
+		t.Run(fmt.Sprintf("%d seats", n), func(t *testing.T) {
+			tb := newTable(t, n, []Deck{seqDeck(0, 12, 100)})
+			tb.run()
+			h := Handle{Deck: 0, Pos: 3}
+			tb.open(Opening{Deck: 0, Pos: 3, To: 0}) // a peek by seat 1
+			tb.run()
+			tb.noCheats()
+			peeked, ok := tb.ms[0].Card(h)
+			if !ok {
+				t.Fatal("seat 1 did not peek")
+			}
+			tb.tamper(1, crypto.KindRemask, func(env *crypto.Envelope) *crypto.Envelope {
+				es, _ := decodeRemasks(env.Body)
+				c, _ := mp.Mask(newSeeded(5), tb.ms[1].joint, 11)
+				es[0].CT = c.Bytes()
+				return tb.resign(1, env, encodeRemasks(es))
+			})
+			tb.open(Opening{Deck: 0, Pos: 3, To: 1}) // seat 2 draws the peeked card
+			tb.run()
+			live := liveSeats(n, 1)
+			for _, i := range live {
+				m := tb.ms[i]
+				if cs := tb.cheats(i); len(cs) != 1 || cs[0].Seat != 2 || cs[0].Cheat != CheatBadRemask {
+					t.Fatalf("seat %d named %v, want seat 2's bad re-masking", i+1, cs)
+				}
+				if m.Stopped() || !m.Convicted(1) {
+					t.Fatalf("seat %d: stopped %v, seat 2 convicted %v", i+1, m.Stopped(), m.Convicted(1))
+				}
+				waits := false
+				for _, w := range m.Waiting() {
+					waits = waits || w.Seat == 1 && strings.Contains(w.What, "its drop (its re-masking")
+				}
+				if !waits {
+					t.Errorf("seat %d waits for %v, want seat 2's drop", i+1, m.Waiting())
+				}
+			}
+			tb.silence(1)
+			tb.drop(1)
+			tb.run()
+			for _, i := range live {
+				if c, ok := tb.ms[i].PublicCard(h); !ok || c != peeked {
+					t.Errorf("seat %d sees the drawn card as %d (%v), seat 1 peeked %d", i+1, c, ok, peeked)
+				}
+				for _, w := range tb.ms[i].Waiting() {
+					t.Errorf("seat %d still waits: %v", i+1, w)
+				}
+				if cs := tb.cheats(i); len(cs) != 1 {
+					t.Errorf("seat %d named %d cheats, want seat 2's one", i+1, len(cs))
+				}
+			}
+			tb.openLive([]int{1}, Opening{Deck: 0, Pos: 5, To: Public})
+			tb.run()
+			c, ok := tb.ms[0].PublicCard(Handle{Deck: 0, Pos: 5})
+			for _, i := range live {
+				if d, dok := tb.ms[i].PublicCard(Handle{Deck: 0, Pos: 5}); !ok || !dok || d != c || d == peeked {
+					t.Errorf("seat %d sees card 6 as %d (%v), seat 1 as %d (%v)", i+1, d, dok, c, ok)
+				}
+			}
+		})
+	}
 }

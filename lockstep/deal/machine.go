@@ -115,6 +115,7 @@ type batch struct {
 	remaskEnv  []*crypto.Envelope // by seat, received, not yet checked
 	shareEnv   []*crypto.Envelope
 	remaskOK   []bool // by seat: its re-maskings checked (or none owed)
+	remaskBad  []bool // by seat: its re-masking envelope is proven wrong (remaskCheat)
 	shareOK    []bool
 	started    bool
 	done       bool
@@ -542,12 +543,14 @@ func (m *Machine) Step(env *crypto.Envelope) error {
 	if m.stopped {
 		return ErrStopped
 	}
-	if m.convicted[seat] && (env.Kind != crypto.KindShuffle || m.seen[slotKey{env.Kind, seat, env.Seq}] != nil) {
+	if m.convicted[seat] && (env.Kind != crypto.KindShuffle && env.Kind != crypto.KindRemask || m.seen[slotKey{env.Kind, seat, env.Seq}] != nil) {
 		// Nothing it signs counts any more, not even a second claim for
 		// the slot of its proven lie (convict.go). But its shuffle of
 		// another chain still counts: a peer that holds it keeps that
 		// link after the drop (escrow.go's lacks), so every peer must
-		// take it, and its proof is checked like any (forge.go).
+		// take it, and its proof is checked like any (forge.go); the
+		// same for its re-masking of a batch, which every peer must come
+		// to alike (batch.go's remaskCheat).
 		return fmt.Errorf("%w: %s is proven to cheat; its envelopes are not taken", ErrConvicted, m.who(seat))
 	}
 	if err := wellFormed(env); err != nil {

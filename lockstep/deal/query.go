@@ -188,7 +188,9 @@ func (m *Machine) Waiting() []Wait {
 					continue
 				}
 			}
-			if !b.remaskOK[s] && b.remaskEnv[s] == nil && b.started {
+			if !b.remaskOK[s] && b.remaskBad[s] {
+				w = append(w, Wait{s, fmt.Sprintf("its drop (its re-masking for batch %d is proven wrong)", o.batch)})
+			} else if !b.remaskOK[s] && b.remaskEnv[s] == nil && b.started {
 				w = append(w, Wait{s, fmt.Sprintf("its re-masking for batch %d", o.batch)})
 			} else if !b.shareOK[s] && b.shareEnv[s] == nil && b.started && m.convicted[s] {
 				w = append(w, Wait{s, fmt.Sprintf("its drop (its decryption shares for batch %d are proven wrong)", o.batch)})
