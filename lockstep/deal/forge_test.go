@@ -130,7 +130,23 @@ func TestForgedShuffleRedone(t *testing.T) {
 						tb.drop(f)
 						tb.run()
 						tb.sameDeck(live, id, cards)
+						chain := uint64(0)
+						if at == "reshuffle" {
+							chain = 1
+						}
 						for _, i := range live {
+							// The redo's shuffles are on the wire under
+							// seq (forger + 1)·2³² + chain (docs/protocol.md
+							// §10.3), from the seats after the forger only.
+							redo := 0
+							for _, env := range tb.persist[i] {
+								if env.Kind == crypto.KindShuffle && env.Seq == uint64(f+1)<<32|chain {
+									redo++
+								}
+							}
+							if want := map[bool]int{true: 1, false: 0}[i > f]; redo != want {
+								t.Errorf("seat %d signed %d shuffles of the redo, want %d", i+1, redo, want)
+							}
 							tb.onlyNamed(i, f)
 							if k := tb.redone(i, f); k != 1 {
 								t.Errorf("seat %d redid the chain %d times, want once", i+1, k)
