@@ -367,3 +367,73 @@ func TestBadRemaskDropsTheCheater(t *testing.T) {
 		})
 	}
 }
+
+// TestTwoForgers: at 4 seats seat 1 forges its shuffle of the setup
+// chain; once it is dropped, seat 3 forges its shuffle of the redo. Seat 3
+// is convicted in turn, and once it is dropped too the redo is redone from
+// seat 2's valid shuffle by seat 4 alone. Seats 2 and 4 end with the same
+// deck, name only the two forgers, and deal from it.
+func TestTwoForgers(t *testing.T) {
+	tb := newTable(t, 4, []Deck{seqDeck(0, 12, 100)})
+	tb.forgeAt(0, 0, forgeries[0].edit)
+	first := tb.hook
+	tb.run()
+	tb.silence(0)
+	tb.tamper(2, crypto.KindShuffle, func(env *crypto.Envelope) *crypto.Envelope {
+		if env.Seq != redoSeq(0, 0) {
+			return nil
+		}
+		b, _ := decodeShuffle(env.Body)
+		forgeries[0].edit(b)
+		return tb.resign(2, env, b.encode())
+	})
+	second := tb.hook
+	tb.hook = func(to int, env *crypto.Envelope) *crypto.Envelope {
+		if env.Author == tb.ids[0].ID() {
+			return nil
+		}
+		return second(to, first(to, env))
+	}
+	tb.drop(0)
+	tb.run()
+	for _, i := range []int{1, 3} {
+		if !tb.ms[i].Convicted(2) || tb.ms[i].DeckReady(0) || tb.ms[i].Stopped() {
+			t.Fatalf("seat %d: seat 3 convicted %v, deck ready %v, stopped %v", i+1, tb.ms[i].Convicted(2), tb.ms[i].DeckReady(0), tb.ms[i].Stopped())
+		}
+	}
+	tb.silence(2)
+	for _, i := range []int{1, 3} {
+		if err := tb.ms[i].Drop(2); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tb.collect()
+	tb.run()
+	live := []int{1, 3}
+	tb.sameDeck(live, 0, 12)
+	for _, i := range live {
+		for _, e := range tb.cheats(i) {
+			if e.Cheat != CheatForgedShuffle || e.Seat != 1 && e.Seat != 3 {
+				t.Errorf("seat %d: %s", i+1, e.Text)
+			}
+		}
+		if tb.redone(i, 0) != 1 || tb.redone(i, 2) != 1 {
+			t.Errorf("seat %d redid the chain without seat 1 %d times, without seat 3 %d times; want once each", i+1, tb.redone(i, 0), tb.redone(i, 2))
+		}
+	}
+	var ops []Opening
+	for p := 0; p < 12; p++ {
+		ops = append(ops, Opening{Deck: 0, Pos: uint16(p), To: Public})
+	}
+	tb.openLive([]int{0, 2}, ops...)
+	tb.run()
+	seen := map[uint16]bool{}
+	for p := 0; p < 12; p++ {
+		c, ok := tb.ms[1].PublicCard(Handle{Deck: 0, Pos: uint16(p)})
+		d, _ := tb.ms[3].PublicCard(Handle{Deck: 0, Pos: uint16(p)})
+		if !ok || c != d || c < 100 || c >= 112 || seen[c] {
+			t.Fatalf("card %d is %d (%v) at seat 2, %d at seat 4", p+1, c, ok, d)
+		}
+		seen[c] = true
+	}
+}
