@@ -138,14 +138,24 @@ func TestForgedShuffleRedone(t *testing.T) {
 							// The redo's shuffles are on the wire under
 							// seq (forger + 1)·2³² + chain (docs/protocol.md
 							// §10.3), from the seats after the forger only.
-							redo := 0
+							redo, old := 0, 0
 							for _, env := range tb.persist[i] {
 								if env.Kind == crypto.KindShuffle && env.Seq == uint64(f+1)<<32|chain {
 									redo++
 								}
+								if env.Kind == crypto.KindShuffle && env.Seq == chain {
+									old++
+								}
 							}
 							if want := map[bool]int{true: 1, false: 0}[i > f]; redo != want {
 								t.Errorf("seat %d signed %d shuffles of the redo, want %d", i+1, redo, want)
+							}
+							// The premise: the seat after the forger shuffled
+							// the stacked output before it checked its proof
+							// (a malformed one is refused on arrival; a seat
+							// further on here checks the forgery first).
+							if i == f+1 && fg.name == "stacked" && old != 1 {
+								t.Errorf("seat %d signed %d shuffles of the forged attempt, want 1 (the pipeline)", i+1, old)
 							}
 							tb.onlyNamed(i, f)
 							if k := tb.redone(i, f); k != 1 {
