@@ -97,9 +97,10 @@ type CardCheat struct {
 	Evidence []*crypto.Envelope
 	// Convicted: the layer proved Seat a cheat by an envelope Seat signed
 	// (a bad proof of its own). If the layer goes on (Err is nil: a wrong
-	// decryption share, or one left out), it waits for the table to drop
-	// Seat; if it stopped (a forged shuffle), the game cannot go on, but a
-	// table of two may claim the win (secretdrop.go's convicted seats).
+	// decryption share, or one left out, a forged shuffle, a re-masking
+	// proven wrong), it waits for the table to drop Seat; if it stopped,
+	// the game cannot go on, but a table of two may claim the win
+	// (secretdrop.go's convicted seats).
 	Convicted bool
 }
 

@@ -200,10 +200,12 @@ func (n *Node) cardWhy(w CardWait) string {
 // proves nothing against the seat it names) and a share that never comes
 // (a stall: the vote waits for the drop time, Config.DropAfter). At a
 // table of two there is no drop: the game pauses and the honest player may
-// claim the win at once (claim.go). A cheat the card layer proved and
-// stopped at (a forged shuffle: the chain cannot go on without the
-// cheater's link) convicts too: a table of two may claim at once, a larger
-// one stands still, named, as before.
+// claim the win at once (claim.go). A forged shuffle convicts the same way:
+// once its author is dropped, the card layer redoes the chain without it
+// (lockstep/deal/forge.go); a re-masking proven wrong too. A cheat the card
+// layer proved and stopped at (a bad key proof, an envelope for a slot
+// that owes none) convicts too: a table of two may claim at once, a
+// larger one stands still, named.
 
 // convict records that the card layer proved seat (0-based) a cheat.
 func (n *Node) convict(seat int, why string) {

@@ -10,6 +10,7 @@ import (
 	"github.com/boardmesh/boardmesh/crypto"
 	mp "github.com/boardmesh/boardmesh/crypto/mentalpoker"
 	"github.com/boardmesh/boardmesh/engine"
+	"github.com/boardmesh/boardmesh/engine/dominion"
 	"github.com/boardmesh/boardmesh/engine/games"
 	"github.com/boardmesh/boardmesh/engine/infinitecity"
 	"github.com/boardmesh/boardmesh/lockstep"
@@ -177,7 +178,7 @@ func TestNodeShareCheatDropsTheCheater(t *testing.T) {
 		}
 		t.Run(g.Name, func(t *testing.T) {
 			nt, cheated := shareCheatTable(t, g, 4, "share cheat "+g.Name)
-			shareCheatDrops(t, nt, cheated)
+			cheaterDropped(t, nt, cheated, shareLie)
 		})
 	}
 	// The fourth peer loses P2's lie on the way, and P2 sends it no more:
@@ -189,18 +190,21 @@ func TestNodeShareCheatDropsTheCheater(t *testing.T) {
 		nt.miss = func(to int, env *crypto.Envelope) bool {
 			return to == 3 && env.Kind == crypto.KindShare && env.Author == nt.ids[1].ID() && *cheated
 		}
-		shareCheatDrops(t, nt, cheated)
+		cheaterDropped(t, nt, cheated, shareLie)
 	})
 }
 
-func shareCheatDrops(t *testing.T, nt *nodeTable, cheated *bool) {
+// cheaterDropped plays nt to its end and checks that every honest peer
+// named P2 in words matching what, voted it out, rebuilt its key and
+// finished with the others: the same log and state, P2 alone dropped.
+func cheaterDropped(t *testing.T, nt *nodeTable, cheated *bool, what *regexp.Regexp) {
 	nt.playTicking()
 	if !*cheated {
-		t.Fatal("P2 never lied in a share envelope")
+		t.Fatal("P2 never lied")
 	}
 	honest := []int{0, 2, 3}
 	for _, i := range honest {
-		namedP2(t, nt, i, shareLie)
+		namedP2(t, nt, i, what)
 		voted, rebuilt := false, false
 		for _, ev := range nt.events[i] {
 			voted = voted || ev.Kind == lockstep.EventDropVote && strings.Contains(ev.Text, "P2") && strings.Contains(ev.Text, "proved it a cheat")
@@ -236,6 +240,64 @@ func shareCheatDrops(t *testing.T, nt *nodeTable, cheated *bool) {
 	rep, err := lockstep.Verify(nt.entries[0], games.Lookup)
 	if err != nil || rep.Result == nil {
 		t.Fatalf("the log does not verify on its own: %v", err)
+	}
+}
+
+// shuffleLie is what a peer's event says of P2's forged shuffle.
+var shuffleLie = regexp.MustCompile(`shuffle.*does not prove`)
+
+// forgeReshuffle is swapShuffle for P2's first shuffle of a deck that is
+// not one of the setup's first decks (a reshuffle's), nil for the others.
+func forgeReshuffle(setup int) func(*testing.T, []byte) []byte {
+	return func(t *testing.T, body []byte) []byte {
+		if d := engine.NewDecoder(body).Uint(); d < uint64(setup) {
+			return nil
+		}
+		return swapShuffle(t, body)
+	}
+}
+
+// TestNodeForgedShuffleDropsTheForger: at a secret table of four nodes,
+// in every game with hidden cards, P2 signs a forged shuffle of the setup
+// (two ciphertexts of its output swapped under its honest proof), and in
+// Dominion of a reshuffle too, after the seats after it may have shuffled
+// its output. Every honest node names P2 and votes at once to drop it; its
+// key is rebuilt from the escrow, the chain is redone from the last valid
+// shuffle without it, and the three honest nodes play to the end with
+// identical logs and states, naming nobody else; the log verifies on its
+// own. Without the rule the table stands still after the forgery.
+func TestNodeForgedShuffleDropsTheForger(t *testing.T) {
+	for _, g := range games.All() {
+		st, err := g.Setup(4, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cs, ok := st.(engine.CardState)
+		if !ok {
+			continue
+		}
+		t.Run(g.Name, func(t *testing.T) {
+			nt, cheated := cheatTable(t, g, 4, "forged shuffle "+g.Name, crypto.KindShuffle, swapShuffle)
+			cheaterDropped(t, nt, cheated, shuffleLie)
+		})
+		if g == infinitecity.Game {
+			// The fourth peer loses P2's forged shuffle on the way: the
+			// honest peers serve it in their catch-up answers, so the
+			// fourth checks it itself, votes, and comes to the same redo.
+			t.Run(g.Name+" one missed it", func(t *testing.T) {
+				nt, cheated := cheatTable(t, g, 4, "forged shuffle missed", crypto.KindShuffle, swapShuffle)
+				nt.miss = func(to int, env *crypto.Envelope) bool {
+					return to == 3 && env.Kind == crypto.KindShuffle && env.Author == nt.ids[1].ID() && *cheated
+				}
+				cheaterDropped(t, nt, cheated, shuffleLie)
+			})
+		}
+		if g == dominion.Game {
+			t.Run(g.Name+" reshuffle", func(t *testing.T) {
+				nt, cheated := cheatTable(t, g, 4, "forged reshuffle", crypto.KindShuffle, forgeReshuffle(len(cs.Cards().Decks())))
+				cheaterDropped(t, nt, cheated, shuffleLie)
+			})
+		}
 	}
 }
 

@@ -47,7 +47,7 @@ func (m *Machine) Open(ops []Opening) (uint64, error) {
 	}
 	n := len(m.seats)
 	b := &batch{ops: append([]Opening(nil), ops...), remaskEnv: make([]*crypto.Envelope, n), shareEnv: make([]*crypto.Envelope, n),
-		remaskOK: make([]bool, n), shareOK: make([]bool, n)}
+		remaskOK: make([]bool, n), shareOK: make([]bool, n), remaskBad: make([]bool, n)}
 	m.batches = append(m.batches, b)
 	m.ops = append(m.ops, op{chain: -1, batch: len(m.batches) - 1, drop: -1})
 	m.release()
@@ -167,6 +167,13 @@ func (m *Machine) stepBatch(seq uint64, b *batch) bool {
 			m.checkRemasks(seq, b, s)
 			return true
 		}
+		if !ok && b.remaskBad[s] && m.dropped[s] {
+			// Its re-masking is proven wrong and it is dropped: the
+			// openings it owed one for go on with the ciphertext as it
+			// was (opened to a dropped seat, whose cards are shown).
+			b.remaskOK[s] = true
+			return true
+		}
 	}
 	for _, ok := range b.remaskOK {
 		if !ok {
@@ -264,7 +271,7 @@ func (m *Machine) checkRemasks(seq uint64, b *batch, s int) {
 			continue
 		}
 		if k >= len(es) || es[k].Slot != i {
-			m.cheat(CheatMissingShare, s, fmt.Sprintf("%s's re-maskings for batch %d leave out the one of %s it opens", m.who(s), seq, cardName(Handle{Deck: e.op.Deck, Pos: e.op.Pos})), env)
+			m.remaskCheat(b, CheatMissingShare, s, fmt.Sprintf("%s's re-maskings for batch %d leave out the one of %s it opens", m.who(s), seq, cardName(Handle{Deck: e.op.Deck, Pos: e.op.Pos})), env)
 			return
 		}
 		out, err := mp.ParseCiphertext(es[k].CT)
@@ -272,18 +279,42 @@ func (m *Machine) checkRemasks(seq uint64, b *batch, s int) {
 			err = mp.VerifyRemask(m.ctx(seq, uint32(i), ctxRemask), s, m.joint, e.ct, out, es[k].Proof)
 		}
 		if err != nil {
-			m.cheat(CheatBadRemask, s, fmt.Sprintf("%s's re-masking of %s in batch %d does not prove it is the same card (a substituted card?): %v",
+			m.remaskCheat(b, CheatBadRemask, s, fmt.Sprintf("%s's re-masking of %s in batch %d does not prove it is the same card (a substituted card?): %v",
 				m.who(s), Handle{Deck: e.op.Deck, Pos: e.op.Pos}, seq, err), env)
 			return
 		}
-		e.ct, e.remasked = out, true
 		k++
 	}
 	if k != len(es) {
-		m.cheat(CheatMissingShare, s, fmt.Sprintf("%s's re-maskings for batch %d hold one for slot %d, which it does not open", m.who(s), seq, es[k].Slot+1), env)
+		m.remaskCheat(b, CheatMissingShare, s, fmt.Sprintf("%s's re-maskings for batch %d hold one for slot %d, which it does not open", m.who(s), seq, es[k].Slot+1), env)
 		return
 	}
+	// Only a whole envelope that checks changes the ciphertexts: one
+	// proven wrong leaves them as they were (remaskCheat).
+	k = 0
+	for i := range b.entries {
+		if e := &b.entries[i]; e.remaskBy == s {
+			e.ct, _ = mp.ParseCiphertext(es[k].CT)
+			e.remasked = true
+			k++
+		}
+	}
 	b.remaskOK[s] = true
+}
+
+// remaskCheat handles seat s's re-masking envelope env for batch b proven
+// wrong: another seat's convicts it (convict.go); the batch waits for its
+// drop, then opens what it owed re-maskings for with the ciphertexts as
+// they were. Every peer that holds env comes to the same (the proof is of
+// the signed envelope); one that does not waits for it (any peer relays
+// it). This seat's own stops the machine.
+func (m *Machine) remaskCheat(b *batch, kind CheatKind, s int, text string, env *crypto.Envelope) {
+	if s == m.me {
+		m.cheat(kind, s, text, env)
+		return
+	}
+	b.remaskEnv[s], b.remaskBad[s] = nil, true
+	_ = m.convict(kind, s, text, env)
 }
 
 func (m *Machine) sendShares(seq uint64, b *batch) {

@@ -19,7 +19,10 @@ import (
 // from then on (its later envelopes cannot help it: the batch waits for its
 // drop, and after the drop its rebuilt key speaks for it), and waits, as it
 // waits for a seat that went silent. At a table of two it waits for ever:
-// the game pauses, and the other player may claim the win.
+// the game pauses, and the other player may claim the win. A forged
+// shuffle convicts the same way (forge.go): its chain is redone without
+// the forger once it is dropped; the forger's shuffles of other chains
+// are still taken.
 //
 // Only a signed envelope of the seat convicts it: a forged signature is
 // rejected as a forgery and proves nothing, and a share that never comes is

@@ -90,7 +90,11 @@
 // except a share envelope proven wrong, which convicts its author instead
 // (convict.go, Event.Convicted): the machine sets it aside, takes nothing
 // more from that seat and waits for its Drop, after which the seat's
-// rebuilt key stands in for it.
+// rebuilt key stands in for it; a forged shuffle, which convicts its
+// author too: after its Drop the chain is redone from the last valid link
+// by the seats after it (forge.go); and a re-masking proven wrong: after
+// its Drop the openings it owed go on with the ciphertexts as they were
+// (batch.go's remaskCheat).
 //
 // # Restart
 //

@@ -359,7 +359,7 @@ func (m *Machine) decideChains(d int) {
 			continue
 		}
 		c.links[d] = link{skipped: true, verified: true}
-		delete(m.seen, slotKey{crypto.KindShuffle, d, uint64(i)})
+		delete(m.seen, slotKey{crypto.KindShuffle, d, c.seq})
 		m.rd.Events = append(m.rd.Events, Event{Kind: EventLinkSkipped, Seat: d + 1, Deck: c.deck,
 			Text: fmt.Sprintf("chain %d (deck %d) goes on without %s's shuffle, which no other seat received before its drop", i, c.deck, m.who(d))})
 	}

@@ -76,6 +76,10 @@ type link struct {
 	proof    []byte
 	verified bool
 	skipped  bool // a seat dropped before the chain was declared
+	// forged: its proof failed, or its output is no deck of the chain;
+	// its author is convicted, and the chain is redone without it once
+	// it is dropped (forge.go). out is nil: nobody shuffles on it.
+	forged bool
 }
 
 // chain is one shuffle chain: seat 0 shuffles the input, every next seat
@@ -88,6 +92,11 @@ type chain struct {
 	started bool
 	done    bool
 	from    []Handle // a reshuffle's sources; nil for a deck of the setup
+	// seq is the seq of the chain's shuffle envelopes now: its index, or
+	// after a redo without a forger the redo's (forge.go); past holds
+	// the seqs of its abandoned attempts.
+	seq  uint64
+	past []uint64
 }
 
 // entry is one opening of a batch, planned when the batch starts.
@@ -106,6 +115,7 @@ type batch struct {
 	remaskEnv  []*crypto.Envelope // by seat, received, not yet checked
 	shareEnv   []*crypto.Envelope
 	remaskOK   []bool // by seat: its re-maskings checked (or none owed)
+	remaskBad  []bool // by seat: its re-masking envelope is proven wrong (remaskCheat)
 	shareOK    []bool
 	started    bool
 	done       bool
@@ -387,7 +397,7 @@ func (m *Machine) adopt(env *crypto.Envelope, k slotKey) error {
 			return fmt.Errorf("%w: a card-key envelope of our own seat that is not this seat's key", ErrBadInput)
 		}
 	case crypto.KindShuffle:
-		if env.Seq >= uint64(len(m.chains))+adoptWindow {
+		if env.Seq&chainMask >= uint64(len(m.chains))+adoptWindow {
 			return fmt.Errorf("%w: an own %s envelope too far ahead (seq %d)", ErrBadInput, env.Kind, env.Seq)
 		}
 	case crypto.KindRemask, crypto.KindShare:
@@ -423,7 +433,7 @@ func (m *Machine) addChain(d uint8, in mp.Deck, from []Handle) int {
 	if from != nil {
 		n = len(from)
 	}
-	c := &chain{deck: d, n: n, in: in, links: make([]link, len(m.seats)), from: from}
+	c := &chain{deck: d, n: n, in: in, links: make([]link, len(m.seats)), from: from, seq: uint64(len(m.chains))}
 	for s := range c.links {
 		if m.dropped != nil && m.dropped[s] {
 			c.links[s].skipped, c.links[s].verified = true, true
@@ -533,9 +543,14 @@ func (m *Machine) Step(env *crypto.Envelope) error {
 	if m.stopped {
 		return ErrStopped
 	}
-	if m.convicted[seat] {
+	if m.convicted[seat] && (env.Kind != crypto.KindShuffle && env.Kind != crypto.KindRemask || m.seen[slotKey{env.Kind, seat, env.Seq}] != nil) {
 		// Nothing it signs counts any more, not even a second claim for
-		// the slot of its proven lie (convict.go).
+		// the slot of its proven lie (convict.go). But its shuffle of
+		// another chain still counts: a peer that holds it keeps that
+		// link after the drop (escrow.go's lacks), so every peer must
+		// take it, and its proof is checked like any (forge.go); the
+		// same for its re-masking of a batch, which every peer must come
+		// to alike (batch.go's remaskCheat).
 		return fmt.Errorf("%w: %s is proven to cheat; its envelopes are not taken", ErrConvicted, m.who(seat))
 	}
 	if err := wellFormed(env); err != nil {
@@ -575,7 +590,8 @@ func (m *Machine) Step(env *crypto.Envelope) error {
 func (m *Machine) declared(env *crypto.Envelope) bool {
 	switch env.Kind {
 	case crypto.KindShuffle:
-		return env.Seq < uint64(len(m.chains))
+		_, ok := m.chainOf(env.Seq)
+		return ok
 	case crypto.KindRemask, crypto.KindShare:
 		return env.Seq < uint64(len(m.batches))
 	case crypto.KindEscrow, crypto.KindPiece, crypto.KindAccuse:
@@ -647,7 +663,13 @@ func (m *Machine) route(env *crypto.Envelope, seat int) error {
 		}
 		m.keys[seat], m.haveK[seat] = pk, true
 	case crypto.KindShuffle:
-		c := m.chains[env.Seq]
+		ci, _ := m.chainOf(env.Seq)
+		c := m.chains[ci]
+		if env.Seq != c.seq {
+			// A link of an attempt redone without a forger (forge.go):
+			// late, and of no use. Its slot stays taken.
+			return fmt.Errorf("%w: %s's shuffle %d is of an attempt of chain %d that was redone without a forger", ErrStale, m.who(seat), env.Seq, ci)
+		}
 		if len(c.links) == 0 || c.links[seat].skipped {
 			// A one-card chain has no links; a seat dropped before the
 			// chain was declared has none in it. Nothing to keep, no slot.
@@ -656,12 +678,12 @@ func (m *Machine) route(env *crypto.Envelope, seat int) error {
 		}
 		b, _ := decodeShuffle(env.Body)
 		if b.Deck != c.deck || len(b.Output) != c.n*mp.CiphertextLen {
-			return m.cheat(CheatForgedShuffle, seat, fmt.Sprintf("%s's shuffle %d is of deck %d with %d cards; the chain is deck %d with %d",
+			return m.forged(ci, seat, fmt.Sprintf("%s's shuffle %d is of deck %d with %d cards; the chain is deck %d with %d",
 				m.who(seat), env.Seq, b.Deck, len(b.Output)/mp.CiphertextLen, c.deck, c.n), env)
 		}
 		out, err := mp.ParseDeck(b.Output, c.n)
 		if err != nil {
-			return m.cheat(CheatForgedShuffle, seat, fmt.Sprintf("%s's shuffle of deck %d holds a card that is not a valid ciphertext (%v)", m.who(seat), c.deck, err), env)
+			return m.forged(ci, seat, fmt.Sprintf("%s's shuffle of deck %d holds a card that is not a valid ciphertext (%v)", m.who(seat), c.deck, err), env)
 		}
 		c.links[seat] = link{env: env, out: out, proof: b.Proof}
 	case crypto.KindRemask:
@@ -722,6 +744,9 @@ func (m *Machine) step() bool {
 			c := m.chains[o.chain]
 			if !c.started && prevDone {
 				m.startChain(c)
+				return true
+			}
+			if c.started && !c.done && m.redo(o.chain, c) {
 				return true
 			}
 			if c.started && !c.done && m.chainVerified(c) && !m.frozen(o.chain) {
@@ -841,10 +866,10 @@ func (m *Machine) nextWork(do bool) bool {
 		if len(c.links) == 0 || m.frozen(i) {
 			continue
 		}
-		if l := &c.links[m.me]; l.env == nil && !l.skipped && c.started && m.mayNew(crypto.KindShuffle, uint64(i)) {
+		if l := &c.links[m.me]; l.env == nil && !l.skipped && c.started && m.mayNew(crypto.KindShuffle, c.seq) && !c.forgedBefore(m.me) {
 			if in := c.input(m.me); in != nil {
 				if do {
-					m.shuffle(uint64(i), c, in)
+					m.shuffle(c, in)
 				}
 				return true
 			}
@@ -856,7 +881,8 @@ func (m *Machine) nextWork(do bool) bool {
 		}
 		for s := range c.links {
 			l := &c.links[s]
-			if l.env == nil || l.verified {
+			if l.env == nil || l.verified || l.forged || c.forgedBefore(s) {
+				// (A link after a forged one is of an attempt to be redone.)
 				continue
 			}
 			in := c.input(s)
@@ -864,8 +890,8 @@ func (m *Machine) nextWork(do bool) bool {
 				continue
 			}
 			if do {
-				if err := mp.VerifyShuffle(m.ctx(uint64(i), uint32(c.deck), ctxShuffle), s, m.joint, in, l.out, l.proof); err != nil {
-					m.cheat(CheatForgedShuffle, s, fmt.Sprintf("%s's shuffle of deck %d does not prove that it permutes and re-masks the deck it was given: a substituted or re-ordered card (%v)", m.who(s), c.deck, err), l.env)
+				if err := mp.VerifyShuffle(m.ctx(c.seq, uint32(c.deck), ctxShuffle), s, m.joint, in, l.out, l.proof); err != nil {
+					_ = m.forged(i, s, fmt.Sprintf("%s's shuffle of deck %d does not prove that it permutes and re-masks the deck it was given: a substituted or re-ordered card (%v)", m.who(s), c.deck, err), l.env)
 					return true
 				}
 				l.verified = true
@@ -876,8 +902,8 @@ func (m *Machine) nextWork(do bool) bool {
 	return false
 }
 
-func (m *Machine) shuffle(seq uint64, c *chain, in mp.Deck) {
-	if own := m.adopted(crypto.KindShuffle, seq); own != nil {
+func (m *Machine) shuffle(c *chain, in mp.Deck) {
+	if own := m.adopted(crypto.KindShuffle, c.seq); own != nil {
 		b, _ := decodeShuffle(own.Body)
 		out, err := mp.ParseDeck(b.Output, c.n)
 		if err != nil || b.Deck != c.deck {
@@ -887,12 +913,12 @@ func (m *Machine) shuffle(seq uint64, c *chain, in mp.Deck) {
 		c.links[m.me] = link{env: m.sign(own), out: out, proof: b.Proof, verified: true}
 		return
 	}
-	out, prf, err := mp.Shuffle(m.rand, m.ctx(seq, uint32(c.deck), ctxShuffle), m.me, m.joint, in)
+	out, prf, err := mp.Shuffle(m.rand, m.ctx(c.seq, uint32(c.deck), ctxShuffle), m.me, m.joint, in)
 	if err != nil {
 		m.cheat(CheatForgedShuffle, m.me, fmt.Sprintf("this peer could not shuffle deck %d: %v", c.deck, err))
 		return
 	}
-	env := &crypto.Envelope{Seq: seq, Kind: crypto.KindShuffle, Body: (&shuffleBody{Deck: c.deck, Output: out.Bytes(), Proof: prf}).encode()}
+	env := &crypto.Envelope{Seq: c.seq, Kind: crypto.KindShuffle, Body: (&shuffleBody{Deck: c.deck, Output: out.Bytes(), Proof: prf}).encode()}
 	m.sign(env)
 	c.links[m.me] = link{env: env, out: out, proof: prf, verified: true}
 }

@@ -148,6 +148,10 @@ func (m *Machine) Waiting() []Wait {
 				continue
 			}
 			for s := range c.links {
+				if c.links[s].forged {
+					w = append(w, Wait{s, fmt.Sprintf("its drop (its shuffle of deck %d is proven forged)", c.deck)})
+					break
+				}
 				if c.links[s].env == nil && !c.links[s].skipped && s != m.me {
 					if m.dropped[s] && !m.decided[s] {
 						// Whether the chain waits for the dropped seat's
@@ -184,7 +188,9 @@ func (m *Machine) Waiting() []Wait {
 					continue
 				}
 			}
-			if !b.remaskOK[s] && b.remaskEnv[s] == nil && b.started {
+			if !b.remaskOK[s] && b.remaskBad[s] {
+				w = append(w, Wait{s, fmt.Sprintf("its drop (its re-masking for batch %d is proven wrong)", o.batch)})
+			} else if !b.remaskOK[s] && b.remaskEnv[s] == nil && b.started {
 				w = append(w, Wait{s, fmt.Sprintf("its re-masking for batch %d", o.batch)})
 			} else if !b.shareOK[s] && b.shareEnv[s] == nil && b.started && m.convicted[s] {
 				w = append(w, Wait{s, fmt.Sprintf("its drop (its decryption shares for batch %d are proven wrong)", o.batch)})

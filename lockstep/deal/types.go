@@ -124,12 +124,13 @@ const (
 	EventDropReveal                       // a card a dropped seat held is now public (Seat, Opening, Card)
 	EventEscrows                          // every seat's escrow has checked (3+ seats): openings may start
 	EventLinkSkipped                      // a chain goes on without a dropped seat's shuffle, which no other seat held (Seat, Deck)
+	EventChainRedone                      // a chain is redone from the last valid link, without a dropped forger (Seat, Deck)
 )
 
 var eventNames = [...]string{EventKeys: "keys", EventDeckReady: "deck-ready", EventOpened: "opened",
 	EventBatchDone: "batch-done", EventCheat: "cheat", EventFlood: "flood", EventDropped: "dropped",
 	EventRecovered: "recovered", EventDropReveal: "drop-reveal", EventEscrows: "escrows",
-	EventLinkSkipped: "link-skipped"}
+	EventLinkSkipped: "link-skipped", EventChainRedone: "chain-redone"}
 
 func (k EventKind) String() string {
 	if int(k) < len(eventNames) && eventNames[k] != "" {
@@ -220,4 +221,7 @@ var (
 	// ErrConvicted: the envelope's author is proven to cheat (convict.go);
 	// nothing it signs is taken any more.
 	ErrConvicted = errors.New("deal: author convicted of cheating")
+	// ErrStale: a shuffle of an attempt of a chain that was redone
+	// without a forger (forge.go); it counts for nothing.
+	ErrStale = errors.New("deal: shuffle of an abandoned attempt")
 )
