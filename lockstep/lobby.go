@@ -151,7 +151,9 @@ func (n *Node) supersede() bool {
 			n.unbuf(slotOf(env))
 			continue
 		}
-		try := newMachine(m.games)
+		// The same peer's machine, new entries: its card layer maker
+		// with it (fresh).
+		try := m.fresh()
 		var ferr error
 		for _, j := range m.joinEnv {
 			if _, in := memberIndex(r.Members, j.Author); in && ferr == nil {
