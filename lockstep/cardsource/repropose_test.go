@@ -12,21 +12,21 @@ import (
 	"github.com/boardmesh/boardmesh/lockstep"
 )
 
-// TestSecretTableReproposed: at a secret table of three a member goes
-// silent after the roster, so after the accept time-out the host proposes
-// the table again without it. The two left play the whole game at a
+// TestSecretTableReproposed: at a secret table a member goes silent
+// after the roster, so after the accept time-out the host proposes the
+// table again without it. P1 and P2, left, play the whole game at a
 // secret table, each seat with its own card layer: the re-proposal once
 // replayed the lobby on a machine without the card layer maker, so the
 // seats drew as a spectator's would and the first move that opened a
-// card was refused ("this peer has no hidden-card layer"). Twice: the
-// member silent from the start (every peer is in the accept phase), and
-// its accept reaching the other player only, who is then drawing the
-// seats of the first roster when the second comes.
+// card was refused ("this peer has no hidden-card layer"). Two ways: P3
+// silent from the start (every peer is in the accept phase), and P3's
+// accept reaching P2 only, who is then drawing the seats of the first
+// roster when the second comes.
 func TestSecretTableReproposed(t *testing.T) {
-	const silent = 2
+	const players = 2 // P1 and P2 play
 	for _, c := range []struct {
 		name  string
-		seats bool // the other player is in the seat draw of the first roster
+		seats bool // P2 is in the seat draw of the first roster
 	}{{"accept phase", false}, {"seat draw", true}} {
 		t.Run(c.name, func(t *testing.T) {
 			nt := newNodeGameTable(t, dragonslair.Game, 3, "repropose "+c.name, false, func(i int, cfg *lockstep.Config) {
@@ -35,28 +35,21 @@ func TestSecretTableReproposed(t *testing.T) {
 				// waits for P3's reveal: no re-proposal may come after it).
 				cfg.AcceptTimeout = 1000
 			})
-			if !c.seats {
-				nt.gone = silent // from now on it neither sends nor reads
-			} else {
-				// Its accept goes to P2 only (P1 gets its join again,
-				// which changes nothing), and then it is silent.
-				var join *crypto.Envelope
-				for _, b := range nt.got[0] {
-					if env, err := crypto.Unmarshal(b); err == nil && env.Kind == crypto.KindJoin && env.Author == nt.ids[silent].ID() {
-						join = env
-					}
-				}
-				if join == nil {
-					t.Fatal("P1 never got P3's join")
-				}
+			switch {
+			case c.seats:
+				// P3's accept goes to P2 only (P1 gets its join again,
+				// which changes nothing), and then P3 is silent.
+				join := getJoin(t, nt, 2)
 				nt.tamper = func(from int, env *crypto.Envelope) *crypto.Envelope {
-					if from != silent || env.Kind != crypto.KindAccept {
+					if from != 2 || env.Kind != crypto.KindAccept {
 						return env
 					}
 					nt.inbox[1] = append(nt.inbox[1], env.Marshal())
-					nt.gone = silent
+					nt.gone = 2
 					return join
 				}
+			default:
+				nt.gone = 2 // P3 neither sends nor reads from now on
 			}
 			nt.run()
 			if c.seats {
@@ -69,18 +62,18 @@ func TestSecretTableReproposed(t *testing.T) {
 			}
 			nt.play()
 			want := nt.nodes[0].Log()
-			for i := range silent {
+			for i := range players {
 				node := nt.nodes[i]
 				st := node.Status()
 				if st.Phase != lockstep.PhaseOver || !node.Secret() {
 					t.Fatalf("P%d: phase %v, secret %v; want the game over at a secret table", i+1, st.Phase, node.Secret())
 				}
-				if len(st.Members) != 2 {
+				if len(st.Members) != players {
 					t.Fatalf("P%d played with %d members; want P1 and P2", i+1, len(st.Members))
 				}
 				for _, m := range st.Members {
-					if m.ID == nt.ids[silent].ID() {
-						t.Fatalf("P%d's roster holds the silent member", i+1)
+					if m.ID != nt.ids[0].ID() && m.ID != nt.ids[1].ID() {
+						t.Fatalf("P%d's roster holds %s, who went silent", i+1, m.Name)
 					}
 				}
 				if len(nt.secrets[i]) == 0 {
@@ -113,9 +106,21 @@ func TestSecretTableReproposed(t *testing.T) {
 			if err != nil || rep.Result == nil {
 				t.Fatalf("the log does not verify: %v", err)
 			}
-			if len(rep.Members) != 2 {
+			if len(rep.Members) != players {
 				t.Fatalf("the log's roster has %d members", len(rep.Members))
 			}
 		})
 	}
+}
+
+// getJoin is P(who+1)'s join as P1 got it.
+func getJoin(t *testing.T, nt *nodeTable, who int) *crypto.Envelope {
+	t.Helper()
+	for _, b := range nt.got[0] {
+		if env, err := crypto.Unmarshal(b); err == nil && env.Kind == crypto.KindJoin && env.Author == nt.ids[who].ID() {
+			return env
+		}
+	}
+	t.Fatalf("P1 never got P%d's join", who+1)
+	return nil
 }
