@@ -662,12 +662,11 @@ func (r *Runner) drain(ctx context.Context) error {
 			}
 		}
 		// The topic validator checks our own envelopes too: it learns the
-		// session (and the roster) before they go out, or the first of a
-		// re-proposed roster's (this peer's accept) would be refused as
-		// another session's and wait for its re-send.
+		// session before they go out, or the first of a re-proposed
+		// roster's (this peer's accept) would be refused as another
+		// session's and wait for its re-send.
 		st := n.Status()
 		r.guard.setSession(st.Session, n.SessionMayChange())
-		r.learnRoster(st.Members)
 		for _, m := range rd.Messages {
 			if r.cfg.OnPublish != nil {
 				r.cfg.OnPublish(m)
@@ -682,6 +681,7 @@ func (r *Runner) drain(ctx context.Context) error {
 		for _, q := range rd.Requests {
 			r.fetch(ctx, q)
 		}
+		r.learnRoster(st.Members)
 		if !r.guard.hasRoster() {
 			r.learnLobby(n.Joined())
 		}
