@@ -492,7 +492,8 @@ func TestLobbyFloodOfStrangers(t *testing.T) {
 // re-proposal once lost each peer's card layer, and about one run in
 // three the first move that opened a card was refused and the table
 // stalled. The game is played to its end: both peers at a secret table,
-// with the host and Bob only, the same log and the same result.
+// with the host and Bob only, the same log and the same result. A joiner
+// after the roster is told the game has started.
 func TestSilentMemberLeftOutOfTheRoster(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
@@ -549,6 +550,32 @@ func TestSilentMemberLeftOutOfTheRoster(t *testing.T) {
 		}
 	})
 	bobDone := runUntilCleanup(t, ctx, bob)
+	// Carol comes once the roster is proposed (the host waits for
+	// Mallory's accept, or has proposed the table again): she is told at
+	// once that the game has started. A re-proposal only ever leaves
+	// members out, so no joiner after the first roster can be in it.
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		mu.Lock()
+		n := rosters
+		mu.Unlock()
+		if n > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the host never proposed a roster")
+		}
+	}
+	cid, err := crypto.GenerateIdentity(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if carol, _, err := JoinLobby(ctx, NetConfig{Identity: cid, Name: "Carol", Home: t.TempDir(), NoQUIC: true, Games: games.Lookup},
+		Addrs(host.Host)[0].String(), time.Second); !errors.Is(err, ErrLobbyStarted) {
+		if carol != nil {
+			carol.Close()
+		}
+		t.Fatalf("a joiner after the roster: %v, want %v", err, ErrLobbyStarted)
+	}
 	for range 2 {
 		select {
 		case s := <-started:
