@@ -592,10 +592,11 @@ func TestSilentMemberLeftOutOfTheRoster(t *testing.T) {
 		}
 	}
 	mu.Lock()
-	if rosters < 2 {
-		t.Fatalf("the host saw %d rosters; want the first with Mallory and the second without", rosters)
-	}
+	seen := rosters
 	mu.Unlock()
+	if seen < 2 {
+		t.Fatalf("the host saw %d rosters; want the first with Mallory and the second without", seen)
+	}
 	// The game is played to its end by the bots: Run returns nil then.
 	for _, w := range []struct {
 		who  string
