@@ -268,7 +268,25 @@ var errOpenedAhead = errors.New("no later action names it yet")
 // engine.NoCard, the public ones from opened (the list of the action that
 // follows, or nil).
 func (m *machine) observeCards(opened []pubCard) error {
-	return observeCardsOn(m.st.(engine.CardState), opened, m.dropped, m.cardHint)
+	return observeCardsOn(m.st.(engine.CardState), opened, m.openedDropped(), m.cardHint)
+}
+
+// openedDropped is, by seat, whether an opening the state asks for now
+// to that seat was made public by the live seats' card layers: a seat
+// dropped by agreement, but not one whose drop is still pending
+// (dropCards). The openings of a wait under way when its drop committed
+// were asked before it, and the card layers open them to it privately,
+// as planned; they are shown to all at the drop's step (verifyDrop), as
+// every card it held.
+func (m *machine) openedDropped() []bool {
+	if len(m.dropCards) == 0 {
+		return m.dropped
+	}
+	out := append([]bool(nil), m.dropped...)
+	for _, s := range m.dropCards {
+		out[s] = false
+	}
+	return out
 }
 
 // observeCardsOn is observeCards on the state cs, dropped the seats
@@ -325,7 +343,7 @@ func (m *machine) hintedCards() error {
 		return nil
 	}
 	try := m.st.Clone().(engine.CardState)
-	if observeCardsOn(try, nil, m.dropped, m.cardHint) != nil || try.ToAct().Kind == engine.ActorCards {
+	if observeCardsOn(try, nil, m.openedDropped(), m.cardHint) != nil || try.ToAct().Kind == engine.ActorCards {
 		return nil
 	}
 	if err := m.observeCards(nil); err != nil {
@@ -803,10 +821,11 @@ const maxOpenedGuesses = 1024
 // guesses: observeCards then says which card the log does not tell.
 func (m *machine) openedByHash(want crypto.Hash) []pubCard {
 	cs := m.st.(engine.CardState)
+	dropped := m.openedDropped()
 	var pub []engine.Opening
 	for _, o := range cs.Openings(nil) {
 		// Openings for a dropped seat are made public (observeCardsOn).
-		if o.To == engine.Public || o.To >= 0 && o.To < len(m.dropped) && m.dropped[o.To] {
+		if o.To == engine.Public || o.To >= 0 && o.To < len(dropped) && dropped[o.To] {
 			pub = append(pub, o)
 		}
 	}
@@ -844,7 +863,7 @@ func (m *machine) openedByHash(want crypto.Hash) []pubCard {
 			r /= len(cands[i])
 		}
 		try := cs.Clone().(engine.CardState)
-		if observeCardsOn(try, guess, m.dropped, nil) != nil || try.ToAct().Kind == engine.ActorCards {
+		if observeCardsOn(try, guess, dropped, nil) != nil || try.ToAct().Kind == engine.ActorCards {
 			continue
 		}
 		if crypto.Hash(engine.HashWith(m.enc, try)) == want {

@@ -128,9 +128,10 @@ func (n *Node) cardWaits() []Wait {
 	}
 	var out []Wait
 	for _, w := range m.cards.Waiting() {
-		// A dropped seat is listed too: what it owes in a shuffle chain
-		// declared before its drop is still awaited (lockstep/deal), and
-		// the status must say so rather than nothing.
+		// A dropped seat is listed too: its link of a shuffle chain
+		// declared before its drop that another seat holds is still
+		// awaited (lockstep/deal), and the status must say so rather
+		// than nothing.
 		if w.Seat < 0 || w.Seat >= len(m.seats) {
 			continue
 		}

@@ -652,6 +652,28 @@ func (r *Runner) drain(ctx context.Context) error {
 				mustSync = true
 			}
 		}
+		// Report before the fsync: what this Ready committed (other
+		// peers' envelopes, written above) is shown at once, not one fsync
+		// later. The fsync guards what we signed, which leaves only after
+		// it; a view learns nothing that is not already in the log file
+		// (a crash now loses at most the unsynced tail, which catch-up
+		// brings back). docs/performance.md, "commit latency".
+		st := n.Status()
+		if r.cfg.OnUpdate != nil {
+			var s engine.State
+			// A node stopped in the lobby (an equivocating joiner) has no
+			// state: Phase alone does not say there is one.
+			if cur := n.State(); cur != nil && st.Phase >= lockstep.PhasePlaying && (r.cfg.WantState || st.Phase >= lockstep.PhaseOver) {
+				s = cur.Clone()
+			}
+			r.told = r.Drops()
+			u := Update{Status: st, State: s, Events: rd.Events, Entries: rd.Entries, Drops: r.told, Notes: r.notes}
+			r.notes = nil
+			if st.Phase <= lockstep.PhaseLobby {
+				u.Joined = n.Joined()
+			}
+			r.cfg.OnUpdate(u)
+		}
 		// What we signed is on disk before it leaves (Ready.Persist): a
 		// crash after the send must find it, or the restarted peer could
 		// sign a different envelope for the slot and be convicted of an
@@ -664,8 +686,8 @@ func (r *Runner) drain(ctx context.Context) error {
 		// The topic validator checks our own envelopes too: it learns the
 		// session before they go out, or the first of a re-proposed
 		// roster's (this peer's accept) would be refused as another
-		// session's and wait for its re-send.
-		st := n.Status()
+		// session's and wait for its re-send. (The roster it learns after
+		// them, as it always has.)
 		r.guard.setSession(st.Session, n.SessionMayChange())
 		for _, m := range rd.Messages {
 			if r.cfg.OnPublish != nil {
@@ -684,21 +706,6 @@ func (r *Runner) drain(ctx context.Context) error {
 		r.learnRoster(st.Members)
 		if !r.guard.hasRoster() {
 			r.learnLobby(n.Joined())
-		}
-		if r.cfg.OnUpdate != nil {
-			var s engine.State
-			// A node stopped in the lobby (an equivocating joiner) has no
-			// state: Phase alone does not say there is one.
-			if cur := n.State(); cur != nil && st.Phase >= lockstep.PhasePlaying && (r.cfg.WantState || st.Phase >= lockstep.PhaseOver) {
-				s = cur.Clone()
-			}
-			r.told = r.Drops()
-			u := Update{Status: st, State: s, Events: rd.Events, Entries: rd.Entries, Drops: r.told, Notes: r.notes}
-			r.notes = nil
-			if st.Phase <= lockstep.PhaseLobby {
-				u.Joined = n.Joined()
-			}
-			r.cfg.OnUpdate(u)
 		}
 		n.Advance()
 	}

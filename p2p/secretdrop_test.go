@@ -44,6 +44,10 @@ type dropTable struct {
 	cancel []context.CancelFunc
 	done   []chan error
 	gone   chan struct{} // closed once the victim has vanished
+	// vanish, closed, makes the victim vanish: its bot closes it, or
+	// the test (vanishNow) at a table whose victim's bot plays on.
+	vanish     chan struct{}
+	vanishOnce sync.Once
 
 	mu     sync.Mutex
 	events [][]lockstep.Event
@@ -70,6 +74,10 @@ func (b *vanishingBot) Choose(s engine.State, legal []engine.Action, r *engine.R
 	return b.Bot.Choose(s, legal, r)
 }
 
+// vanishNow makes the victim vanish (once; at a table whose victim's bot
+// never vanishes itself).
+func (d *dropTable) vanishNow() { d.vanishOnce.Do(func() { close(d.vanish) }) }
+
 // newDropTable seats names at a secret table of g; victim vanishes when
 // it is to make its move after moves moves (the card protocol's work of
 // the table stops with it: its decryption shares of the next batches
@@ -79,8 +87,15 @@ func (b *vanishingBot) Choose(s engine.State, legal []engine.Action, r *engine.R
 // served by catch-up yet; see lockstep/deal's doc.)
 func newDropTable(t *testing.T, ctx context.Context, g *engine.Game, names []string, victim, moves int, dropAfter time.Duration) *dropTable {
 	t.Helper()
-	d := &dropTable{t: t, gone: make(chan struct{}), events: make([][]lockstep.Event, len(names)), notes: make([][]string, len(names))}
-	stop := make(chan struct{})
+	return newDropTableTuned(t, ctx, g, names, victim, moves, dropAfter, nil)
+}
+
+// newDropTableTuned is newDropTable with tune, if set, also adjusting each
+// peer's node configuration (it may close d.vanish through d.vanishNow).
+func newDropTableTuned(t *testing.T, ctx context.Context, g *engine.Game, names []string, victim, moves int, dropAfter time.Duration, tune func(d *dropTable, i int, lc *lockstep.Config)) *dropTable {
+	t.Helper()
+	d := &dropTable{t: t, gone: make(chan struct{}), vanish: make(chan struct{}), events: make([][]lockstep.Event, len(names)), notes: make([][]string, len(names))}
+	stop := d.vanish
 	var bots []engine.Bot
 	for i := range names {
 		b := g.Bots[i%len(g.Bots)].New()
@@ -100,6 +115,9 @@ func newDropTable(t *testing.T, ctx context.Context, g *engine.Game, names []str
 			if i != victim {
 				lc.DropAfter = dropAfter.Milliseconds()
 				lc.StallAfter = dropAfter.Milliseconds() / 2
+			}
+			if tune != nil {
+				tune(d, i, lc)
 			}
 		}})
 	if err != nil {
@@ -191,16 +209,11 @@ func TestSecretDropRecoversTheKey(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 			defer cancel()
 			const victim = 2
-			// cy vanishes at its second move; in Serpent City, whose first
-			// moves come before the setup shuffles are done, at its fourth:
-			// a seat that vanishes before its link of a shuffle chain is
-			// never recovered (lockstep/deal: a chain declared before the
-			// drop needs its link; the status then says "waiting for cy's
-			// shuffle of deck 0").
+			// cy vanishes at its second move (in Serpent City, whose first
+			// moves come before the setup shuffles are done, maybe before
+			// its link of a setup chain: the chain goes on without it,
+			// lockstep/deal).
 			moves := 1
-			if g.Name == "serpentcity" {
-				moves = 3
-			}
 			d := newDropTable(t, ctx, g, []string{"ada", "bob", "cy"}, victim, moves, 4*time.Second)
 			d.waitOver(ctx, victim)
 			select {
@@ -328,5 +341,107 @@ func TestSecretTableOfTwoPausesAndClaims(t *testing.T) {
 				t.Fatalf("the log verifies to %v (%v), ada's result is %v", rep, err, *ada.Result())
 			}
 		})
+	}
+}
+
+// freezingCards is a card layer that freezes, as a process whose laptop
+// lid shuts, when it is about to hand out its at'th shuffle: that one and
+// nothing after leaves it.
+type freezingCards struct {
+	lockstep.CardLayer
+	at       int
+	shuffles int
+	frozen   bool
+	freeze   func() // tells the test; then it blocks until gone
+	gone     <-chan struct{}
+}
+
+func (f *freezingCards) TakeReady() lockstep.CardReady {
+	if f.frozen {
+		return lockstep.CardReady{}
+	}
+	rd := f.CardLayer.TakeReady()
+	for _, env := range rd.Messages {
+		if env.Kind == crypto.KindShuffle {
+			if f.shuffles++; f.shuffles >= f.at {
+				f.frozen = true
+				f.freeze()
+				<-f.gone
+				return lockstep.CardReady{}
+			}
+		}
+	}
+	return rd
+}
+
+// TestSecretDropMidReshuffle: at a secret Dominion table of three real
+// libp2p peers, cy vanishes just as it is to send its shuffle of the first
+// reshuffle (its starting deck's chains are done: one shuffle each). The
+// reshuffle's chain waits for cy's link; ada and bob say so, vote cy out,
+// rebuild its key, go on in that chain without cy's link, and finish the
+// game with the same log and result; the log verifies on its own.
+func TestSecretDropMidReshuffle(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	g, err := games.Lookup("dominion")
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := []string{"ada", "bob", "cy"}
+	const victim = 2
+	d := newDropTableTuned(t, ctx, g, names, victim, 1<<30, 4*time.Second, func(d *dropTable, i int, lc *lockstep.Config) {
+		if i != victim {
+			return
+		}
+		mk := lc.Cards
+		lc.Cards = func(st engine.CardState, cfg lockstep.CardConfig) (lockstep.CardLayer, error) {
+			l, err := mk(st, cfg)
+			if err != nil {
+				return nil, err
+			}
+			return &freezingCards{CardLayer: l, at: len(names) + 1, freeze: d.vanishNow, gone: d.gone}, nil
+		}
+	})
+	d.waitOver(ctx, victim)
+	select {
+	case <-d.gone:
+	default:
+		t.Fatal("the game ended before cy vanished; the scenario did not happen")
+	}
+	ada, bob := d.tbl.Peers[0], d.tbl.Peers[1]
+	if ada.LogHash() != bob.LogHash() {
+		t.Fatalf("ada's log %s, bob's %s", ada.LogHash(), bob.LogHash())
+	}
+	if ra, rb := ada.Result(), bob.Result(); fmt.Sprint(*ra) != fmt.Sprint(*rb) {
+		t.Fatalf("ada's result %v, bob's %v", ra, rb)
+	}
+	for _, i := range []int{0, 1} {
+		var waited, rebuilt bool
+		for _, e := range d.eventsOf(i) {
+			if e.Kind == lockstep.EventWaiting && strings.Contains(e.Text, "waiting for cy's shuffle") {
+				waited = true
+			}
+			if e.Kind == lockstep.EventDropped && strings.Contains(e.Text, "rebuilt from the others' escrow pieces") {
+				rebuilt = true
+			}
+			if e.Kind == lockstep.EventCheat || e.Kind == lockstep.EventDesync {
+				t.Errorf("%s: %s", names[i], e.Text)
+			}
+		}
+		if !waited || !rebuilt {
+			t.Fatalf("%s: told it waited for cy's shuffle: %v; told cy's key was rebuilt: %v", names[i], waited, rebuilt)
+		}
+	}
+	var log []*crypto.Envelope
+	for _, b := range ada.Entries() {
+		env, err := crypto.Unmarshal(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		log = append(log, env)
+	}
+	rep, err := lockstep.Verify(log, games.Lookup)
+	if err != nil || rep.Result == nil {
+		t.Fatalf("the log does not verify on its own: %v", err)
 	}
 }

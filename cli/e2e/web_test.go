@@ -592,15 +592,13 @@ func TestBrowserDropsAbsentPlayer(t *testing.T) {
 	pctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	tmp := t.TempDir()
-	// An open-hands table: this is the page's drop vote. At a secret table
-	// of Dominion a drop is recovered (p2p TestSecretDropRecoversTheKey),
-	// but a reshuffle begun after it still waits for the dropped seat's
-	// link of its shuffle chain, and the page's history stops at the drop
-	// vote: both open in issue 12.
-	host := start(t, pctx, "ada", "host", "dominion", "--open-hands", "--web", "--loopback", "--json", "--start-when", "3", "--drop-after", "2s", "--home", filepath.Join(tmp, "a"), "--name", "ada")
+	// A secret table (the default): bob's card key is rebuilt from the
+	// others' escrow pieces, and a shuffle chain that waited for his link
+	// goes on without it (lockstep/deal).
+	host := start(t, pctx, "ada", "host", "dominion", "--web", "--loopback", "--json", "--start-when", "3", "--drop-after", "2s", "--home", filepath.Join(tmp, "a"), "--name", "ada")
 	addr := host.waitEvent(t, "lobby", 20*time.Second)["addrs"].([]any)[0].(string)
-	bob := start(t, pctx, "bob", "join", addr, "--open-hands", "--loopback", "--json", "--bot", "random", "--home", filepath.Join(tmp, "b"), "--name", "bob")
-	start(t, pctx, "cy", "join", addr, "--open-hands", "--loopback", "--json", "--bot", "random", "--drop-after", "2s", "--home", filepath.Join(tmp, "c"), "--name", "cy")
+	bob := start(t, pctx, "bob", "join", addr, "--loopback", "--json", "--bot", "random", "--home", filepath.Join(tmp, "b"), "--name", "bob")
+	start(t, pctx, "cy", "join", addr, "--loopback", "--json", "--bot", "random", "--drop-after", "2s", "--home", filepath.Join(tmp, "c"), "--name", "cy")
 	bob.waitEvent(t, "started", 30*time.Second)
 	url := host.pageURL(t, 20*time.Second)
 	tab, closeTab := chromedp.NewContext(ctx)
@@ -608,6 +606,10 @@ func TestBrowserDropsAbsentPlayer(t *testing.T) {
 	con := watchConsole(tab)
 	if err := chromedp.Do(tab, chromedp.Navigate(url)); err != nil || !waitJS(t, tab, `!!document.querySelector('#board svg')`, 30*time.Second) {
 		t.Fatalf("open %s: %v", url, err)
+	}
+	if !waitJS(t, tab, `document.getElementById('status').innerText.includes('secret table')`, 20*time.Second) {
+		st, _ := chromedp.Run(tab, chromedp.Evaluate[string](`document.getElementById('status').innerText`))
+		t.Fatalf("the page does not say the table is secret: %q", st)
 	}
 	// Bob leaves after his first move.
 	deadline := time.Now().Add(60 * time.Second)

@@ -9,6 +9,12 @@
 // the speed of kyber's own edwards25519; the group, the encodings, the
 // scalars, the hashes and every output are kyber's.
 //
+// A shuffle proof is made by kyber and checked by this package
+// (shuffleverify.go): kyber's messages and challenges, kyber's equations
+// plus the link between the inner simple shuffle and the commitments that
+// kyber's verifier leaves out, all in one batch check (one multi-scalar
+// multiplication with random weights).
+//
 // The package is a set of pure functions over canonical byte encodings.
 // It does no I/O and knows nothing of envelopes, seats' peer ids or the
 // engine: the caller (lockstep, later) decides what travels in which
@@ -79,6 +85,9 @@
 //     component. Every point received, in a key, a ciphertext, a share or
 //     inside a proof, is decoded strictly: canonical encoding and in the
 //     prime-order subgroup; the identity is refused where it cannot occur.
+//     (The two commitments of a Chaum–Pedersen proof are put in the
+//     subgroup by the proof's exact equations over subgroup points, which
+//     dleqVerify checks instead of a subgroup check of their own.)
 //     Scalars must be below the group order. Proof lengths are exact.
 //  3. kyber's dleq package hashes only the commitments and the two points,
 //     not the bases or any context. Shares are proved with proof.Rep under

@@ -197,8 +197,7 @@ func VerifyRemask(ctx Context, seat int, h PublicKey, in, out Ciphertext, prf []
 	}
 	a := base.Point().Sub(out.c1, in.c1)
 	b := base.Point().Sub(out.c2, in.c2)
-	verifier := dleqPred.Verifier(verifierSuite, map[string]kyber.Point{"A": a, "G": base.Point().Base(), "B": b, "H": h.p})
-	if err := proof.HashVerify(verifierSuite, name, verifier, prf); err != nil {
+	if err := dleqVerify(name, a, h.p, b, prf); err != nil {
 		return proofErr(err, "seat %d's re-masking", seat+1)
 	}
 	return nil

@@ -11,6 +11,7 @@ import (
 	"reflect"
 
 	fe "filippo.io/edwards25519"
+	"filippo.io/edwards25519/field"
 	"go.dedis.ch/fixbuf"
 	"go.dedis.ch/kyber/v4"
 	"go.dedis.ch/kyber/v4/group/edwards25519"
@@ -97,13 +98,8 @@ func decodePoint(b []byte, allowIdentity bool) (kyber.Point, error) {
 		return nil, fmt.Errorf("%w: a point is %d bytes, not %d", ErrMalformed, PointLen, len(b))
 	}
 	p := newPoint()
-	if err := p.UnmarshalBinary(b); err != nil {
-		return nil, fmt.Errorf("%w: not a curve point", ErrMalformed)
-	}
-	// b is canonical when it is what the point encodes to. Then b is the
-	// point's one encoding, so the identity is identityBytes.
-	if !bytes.Equal(p.bytes(), b) {
-		return nil, fmt.Errorf("%w: non-canonical point encoding", ErrMalformed)
+	if err := decodeCanonical(p, b); err != nil {
+		return nil, err
 	}
 	if !torsionFree(&p.p) {
 		return nil, fmt.Errorf("%w: point outside the prime-order subgroup", ErrMalformed)
@@ -112,6 +108,52 @@ func decodePoint(b []byte, allowIdentity bool) (kyber.Point, error) {
 		return nil, fmt.Errorf("%w: the identity point is not allowed here", ErrMalformed)
 	}
 	return p, nil
+}
+
+// decodeCanonical sets p to the curve point b encodes, if b (32 bytes) is
+// its canonical encoding; it does not check the subgroup (decodePoint does).
+func decodeCanonical(p *point, b []byte) error {
+	if err := p.UnmarshalBinary(b); err != nil {
+		return fmt.Errorf("%w: not a curve point", ErrMalformed)
+	}
+	// b is canonical when it is what the point encodes to. Then b is the
+	// point's one encoding, so the identity is identityBytes.
+	if !bytes.Equal(p.bytes(), b) {
+		return fmt.Errorf("%w: non-canonical point encoding", ErrMalformed)
+	}
+	return nil
+}
+
+// canonicalEncoding reports whether b, which p.SetBytes accepted as the
+// point p, is p's one encoding, as RFC 8032 (section 5.1.3) decodes
+// strictly: y below the field prime 2^255 − 19, and no sign bit on x = 0.
+// filippo.io/edwards25519 accepts both (its SetBytes follows the lenient
+// decoders of the ecosystem); these two tests are the only ways an
+// accepted encoding can differ from the re-encoding (TestCanonicalEncoding
+// checks them against it). point.UnmarshalBinary uses it to keep b as the
+// encoding, so that the strict decoders' comparison with the re-encoding
+// costs no field inversion when b is canonical; when it is not, the
+// encoding is computed and the comparison refuses b.
+func canonicalEncoding(b []byte, p *fe.Point) bool {
+	// y ≥ 2^255 − 19: bytes 1…30 all 0xff, byte 31 without its sign bit
+	// 0x7f, byte 0 at least 0xed (little-endian).
+	if b[31]&0x7f == 0x7f && b[0] >= 0xed {
+		high := true
+		for _, c := range b[1:31] {
+			high = high && c == 0xff
+		}
+		if high {
+			return false
+		}
+	}
+	if b[31]&0x80 != 0 {
+		// SetBytes leaves Z = 1, so x = 0 exactly when X is.
+		x, _, _, _ := p.ExtendedCoordinates()
+		if x.Equal(new(field.Element)) == 1 {
+			return false
+		}
+	}
+	return true
 }
 
 // decodeScalar is the one strict scalar decoder: 32 bytes, below L.

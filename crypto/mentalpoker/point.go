@@ -74,10 +74,18 @@ func (P *point) MarshalBinary() ([]byte, error) { return append([]byte(nil), P.b
 
 // UnmarshalBinary decodes a point as kyber's does (any encoding of a curve
 // point); decodePoint adds the strict checks.
+//
+// When b is the point's canonical encoding it is kept as the encoding
+// (canonicalEncoding: no field inversion); otherwise the encoding is
+// computed when asked for, and differs from b.
 func (P *point) UnmarshalBinary(b []byte) error {
-	P.encOK = false // b may be a non-canonical encoding of the point
+	P.encOK = false
 	if _, err := P.p.SetBytes(b); err != nil {
 		return errors.New("invalid Ed25519 curve point")
+	}
+	if len(b) == PointLen && canonicalEncoding(b, &P.p) {
+		copy(P.enc[:], b)
+		P.encOK = true
 	}
 	return nil
 }

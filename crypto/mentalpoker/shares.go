@@ -84,8 +84,7 @@ func VerifyShare(ctx Context, seat int, pk PublicKey, ct Ciphertext, b []byte) (
 	if err != nil {
 		return Share{}, err
 	}
-	verifier := dleqPred.Verifier(verifierSuite, map[string]kyber.Point{"A": pk.p, "G": base.Point().Base(), "B": d, "H": ct.c1})
-	if err := proof.HashVerify(verifierSuite, name, verifier, b[PointLen:]); err != nil {
+	if err := dleqVerify(name, pk.p, ct.c1, d, b[PointLen:]); err != nil {
 		return Share{}, proofErr(err, "seat %d's decryption share", seat+1)
 	}
 	return Share{seat: seat, ct: ct, d: d, raw: append([]byte(nil), b...)}, nil

@@ -141,8 +141,7 @@ func VerifyShuffle(ctx Context, seat int, h PublicKey, in, out Deck, prf []byte)
 	}
 	X, Y := split(in)
 	Xbar, Ybar := split(out)
-	verifier := shuffle.Verifier(verifierSuite, nil, vartime(h.p.Clone()), X, Y, Xbar, Ybar)
-	if err := proof.HashVerify(verifierSuite, name, verifier, prf); err != nil {
+	if err := pairVerify(name, h.p, X, Y, Xbar, Ybar, prf); err != nil {
 		return proofErr(err, "seat %d's shuffle", seat+1)
 	}
 	return nil

@@ -2,11 +2,13 @@ package cardsource_test
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/boardmesh/boardmesh/crypto"
 	"github.com/boardmesh/boardmesh/engine"
+	"github.com/boardmesh/boardmesh/engine/dominion"
 	"github.com/boardmesh/boardmesh/engine/games"
 	"github.com/boardmesh/boardmesh/engine/infinitecity"
 	"github.com/boardmesh/boardmesh/lockstep"
@@ -340,4 +342,57 @@ func TestNodeSecretPauseAndClaim(t *testing.T) {
 			t.Fatal("the game ended by a claim")
 		}
 	})
+}
+
+// TestNodeSecretDropBeforeItsLink: at a secret Dominion table of three and
+// of four lockstep nodes, the last peer vanishes just before it sends a
+// shuffle it owes in a chain declared before its drop: its first (the
+// setup chains of the starting decks) or the first after them (the first
+// reshuffle). The others wait for it, vote it out, rebuild its card key,
+// go on in that chain without its link (every holder's piece says none
+// has it) and play to the end: identical logs and states everywhere, no
+// cheat named (playTicking fails on one), and the log verifies on its own.
+func TestNodeSecretDropBeforeItsLink(t *testing.T) {
+	for _, n := range []int{3, 4} {
+		for _, at := range []string{"setup", "reshuffle"} {
+			t.Run(fmt.Sprintf("%d seats, %s", n, at), func(t *testing.T) {
+				nt := newNodeGameTable(t, dominion.Game, n, fmt.Sprintf("link %d %s", n, at), false, func(i int, c *lockstep.Config) { c.DropAfter, c.StallAfter = 2000, 500 })
+				nt.gone, nt.goneKind, nt.goneAfter = n-1, crypto.KindShuffle, 1
+				if at == "reshuffle" {
+					nt.goneAfter = n + 1 // one shuffle per starting deck, then the first reshuffle
+				}
+				nt.playTicking()
+				if nt.live(n - 1) {
+					t.Fatal("the game ended before the last peer vanished")
+				}
+				st := nt.nodes[0].Status()
+				dropped := 0
+				for _, d := range st.Dropped {
+					if d {
+						dropped++
+					}
+				}
+				if dropped != 1 {
+					t.Fatalf("%d seats dropped, want 1: %v", dropped, st.Dropped)
+				}
+				for i := 1; i < n-1; i++ {
+					if !bytes.Equal(engine.Encode(nt.nodes[0].State()), engine.Encode(nt.nodes[i].State())) {
+						t.Fatalf("peers 1 and %d hold different states", i+1)
+					}
+					if len(nt.entries[0]) != len(nt.entries[i]) {
+						t.Fatalf("%d entries against %d", len(nt.entries[0]), len(nt.entries[i]))
+					}
+					for k := range nt.entries[0] {
+						if !bytes.Equal(nt.entries[0][k].Marshal(), nt.entries[i][k].Marshal()) {
+							t.Fatalf("entry %d differs between peers 1 and %d", k, i+1)
+						}
+					}
+				}
+				rep, err := lockstep.Verify(nt.entries[0], games.Lookup)
+				if err != nil || rep.Result == nil {
+					t.Fatalf("the log does not verify on its own: %v", err)
+				}
+			})
+		}
+	}
 }

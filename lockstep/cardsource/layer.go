@@ -49,7 +49,7 @@ func (l *layer) TakeReady() lockstep.CardReady {
 				c.Evidence = ev.Evidence
 			}
 			out.Cheats = append(out.Cheats, c)
-		case deal.EventDeckReady, deal.EventKeys, deal.EventEscrows, deal.EventDropped, deal.EventRecovered:
+		case deal.EventDeckReady, deal.EventKeys, deal.EventEscrows, deal.EventDropped, deal.EventRecovered, deal.EventLinkSkipped:
 			out.Notes = append(out.Notes, ev.Text)
 		}
 	}

@@ -47,6 +47,9 @@ type nodeTable struct {
 	// goneAfter'th share envelope: that and nothing after goes out, and it
 	// is no longer run, until the test sets gone to -1 (it comes back).
 	gone, goneAfter, shares int
+	// goneKind, if set, is the kind counted for goneAfter instead of
+	// share envelopes (crypto.KindShuffle: it freezes before a shuffle).
+	goneKind crypto.Kind
 	// tamper, if set, may replace what a peer sends (a modified client:
 	// it signs what it returns itself).
 	held     []*crypto.Envelope // what the gone peer had not sent yet
@@ -135,7 +138,7 @@ func (nt *nodeTable) run() bool {
 				msgs := rd.Messages
 				if i == nt.gone {
 					for k, env := range msgs {
-						if env.Kind == crypto.KindShare {
+						if kind := nt.goneKind; env.Kind == crypto.KindShare && kind == 0 || kind != 0 && env.Kind == kind {
 							if nt.shares++; nt.shares >= nt.goneAfter {
 								// It freezes here: the rest goes out
 								// when it comes back (gone = -1).

@@ -35,8 +35,8 @@ func (nt *nodeTable) persist(i int, rd lockstep.Ready) {
 // catch-up stream does for a member.
 func (nt *nodeTable) answer(i int, q lockstep.GapRequest) {
 	for j, other := range nt.nodes {
-		if j == i {
-			continue
+		if j == i || !nt.live(j) {
+			continue // a peer that is gone answers nothing
 		}
 		a := other.Answer(lockstep.GapRequest{To: nt.ids[i].ID(), From: q.From})
 		var b [][]byte

@@ -164,10 +164,11 @@ func decodeShares(in []byte) ([]shareEntry, error) {
 	return es, canonical(d, crypto.KindShare, in, encodeShares(es))
 }
 
-// The bodies of escrow, piece and accuse are one blob each: the escrow
-// (mentalpoker's 96 bytes per other seat), the piece (a 32-byte scalar),
-// the accusation (128 bytes). The escrow's exact length depends on the
-// table and is checked when it is parsed; the others' exact lengths here.
+// The bodies of escrow and accuse are one blob each: the escrow
+// (mentalpoker's 96 bytes per other seat), the accusation (128 bytes). The
+// escrow's exact length depends on the table and is checked when it is
+// parsed; the accusation's exact length here. A piece's body is its blob
+// (a 32-byte scalar) and its holder's lacks (pieceBody).
 func encodeBlobBody(b []byte) []byte {
 	e := engine.NewEncoder(nil)
 	e.Blob("blob", b)
@@ -177,8 +178,6 @@ func encodeBlobBody(b []byte) []byte {
 func decodeBlobBody(kind crypto.Kind, in []byte) ([]byte, error) {
 	max := mp.EscrowLen(255)
 	switch kind {
-	case crypto.KindPiece:
-		max = mp.ScalarLen
 	case crypto.KindAccuse:
 		max = mp.AccusationLen
 	}
@@ -221,7 +220,9 @@ func wellFormed(env *crypto.Envelope) error {
 		_, err = decodeRemasks(env.Body)
 	case crypto.KindShare:
 		_, err = decodeShares(env.Body)
-	case crypto.KindEscrow, crypto.KindPiece, crypto.KindAccuse:
+	case crypto.KindPiece:
+		_, err = decodePiece(env.Body)
+	case crypto.KindEscrow, crypto.KindAccuse:
 		_, err = decodeBlobBody(env.Kind, env.Body)
 		if err == nil && env.Kind == crypto.KindEscrow && env.Seq != 0 {
 			err = fmt.Errorf("%w: an escrow at seq %d (escrows are seq 0)", ErrBadBody, env.Seq)
@@ -233,4 +234,45 @@ func wellFormed(env *crypto.Envelope) error {
 		err = fmt.Errorf("%w: a %s envelope carries a state hash", ErrBadBody, env.Kind)
 	}
 	return err
+}
+
+// maxLacks bounds a piece's list of chains: more than a deal holds ahead.
+const maxLacks = 1024
+
+// pieceBody is a piece envelope's body: the holder's piece of the dropped
+// seat's key (a 32-byte scalar), then Lacks: the chains declared before the
+// drop, in ascending order, in which the holder did not hold the dropped
+// seat's shuffle when it signed the piece. A chain every holder lacks goes
+// on without the dropped seat's link (escrow.go, decideChains): every peer
+// reads the same signed lists, so every peer skips the same links.
+type pieceBody struct {
+	Piece []byte
+	Lacks []uint64
+}
+
+func (b *pieceBody) encode() []byte {
+	e := engine.NewEncoder(nil)
+	e.Blob("piece", b.Piece)
+	e.Len("lacks", len(b.Lacks))
+	for _, c := range b.Lacks {
+		e.Uint("chain", c)
+	}
+	return e.Bytes()
+}
+
+func decodePiece(in []byte) (*pieceBody, error) {
+	d := engine.NewDecoder(in)
+	b := &pieceBody{Piece: d.Blob(mp.ScalarLen)}
+	n := d.Len(maxLacks)
+	for i := 0; i < n && d.Err() == nil; i++ {
+		c := d.Uint()
+		if d.Err() == nil && i > 0 && c <= b.Lacks[i-1] {
+			return nil, fmt.Errorf("%w: piece: chains not strictly ascending", ErrBadBody)
+		}
+		b.Lacks = append(b.Lacks, c)
+	}
+	if d.Err() == nil && len(b.Piece) != mp.ScalarLen {
+		return nil, fmt.Errorf("%w: piece: %d bytes, want %d", ErrBadBody, len(b.Piece), mp.ScalarLen)
+	}
+	return b, canonical(d, crypto.KindPiece, in, b.encode())
 }

@@ -70,7 +70,11 @@
 //     starts before every escrow has checked. Drop(seat), at the agreed
 //     point of a lockstep drop, has the others publish their pieces; the
 //     dropped seat's key is rebuilt, its shares computed by everyone, its
-//     cards shown to all, and later chains leave it out.
+//     cards shown to all, and later chains leave it out. Each piece lists
+//     the chains declared before the drop in which its holder lacked the
+//     dropped seat's shuffle; a chain every holder lacks it in goes on
+//     without that link, so a seat that drops before its link of the
+//     setup chains or of a reshuffle does not hold the table forever.
 //
 // # Cheats
 //
@@ -98,8 +102,12 @@
 //
 // The outcome of every batch and chain depends only on the envelopes'
 // contents, not on their arrival order, so peers that receive everything
-// agree. After a drop, what the dropped seat signed for chains and
-// batches declared before it must still reach every peer (by relay or
-// catch-up) for those to finish. Stalls' timing is not here: Waiting says
+// agree. After a drop, what the dropped seat signed for batches declared
+// before it, and its links of chains some holder's piece says it holds,
+// must still reach every peer (by relay or catch-up) for those to finish;
+// its links no other seat held are skipped. One race is left to the
+// relay: a second seat dropped while the first one's pieces are in
+// flight counts as lacking every link on a peer that rebuilt its piece
+// before its piece envelope came. Stalls' timing is not here: Waiting says
 // who is awaited; lockstep's stall and drop machinery decides when to act.
 package deal

@@ -78,14 +78,20 @@ func (m *Machine) stepEscrow() bool {
 		if !dropped || m.recovered[d] != nil || m.escrows[d] == nil {
 			continue
 		}
-		if !m.pieceSent[d] && !m.dropped[m.me] {
+		if !m.pieceSent[d] && !m.dropped[m.me] && m.mayNew(crypto.KindPiece, uint64(d)) {
 			m.pieceSent[d] = true
-			m.sign(&crypto.Envelope{Seq: uint64(d), Kind: crypto.KindPiece, Body: encodeBlobBody(m.myPieces[d].Bytes())})
+			body := &pieceBody{Piece: m.myPieces[d].Bytes(), Lacks: m.lacking(d)}
+			sent := m.sign(&crypto.Envelope{Seq: uint64(d), Kind: crypto.KindPiece, Body: body.encode()})
+			if b, err := decodePiece(sent.Body); err == nil {
+				// After a restart, what this seat signed before binds it.
+				m.lacks[d][m.me], m.claimed[d][m.me] = b.Lacks, true
+			}
 			p := m.myPieces[d]
 			m.pieces[d][m.me] = &p
 			return true
 		}
 		if m.recover(d) {
+			m.decideChains(d)
 			return true
 		}
 	}
@@ -135,7 +141,9 @@ func (m *Machine) revealDropped(dr int) {
 		}
 		for pos := range d.cards {
 			c := &d.cards[pos]
-			if c.pub >= 0 || c.privTo != dr {
+			if c.pub >= 0 || c.privTo != dr || d.gone != nil && d.gone[pos] {
+				// (A card a reshuffle took is in another deck now, in an
+				// order nobody knows: nothing of it is left to show.)
 				continue
 			}
 			h := Handle{Deck: d.id, Pos: uint16(pos)}
@@ -175,10 +183,10 @@ func (m *Machine) localShare(d int, ct mp.Ciphertext) (mp.Share, error) {
 // queue like a batch, after which the dropped seat's cards are public and
 // every later batch and chain goes on without it. It needs 3 or more
 // seats in play before the drop (with 2, the game pauses instead, as its
-// rules say). What the dropped seat owes in chains declared before the
-// drop must still arrive (any peer can relay it); chains declared after
-// leave it out, and its decryption shares are computed from its rebuilt
-// key.
+// rules say). Its links of chains declared before the drop that no other
+// seat holds are skipped (decideChains), the others must still arrive
+// (any peer can relay them); chains declared after leave it out, and its
+// decryption shares are computed from its rebuilt key.
 func (m *Machine) Drop(seat int) error {
 	if m.stopped {
 		return ErrStopped
@@ -196,6 +204,7 @@ func (m *Machine) Drop(seat int) error {
 		return fmt.Errorf("%w: dropping a seat needs 3 seats in play, and %d are", ErrBadInput, live)
 	}
 	m.dropped[seat] = true
+	m.dropChains[seat] = len(m.chains)
 	m.ops = append(m.ops, op{chain: -1, batch: -1, drop: seat})
 	m.rd.Events = append(m.rd.Events, Event{Kind: EventDropped, Seat: seat + 1,
 		Text: fmt.Sprintf("%s is dropped; the others publish their pieces of its card key", m.who(seat))})
@@ -206,7 +215,10 @@ func (m *Machine) Drop(seat int) error {
 
 // routeEscrow handles a checked, declared escrow, piece or accuse.
 func (m *Machine) routeEscrow(env *crypto.Envelope, seat int) error {
-	b, _ := decodeBlobBody(env.Kind, env.Body)
+	var b []byte
+	if env.Kind != crypto.KindPiece {
+		b, _ = decodeBlobBody(env.Kind, env.Body)
+	}
 	switch env.Kind {
 	case crypto.KindEscrow:
 		e, err := mp.ParseEscrow(m.ctx(0, 0, ctxEscrow), seat, m.keys, b)
@@ -232,11 +244,18 @@ func (m *Machine) routeEscrow(env *crypto.Envelope, seat int) error {
 			m.escrowEnv[env.Seq], env)
 	case crypto.KindPiece:
 		d := int(env.Seq)
-		p, err := m.escrows[d].VerifyPiece(seat, b)
+		pb, _ := decodePiece(env.Body)
+		p, err := m.escrows[d].VerifyPiece(seat, pb.Piece)
 		if err != nil {
 			return m.cheat(CheatWrongPiece, seat, fmt.Sprintf("%s's published piece of %s's key is wrong: %v", m.who(seat), m.who(d), err), env)
 		}
+		for _, c := range pb.Lacks {
+			if c >= uint64(m.dropChains[d]) || len(m.chains[c].links) == 0 {
+				return m.cheat(CheatWrongPiece, seat, fmt.Sprintf("%s's piece of %s's key lists chain %d, in which %s owed no shuffle before its drop", m.who(seat), m.who(d), c, m.who(d)), env)
+			}
+		}
 		m.pieces[d][seat] = &p
+		m.lacks[d][seat], m.claimed[d][seat] = pb.Lacks, true
 	}
 	return nil
 }
@@ -252,4 +271,96 @@ func (m *Machine) declaredEscrow(env *crypto.Envelope) bool {
 		return env.Seq < uint64(len(m.seats)) && m.dropped[env.Seq] && m.escrows[env.Seq] != nil
 	}
 	return false
+}
+
+// A seat that drops before it sends its link of a chain declared before
+// the drop would hold that chain, and every batch after it, forever. So
+// each holder's piece envelope lists the chains declared before the drop
+// in which it does not hold the dropped seat's shuffle (pieceBody.Lacks),
+// as it stands when it signs the piece; once the key is rebuilt (every
+// holder's piece is in), a chain that every holder whose piece came as an
+// envelope lacks goes on without that link: the next live seat shuffles
+// the previous live seat's output, as in a chain declared after the drop.
+// A chain some holder holds the link of waits for it (that holder relays
+// it). Every peer reads the same signed lists, so every peer skips the
+// same links, whenever the late link reaches it. The deck stays unknown
+// to each seat: every live seat after the skipped link still shuffles it.
+//
+// Until the lists decide, a holder that lacked the link in a chain does
+// nothing in that chain (frozen): it neither shuffles on the dropped
+// seat's output nor checks a link after it, since the chain may go on
+// without it. One that held the link goes on as before: its own list says
+// so, and the chain keeps the link.
+
+// lacking is the chains declared before seat d's drop in which this seat
+// does not hold d's shuffle, ascending.
+func (m *Machine) lacking(d int) []uint64 {
+	var out []uint64
+	for i := 0; i < m.dropChains[d]; i++ {
+		c := m.chains[i]
+		if len(c.links) > 0 && !c.links[d].skipped && c.links[d].env == nil {
+			out = append(out, uint64(i))
+		}
+	}
+	return out
+}
+
+// frozen reports whether chain ci waits for the lacks of a dropped seat's
+// holders before this seat may go on in it.
+func (m *Machine) frozen(ci int) bool {
+	c := m.chains[ci]
+	if len(c.links) == 0 {
+		return false
+	}
+	for d, dr := range m.dropped {
+		if !dr || m.decided[d] || ci >= m.dropChains[d] || c.links[d].skipped {
+			continue
+		}
+		if m.claimed[d][m.me] {
+			if hasChain(m.lacks[d][m.me], ci) {
+				return true
+			}
+		} else if c.links[d].env == nil {
+			return true
+		}
+	}
+	return false
+}
+
+func hasChain(cs []uint64, ci int) bool {
+	for _, c := range cs {
+		if c == uint64(ci) {
+			return true
+		}
+	}
+	return false
+}
+
+// decideChains skips dropped seat d's link in every chain declared before
+// its drop that every holder lacks. A holder whose piece was opened with
+// its own rebuilt key (it dropped before) sent no list: it counts as
+// lacking every link.
+func (m *Machine) decideChains(d int) {
+	m.decided[d] = true
+	for i := 0; i < m.dropChains[d]; i++ {
+		c := m.chains[i]
+		if len(c.links) == 0 || c.links[d].skipped {
+			continue
+		}
+		skip := true
+		for h := range m.seats {
+			if h != d && m.claimed[d][h] && !hasChain(m.lacks[d][h], i) {
+				skip = false
+			}
+		}
+		if !skip || c.done {
+			// A chain done here with the link no holder has: only the
+			// dropped seat's own machine, which holds its link, gets here.
+			continue
+		}
+		c.links[d] = link{skipped: true, verified: true}
+		delete(m.seen, slotKey{crypto.KindShuffle, d, uint64(i)})
+		m.rd.Events = append(m.rd.Events, Event{Kind: EventLinkSkipped, Seat: d + 1, Deck: c.deck,
+			Text: fmt.Sprintf("chain %d (deck %d) goes on without %s's shuffle, which no other seat received before its drop", i, c.deck, m.who(d))})
+	}
 }

@@ -226,7 +226,7 @@ func TestWrongPieceAtRecovery(t *testing.T) {
 	tb.run()
 	tb.silence(2)
 	tb.tamper(1, crypto.KindPiece, func(env *crypto.Envelope) *crypto.Envelope {
-		return tb.resign(1, env, encodeBlobBody(tb.ms[1].myPieces[0].Bytes())) // its piece of another seat's key
+		return tb.resign(1, env, (&pieceBody{Piece: tb.ms[1].myPieces[0].Bytes()}).encode()) // its piece of another seat's key
 	})
 	silent := tb.hook
 	tb.hook = func(to int, env *crypto.Envelope) *crypto.Envelope {
@@ -320,7 +320,7 @@ func TestEscrowKindsRefusedWhereNoneIsOwed(t *testing.T) {
 		t.Errorf("an escrow at a 2-seat table: %v", err)
 	}
 	tb3 := newTable(t, 3, []Deck{seqDeck(0, 4, 0)})
-	piece := &crypto.Envelope{Session: session(), Seq: 7, Kind: crypto.KindPiece, Body: encodeBlobBody(make([]byte, mp.ScalarLen))}
+	piece := &crypto.Envelope{Session: session(), Seq: 7, Kind: crypto.KindPiece, Body: (&pieceBody{Piece: make([]byte, mp.ScalarLen)}).encode()}
 	crypto.Sign(tb3.ids[1], piece)
 	if err := tb3.ms[0].Step(piece); !errors.Is(err, ErrCheat) {
 		t.Errorf("a piece of seat 8 at a 3-seat table: %v", err)

@@ -173,6 +173,14 @@ type Machine struct {
 	pieces      [][]*mp.Piece // [dropped seat][holder]
 	pieceSent   []bool
 	escrowsTold bool
+	// Links a dropped seat owes in chains declared before its drop
+	// (escrow.go, decideChains), by dropped seat: the number of chains
+	// declared at its drop, each holder's signed lacks (claimed: its
+	// piece envelope came), and whether they are decided.
+	dropChains []int
+	lacks      [][][]uint64 // [dropped seat][holder]
+	claimed    [][]bool
+	decided    []bool
 
 	// held: signing anew waits for Release (Config.Hold); keyDue: this
 	// seat's card-key envelope is to be signed then, unless one of its
@@ -203,8 +211,11 @@ func New(cfg Config) (*Machine, error) {
 		seen: map[slotKey]*crypto.Envelope{}, own: map[slotKey]*crypto.Envelope{}, aheadN: make([]int, n), aheadB: make([]int, n), flooded: make([]bool, n),
 		escrows: make([]*mp.Escrow, n), escrowEnv: make([]*crypto.Envelope, n), myPieces: make([]mp.Piece, n),
 		dropped: make([]bool, n), recovered: make([]*mp.SecretKey, n), pieces: make([][]*mp.Piece, n), pieceSent: make([]bool, n)}
+	m.dropChains, m.lacks, m.claimed, m.decided = make([]int, n), make([][][]uint64, n), make([][]bool, n), make([]bool, n)
 	for i := range m.pieces {
 		m.pieces[i] = make([]*mp.Piece, n)
+		m.lacks[i] = make([][]uint64, n)
+		m.claimed[i] = make([]bool, n)
 	}
 	m.held = cfg.Hold
 	m.verify = cfg.Verify
@@ -705,7 +716,7 @@ func (m *Machine) step() bool {
 				m.startChain(c)
 				return true
 			}
-			if c.started && !c.done && m.chainVerified(c) {
+			if c.started && !c.done && m.chainVerified(c) && !m.frozen(o.chain) {
 				m.finishChain(o.chain, c)
 				return true
 			}
@@ -819,7 +830,7 @@ func (m *Machine) nextWork(do bool) bool {
 		return false
 	}
 	for i, c := range m.chains {
-		if len(c.links) == 0 {
+		if len(c.links) == 0 || m.frozen(i) {
 			continue
 		}
 		if l := &c.links[m.me]; l.env == nil && !l.skipped && c.started && m.mayNew(crypto.KindShuffle, uint64(i)) {
@@ -832,6 +843,9 @@ func (m *Machine) nextWork(do bool) bool {
 		}
 	}
 	for i, c := range m.chains {
+		if m.frozen(i) {
+			continue
+		}
 		for s := range c.links {
 			l := &c.links[s]
 			if l.env == nil || l.verified {

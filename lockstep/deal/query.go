@@ -149,7 +149,13 @@ func (m *Machine) Waiting() []Wait {
 			}
 			for s := range c.links {
 				if c.links[s].env == nil && !c.links[s].skipped && s != m.me {
-					w = append(w, Wait{s, fmt.Sprintf("its shuffle of deck %d", c.deck)})
+					if m.dropped[s] && !m.decided[s] {
+						// Whether the chain waits for the dropped seat's
+						// link is decided by the holders' pieces.
+						w = append(w, m.pieceWaits(s)...)
+					} else {
+						w = append(w, Wait{s, fmt.Sprintf("its shuffle of deck %d", c.deck)})
+					}
 					break
 				}
 			}
@@ -159,11 +165,7 @@ func (m *Machine) Waiting() []Wait {
 			if o.done || !prevDone {
 				continue
 			}
-			for h := range m.seats {
-				if h != o.drop && m.pieces[o.drop][h] == nil && !m.dropped[h] && h != m.me {
-					w = append(w, Wait{h, fmt.Sprintf("its piece of %s's card key", m.who(o.drop))})
-				}
-			}
+			w = append(w, m.pieceWaits(o.drop)...)
 			break
 		}
 		b := m.batches[o.batch]
@@ -181,6 +183,18 @@ func (m *Machine) Waiting() []Wait {
 			}
 		}
 		break
+	}
+	return w
+}
+
+// pieceWaits lists the live seats whose piece of dropped seat d's key has
+// not come.
+func (m *Machine) pieceWaits(d int) []Wait {
+	var w []Wait
+	for h := range m.seats {
+		if h != d && m.pieces[d][h] == nil && !m.dropped[h] && h != m.me {
+			w = append(w, Wait{h, fmt.Sprintf("its piece of %s's card key", m.who(d))})
+		}
 	}
 	return w
 }

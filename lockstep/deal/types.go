@@ -113,21 +113,23 @@ type EventKind uint8
 
 // The events.
 const (
-	EventKeys       EventKind = iota + 1 // every seat's key has checked; the joint key is known
-	EventDeckReady                       // every shuffle of a deck's chain has checked (Deck)
-	EventOpened                          // an opening is done (Batch, Slot, Opening, Card if Known)
-	EventBatchDone                       // every opening of a batch is done (Batch)
-	EventCheat                           // a cheat, named (Cheat, Seat, Text, Evidence)
-	EventFlood                           // envelopes from a seat dropped: its buffer is full (Seat)
-	EventDropped                         // Drop: a seat is dropped; the others publish its key's pieces (Seat)
-	EventRecovered                       // a dropped seat's key is rebuilt (Seat)
-	EventDropReveal                      // a card a dropped seat held is now public (Seat, Opening, Card)
-	EventEscrows                         // every seat's escrow has checked (3+ seats): openings may start
+	EventKeys        EventKind = iota + 1 // every seat's key has checked; the joint key is known
+	EventDeckReady                        // every shuffle of a deck's chain has checked (Deck)
+	EventOpened                           // an opening is done (Batch, Slot, Opening, Card if Known)
+	EventBatchDone                        // every opening of a batch is done (Batch)
+	EventCheat                            // a cheat, named (Cheat, Seat, Text, Evidence)
+	EventFlood                            // envelopes from a seat dropped: its buffer is full (Seat)
+	EventDropped                          // Drop: a seat is dropped; the others publish its key's pieces (Seat)
+	EventRecovered                        // a dropped seat's key is rebuilt (Seat)
+	EventDropReveal                       // a card a dropped seat held is now public (Seat, Opening, Card)
+	EventEscrows                          // every seat's escrow has checked (3+ seats): openings may start
+	EventLinkSkipped                      // a chain goes on without a dropped seat's shuffle, which no other seat held (Seat, Deck)
 )
 
 var eventNames = [...]string{EventKeys: "keys", EventDeckReady: "deck-ready", EventOpened: "opened",
 	EventBatchDone: "batch-done", EventCheat: "cheat", EventFlood: "flood", EventDropped: "dropped",
-	EventRecovered: "recovered", EventDropReveal: "drop-reveal", EventEscrows: "escrows"}
+	EventRecovered: "recovered", EventDropReveal: "drop-reveal", EventEscrows: "escrows",
+	EventLinkSkipped: "link-skipped"}
 
 func (k EventKind) String() string {
 	if int(k) < len(eventNames) && eventNames[k] != "" {
