@@ -255,7 +255,7 @@ func (r *netReporter) update(u p2p.Update) {
 				}
 			}
 		case lockstep.EventRoster, lockstep.EventStarted, lockstep.EventDropped,
-			lockstep.EventWaiting, lockstep.EventResumed:
+			lockstep.EventWaiting, lockstep.EventResumed, lockstep.EventCards:
 			if r.prog == nil {
 				r.line(ev.Kind.String(), ev.Text, nil)
 			}

@@ -638,6 +638,11 @@ func (n *Node) drainCards() {
 			n.cardProof = c.Evidence
 		}
 	}
+	if !n.replaying {
+		for _, note := range rd.Notes {
+			n.rd.Events = append(n.rd.Events, Event{Kind: EventCards, Seq: n.m.seq, Text: note})
+		}
+	}
 	if len(rd.Persist)+len(rd.Messages) > 0 {
 		n.progress = n.now
 	}

@@ -158,6 +158,11 @@ const (
 	// one per (author, kind, cheat) and step is raised; every rejection is
 	// counted in Status.Counters.
 	EventCheat
+	// EventCards tells what the hidden-card protocol did that a player
+	// should know of (Text): a dropped seat's key rebuilt and its cards
+	// shown, a shuffle chain that goes on without a dropped seat's link or
+	// is redone without a forger's.
+	EventCards
 )
 
 var eventNames = [...]string{
@@ -165,6 +170,7 @@ var eventNames = [...]string{
 	EventWaiting: "waiting", EventResumed: "resumed", EventDropVote: "drop-vote", EventDropped: "dropped",
 	EventRejected: "rejected", EventEquivocation: "equivocation", EventDesync: "desync",
 	EventGameOver: "game-over", EventRefused: "refused", EventExtended: "extended", EventCheat: "cheat",
+	EventCards: "cards",
 }
 
 // CheatKind says what a peer did wrong (EventCheat).

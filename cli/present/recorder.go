@@ -234,7 +234,7 @@ func narrate(prev, next engine.State, who engine.Actor, a engine.Action, viewer 
 func (r *Recorder) Event(ev lockstep.Event, seatOf int, name string) {
 	t := Entry{Seq: r.seq, Turn: r.turn, Kind: "table", Text: ev.Text}
 	switch ev.Kind {
-	case lockstep.EventJoined, lockstep.EventStarted, lockstep.EventRefused, lockstep.EventResumed, lockstep.EventWaiting, lockstep.EventDropVote:
+	case lockstep.EventJoined, lockstep.EventStarted, lockstep.EventRefused, lockstep.EventResumed, lockstep.EventWaiting, lockstep.EventDropVote, lockstep.EventCards:
 		r.add(t)
 	case lockstep.EventDropped:
 		t.Text = "dropped by agreement: " + r.seatList(ev.Seats)

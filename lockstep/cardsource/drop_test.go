@@ -394,6 +394,20 @@ func TestNodeSecretDropBeforeItsLink(t *testing.T) {
 				if err != nil || rep.Result == nil {
 					t.Fatalf("the log does not verify on its own: %v", err)
 				}
+				// Each player is told, in words, what became of the
+				// vanished seat's key and of the shuffle it never sent.
+				for i := 0; i < n-1; i++ {
+					var told []string
+					for _, ev := range nt.events[i] {
+						if ev.Kind == lockstep.EventCards {
+							told = append(told, ev.Text)
+						}
+					}
+					all := strings.Join(told, "\n")
+					if !strings.Contains(all, "card key is rebuilt from the others' pieces") || !strings.Contains(all, "goes on without") {
+						t.Fatalf("peer %d was told %q; want the key rebuilt and the chain going on without the vanished seat's shuffle", i+1, told)
+					}
+				}
 			})
 		}
 	}

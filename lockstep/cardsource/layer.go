@@ -53,7 +53,9 @@ func (l *layer) TakeReady() lockstep.CardReady {
 			// and waits for its drop (ev.Convicted) or stopped.
 			c.Convicted = ev.Kind == deal.EventCheat && ev.Seat > 0 && (ev.Convicted || len(ev.Evidence) == 1)
 			out.Cheats = append(out.Cheats, c)
-		case deal.EventDeckReady, deal.EventKeys, deal.EventEscrows, deal.EventDropped, deal.EventRecovered, deal.EventLinkSkipped, deal.EventChainRedone:
+		case deal.EventRecovered, deal.EventLinkSkipped, deal.EventChainRedone:
+			// What changes the table for the players (the rest, a deck
+			// shuffled or the keys in, is routine and not told).
 			out.Notes = append(out.Notes, ev.Text)
 		}
 	}
