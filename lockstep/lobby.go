@@ -126,6 +126,15 @@ func (n *Node) lobbyOpen() bool {
 	return !n.stopped && (n.m.phase == PhaseAccept || n.m.phase == PhaseSeats)
 }
 
+// SessionMayChange reports whether the session id may still change: a
+// roster is agreed but the seats are not drawn, so the host may propose
+// it again (a new session). Until then an envelope of another session
+// from a member may be of the re-proposal that has not arrived yet; the
+// node keeps it (bounded) for when it has, and a transport must let it
+// through rather than refuse it as another session's. (Added for the
+// runner's topic validator; additive.)
+func (n *Node) SessionMayChange() bool { return n.lobbyOpen() }
+
 // supersede takes a re-proposal of the roster, if one is buffered: the
 // lobby is replayed on a fresh machine with the joins it names and the
 // new roster, and this peer accepts it (advance signs the accept).
@@ -151,7 +160,9 @@ func (n *Node) supersede() bool {
 			n.unbuf(slotOf(env))
 			continue
 		}
-		try := newMachine(m.games)
+		// The same peer's machine, new entries: its card layer maker
+		// with it (fresh).
+		try := m.fresh()
 		var ferr error
 		for _, j := range m.joinEnv {
 			if _, in := memberIndex(r.Members, j.Author); in && ferr == nil {

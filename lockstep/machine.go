@@ -149,6 +149,21 @@ func newMachine(games func(string) (*engine.Game, error)) *machine {
 	return &machine{games: games, phase: PhaseLobby, byID: map[crypto.PeerID]int{}, enc: engine.NewEncoder(nil)}
 }
 
+// fresh is a new machine with m's settings and none of its entries: this
+// peer's identity and card layer maker (Node's), how it checks and
+// records. A re-proposal replays the lobby on one (supersede); a bare
+// newMachine there lost the card layer maker, and at a secret table the
+// seats then drew as a spectator's: no card layer, and the peer's first
+// move that opened a card was refused ("this peer has no hidden-card
+// layer").
+func (m *machine) fresh() *machine {
+	f := newMachine(m.games)
+	f.record, f.checkSigs, f.onStep = m.record, m.checkSigs, m.onStep
+	f.me, f.cardMaker, f.verifier = m.me, m.cardMaker, m.verifier
+	f.cardKey, f.cardOwn, f.cardHold, f.cardHint = m.cardKey, m.cardOwn, m.cardHold, m.cardHint
+	return f
+}
+
 // expectation is what may come next at a group boundary: a group of kind
 // from the members who, in that order, at seq, carrying hash.
 type expectation struct {

@@ -100,6 +100,9 @@ type guard struct {
 	now   func() time.Time
 
 	session atomic.Pointer[crypto.Hash]
+	// open: the session may still change (lockstep's
+	// Node.SessionMayChange, until the seat draw).
+	open    atomic.Bool
 	members atomic.Pointer[map[peer.ID]struct{}]
 
 	mu      sync.Mutex
@@ -115,11 +118,13 @@ func newGuard(self peer.ID, lobby crypto.Hash) *guard {
 	return &guard{self: self, lobby: lobby, now: time.Now, buckets: make(map[peer.ID]*bucket)}
 }
 
-// setSession records the session id once the roster defines it.
-func (g *guard) setSession(s crypto.Hash) {
+// setSession records the session id once the roster defines it; open
+// says it may still change (a re-proposal before the seat draw).
+func (g *guard) setSession(s crypto.Hash, open bool) {
 	if s.IsZero() {
 		return
 	}
+	g.open.Store(open)
 	if old := g.session.Load(); old == nil || *old != s {
 		g.session.Store(&s)
 	}
@@ -209,10 +214,16 @@ func (g *guard) check(from peer.ID, data []byte) (Verdict, any) {
 	if env.Session == g.lobby {
 		return Accept, env
 	}
-	if s := g.session.Load(); s != nil && env.Session != *s {
+	if s := g.session.Load(); s != nil && env.Session != *s && !g.open.Load() {
 		g.wrongSession.Add(1)
 		return Reject, nil
 	}
+	// While the session may still change, a member's envelope of another
+	// one may be of the host's re-proposal, validated here before the
+	// runner has stepped the roster that makes it ours: refusing it lost
+	// the host's accept and seat-draw reveal until their re-send, and
+	// counted an honest host as a sender of junk. The node keeps it for
+	// the new roster, or ignores a superseded session's without blame.
 	return Accept, env
 }
 

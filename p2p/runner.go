@@ -683,6 +683,12 @@ func (r *Runner) drain(ctx context.Context) error {
 				return err
 			}
 		}
+		// The topic validator checks our own envelopes too: it learns the
+		// session before they go out, or the first of a re-proposed
+		// roster's (this peer's accept) would be refused as another
+		// session's and wait for its re-send. (The roster it learns after
+		// them, as it always has.)
+		r.guard.setSession(st.Session, n.SessionMayChange())
 		for _, m := range rd.Messages {
 			if r.cfg.OnPublish != nil {
 				r.cfg.OnPublish(m)
@@ -697,9 +703,6 @@ func (r *Runner) drain(ctx context.Context) error {
 		for _, q := range rd.Requests {
 			r.fetch(ctx, q)
 		}
-		// The guard learns the session and roster after our own envelopes
-		// of this Ready went through it, as they always have.
-		r.guard.setSession(st.Session)
 		r.learnRoster(st.Members)
 		if !r.guard.hasRoster() {
 			r.learnLobby(n.Joined())
