@@ -49,4 +49,7 @@ var (
 	ErrLyingState = errors.New("lockstep: state envelope contradicts what its author signed")
 	// ErrStopped: the session has stopped (equivocation or desync).
 	ErrStopped = errors.New("lockstep: session stopped")
+	// ErrCannotStart: the lobby stopped because too few members are left
+	// to play (the others never sent their seat draw's reveal).
+	ErrCannotStart = errors.New("lockstep: the table cannot start")
 )
