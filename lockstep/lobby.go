@@ -409,7 +409,11 @@ func (n *Node) drawStalled() {
 		return
 	}
 	n.stopped = true
-	err := fmt.Errorf("%w: the seat draw of %s never came; %s needs %d players and only %d are left",
-		ErrCannotStart, strings.Join(names, ", "), m.game.Title, m.game.MinPlayers, len(m.members)-len(names))
+	left := fmt.Sprintf("only %d are left", len(m.members)-len(names))
+	if len(m.members)-len(names) == 1 {
+		left = "only this peer is left"
+	}
+	err := fmt.Errorf("%w: the seat draw of %s never came; %s needs %d players and %s",
+		ErrCannotStart, strings.Join(names, ", "), m.game.Title, m.game.MinPlayers, left)
 	n.rd.Events = append(n.rd.Events, Event{Kind: EventRefused, Err: err, Text: err.Error()})
 }

@@ -224,7 +224,7 @@ func TestTooFewLeftCannotStart(t *testing.T) {
 			why = &n.peers[0].events[i]
 		}
 	}
-	if why == nil || !strings.Contains(why.Text, "the seat draw of "+n.peers[1].name+" never came") || !strings.Contains(why.Text, "needs 2 players and only 1 are left") {
+	if why == nil || !strings.Contains(why.Text, "the seat draw of "+n.peers[1].name+" never came") || !strings.Contains(why.Text, "needs 2 players and only this peer is left") {
 		t.Fatalf("the host's events do not say why it stopped: %v", n.peers[0].events)
 	}
 }

@@ -646,6 +646,71 @@ func TestSilentMemberLeftOutOfTheRoster(t *testing.T) {
 	}
 }
 
+// silentRevealer is a member built in the test (an outsider's host on
+// loopback, with its own key): it joins the host's lobby as name, passes
+// the challenge, accepts every roster of the host's and signs nothing
+// else. accepted gets a value once it has accepted one.
+func silentRevealer(t *testing.T, ctx context.Context, host *NetPeer, name string) (o *outsider, accepted <-chan struct{}) {
+	t.Helper()
+	o = newOutsider(t, ctx, host.Host, host.Lobby)
+	ServeAdmit(o.h, host.Host.ID(), host.Lobby, o.id)
+	acc := make(chan struct{}, 1)
+	go func() {
+		for {
+			msg, err := o.sub.Next(ctx)
+			if err != nil {
+				return
+			}
+			env, err := crypto.Unmarshal(msg.Data)
+			if err != nil || env.Kind != crypto.KindRoster || env.Author != host.Node.ID() {
+				continue
+			}
+			a := &crypto.Envelope{Session: crypto.SessionID(env.Body), Kind: crypto.KindAccept}
+			crypto.Sign(o.id, a)
+			if o.topic.Publish(ctx, a.Marshal()) == nil {
+				select {
+				case acc <- struct{}{}:
+				default:
+				}
+			}
+		}
+	}()
+	o.publish(t, ctx, joinEnvelope(t, o.id, name, host.Lobby).Marshal())
+	return o, acc
+}
+
+// TestLobbyOfTwoWithASilentRevealerEnds: at a table of two the other
+// member accepts and never reveals. No table of one can be proposed, and
+// the host once waited forever; now, after the time-out, its Run ends
+// with a plain error that the game could not start and why (the CLI
+// exits non-zero with it).
+func TestLobbyOfTwoWithASilentRevealerEnds(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	id, err := crypto.GenerateIdentity(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := dragonslair.Game
+	host, err := HostLobby(NetConfig{Identity: id, Name: "Host", Home: t.TempDir(), NoQUIC: true, Games: games.Lookup, StartWhen: 2,
+		AcceptTimeout: 2 * time.Second, Bot: g.Bots[0].New(), BotRand: engine.NewRand([]byte("h"))}, g, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(host.Close)
+	done := runUntilCleanup(t, ctx, host)
+	silentRevealer(t, ctx, host, "Mallory")
+	select {
+	case err := <-done:
+		if !errors.Is(err, ErrStoppedInLobby) || !strings.Contains(err.Error(), "the seat draw of Mallory never came") ||
+			!strings.Contains(err.Error(), "needs 2 players and only this peer is left") {
+			t.Fatalf("the host's Run returned %v; want it stopped in the lobby, saying Mallory's seat draw never came", err)
+		}
+	case <-ctx.Done():
+		t.Fatal("the host still waits for a seat draw that cannot come")
+	}
+}
+
 // TestSilentRevealerLeftOutOfTheSeatDraw: Mallory (an outsider's host
 // on loopback, with her own key) joins, passes the challenge, accepts the
 // roster and then never sends her part of the seat draw. The seat draw
@@ -689,32 +754,7 @@ func TestSilentRevealerLeftOutOfTheSeatDraw(t *testing.T) {
 	}
 	host.OnUpdate(watch("the host"))
 	hostDone := runUntilCleanup(t, ctx, host)
-	// Mallory: joins, passes the challenge, accepts every roster of the
-	// host's, and signs nothing else.
-	o := newOutsider(t, ctx, host.Host, host.Lobby)
-	ServeAdmit(o.h, host.Host.ID(), host.Lobby, o.id)
-	accepted := make(chan struct{}, 1)
-	go func() {
-		for {
-			msg, err := o.sub.Next(ctx)
-			if err != nil {
-				return
-			}
-			env, err := crypto.Unmarshal(msg.Data)
-			if err != nil || env.Kind != crypto.KindRoster || env.Author != id.ID() {
-				continue
-			}
-			acc := &crypto.Envelope{Session: crypto.SessionID(env.Body), Kind: crypto.KindAccept}
-			crypto.Sign(o.id, acc)
-			if o.topic.Publish(ctx, acc.Marshal()) == nil {
-				select {
-				case accepted <- struct{}{}:
-				default:
-				}
-			}
-		}
-	}()
-	o.publish(t, ctx, joinEnvelope(t, o.id, "Mallory", host.Lobby).Marshal())
+	o, accepted := silentRevealer(t, ctx, host, "Mallory")
 	bid, err := crypto.GenerateIdentity(rand.Reader)
 	if err != nil {
 		t.Fatal(err)
