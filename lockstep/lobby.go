@@ -370,7 +370,7 @@ func (n *Node) drawMayChange(env *crypto.Envelope, r *rosterBody) (ok, keep bool
 			// A reveal of the draw the host wants to redo is here: the
 			// draw can complete, and a host that redid it could choose
 			// the seats. Refused; the reveal reaches the host too.
-			n.rd.Events = append(n.rd.Events, Event{Kind: EventRefused, Peer: env.Author, Err: ErrRefused,
+			n.rd.Events = append(n.rd.Events, Event{Kind: EventRefused, Peer: env.Author, Err: ErrRedraw,
 				Text: fmt.Sprintf("refused the host's new table without %s: %s's seat draw is here, so the draw can complete and may not be redone",
 					m.name(mi), m.name(mi))})
 			return false, false
