@@ -110,6 +110,14 @@ type rosterBody struct {
 	// written as a trailing 1 only when set, so an open table's roster is
 	// byte for byte what it was before secret tables.
 	Secret bool
+	// Draw is the beacon round of the seat draw: 0 for the first roster,
+	// one more for each re-proposal (lobby.go). Its members' hash chains
+	// were committed in their joins; the rounds before Draw were revealed
+	// (or may have been) in the sessions it replaced, so its seat draw
+	// uses chain elements nobody but their owners has seen. Written after
+	// Secret (then written even when false) only when set, so a roster
+	// with no re-proposal is byte for byte what it was.
+	Draw uint64
 }
 
 func (b *rosterBody) encode() []byte {
@@ -125,8 +133,11 @@ func (b *rosterBody) encode() []byte {
 		e.Blob("commitment", m.Commitment[:])
 		e.Uint("chain_len", m.ChainLen)
 	}
-	if b.Secret {
-		e.Uint("secret", 1)
+	if b.Secret || b.Draw > 0 {
+		e.Uint("secret", boolUint(b.Secret))
+	}
+	if b.Draw > 0 {
+		e.Uint("draw", b.Draw)
 	}
 	return e.Bytes()
 }
@@ -151,6 +162,9 @@ func decodeRoster(b []byte) (*rosterBody, error) {
 	}
 	if d.Err() == nil && len(b) > len(r.encode()) {
 		r.Secret = d.Uint() == 1
+		if d.Err() == nil && len(b) > len(r.encode()) {
+			r.Draw = d.Uint()
+		}
 	}
 	if d.Err() != nil {
 		return nil, fmt.Errorf("%w: roster: %v", ErrBadBody, d.Err())
@@ -334,4 +348,11 @@ func decodeState(b []byte) (*stateBody, error) {
 	}
 	s.State = d.Blob(maxState)
 	return s, canonical(d, crypto.KindState, b, s.encode())
+}
+
+func boolUint(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -49,4 +49,11 @@ var (
 	ErrLyingState = errors.New("lockstep: state envelope contradicts what its author signed")
 	// ErrStopped: the session has stopped (equivocation or desync).
 	ErrStopped = errors.New("lockstep: session stopped")
+	// ErrCannotStart: the lobby stopped because too few members are left
+	// to play (the others never sent their seat draw's reveal).
+	ErrCannotStart = errors.New("lockstep: the table cannot start")
+	// ErrRedraw: a re-proposal refused in the seat draw because this peer
+	// holds the reveal of a member it leaves out (lobby.go). Not
+	// ErrRefused: the peer stays at the table, drawing the seats it was.
+	ErrRedraw = errors.New("lockstep: a seat draw that can complete may not be redone")
 )

@@ -27,9 +27,27 @@ import (
 // ignored without blame. The lobby's entries (joins, roster, accepts,
 // reveals of round 0) are released in Ready.Entries only once the seats
 // are drawn: until then a re-proposal can replace them, and the log on
-// disk never holds a roster that was superseded. The host cannot
-// re-propose after the seat draw: the draw needs its own reveal for round
-// 0, which it signs only once it holds every accept.
+// disk never holds a roster that was superseded.
+//
+// The seat draw has the same time-out, counted on each peer from when it
+// holds every accept (its last commit). Its reveals are out by then, so a
+// re-proposal there could let the host see the draw and choose another;
+// three rules keep it from that (docs/protocol.md §9):
+//   - the host may re-propose only without exactly the members whose
+//     seat-draw reveal it lacks;
+//   - a member in the seat draw takes such a re-proposal only after its
+//     own time-out, and only if it too lacks exactly those reveals; if it
+//     holds one of them it refuses it for good (the draw can complete:
+//     the reveal it holds reaches the host by gossip and catch-up), and
+//     if it lacks others too it keeps it until they come or the
+//     re-proposal can be judged;
+//   - every re-proposal draws the seats at a later beacon round
+//     (rosterBody.Draw): the chain elements of the new draw have never
+//     been revealed, so nobody, the host included, can tell the new draw
+//     from the reveals it saw.
+//
+// When fewer members than the game needs are left with a reveal, the
+// lobby stops (ErrCannotStart): it can never start.
 
 // DefaultAcceptTimeout is the default of Config.AcceptTimeout (ms).
 const DefaultAcceptTimeout = 20000
@@ -156,9 +174,17 @@ func (n *Node) supersede() bool {
 	}
 	for _, env := range cands {
 		r, err := decodeRoster(env.Body)
-		if err != nil || !strictSubset(r.Members, current) {
+		if err != nil || !strictSubset(r.Members, current) || r.Draw <= m.roster.Draw {
 			n.unbuf(slotOf(env))
 			continue
+		}
+		if m.phase == PhaseSeats {
+			if ok, keep := n.drawMayChange(env, r); !ok {
+				if !keep {
+					n.unbuf(slotOf(env))
+				}
+				continue
+			}
 		}
 		// The same peer's machine, new entries: its card layer maker
 		// with it (fresh).
@@ -177,6 +203,10 @@ func (n *Node) supersede() bool {
 			_ = n.reject(env, ferr)
 			continue
 		}
+		why := "accept"
+		if m.phase == PhaseSeats {
+			why = "seat draw"
+		}
 		var gone []string
 		for _, mem := range current {
 			if _, in := memberIndex(r.Members, mem.ID); !in {
@@ -192,12 +222,18 @@ func (n *Node) supersede() bool {
 		}
 		n.m = try
 		n.acceptSince = n.now
+		if m.phase == PhaseSeats && n.hosting {
+			// The members take a seat-draw re-proposal after their own
+			// time-out, counted from when each held every accept: give
+			// them that long again before leaving anyone else out.
+			n.acceptSince = n.now + n.cfg.AcceptTimeout
+		}
 		n.rd.Events = append(n.rd.Events, Event{Kind: EventRoster, Peer: env.Author,
-			Text: fmt.Sprintf("the host proposed the table again without %s (no accept in time): %s",
-				strings.Join(gone, ", "), rosterNames(r))})
+			Text: fmt.Sprintf("the host proposed the table again without %s (no %s in time): %s",
+				strings.Join(gone, ", "), why, rosterNames(r))})
 		if n.myMember() < 0 {
 			n.rd.Events = append(n.rd.Events, Event{Kind: EventRefused, Peer: env.Author, Err: ErrNotMember,
-				Text: "the host proposed the table again without this peer (its accept did not arrive in time); following the game as a spectator"})
+				Text: "the host proposed the table again without this peer (its accept or seat draw did not arrive in time); following the game as a spectator"})
 		}
 		n.replayEarly = true
 		return true
@@ -214,17 +250,22 @@ func memberIndex(ms []Member, id crypto.PeerID) (int, bool) {
 	return -1, false
 }
 
-// repropose is the host's side of the accept time-out: a roster without
-// the members whose accept it lacks, if enough remain to play.
+// repropose is the host's side of the accept and seat-draw time-outs: a
+// roster without the members whose accept (or seat-draw reveal) it
+// lacks, if enough remain to play.
 func (n *Node) repropose() {
 	m := n.m
-	if !n.hosting || m.phase != PhaseAccept || m.host != n.id.ID() || n.stopped {
+	if !n.hosting || (m.phase != PhaseAccept && m.phase != PhaseSeats) || m.host != n.id.ID() || n.stopped {
 		return
+	}
+	kind, seq, what := crypto.KindAccept, uint64(0), "accept"
+	if m.phase == PhaseSeats {
+		kind, seq, what = crypto.KindReveal, m.roster.Draw, "seat draw"
 	}
 	var keep []Member
 	var silent []string
 	for _, mem := range m.members {
-		if _, ok := n.buf[n.slot(crypto.KindAccept, mem.ID, 0)]; ok || mem.ID == n.id.ID() {
+		if _, ok := n.buf[n.slot(kind, mem.ID, seq)]; ok || mem.ID == n.id.ID() {
 			keep = append(keep, mem.Member)
 		} else {
 			silent = append(silent, m.nameOf(mem.ID))
@@ -235,12 +276,17 @@ func (n *Node) repropose() {
 	}
 	n.acceptSince = n.now
 	if len(keep) < m.game.MinPlayers {
+		if m.phase == PhaseSeats {
+			return // drawStalled stops the lobby
+		}
 		n.rd.Events = append(n.rd.Events, Event{Kind: EventWaiting,
-			Text: fmt.Sprintf("no accept from %s; %s needs %d players, so the table waits for them",
-				strings.Join(silent, ", "), m.game.Title, m.game.MinPlayers)})
+			Text: fmt.Sprintf("no %s from %s; %s needs %d players, so the table waits for them",
+				what, strings.Join(silent, ", "), m.game.Title, m.game.MinPlayers)})
 		return
 	}
-	r := &rosterBody{Lobby: n.lobby, Game: m.roster.Game, Version: m.roster.Version, Options: m.roster.Options, Members: keep, Secret: m.roster.Secret}
+	// A later seat-draw round: see rosterBody.Draw.
+	r := &rosterBody{Lobby: n.lobby, Game: m.roster.Game, Version: m.roster.Version, Options: m.roster.Options, Members: keep,
+		Secret: m.roster.Secret, Draw: m.roster.Draw + 1}
 	n.sign(&crypto.Envelope{Session: n.lobby, Kind: crypto.KindRoster, Body: r.encode()})
 	n.advance()
 }
@@ -265,4 +311,109 @@ func (n *Node) joiners() int {
 		}
 	}
 	return c
+}
+
+// drawLacking lists the members whose seat-draw reveal this peer lacks
+// (never itself), in roster order.
+func (n *Node) drawLacking() []int {
+	m := n.m
+	if m.phase != PhaseSeats {
+		return nil
+	}
+	var out []int
+	for mi, mem := range m.members {
+		if mem.ID == n.id.ID() {
+			continue
+		}
+		if _, ok := n.buf[n.slot(crypto.KindReveal, mem.ID, m.roster.Draw)]; !ok {
+			out = append(out, mi)
+		}
+	}
+	return out
+}
+
+// drawTimedOut reports whether this peer has waited the time-out in the
+// seat draw (since its last commit: the accepts).
+func (n *Node) drawTimedOut() bool {
+	return n.m.phase == PhaseSeats && n.now-n.progress >= n.cfg.AcceptTimeout
+}
+
+// drawMayChange judges a re-proposal r (in env) that reached this peer
+// in the seat draw: ok when it may take it now; otherwise keep says
+// whether it may still (wait for the time-out or for other reveals)
+// rather than never.
+//
+// Without the host's reveal here the host may not have signed it: a host
+// whose accept phase timed out (an accept it lacks reached this peer)
+// re-proposes without revealing, and this peer takes that at once, as in
+// the accept phase; the draw cannot complete without the host's reveal.
+// With it here, the host held every accept and the draw can complete:
+// the strict rule holds.
+func (n *Node) drawMayChange(env *crypto.Envelope, r *rosterBody) (ok, keep bool) {
+	m := n.m
+	var removed []int
+	for mi, mem := range m.members {
+		if _, in := memberIndex(r.Members, mem.ID); !in {
+			removed = append(removed, mi)
+		}
+	}
+	lacking := n.drawLacking()
+	hostRevealed := true
+	for _, mi := range lacking {
+		hostRevealed = hostRevealed && m.members[mi].ID != m.host
+	}
+	if !hostRevealed {
+		return true, false
+	}
+	for _, mi := range removed {
+		if !containsInt(lacking, mi) {
+			// A reveal of the draw the host wants to redo is here: the
+			// draw can complete, and a host that redid it could choose
+			// the seats. Refused; the reveal reaches the host too.
+			n.rd.Events = append(n.rd.Events, Event{Kind: EventRefused, Peer: env.Author, Err: ErrRedraw,
+				Text: fmt.Sprintf("refused the host's new table without %s: %s's seat draw is here, so the draw can complete and may not be redone",
+					m.name(mi), m.name(mi))})
+			return false, false
+		}
+	}
+	if !n.drawTimedOut() || len(removed) != len(lacking) {
+		return false, true
+	}
+	return true, false
+}
+
+// drawStalled is the seat draw's time-out on this peer: the host
+// re-proposes, every peer takes a re-proposal it kept, and a lobby left
+// with too few players to start stops.
+func (n *Node) drawStalled() {
+	if !n.drawTimedOut() || n.stopped {
+		return
+	}
+	m := n.m
+	if n.hosting {
+		n.repropose()
+	}
+	n.advance()
+	if n.stopped || n.m != m || !n.drawTimedOut() {
+		return
+	}
+	// Not counting the host as missing: one in the accept phase (an
+	// accept it lacks reached this peer) has not revealed, and re-proposes.
+	var names []string
+	for _, mi := range n.drawLacking() {
+		if m.members[mi].ID != m.host {
+			names = append(names, m.name(mi))
+		}
+	}
+	if len(m.members)-len(names) >= m.game.MinPlayers || n.myMember() < 0 {
+		return
+	}
+	n.stopped = true
+	left := fmt.Sprintf("only %d are left", len(m.members)-len(names))
+	if len(m.members)-len(names) == 1 {
+		left = "only this peer is left"
+	}
+	err := fmt.Errorf("%w: the seat draw of %s never came; %s needs %d players and %s",
+		ErrCannotStart, strings.Join(names, ", "), m.game.Title, m.game.MinPlayers, left)
+	n.rd.Events = append(n.rd.Events, Event{Kind: EventRefused, Err: err, Text: err.Error()})
 }

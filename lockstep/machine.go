@@ -203,7 +203,8 @@ func (m *machine) expect() (x expectation, ok bool) {
 	case PhaseAccept:
 		return expectation{kind: crypto.KindAccept, who: m.allMembers(), what: "an accept"}, true
 	case PhaseSeats:
-		return expectation{kind: crypto.KindReveal, seq: 0, who: m.allMembers(), what: "a reveal"}, true
+		// Waiting() words it "waiting for bob's seat draw (12 s)".
+		return expectation{kind: crypto.KindReveal, seq: m.roster.Draw, who: m.allMembers(), what: "its seat draw"}, true
 	case PhasePlaying:
 		h := m.hashes[m.seq]
 		if m.needCP {
@@ -334,7 +335,16 @@ func (m *machine) check(env *crypto.Envelope, x expectation, who int) error {
 			}
 			prev = mem.ext[0].commitment
 		}
-		if err := crypto.CheckReveal(prev, r); err != nil {
+		v := r
+		if m.phase == PhaseSeats {
+			// The seat draw of a re-proposed roster is chain element
+			// Draw+1: Draw hashes from it lead to element 1, the one
+			// after the join's commitment (Draw < ChainLen, checkRosterBody).
+			for i := uint64(0); i < env.Seq; i++ {
+				v = crypto.ChainHash(v)
+			}
+		}
+		if err := crypto.CheckReveal(prev, v); err != nil {
 			return fmt.Errorf("%w (round %d, from %s)", err, env.Seq, m.name(who))
 		}
 	case crypto.KindCheckpoint:
@@ -495,7 +505,7 @@ func (m *machine) finishReveals(g []*crypto.Envelope) error {
 	m.beacons = append(m.beacons, b)
 	m.round = k + 1
 	m.roundDue = false
-	if k == 0 {
+	if m.phase == PhaseSeats {
 		return m.drawSeats(b)
 	}
 	info := stepInfo{Kind: "chance", Seat: -1, Entry: len(m.log) - 1}
@@ -899,6 +909,16 @@ func (m *machine) checkRosterBody(env *crypto.Envelope, r *rosterBody) (*rosterB
 	if n := len(r.Members); n < g.MinPlayers || n > g.MaxPlayers {
 		return nil, nil, fmt.Errorf("%w: %s is for %d to %d players, not %d", ErrRefused, g.Title, g.MinPlayers, g.MaxPlayers, n)
 	}
+	// Each re-proposal leaves at least one member out, so a lobby sees
+	// fewer than maxMembers of them; and every chain must cover the draw.
+	if r.Draw >= maxMembers {
+		return nil, nil, fmt.Errorf("%w: roster draws the seats at round %d", ErrBadBody, r.Draw)
+	}
+	for _, mem := range r.Members {
+		if r.Draw >= mem.ChainLen {
+			return nil, nil, fmt.Errorf("%w: %s's chain ends before the seat draw's round %d", ErrBadBody, mem.Name, r.Draw)
+		}
+	}
 	// The game's own setup checks what ResolveOptions cannot (a kingdom of
 	// known cards, a rules table that parses): a roster it refuses could
 	// never start, so every peer refuses it now, saying why, instead of
@@ -915,6 +935,7 @@ func (m *machine) applyRoster(env *crypto.Envelope, r *rosterBody, g *engine.Gam
 	for _, mem := range r.Members {
 		m.members = append(m.members, &mstate{Member: mem, segEnd: mem.ChainLen, last: mem.Commitment})
 	}
+	m.round = r.Draw
 	m.phase = PhaseAccept
 	m.appendLog(env)
 }

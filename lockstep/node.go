@@ -809,6 +809,12 @@ func (n *Node) Tick(now int64) {
 		n.repropose()
 		waits = n.Waiting()
 	}
+	if n.drawTimedOut() {
+		if n.drawStalled(); n.stopped {
+			return
+		}
+		waits = n.Waiting()
+	}
 	if (!n.CaughtUp() || n.cardsHeld()) && now-n.resent >= n.cfg.ResendAfter {
 		// Restarted: ask until a majority shows we are at the head, even
 		// when nobody else is waited for (our own action may be due).

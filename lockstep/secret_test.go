@@ -63,11 +63,17 @@ func TestRosterMode(t *testing.T) {
 	for _, c := range []struct {
 		b      []byte
 		secret bool
+		draw   uint64
 		ok     bool
-	}{{ob, false, true}, {sb, true, true}, {append(append([]byte(nil), ob...), 2), false, false},
-		{append(append([]byte(nil), ob...), 0), false, false}, {append(append([]byte(nil), sb...), 1), false, false}} {
+	}{{ob, false, 0, true}, {sb, true, 0, true}, {append(append([]byte(nil), ob...), 2), false, 0, false},
+		{append(append([]byte(nil), ob...), 0), false, 0, false},
+		// A re-proposal's seat-draw round (rosterBody.Draw) follows the
+		// mode, written then even for an open table; a zero round is not
+		// written.
+		{append(append([]byte(nil), sb...), 1), true, 1, true}, {append(append([]byte(nil), ob...), 0, 1), false, 1, true},
+		{append(append([]byte(nil), sb...), 0), false, 0, false}, {append(append([]byte(nil), ob...), 1, 0), false, 0, false}} {
 		r, err := decodeRoster(c.b)
-		if (err == nil) != c.ok || err == nil && r.Secret != c.secret {
+		if (err == nil) != c.ok || err == nil && (r.Secret != c.secret || r.Draw != c.draw) {
 			t.Errorf("roster %x: %v, %v", c.b, r, err)
 		}
 	}

@@ -646,6 +646,184 @@ func TestSilentMemberLeftOutOfTheRoster(t *testing.T) {
 	}
 }
 
+// silentRevealer is a member built in the test (an outsider's host on
+// loopback, with its own key): it joins the host's lobby as name, passes
+// the challenge, accepts every roster of the host's and signs nothing
+// else. accepted gets a value once it has accepted one.
+func silentRevealer(t *testing.T, ctx context.Context, host *NetPeer, name string) (o *outsider, accepted <-chan struct{}) {
+	t.Helper()
+	o = newOutsider(t, ctx, host.Host, host.Lobby)
+	ServeAdmit(o.h, host.Host.ID(), host.Lobby, o.id)
+	acc := make(chan struct{}, 1)
+	go func() {
+		for {
+			msg, err := o.sub.Next(ctx)
+			if err != nil {
+				return
+			}
+			env, err := crypto.Unmarshal(msg.Data)
+			if err != nil || env.Kind != crypto.KindRoster || env.Author != host.Node.ID() {
+				continue
+			}
+			a := &crypto.Envelope{Session: crypto.SessionID(env.Body), Kind: crypto.KindAccept}
+			crypto.Sign(o.id, a)
+			if o.topic.Publish(ctx, a.Marshal()) == nil {
+				select {
+				case acc <- struct{}{}:
+				default:
+				}
+			}
+		}
+	}()
+	o.publish(t, ctx, joinEnvelope(t, o.id, name, host.Lobby).Marshal())
+	return o, acc
+}
+
+// TestLobbyOfTwoWithASilentRevealerEnds: at a table of two the other
+// member accepts and never reveals. No table of one can be proposed, and
+// the host once waited forever; now, after the time-out, its Run ends
+// with a plain error that the game could not start and why (the CLI
+// exits non-zero with it).
+func TestLobbyOfTwoWithASilentRevealerEnds(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	id, err := crypto.GenerateIdentity(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := dragonslair.Game
+	host, err := HostLobby(NetConfig{Identity: id, Name: "Host", Home: t.TempDir(), NoQUIC: true, Games: games.Lookup, StartWhen: 2,
+		AcceptTimeout: 2 * time.Second, Bot: g.Bots[0].New(), BotRand: engine.NewRand([]byte("h"))}, g, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(host.Close)
+	done := runUntilCleanup(t, ctx, host)
+	silentRevealer(t, ctx, host, "Mallory")
+	select {
+	case err := <-done:
+		if !errors.Is(err, ErrStoppedInLobby) || !strings.Contains(err.Error(), "the seat draw of Mallory never came") ||
+			!strings.Contains(err.Error(), "needs 2 players and only this peer is left") {
+			t.Fatalf("the host's Run returned %v; want it stopped in the lobby, saying Mallory's seat draw never came", err)
+		}
+	case <-ctx.Done():
+		t.Fatal("the host still waits for a seat draw that cannot come")
+	}
+}
+
+// TestSilentRevealerLeftOutOfTheSeatDraw: Mallory (an outsider's host
+// on loopback, with her own key) joins, passes the challenge, accepts the
+// roster and then never sends her part of the seat draw. The seat draw
+// once waited for her forever. Now every peer's status names her ("waiting
+// for Mallory's seat draw"), after the time-out the host proposes the
+// table again without her, Bob takes it (he lacks her reveal too), the
+// seats are drawn afresh, and the host and Bob play the secret game to
+// its end with identical logs that verify.
+func TestSilentRevealerLeftOutOfTheSeatDraw(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	id, err := crypto.GenerateIdentity(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := dragonslair.Game
+	host, err := HostLobby(NetConfig{Identity: id, Name: "Host", Home: t.TempDir(), NoQUIC: true, Games: games.Lookup, StartWhen: 3,
+		AcceptTimeout: 2 * time.Second, Bot: g.Bots[0].New(), BotRand: engine.NewRand([]byte("h"))}, g, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(host.Close)
+	var mu sync.Mutex
+	var named []string // who named Mallory's seat draw in its status
+	var again []string // who was told the table was proposed again without her
+	watch := func(who string) func(Update) {
+		return func(u Update) {
+			mu.Lock()
+			defer mu.Unlock()
+			for _, w := range u.Status.Waiting {
+				if strings.HasPrefix(w.String(), "waiting for Mallory's seat draw (") && !containsPeer(named, who) {
+					named = append(named, who)
+				}
+			}
+			for _, ev := range u.Events {
+				if ev.Kind == lockstep.EventRoster && strings.Contains(ev.Text, "again without Mallory (no seat draw in time)") {
+					again = append(again, who)
+				}
+			}
+		}
+	}
+	host.OnUpdate(watch("the host"))
+	hostDone := runUntilCleanup(t, ctx, host)
+	o, accepted := silentRevealer(t, ctx, host, "Mallory")
+	bid, err := crypto.GenerateIdentity(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bob, _, err := JoinLobby(ctx, NetConfig{Identity: bid, Name: "Bob", Home: t.TempDir(), NoQUIC: true, Games: games.Lookup,
+		AcceptTimeout: 2 * time.Second, Bot: g.Bots[0].New(), BotRand: engine.NewRand([]byte("b"))}, Addrs(host.Host)[0].String(), time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(bob.Close)
+	bob.OnUpdate(watch("Bob"))
+	bobDone := runUntilCleanup(t, ctx, bob)
+	select {
+	case <-accepted:
+	case <-time.After(30 * time.Second):
+		t.Fatal("Mallory never saw a roster to accept")
+	}
+	for _, w := range []struct {
+		who  string
+		done <-chan error
+	}{{"the host", hostDone}, {"Bob", bobDone}} {
+		select {
+		case err := <-w.done:
+			if err != nil {
+				t.Fatalf("%s's game did not end: %v", w.who, err)
+			}
+		case <-ctx.Done():
+			t.Fatalf("%s's game did not end in time", w.who)
+		}
+	}
+	mu.Lock()
+	gotNamed, gotAgain := append([]string(nil), named...), append([]string(nil), again...)
+	mu.Unlock()
+	for _, who := range []string{"the host", "Bob"} {
+		if !containsPeer(gotNamed, who) {
+			t.Errorf("%s's status never said it waited for Mallory's seat draw", who)
+		}
+		if !containsPeer(gotAgain, who) {
+			t.Errorf("%s was never told the table was proposed again without Mallory", who)
+		}
+	}
+	// Run has returned: the nodes are the test's to read.
+	want := host.Node.Log()
+	for _, p := range []*NetPeer{host, bob} {
+		st := p.Node.Status()
+		if st.Phase != lockstep.PhaseOver || st.Mode != "secret table" || len(st.Members) != 2 {
+			t.Fatalf("%s: phase %v at a %q table of %d; want the game of two over at a secret table", p.Host.ID(), st.Phase, st.Mode, len(st.Members))
+		}
+		got := p.Node.Log()
+		if len(got) != len(want) {
+			t.Fatalf("%s has %d log entries, the host %d", p.Host.ID(), len(got), len(want))
+		}
+		for k := range got {
+			if !crypto.Equal(got[k], want[k]) {
+				t.Fatalf("%s's entry %d differs from the host's", p.Host.ID(), k)
+			}
+		}
+	}
+	rep, err := lockstep.Verify(want, games.Lookup)
+	if err != nil || rep.Result == nil {
+		t.Fatalf("the log does not verify to a result: %v", err)
+	}
+	for _, m := range rep.Members {
+		if m.ID == o.id.ID() {
+			t.Fatal("the log's roster holds Mallory")
+		}
+	}
+}
+
 // TestGuardLimitsAMembersRate: a member's signature makes all it floods
 // look legitimate, so once there is a roster each member author has a
 // bucket (memberBurst, refilled at memberRate a second; state envelopes a

@@ -48,8 +48,10 @@ type NetConfig struct {
 	// peer agrees (lockstep). 0 never votes.
 	DropAfter time.Duration
 	// AcceptTimeout, for a host, is how long the accept phase waits
-	// before the roster is proposed again without the silent members
-	// (0: lockstep's default).
+	// before the roster is proposed again without the silent members;
+	// for every member, how long the seat draw waits before it takes a
+	// roster without the members whose reveal it lacks (0: lockstep's
+	// default).
 	AcceptTimeout time.Duration
 	// StartWhen makes the host start the game once that many have joined.
 	StartWhen int

@@ -642,6 +642,10 @@ func (r *Runner) drain(ctx context.Context) error {
 				if ev.Cheat == lockstep.CheatWrongCheckpoint && r.stopWhy == "" {
 					r.stopWhy = ev.Text // a checkpoint mismatch stops the game
 				}
+			case lockstep.EventRefused:
+				if errors.Is(ev.Err, lockstep.ErrCannotStart) && r.stopWhy == "" {
+					r.stopWhy = ev.Text // the lobby stopped: too few left to play
+				}
 			case lockstep.EventEquivocation, lockstep.EventDesync:
 				if r.stopWhy == "" {
 					r.stopWhy = ev.Text

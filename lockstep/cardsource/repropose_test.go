@@ -124,3 +124,60 @@ func getJoin(t *testing.T, nt *nodeTable, who int) *crypto.Envelope {
 	t.Fatalf("P1 never got P%d's join", who+1)
 	return nil
 }
+
+// TestSecretTableSilentRevealer: at a secret table of three, P3 accepts
+// the roster and freezes before it sends its part of the seat draw. The
+// seat draw once waited for it forever (no time-out, no drop before the
+// game). Now the host proposes the table again without P3 after the
+// time-out, P2 (which lacks P3's reveal too) takes it, the seats are
+// drawn afresh, and P1 and P2 play the whole game at a secret table,
+// each seat with its own card layer; the log verifies.
+func TestSecretTableSilentRevealer(t *testing.T) {
+	const players = 2
+	nt := newNodeGameTable(t, dragonslair.Game, 3, "silent revealer", false, func(i int, cfg *lockstep.Config) {
+		cfg.AcceptTimeout = 3000
+	})
+	nt.gone, nt.goneKind, nt.goneAfter = 2, crypto.KindReveal, 1
+	nt.run()
+	for i := range players {
+		st := nt.nodes[i].Status()
+		if st.Phase != lockstep.PhaseSeats || len(st.Waiting) != 1 || st.Waiting[0].String() != "waiting for P3's seat draw (0 ms)" {
+			t.Fatalf("P%d: phase %v, %v; want it waiting for P3's seat draw", i+1, st.Phase, st.Waiting)
+		}
+	}
+	nt.play()
+	want := nt.nodes[0].Log()
+	for i := range players {
+		node := nt.nodes[i]
+		st := node.Status()
+		if st.Phase != lockstep.PhaseOver || !node.Secret() || len(st.Members) != players {
+			t.Fatalf("P%d: phase %v, secret %v, %d members; want the game of P1 and P2 over at a secret table", i+1, st.Phase, node.Secret(), len(st.Members))
+		}
+		if len(nt.secrets[i]) == 0 {
+			t.Fatalf("P%d has no card key: its seat had no card layer of its own", i+1)
+		}
+		again := false
+		for _, ev := range nt.events[i] {
+			again = again || ev.Kind == lockstep.EventRoster && strings.Contains(ev.Text, "again without P3 (no seat draw in time)")
+		}
+		if !again {
+			t.Fatalf("P%d was not told the table was proposed again without P3: %v", i+1, nt.events[i])
+		}
+		got := node.Log()
+		if len(got) != len(want) {
+			t.Fatalf("P%d has %d entries, P1 %d", i+1, len(got), len(want))
+		}
+		for k := range got {
+			if !crypto.Equal(got[k], want[k]) {
+				t.Fatalf("P%d's entry %d differs from P1's", i+1, k)
+			}
+		}
+	}
+	rep, err := lockstep.Verify(want, games.Lookup)
+	if err != nil || rep.Result == nil {
+		t.Fatalf("the log does not verify: %v", err)
+	}
+	if len(rep.Members) != players {
+		t.Fatalf("the log's roster has %d members", len(rep.Members))
+	}
+}
