@@ -337,9 +337,25 @@ func (t *Table) Run(ctx context.Context) error {
 		go func() {
 			defer wg.Done()
 			errs[i] = p.Runner.Run(ctx)
-			if errs[i] != nil {
-				cancel()
+			if errs[i] == nil {
+				return
 			}
+			if t.cfg.Inject != nil && t.cfg.Inject.Peer == i && errors.Is(errs[i], ErrStopped) {
+				// The peer whose engine we broke may report first (it
+				// holds the honest states before they hold its own), and
+				// its report names the honest peers. The honest peers'
+				// reports are the ones to show (Desync), so they get a
+				// while to make theirs before the table stops.
+				go func() {
+					select {
+					case <-time.After(injectGrace):
+						cancel()
+					case <-ctx.Done():
+					}
+				}()
+				return
+			}
+			cancel()
 		}()
 	}
 	wg.Wait()
@@ -355,6 +371,11 @@ func (t *Table) Run(ctx context.Context) error {
 	}
 	return nil
 }
+
+// injectGrace is how long the honest peers of a table with Inject may go
+// on after the buggy peer stopped, to make their own desync reports: they
+// need only its state envelope, sent before it stopped.
+const injectGrace = 10 * time.Second
 
 // Desync returns the first desync report of the table, looking at peer 0
 // first, and the peer that made it; nil if no peer reported one. Call it
