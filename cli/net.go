@@ -407,7 +407,14 @@ func runNetPeer(ctx context.Context, io *IOStreams, nf *NetFlags, peer *p2p.NetP
 			}
 		}()
 	}
-	peer.OnUpdate(rep.update)
+	peer.OnUpdate(func(u p2p.Update) {
+		rep.update(u)
+		// Setting up is over once the game is on: drop the code pages it
+		// used (pages.go).
+		if u.Status.Phase == lockstep.PhasePlaying {
+			releaseSetupPages()
+		}
+	})
 	watchReach(rep, peer)
 	runErr := make(chan error, 1)
 	go func() { runErr <- peer.Run(ctx) }()

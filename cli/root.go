@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -95,45 +94,4 @@ func Execute() {
 		}
 	}
 	os.Exit(exitCode(err))
-}
-
-// peerMemoryLimit is the Go runtime's soft memory limit in a process that
-// runs one peer (host, join, resume). Every buffer of a peer is bounded
-// (lockstep's per author, the topic's and gossipsub's per peer and in
-// time, the stream windows), and what is live stays under 30 MB even
-// under a member's flood (heap profiles of TestFloodMemory's peers); but
-// the collector's default lets the heap grow to twice what is live before
-// it collects, idle heap goes back to the system slowly, and a flood of
-// 1 MiB messages, each read and decoded before gossipsub can cut it,
-// makes garbage fast. Under the limit it collects sooner and gives memory
-// back, so a flooded peer stays well under the 100 MB resident that
-// issue 10 allows (the binary's own pages are some 20 MB of it). It is a
-// soft limit: a peer that really needs more gets it (the collector then
-// runs more often, at most half the CPU). GOMEMLIMIT, if set, wins.
-const peerMemoryLimit = 64 << 20
-
-// tableMemoryLimit is the soft limit of `play`, which runs a whole local
-// table (up to eight peers) in one process. What is live stays small: a
-// heap profile of a 4-peer secret Dragon's Lair table at step 150 holds
-// about 11 MB (card points, buffers, gossipsub's caches), but with the
-// collector's default the heap grew to two or three times that and the
-// process to 67-69 MB resident (issue 14 asks for under 60). At 32 MiB the
-// collector runs a little more often for the same CPU (3.3-3.7 s of a game
-// either way in `/usr/bin/time`; 24 MiB cost 40% more CPU), and the
-// process stays at 53-55 MB. It is soft: a table that needs more gets it.
-const tableMemoryLimit = 32 << 20
-
-func limitPeerMemory(command string) {
-	limit := int64(peerMemoryLimit)
-	switch command {
-	case "host", "join", "resume":
-	case "play":
-		limit = tableMemoryLimit
-	default:
-		return
-	}
-	if os.Getenv("GOMEMLIMIT") != "" {
-		return
-	}
-	debug.SetMemoryLimit(limit)
 }

@@ -1,0 +1,89 @@
+package cli
+
+import (
+	"os"
+	"runtime/debug"
+	"sync"
+)
+
+// This file holds how a boardmesh process keeps its memory small: the Go
+// collector's settings and the executable's pages (issue 14's aims and
+// figures are in docs/performance.md, "Memory").
+
+// peerMemoryLimit is the Go runtime's soft memory limit in a process that
+// runs one peer (host, join, resume). Every buffer of a peer is bounded
+// (lockstep's per author, the topic's and gossipsub's per peer and in
+// time, the stream windows), and what is live stays under 30 MB even
+// under a member's flood (heap profiles of TestFloodMemory's peers); but
+// the collector's default lets the heap grow to twice what is live before
+// it collects, idle heap goes back to the system slowly, and a flood of
+// 1 MiB messages, each read and decoded before gossipsub can cut it,
+// makes garbage fast. Under the limit it collects sooner and gives memory
+// back, so a flooded peer stays well under the 100 MB resident that
+// issue 10 allows (the binary's own pages are some 20 MB of it). It is a
+// soft limit: a peer that really needs more gets it (the collector then
+// runs more often, at most half the CPU). GOMEMLIMIT, if set, wins.
+const peerMemoryLimit = 64 << 20
+
+// tableMemoryLimit is the soft limit of `play`, which runs a whole local
+// table (up to eight peers) in one process. What is live stays small: a
+// heap profile of a 4-peer secret Dragon's Lair table at step 150 holds
+// about 11 MB (card points, buffers, gossipsub's caches), but with the
+// collector's default the heap grew to two or three times that and the
+// process to 67-69 MB resident (issue 14 asks for under 60). At 32 MiB the
+// collector runs a little more often for the same CPU (3.3-3.7 s of a game
+// either way in `/usr/bin/time`; 24 MiB cost 40% more CPU), and the
+// process stays at 53-55 MB. It is soft: a table that needs more gets it.
+const tableMemoryLimit = 32 << 20
+
+// peerGCPercent is the collector's GOGC in a process that runs one peer.
+// What a peer keeps live is small, 4-6 MB at a 4-peer secret table
+// (gctrace of a `join` at Dragon's Lair), so the default of 100 lets the
+// heap reach 10-12 MB before each collection, and the resident set with
+// it. At 50 the heap stays within 1.5 times what is live, 3-4 MB less
+// resident, for a collection about twice as often, each of a few
+// milliseconds over so small a heap. GOGC, if set, wins.
+const peerGCPercent = 50
+
+// limitPeerMemory sets the collector for the command about to run: the
+// soft limit for the commands that run peers, and GOGC for one peer.
+func limitPeerMemory(command string) {
+	limit := int64(peerMemoryLimit)
+	switch command {
+	case "host", "join", "resume":
+		if os.Getenv("GOGC") == "" {
+			debug.SetGCPercent(peerGCPercent)
+		}
+	case "play":
+		limit = tableMemoryLimit
+	default:
+		return
+	}
+	if os.Getenv("GOMEMLIMIT") != "" {
+		return
+	}
+	debug.SetMemoryLimit(limit)
+}
+
+// releaseSetupPages drops, once per process, this process's mappings of
+// the pages of its own executable (its code and read-only data) that it
+// has touched so far, so that only the pages it touches again come back.
+//
+// Why: a peer's resident set is about half the binary's pages. Every
+// package's init, building the libp2p host (fx and dig, reflection over
+// constructors), the lobby and the setup of a secret table touch code that
+// the game never runs again, and the kernel maps file pages 64 KiB at a
+// time, so by the first move some 25 MB of the 28 MB of code and
+// read-only data are mapped. Dropping them at the start of play leaves
+// about 17 MB mapped through the game (issue 14; docs/performance.md,
+// "Memory").
+//
+// It is safe: the pages are clean copies of the file (read-only, private,
+// never written), so the kernel maps them again from the page cache, or
+// reads them from disk, on the next touch, and nothing changes but a few
+// hundred minor page faults. Writable mappings are left alone, and so is a
+// process under a debugger, whose breakpoints are written into its code
+// pages. Where the system has no such call (not Linux) it does nothing.
+func releaseSetupPages() { releaseOnce.Do(dropExecutablePages) }
+
+var releaseOnce sync.Once
