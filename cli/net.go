@@ -183,12 +183,11 @@ func actAndTell(ctx context.Context, prog *tea.Program, r *p2p.Runner, a engine.
 // netReporter prints progress lines (or JSON lines) for a peer without a
 // terminal UI. It runs on the runner's goroutine.
 type netReporter struct {
-	io      *IOStreams
-	json    bool
-	entries [][]byte
-	result  *engine.Result
-	status  lockstep.Status
-	desync  string
+	io     *IOStreams
+	json   bool
+	result *engine.Result
+	status lockstep.Status
+	desync string
 	// cheat is the first equivocation seen: it stops the game, exit 4.
 	cheat   string
 	cheats  []Cheat
@@ -219,9 +218,6 @@ func (r *netReporter) line(kind string, text string, extra map[string]any) {
 
 func (r *netReporter) update(u p2p.Update) {
 	r.status = u.Status
-	for _, e := range u.Entries {
-		r.entries = append(r.entries, e.Marshal())
-	}
 	for _, ev := range u.Events {
 		if c, ok := cheatOf(ev, u.Status); ok {
 			r.cheats = append(r.cheats, c)
@@ -305,9 +301,12 @@ func (r *netReporter) update(u p2p.Update) {
 	}
 }
 
-func (r *netReporter) logHash() string {
+// logHash is the sha256 of a session log, each entry's bytes after their
+// length (4 bytes, big-endian): the figure players compare at the end.
+func logHash(log []*crypto.Envelope) string {
 	h := sha256.New()
-	for _, e := range r.entries {
+	for _, env := range log {
+		e := env.Marshal()
 		var l [4]byte
 		l[0], l[1], l[2], l[3] = byte(len(e)>>24), byte(len(e)>>16), byte(len(e)>>8), byte(len(e))
 		h.Write(l[:])
@@ -455,7 +454,7 @@ func runNetPeer(ctx context.Context, io *IOStreams, nf *NetFlags, peer *p2p.NetP
 func printNetSummary(io *IOStreams, asJSON bool, peer *p2p.NetPeer, rep *netReporter, runErr error) error {
 	st := rep.status
 	s := NetSummary{Event: "summary", Session: st.Session.String(), Lobby: peer.Meta.Lobby, Game: peer.Meta.Game, Mode: st.Mode,
-		Steps: st.Seq, Entries: len(rep.entries), LogHash: rep.logHash(), Desync: rep.desync, Cheats: rep.cheats, Dropped: rep.drops}
+		Steps: st.Seq, Desync: rep.desync, Cheats: rep.cheats, Dropped: rep.drops}
 	if peer.Runner != nil {
 		s.Dropped = peer.Runner.Drops()
 	}
@@ -463,14 +462,11 @@ func printNetSummary(io *IOStreams, asJSON bool, peer *p2p.NetPeer, rep *netRepo
 		s.Log = peer.Log.Path()
 	}
 	s.Connections = peer.Links()
-	// Entries replayed from disk on resume are part of the log too.
-	if log := peer.Node.Log(); len(log) != len(rep.entries) {
-		rep.entries = rep.entries[:0]
-		for _, e := range log {
-			rep.entries = append(rep.entries, e.Marshal())
-		}
-		s.Entries, s.LogHash = len(rep.entries), rep.logHash()
-	}
+	// The node's log, not the entries the updates brought: it holds those
+	// replayed from disk on resume too, and keeping a copy of each entry
+	// here for the end would double what a long game holds in memory.
+	log := peer.Node.Log()
+	s.Entries, s.LogHash = len(log), logHash(log)
 	if rep.result != nil {
 		s.Reason = rep.result.Reason
 		s.Seats = summarySeats(*rep.result, st.Members, st.Seats)

@@ -184,11 +184,8 @@ func spectatorSnapshot(g *engine.Game, h interface {
 }
 
 func spectateSummary(opts *SpectateOptions, g *engine.Game, sp *p2p.Spectator, rp *lockstep.Replay, runErr error) error {
-	rep := &netReporter{}
-	for _, e := range sp.Log() {
-		rep.entries = append(rep.entries, e.Marshal())
-	}
-	s := NetSummary{Event: "summary", Lobby: sp.Info.Lobby, Game: g.Name, Entries: len(rep.entries), LogHash: rep.logHash()}
+	log := sp.Log()
+	s := NetSummary{Event: "summary", Lobby: sp.Info.Lobby, Game: g.Name, Entries: len(log), LogHash: logHash(log)}
 	if rp != nil {
 		s.Mode = rp.Mode
 		s.Session = rp.Session.String()
