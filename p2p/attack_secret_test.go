@@ -172,6 +172,7 @@ func bobsFirst(a **arena, kind crypto.Kind, edit func(body []byte) []byte) (func
 // output already. The honest three name bob, vote him out, redo the chain
 // from ada's shuffle without him, and play to the end (cheatGoesOn).
 func TestAttackSecretForgedShuffle(t *testing.T) {
+	t.Parallel()
 	cheatGoesOn(t, crypto.KindShuffle, regexp.MustCompile(`(?i)shuffle.*does not prove`), func(body []byte) []byte {
 		b, err := hostile.ParseShuffle(body)
 		if err != nil || len(b.Output) < 128 {
@@ -277,6 +278,7 @@ func seatIndex(st lockstep.Status, id crypto.PeerID) int {
 // proof, for another card's ciphertext. The honest three go on without
 // him (shareCheatGoesOn).
 func TestAttackSecretWrongShare(t *testing.T) {
+	t.Parallel()
 	shareCheatGoesOn(t, regexp.MustCompile(`(?i)decryption share.*wrong`), func(es []hostile.ShareEntry) []hostile.ShareEntry {
 		es[0].Share, es[1].Share = es[1].Share, es[0].Share
 		return es
@@ -286,6 +288,7 @@ func TestAttackSecretWrongShare(t *testing.T) {
 // TestAttackSecretMissingShare: bob's share envelope for a deal leaves
 // out the share of one card he owes. The honest three go on without him.
 func TestAttackSecretMissingShare(t *testing.T) {
+	t.Parallel()
 	shareCheatGoesOn(t, regexp.MustCompile(`(?i)shares.*leave out`), func(es []hostile.ShareEntry) []hostile.ShareEntry {
 		return es[:len(es)-1]
 	})
@@ -323,6 +326,7 @@ func swapTwoCards(body []byte) []byte {
 // game with her the winner, and her log verifies on its own with that
 // result.
 func TestAttackSecretCheatAtTwo(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		kind crypto.Kind
 		edit func([]byte) []byte
@@ -389,6 +393,7 @@ func claimAfterCheat(t *testing.T, kind crypto.Kind, edit func([]byte) []byte, w
 // a peer that relays it under bob's key; waiting instead until that peer
 // has seen the first could let a quick game end before.
 func TestAttackSecretEquivocation(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	var mu sync.Mutex
@@ -494,6 +499,7 @@ func revealAttack(t *testing.T, what *regexp.Regexp, edit func(st engine.CardSta
 // says it is another tile of the game, with his honest share of the real
 // one.
 func TestAttackSecretSubstitutedReveal(t *testing.T) {
+	t.Parallel()
 	revealAttack(t, regexp.MustCompile(`(?i)tile|card|reveal|show`), func(st engine.CardState, _ [][]lockstep.Revealed, rs []lockstep.Revealed) bool {
 		for _, list := range st.Cards().Decks() {
 			for _, v := range list {
@@ -511,6 +517,7 @@ func TestAttackSecretSubstitutedReveal(t *testing.T) {
 // truly, but the share he attaches is his valid share of another tile he
 // showed earlier: it does not open this tile's ciphertext.
 func TestAttackSecretRevealNotItsCiphertext(t *testing.T) {
+	t.Parallel()
 	revealAttack(t, regexp.MustCompile(`(?i)tile|card|reveal|show|share`), func(_ engine.CardState, earlier [][]lockstep.Revealed, rs []lockstep.Revealed) bool {
 		for _, prev := range earlier {
 			for _, p := range prev {

@@ -144,6 +144,7 @@ func hostLobby(t *testing.T, startWhen int) *NetPeer {
 // does not have yet. The host must not crash; if its node stops, Run says
 // so in plain words.
 func TestLobbyStoppedByTwoJoinsDoesNotCrash(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	p := hostLobby(t, 0)
@@ -200,6 +201,7 @@ func TestLobbyStoppedByTwoJoinsDoesNotCrash(t *testing.T) {
 // The member rejects every one, forwards none (the other members never
 // see one), and the game ends normally and identically everywhere.
 func TestOutsiderCannotTouchStartedGame(t *testing.T) {
+	t.Parallel()
 	g := dragonslair.Game
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
@@ -286,6 +288,7 @@ func TestOutsiderCannotTouchStartedGame(t *testing.T) {
 // TestGuardLimits is the validator's policy without a network: sizes,
 // the roster rule and the lobby's rate limit.
 func TestGuardLimits(t *testing.T) {
+	t.Parallel()
 	self, _ := crypto.GenerateIdentity(rand.Reader)
 	member, _ := crypto.GenerateIdentity(rand.Reader)
 	stranger, _ := crypto.GenerateIdentity(rand.Reader)
@@ -374,6 +377,7 @@ func TestGuardLimits(t *testing.T) {
 // Now the host waits; a real joiner answers the challenge, and the roster
 // holds the host and that joiner only.
 func TestStartWhenCountsOnlyChallengedJoiners(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
 	defer cancel()
 	p := hostLobby(t, 2)
@@ -436,6 +440,7 @@ func TestStartWhenCountsOnlyChallengedJoiners(t *testing.T) {
 // flood is throttled and counted, and a real joiner still gets in: the
 // game's roster is the host and that joiner.
 func TestLobbyFloodOfStrangers(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	p := hostLobby(t, 2)
@@ -495,6 +500,7 @@ func TestLobbyFloodOfStrangers(t *testing.T) {
 // with the host and Bob only, the same log and the same result. A joiner
 // after the roster is told the game has started.
 func TestSilentMemberLeftOutOfTheRoster(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	id, err := crypto.GenerateIdentity(rand.Reader)
@@ -685,6 +691,7 @@ func silentRevealer(t *testing.T, ctx context.Context, host *NetPeer, name strin
 // with a plain error that the game could not start and why (the CLI
 // exits non-zero with it).
 func TestLobbyOfTwoWithASilentRevealerEnds(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	id, err := crypto.GenerateIdentity(rand.Reader)
@@ -720,6 +727,7 @@ func TestLobbyOfTwoWithASilentRevealerEnds(t *testing.T) {
 // seats are drawn afresh, and the host and Bob play the secret game to
 // its end with identical logs that verify.
 func TestSilentRevealerLeftOutOfTheSeatDraw(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	id, err := crypto.GenerateIdentity(rand.Reader)
@@ -831,6 +839,7 @@ func TestSilentRevealerLeftOutOfTheSeatDraw(t *testing.T) {
 // delivered, not forwarded) and counted against that member, and a refill lets
 // the member's next envelope through.
 func TestGuardLimitsAMembersRate(t *testing.T) {
+	t.Parallel()
 	self, _ := crypto.GenerateIdentity(rand.Reader)
 	member, _ := crypto.GenerateIdentity(rand.Reader)
 	var lobby, session crypto.Hash
@@ -902,6 +911,7 @@ func TestGuardLimitsAMembersRate(t *testing.T) {
 // cannot come back by catch-up), and the flood is still counted against
 // the member, named once.
 func TestGuardKeepsAMembersOwnHostThroughAStolenKeysFlood(t *testing.T) {
+	t.Parallel()
 	self, _ := crypto.GenerateIdentity(rand.Reader)
 	member, _ := crypto.GenerateIdentity(rand.Reader)
 	thief, _ := crypto.GenerateIdentity(rand.Reader)

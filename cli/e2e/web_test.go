@@ -257,6 +257,7 @@ func screenshot(t *testing.T, ctx context.Context, name string) {
 // board and the buttons, the history shows the player's moves and the
 // bots', the sync line says the peers agree, and the console stays clean.
 func TestBrowserPlaysEveryGame(t *testing.T) {
+	t.Parallel()
 	ctx := browser(t)
 	for _, game := range []string{"dominion", "infinitecity", "serpentcity", "dragonslair"} {
 		t.Run(game, func(t *testing.T) {
@@ -329,6 +330,7 @@ func TestBrowserPlaysEveryGame(t *testing.T) {
 // no other page in the same browser can open its socket, even knowing
 // the token.
 func TestBrowserSecurity(t *testing.T) {
+	t.Parallel()
 	ctx := browser(t)
 	pctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -409,6 +411,7 @@ const handOf = `[...document.querySelectorAll('#board g.inhand')].map(e => e.get
 // seat, its own hand and the other's hand only as a count; once their
 // hands differ, neither page shows the other's cards.
 func TestBrowserTwoSeats(t *testing.T) {
+	t.Parallel()
 	ctx := browser(t)
 	pctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
@@ -514,6 +517,7 @@ func TestBrowserTwoSeats(t *testing.T) {
 // page only watches (no choices), follows the game to its end and shows
 // the final scores with the winner and their breakdown.
 func TestBrowserWatchesToTheEnd(t *testing.T) {
+	t.Parallel()
 	ctx := browser(t)
 	pctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
@@ -556,6 +560,7 @@ func TestBrowserWatchesToTheEnd(t *testing.T) {
 // the players, no choices. At a secret table of Dominion (the default)
 // the spectator sees each seat's hand size, and no card of any hand.
 func TestBrowserSpectator(t *testing.T) {
+	t.Parallel()
 	ctx := browser(t)
 	for _, c := range []struct{ game, bots, ready string }{
 		{"dragonslair", "cautious random", `!!document.querySelector('#board svg .hall')`},
@@ -648,6 +653,7 @@ func spectatorHands(t *testing.T, tab context.Context) {
 // --drop-after, offers the vote to drop them; two clicks vote (with the
 // third player's, a majority), and the game goes on without them.
 func TestBrowserDropsAbsentPlayer(t *testing.T) {
+	t.Parallel()
 	ctx := browser(t)
 	pctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -735,6 +741,7 @@ func TestBrowserDropsAbsentPlayer(t *testing.T) {
 // Claim asks again, Yes claims, and the page shows the game over with
 // this player as the winner by the claim.
 func TestBrowserClaimsTheWin(t *testing.T) {
+	t.Parallel()
 	ctx := browser(t)
 	pctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -832,6 +839,7 @@ func TestBrowserClaimsTheWin(t *testing.T) {
 // the table of two is paused, and after --drop-after she may still claim
 // the win from the resumed page.
 func TestBrowserHeldAfterRestart(t *testing.T) {
+	t.Parallel()
 	ctx := browser(t)
 	pctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
