@@ -1,6 +1,7 @@
 package lockstep
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/boardmesh/boardmesh/crypto"
@@ -243,12 +244,17 @@ func (n *Node) Claim() error {
 	}
 	m := n.m
 	body := claimBody{Seat: uint64(n.mySeat())}
-	if o := m.otherSeat(n.mySeat()); o < len(n.convicted) {
+	if o := m.otherSeat(n.mySeat()); o >= 0 && o < len(n.convicted) {
 		// The cheat that lets us claim at once goes into the log.
 		if c := n.convicted[o]; c.Proof != nil && claimNames(c.Kind) {
 			if p := c.Proof.Marshal(); len(p) <= crypto.MaxBody-1024 {
 				body.Cheat, body.Proof = c.Kind, p
 			}
+		}
+		if _, err := m.checkClaimCheat(&body, n.mySeat()); err != nil {
+			// Never sign a claim the others would refuse: a plain one
+			// still ends the game.
+			body.Cheat, body.Proof = "", nil
 		}
 	}
 	n.sign(&crypto.Envelope{Session: m.session, Seq: uint64(len(m.log)), Kind: crypto.KindClaim,
@@ -281,6 +287,14 @@ func (n *Node) claimStep() bool {
 			continue
 		}
 		seat, cheat, err := m.checkClaim(env, false)
+		if errors.Is(err, ErrBadBody) {
+			// Provably bad, by the claimant's own signature: a claim for
+			// another seat, or one that pins a cheat on the other player
+			// with a proof that is not that player's. Named, dropped.
+			n.unbuf(s)
+			_ = n.reject(env, err)
+			continue
+		}
 		if err != nil {
 			continue // a claim the table cannot take here (yet)
 		}

@@ -366,6 +366,7 @@ func cheatAtTwo(t *testing.T, kind crypto.Kind, edit func(*testing.T, []byte) []
 	if p := a.Status().Pause; !strings.Contains(p, "paused: P2 is proven to cheat") || !strings.Contains(p, "claim the win") {
 		t.Fatalf("the status says %q", p)
 	}
+	counterClaim(t, nt)
 	if err := a.Claim(); err != nil {
 		t.Fatal(err)
 	}
@@ -405,6 +406,42 @@ func cheatAtTwo(t *testing.T, kind crypto.Kind, edit func(*testing.T, []byte) []
 		}
 	}
 	claimForged(t, nt, log)
+}
+
+// counterClaim: the cheater P2 claims the win itself, pinning a wrong
+// share on P1 with a card envelope of its own as the "proof". P1 names
+// P2's claim as refused, and its game is not over.
+func counterClaim(t *testing.T, nt *nodeTable) {
+	t.Helper()
+	a := nt.nodes[0]
+	st := a.Status()
+	var own *crypto.Envelope
+	for _, b := range nt.got[0] {
+		if env, err := crypto.Unmarshal(b); err == nil && env.Kind.Card() && env.Author == nt.ids[1].ID() {
+			own = env
+			break
+		}
+	}
+	if own == nil {
+		t.Fatal("P1 holds no card envelope of P2's")
+	}
+	e := engine.NewEncoder(nil)
+	e.Uint("seat", uint64(1-st.MySeat))
+	e.Text("cheat", "wrong share")
+	e.Blob("proof", own.Marshal())
+	claim := &crypto.Envelope{Session: st.Session, Seq: uint64(st.Entries), Kind: crypto.KindClaim, StateHash: own.StateHash, Body: e.Bytes()}
+	crypto.Sign(nt.ids[1], claim)
+	before := len(nt.events[0])
+	_ = a.Step(claim)
+	nt.run()
+	named := false
+	for _, ev := range nt.events[0][before:] {
+		named = named || (ev.Kind == lockstep.EventCheat || ev.Kind == lockstep.EventRejected) && strings.Contains(ev.Text, "P2 (seat") &&
+			strings.Contains(ev.Text, "claim") && strings.Contains(ev.Text, "is not an envelope of P1")
+	}
+	if !named || a.Status().Phase != lockstep.PhasePlaying {
+		t.Fatalf("P2's claim with its own envelope as proof: named %v, P1's phase %v; events %v", named, a.Status().Phase, nt.events[0][before:])
+	}
 }
 
 // claimForged: a claim entry that names a cheat with a proof that is not
