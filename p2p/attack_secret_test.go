@@ -96,7 +96,12 @@ func secretArena(t *testing.T, ctx context.Context, cheat func(st engine.CardSta
 
 // secretArenaOf is secretArena with the players names (bob second).
 func secretArenaOf(t *testing.T, ctx context.Context, names []string, cheat func(st engine.CardState, l *cheatLayer)) *arena {
-	return newArena(t, ctx, arenaConfig{names: names, game: infinitecity.Game, secret: true, tune: func(i int, lc *lockstep.Config) {
+	return newArena(t, ctx, arenaConfig{names: names, game: infinitecity.Game, secret: true, tune: cheatTune(cheat)})
+}
+
+// cheatTune is the arena's tune that gives bob cheat's card layer.
+func cheatTune(cheat func(st engine.CardState, l *cheatLayer)) func(i int, lc *lockstep.Config) {
+	return func(i int, lc *lockstep.Config) {
 		if i != bob {
 			return
 		}
@@ -110,7 +115,7 @@ func secretArenaOf(t *testing.T, ctx context.Context, names []string, cheat func
 			cheat(st, c)
 			return c, nil
 		}
-	}})
+	}
 }
 
 // waitNamed waits until each of peers has shown an event that matches
@@ -223,6 +228,15 @@ func cheatGoesOn(t *testing.T, kind crypto.Kind, what *regexp.Regexp, edit func(
 	if orig() == nil {
 		t.Fatalf("bob never sent a %s envelope", kind)
 	}
+	a.cheaterOut(honest)
+}
+
+// cheaterOut checks, after bob's cheat was named, that the honest peers
+// vote him out for it, finish the game with identical logs and results,
+// blaming nobody else, and that the log verifies on its own.
+func (a *arena) cheaterOut(honest []int) {
+	t := a.t
+	t.Helper()
 	a.wait(honest, 3*time.Minute)
 	a.finishedIdentical(honest)
 	a.framesNobody(honest, honest)
@@ -331,15 +345,17 @@ func TestAttackSecretCheatAtTwo(t *testing.T) {
 		kind crypto.Kind
 		edit func([]byte) []byte
 		what *regexp.Regexp
+		// result: what ada's result says (and the replay of her log).
+		result string
 	}{
-		{crypto.KindShare, swapTwoShares, regexp.MustCompile(`(?i)decryption share.*wrong`)},
-		{crypto.KindShuffle, swapTwoCards, regexp.MustCompile(`(?i)shuffle.*does not prove`)},
+		{crypto.KindShare, swapTwoShares, regexp.MustCompile(`(?i)decryption share.*wrong`), "bob was convicted of a cheat (a wrong decryption share: the share envelope bob signed is in the claim); ada claimed the win"},
+		{crypto.KindShuffle, swapTwoCards, regexp.MustCompile(`(?i)shuffle.*does not prove`), "bob was convicted of a cheat (a forged shuffle: the shuffle envelope bob signed is in the claim); ada claimed the win"},
 	} {
-		t.Run(c.kind.String(), func(t *testing.T) { claimAfterCheat(t, c.kind, c.edit, c.what) })
+		t.Run(c.kind.String(), func(t *testing.T) { claimAfterCheat(t, c.kind, c.edit, c.what, c.result) })
 	}
 }
 
-func claimAfterCheat(t *testing.T, kind crypto.Kind, edit func([]byte) []byte, what *regexp.Regexp) {
+func claimAfterCheat(t *testing.T, kind crypto.Kind, edit func([]byte) []byte, what *regexp.Regexp, result string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	var a *arena
@@ -366,7 +382,7 @@ func claimAfterCheat(t *testing.T, kind crypto.Kind, edit func([]byte) []byte, w
 	}
 	a.wait([]int{ada}, 60*time.Second)
 	r := p.Result()
-	if r == nil || len(r.Winners) != 1 || r.Winners[0] != p.Status().MySeat || !strings.Contains(r.Reason, "ada claimed the win") {
+	if r == nil || len(r.Winners) != 1 || r.Winners[0] != p.Status().MySeat || r.Reason != result {
 		t.Fatalf("the result is %+v", r)
 	}
 	var log []*crypto.Envelope

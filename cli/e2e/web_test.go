@@ -557,14 +557,16 @@ func TestBrowserWatchesToTheEnd(t *testing.T) {
 
 // TestBrowserSpectator: `spectate --web` shows a game hosted by others on
 // a page that follows the verified log: the board as a spectator sees it,
-// the players, no choices. At a secret table of Dominion (the default)
-// the spectator sees each seat's hand size, and no card of any hand.
+// the players, no choices. At a secret table of Dominion or Infinite
+// City (the default) the spectator sees each seat's hand size, and no card
+// of any hand.
 func TestBrowserSpectator(t *testing.T) {
 	t.Parallel()
 	ctx := browser(t)
 	for _, c := range []struct{ game, bots, ready string }{
 		{"dragonslair", "cautious random", `!!document.querySelector('#board svg .hall')`},
 		{"dominion", "bigmoney smithy", `!!document.querySelector('#board svg') && !!BM.frame.view && BM.frame.view.players.length === 2`},
+		{"infinitecity", "greedy random", `!!document.querySelector('#board svg') && !!BM.frame.view && !!BM.frame.view.hand_sizes`},
 	} {
 		t.Run(c.game, func(t *testing.T) {
 			pctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -594,8 +596,11 @@ func TestBrowserSpectator(t *testing.T) {
 			if seat != "spectating" || n != 0 {
 				t.Errorf("the spectator's page says %q and offers %d choices", seat, n)
 			}
-			if c.game == "dominion" {
+			switch c.game {
+			case "dominion":
 				spectatorHands(t, tab)
+			case "infinitecity":
+				spectatorTiles(t, tab)
 			}
 			con.check(t)
 		})
@@ -645,6 +650,52 @@ func spectatorHands(t *testing.T, tab context.Context) {
 	// only card names there are the ones the rules make public (known_top).
 	if regexp.MustCompile(`"hand":\[`).MatchString(got.Player) {
 		t.Errorf("the spectator's model lists cards of a hand: %s", got.Player)
+	}
+}
+
+// spectatorTiles is spectatorHands for Infinite City: the model gives
+// each seat's hand size and no tile of any hand (nor a Library's peek),
+// no face-down tile of the table is named, and the board says "N in hand"
+// for each seat, as the model has it.
+func spectatorTiles(t *testing.T, tab context.Context) {
+	t.Helper()
+	if !waitJS(t, tab, `BM.frame.status.includes('secret table') && BM.frame.view.hand_sizes.length === 2 && BM.frame.view.hand_sizes.every(n => n > 0)`, 60*time.Second) {
+		st, _ := chromedp.Run(tab, chromedp.Evaluate[string](`BM.frame.status + ' | ' + JSON.stringify(BM.frame.view.hand_sizes)`))
+		t.Fatalf("the spectator never saw both hands dealt at a secret table: %s", st)
+	}
+	var got struct {
+		Sizes    []int    `json:"sizes"`
+		Hand     bool     `json:"hand"`
+		Peek     bool     `json:"peek"`
+		Named    int      `json:"named"`
+		Board    []string `json:"board"`
+		FaceDown int      `json:"face_down"`
+	}
+	// One evaluation, so that the model and the board are of one frame.
+	b, err := chromedp.Run(tab, chromedp.Evaluate[string](`JSON.stringify({
+		sizes: BM.frame.view.hand_sizes,
+		hand: 'hand' in BM.frame.view,
+		peek: 'peek' in BM.frame.view,
+		face_down: BM.frame.view.tiles.filter(x => x.face_down).length,
+		named: BM.frame.view.tiles.filter(x => x.face_down && x.name).length,
+		board: [...document.querySelectorAll('#board svg text')].map(e => e.textContent).filter(s => s.includes(' in hand')),
+	})`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(b), &got); err != nil {
+		t.Fatalf("%v: %s", err, b)
+	}
+	if got.Hand || got.Peek || got.Named > 0 {
+		t.Errorf("the spectator's model shows hidden tiles (a hand: %v, a peek: %v, %d of %d face-down tiles named): %s", got.Hand, got.Peek, got.Named, got.FaceDown, b)
+	}
+	if len(got.Sizes) != 2 || len(got.Board) != 2 {
+		t.Fatalf("the spectator sees hand sizes %v and the board says %q", got.Sizes, got.Board)
+	}
+	for i, size := range got.Sizes {
+		if size < 1 || size > 20 || !strings.HasSuffix(got.Board[i], fmt.Sprintf("· %d in hand", size)) {
+			t.Errorf("seat %d: hand size %d, the board says %q", i+1, size, got.Board[i])
+		}
 	}
 }
 
