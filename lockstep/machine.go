@@ -1129,11 +1129,11 @@ func (m *machine) feed(env *crypto.Envelope) error {
 	if m.group == nil && m.phase == PhasePlaying {
 		switch env.Kind {
 		case crypto.KindClaim:
-			seat, err := m.checkClaim(env, true)
+			seat, cheat, err := m.checkClaim(env, true)
 			if err != nil {
 				return err
 			}
-			m.applyClaim(env, seat)
+			m.applyClaim(env, seat, cheat)
 			return nil
 		case crypto.KindDrop:
 			seats, err := decodeSeats(env.Body, len(m.seats))

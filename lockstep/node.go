@@ -142,10 +142,10 @@ type Node struct {
 	cardStamps []cardStamp
 	cardHeard  []crypto.PeerID // members heard from while the card layer is held (releaseCards)
 	cardHas    map[slot]bool
-	// convicted, by seat, is why the card layer proved that seat a cheat
-	// by an envelope it signed ("" if it did not): the node votes to drop
-	// it at once (secretdrop.go).
-	convicted []string
+	// convicted, by seat, is what the card layer proved against that seat
+	// by an envelope it signed (Text "" if nothing): the node votes to
+	// drop it at once (secretdrop.go), or, at a table of two, may claim.
+	convicted []CardCheat
 	replaying bool
 	modeFor   crypto.Hash // the session modeText is of
 	modeText  string

@@ -111,6 +111,12 @@ type CardCheat struct {
 	// the game cannot go on, but a table of two may claim the win
 	// (secretdrop.go's convicted seats).
 	Convicted bool
+	// Kind is the cheat's name (lockstep/deal's CheatKind, "wrong share"),
+	// and Proof, for a convicting cheat, the envelope of Seat's that
+	// proves it: a claim of the win that follows carries both, so that
+	// the log says why the game ended (claim.go).
+	Kind  string
+	Proof *crypto.Envelope
 }
 
 // CardConfig is what a card layer is made from.
@@ -646,7 +652,7 @@ func (n *Node) drainCards() {
 	for _, c := range rd.Cheats {
 		n.rd.Events = append(n.rd.Events, Event{Kind: EventCheat, Cheat: CheatCards, Seat: c.Seat, Seq: n.m.seq, Text: c.Text, What: c.Text})
 		if c.Convicted {
-			n.convict(c.Seat-1, c.Text)
+			n.convict(c.Seat-1, c)
 		}
 		if len(c.Evidence) == 2 && n.cardProof == nil {
 			n.cardProof = c.Evidence

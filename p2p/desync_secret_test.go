@@ -33,6 +33,7 @@ import (
 // Run it under load (go test -count=10 with busy cores beside it): the
 // orders it pins were those that went wrong there.
 func TestInjectedDesyncAtSecretTables(t *testing.T) {
+	t.Parallel()
 	for _, g := range secretGames(t) {
 		t.Run(g.Name, func(t *testing.T) { desyncAtSecretTable(t, g) })
 	}

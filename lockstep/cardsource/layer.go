@@ -55,6 +55,10 @@ func (l *layer) TakeReady() lockstep.CardReady {
 			// of its own: it convicts the seat, whether the deal goes on
 			// and waits for its drop (ev.Convicted) or stopped.
 			c.Convicted = ev.Kind == deal.EventCheat && ev.Seat > 0 && (ev.Convicted || len(ev.Evidence) == 1)
+			c.Kind = ev.Cheat.String()
+			if c.Convicted && len(ev.Evidence) == 1 {
+				c.Proof = ev.Evidence[0]
+			}
 			out.Cheats = append(out.Cheats, c)
 		case deal.EventRecovered, deal.EventLinkSkipped, deal.EventChainRedone:
 			// What changes the table for the players (the rest, a deck
