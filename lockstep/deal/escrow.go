@@ -46,21 +46,20 @@ func (m *Machine) stepEscrow() bool {
 		return false
 	}
 	if m.escrows[m.me] == nil && m.mayNew(crypto.KindEscrow, 0) {
-		ctx := m.ctx(0, 0, ctxEscrow)
 		if own := m.adopted(crypto.KindEscrow, 0); own != nil {
 			b, _ := decodeBlobBody(own.Kind, own.Body)
-			e, err := mp.ParseEscrow(ctx, m.me, m.keys, b)
+			e, pairs, err := m.parseEscrow(m.me, b)
 			if err != nil {
 				m.cheat(CheatBadEscrow, m.me, fmt.Sprintf("this peer's persisted escrow does not check: %v", err))
 				return false
 			}
-			m.escrows[m.me] = e
+			m.escrows[m.me], m.pairs[m.me] = e, pairs
 			m.sign(own)
 			return true
 		}
-		b, err := mp.MakeEscrow(m.rand, ctx, m.me, m.sk, m.keys)
+		b, err := m.makeEscrow()
 		if err == nil {
-			m.escrows[m.me], err = mp.ParseEscrow(ctx, m.me, m.keys, b)
+			m.escrows[m.me], m.pairs[m.me], err = m.parseEscrow(m.me, b)
 		}
 		if err != nil {
 			m.cheat(CheatBadEscrow, m.me, fmt.Sprintf("this peer could not make its escrow: %v", err))
@@ -90,12 +89,29 @@ func (m *Machine) stepEscrow() bool {
 			m.pieces[d][m.me] = &p
 			return true
 		}
-		if m.recover(d) {
+		if m.sendPairPieces(d) || m.recover(d) {
+			return true
+		}
+	}
+	for d, dropped := range m.dropped {
+		if dropped && m.recovered[d] != nil && !m.decided[d] && m.listsIn(d) {
 			m.decideChains(d)
 			return true
 		}
 	}
 	return false
+}
+
+// listsIn reports whether the signed lists of every holder that owed one
+// for dropped seat d have come: every seat in play at d's drop (a seat
+// dropped before d sent none, and counts as holding nothing of d's).
+func (m *Machine) listsIn(d int) bool {
+	for h := range m.seats {
+		if h != d && (!m.dropped[h] || m.laterDrop(d, h)) && !m.claimed[d][h] {
+			return false
+		}
+	}
+	return true
 }
 
 // recover rebuilds dropped seat d's key once every holder's piece is in.
@@ -115,13 +131,19 @@ func (m *Machine) recover(d int) bool {
 			m.pieces[d][h] = &p
 		}
 		if m.pieces[d][h] == nil {
-			return false
+			ps = nil
+			break
 		}
 		ps = append(ps, *m.pieces[d][h])
 	}
-	sk, err := e.Recover(ps)
-	if err != nil {
-		m.cheat(CheatBadEscrow, d, fmt.Sprintf("the pieces of %s's key do not rebuild it: %v", m.who(d), err))
+	var sk *mp.SecretKey
+	if ps != nil {
+		var err error
+		if sk, err = e.Recover(ps); err != nil {
+			m.cheat(CheatBadEscrow, d, fmt.Sprintf("the pieces of %s's key do not rebuild it: %v", m.who(d), err))
+			return false
+		}
+	} else if sk = m.recoverPair(d); sk == nil {
 		return false
 	}
 	m.recovered[d] = sk
@@ -204,6 +226,8 @@ func (m *Machine) Drop(seat int) error {
 		return fmt.Errorf("%w: dropping a seat needs 3 seats in play, and %d are", ErrBadInput, live)
 	}
 	m.dropped[seat] = true
+	m.drops++
+	m.dropOrder[seat] = m.drops
 	m.dropChains[seat] = len(m.chains)
 	m.ops = append(m.ops, op{chain: -1, batch: -1, drop: seat})
 	m.rd.Events = append(m.rd.Events, Event{Kind: EventDropped, Seat: seat + 1,
@@ -221,11 +245,11 @@ func (m *Machine) routeEscrow(env *crypto.Envelope, seat int) error {
 	}
 	switch env.Kind {
 	case crypto.KindEscrow:
-		e, err := mp.ParseEscrow(m.ctx(0, 0, ctxEscrow), seat, m.keys, b)
+		e, pairs, err := m.parseEscrow(seat, b)
 		if err != nil {
 			return m.cheat(CheatBadEscrow, seat, fmt.Sprintf("%s's escrow of its card key is invalid: %v", m.who(seat), err), env)
 		}
-		m.escrows[seat], m.escrowEnv[seat] = e, env
+		m.escrows[seat], m.pairs[seat], m.escrowEnv[seat] = e, pairs, env
 		p, err := e.Open(m.me, m.sk)
 		if err != nil {
 			acc, aerr := e.Accuse(m.rand, m.me, m.sk)
@@ -235,16 +259,36 @@ func (m *Machine) routeEscrow(env *crypto.Envelope, seat int) error {
 			return m.cheat(CheatBadEscrow, seat, fmt.Sprintf("%s's escrow piece for %s does not match its commitment (%v); the proof is published", m.who(seat), m.who(m.me), err), env)
 		}
 		m.myPieces[seat] = p
+		return m.openPairs(seat, env)
 	case crypto.KindAccuse:
-		e := m.escrows[env.Seq]
-		if err := e.VerifyAccusation(seat, b); err != nil {
-			return m.cheat(CheatFalseAccusation, seat, fmt.Sprintf("%s accuses %s of a bad escrow piece without proof: %v", m.who(seat), m.who(int(env.Seq)), err), env)
+		d, x, _ := m.splitSeq(env.Seq)
+		e, holder := m.escrows[d], seat
+		if x >= 0 {
+			e, holder = m.pairs[d][x], subSeat(seat, x)
 		}
-		return m.cheat(CheatBadEscrow, int(env.Seq), fmt.Sprintf("%s's escrow piece for %s is wrong, as %s proves", m.who(int(env.Seq)), m.who(seat), m.who(seat)),
-			m.escrowEnv[env.Seq], env)
+		if seat == x || e.VerifyAccusation(holder, b) != nil {
+			return m.cheat(CheatFalseAccusation, seat, fmt.Sprintf("%s accuses %s of a bad escrow piece without proof", m.who(seat), m.who(d)), env)
+		}
+		return m.cheat(CheatBadEscrow, d, fmt.Sprintf("%s's escrow piece for %s is wrong, as %s proves", m.who(d), m.who(seat), m.who(seat)),
+			m.escrowEnv[d], env)
 	case crypto.KindPiece:
-		d := int(env.Seq)
+		d, x, _ := m.splitSeq(env.Seq)
 		pb, _ := decodePiece(env.Body)
+		if x >= 0 {
+			var p mp.Piece
+			err := fmt.Errorf("%s is the seat its pair escrow leaves out", m.who(seat))
+			if seat != x {
+				p, err = m.pairs[d][x].VerifyPiece(subSeat(seat, x), pb.Piece)
+			}
+			if err == nil && len(pb.Lacks) > 0 {
+				err = fmt.Errorf("a piece of a pair escrow carries a list")
+			}
+			if err != nil {
+				return m.cheat(CheatWrongPiece, seat, fmt.Sprintf("%s's published piece of %s's key (its pair escrow without %s) is wrong: %v", m.who(seat), m.who(d), m.who(x), err), env)
+			}
+			m.pairPieces[d][x][seat] = &p
+			return nil
+		}
 		p, err := m.escrows[d].VerifyPiece(seat, pb.Piece)
 		if err != nil {
 			return m.cheat(CheatWrongPiece, seat, fmt.Sprintf("%s's published piece of %s's key is wrong: %v", m.who(seat), m.who(d), err), env)
@@ -266,9 +310,11 @@ func (m *Machine) declaredEscrow(env *crypto.Envelope) bool {
 	case crypto.KindEscrow:
 		return m.keyOK && m.escrowOn()
 	case crypto.KindAccuse:
-		return env.Seq < uint64(len(m.seats)) && m.escrows[env.Seq] != nil
+		d, x, ok := m.splitSeq(env.Seq)
+		return ok && m.escrows[d] != nil && (x < 0 || m.pairs[d] != nil)
 	case crypto.KindPiece:
-		return env.Seq < uint64(len(m.seats)) && m.dropped[env.Seq] && m.escrows[env.Seq] != nil
+		d, x, ok := m.splitSeq(env.Seq)
+		return ok && m.dropped[d] && m.escrows[d] != nil && (x < 0 || m.pairs[d] != nil && m.laterDrop(d, x))
 	}
 	return false
 }

@@ -191,6 +191,15 @@ type Machine struct {
 	lacks      [][][]uint64 // [dropped seat][holder]
 	claimed    [][]bool
 	decided    []bool
+	// Pair escrows (pairescrow.go): [dealer][left-out seat], this seat's
+	// pieces of them, the published pieces [dropped][left out][holder],
+	// which this seat sent; and the order of the drops (1 for the first).
+	pairs      [][]*mp.Escrow
+	myPairs    [][]mp.Piece
+	pairPieces [][][]*mp.Piece
+	pairSent   [][]bool
+	dropOrder  []int
+	drops      int
 	// convicted: seats proven cheats by a signed share envelope of their
 	// own, whose drop the machine waits for (convict.go).
 	convicted []bool
@@ -225,7 +234,12 @@ func New(cfg Config) (*Machine, error) {
 		escrows: make([]*mp.Escrow, n), escrowEnv: make([]*crypto.Envelope, n), myPieces: make([]mp.Piece, n),
 		dropped: make([]bool, n), convicted: make([]bool, n), recovered: make([]*mp.SecretKey, n), pieces: make([][]*mp.Piece, n), pieceSent: make([]bool, n)}
 	m.dropChains, m.lacks, m.claimed, m.decided = make([]int, n), make([][][]uint64, n), make([][]bool, n), make([]bool, n)
+	m.pairs, m.myPairs, m.pairPieces, m.pairSent, m.dropOrder = make([][]*mp.Escrow, n), make([][]mp.Piece, n), make([][][]*mp.Piece, n), make([][]bool, n), make([]int, n)
 	for i := range m.pieces {
+		m.myPairs[i], m.pairSent[i], m.pairPieces[i] = make([]mp.Piece, n), make([]bool, n), make([][]*mp.Piece, n)
+		for x := range m.pairPieces[i] {
+			m.pairPieces[i][x] = make([]*mp.Piece, n)
+		}
 		m.pieces[i] = make([]*mp.Piece, n)
 		m.lacks[i] = make([][]uint64, n)
 		m.claimed[i] = make([]bool, n)
@@ -561,8 +575,8 @@ func (m *Machine) Step(env *crypto.Envelope) error {
 		if !m.escrowOn() {
 			return m.reject(CheatUnexpected, seat, fmt.Sprintf("%s sent a %s envelope at a table of 2, which has no escrow", m.who(seat), env.Kind), nil)
 		}
-		if env.Seq >= uint64(len(m.seats)) {
-			return m.reject(CheatMalformed, seat, fmt.Sprintf("%s sent a %s envelope for seat %d of %d", m.who(seat), env.Kind, env.Seq+1, len(m.seats)), nil)
+		if _, _, ok := m.splitSeq(env.Seq); !ok || env.Kind == crypto.KindEscrow && env.Seq != 0 {
+			return m.reject(CheatMalformed, seat, fmt.Sprintf("%s sent a %s envelope for seq %d, which names no escrow of a table of %d", m.who(seat), env.Kind, env.Seq, len(m.seats)), nil)
 		}
 	}
 	k := slotKey{env.Kind, seat, env.Seq}
