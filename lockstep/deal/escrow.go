@@ -2,6 +2,7 @@ package deal
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/boardmesh/boardmesh/crypto"
 	mp "github.com/boardmesh/boardmesh/crypto/mentalpoker"
@@ -79,11 +80,11 @@ func (m *Machine) stepEscrow() bool {
 		}
 		if !m.pieceSent[d] && !m.dropped[m.me] && m.mayNew(crypto.KindPiece, uint64(d)) {
 			m.pieceSent[d] = true
-			body := &pieceBody{Piece: m.myPieces[d].Bytes(), Lacks: m.lacking(d)}
+			body := &pieceBody{Piece: m.myPieces[d].Bytes(), Holds: m.holding(d), Remasks: m.holdingRemasks(d)}
 			sent := m.sign(&crypto.Envelope{Seq: uint64(d), Kind: crypto.KindPiece, Body: body.encode()})
 			if b, err := decodePiece(sent.Body); err == nil {
 				// After a restart, what this seat signed before binds it.
-				m.lacks[d][m.me], m.claimed[d][m.me] = b.Lacks, true
+				m.holds[d][m.me], m.remaskHolds[d][m.me], m.claimed[d][m.me] = b.Holds, b.Remasks, true
 			}
 			p := m.myPieces[d]
 			m.pieces[d][m.me] = &p
@@ -229,6 +230,7 @@ func (m *Machine) Drop(seat int) error {
 	m.drops++
 	m.dropOrder[seat] = m.drops
 	m.dropChains[seat] = len(m.chains)
+	m.dropBatches[seat] = len(m.batches)
 	m.ops = append(m.ops, op{chain: -1, batch: -1, drop: seat})
 	m.rd.Events = append(m.rd.Events, Event{Kind: EventDropped, Seat: seat + 1,
 		Text: fmt.Sprintf("%s is dropped; the others publish their pieces of its card key", m.who(seat))})
@@ -280,7 +282,7 @@ func (m *Machine) routeEscrow(env *crypto.Envelope, seat int) error {
 			if seat != x {
 				p, err = m.pairs[d][x].VerifyPiece(subSeat(seat, x), pb.Piece)
 			}
-			if err == nil && len(pb.Lacks) > 0 {
+			if err == nil && len(pb.Holds)+len(pb.Remasks) > 0 {
 				err = fmt.Errorf("a piece of a pair escrow carries a list")
 			}
 			if err != nil {
@@ -293,13 +295,18 @@ func (m *Machine) routeEscrow(env *crypto.Envelope, seat int) error {
 		if err != nil {
 			return m.cheat(CheatWrongPiece, seat, fmt.Sprintf("%s's published piece of %s's key is wrong: %v", m.who(seat), m.who(d), err), env)
 		}
-		for _, c := range pb.Lacks {
-			if c >= uint64(m.dropChains[d]) || len(m.chains[c].links) == 0 {
-				return m.cheat(CheatWrongPiece, seat, fmt.Sprintf("%s's piece of %s's key lists chain %d, in which %s owed no shuffle before its drop", m.who(seat), m.who(d), c, m.who(d)), env)
+		for _, q := range pb.Holds {
+			if ci, f := q&chainMask, q>>32; ci >= uint64(m.dropChains[d]) || len(m.chains[ci].links) == 0 || f > uint64(len(m.seats)) {
+				return m.cheat(CheatWrongPiece, seat, fmt.Sprintf("%s's piece of %s's key lists shuffle %d, of a chain in which %s owed no shuffle before its drop", m.who(seat), m.who(d), q, m.who(d)), env)
+			}
+		}
+		for _, q := range pb.Remasks {
+			if q >= uint64(m.dropBatches[d]) {
+				return m.cheat(CheatWrongPiece, seat, fmt.Sprintf("%s's piece of %s's key lists batch %d, declared after its drop", m.who(seat), m.who(d), q), env)
 			}
 		}
 		m.pieces[d][seat] = &p
-		m.lacks[d][seat], m.claimed[d][seat] = pb.Lacks, true
+		m.holds[d][seat], m.remaskHolds[d][seat], m.claimed[d][seat] = pb.Holds, pb.Remasks, true
 	}
 	return nil
 }
@@ -321,37 +328,65 @@ func (m *Machine) declaredEscrow(env *crypto.Envelope) bool {
 
 // A seat that drops before it sends its link of a chain declared before
 // the drop would hold that chain, and every batch after it, forever. So
-// each holder's piece envelope lists the chains declared before the drop
-// in which it does not hold the dropped seat's shuffle (pieceBody.Lacks),
-// as it stands when it signs the piece; once the key is rebuilt (every
-// holder's piece is in), a chain that every holder whose piece came as an
-// envelope lacks goes on without that link: the next live seat shuffles
-// the previous live seat's output, as in a chain declared after the drop.
-// A chain some holder holds the link of waits for it (that holder relays
-// it). Every peer reads the same signed lists, so every peer skips the
-// same links, whenever the late link reaches it. The deck stays unknown
-// to each seat: every live seat after the skipped link still shuffles it.
+// each holder's piece envelope lists the dropped seat's shuffle envelopes
+// it holds of chains declared before the drop (pieceBody.Holds: their
+// seqs, which name the chain and the attempt, forge.go), as it stands when
+// it signs the piece, whether the chain is at that attempt here or not
+// yet (one kept ahead counts); once every list is in (listsIn), an attempt
+// of a chain whose dropped seat's link no holder holds goes on without it:
+// the next live seat shuffles the previous live seat's output, as in a
+// chain declared after the drop. An attempt some holder holds the link of
+// waits for it (that holder relays it). Every peer reads the same signed
+// lists, so every peer skips the same links, whenever the late link
+// reaches it, and a redo made after the lists are in is decided by them
+// at once. The deck stays unknown to each seat: every live seat after the
+// skipped link still shuffles it.
 //
-// Until the lists decide, a holder that lacked the link in a chain does
-// nothing in that chain (frozen): it neither shuffles on the dropped
-// seat's output nor checks a link after it, since the chain may go on
-// without it. One that held the link goes on as before: its own list says
-// so, and the chain keeps the link.
+// Until the lists decide, a holder whose list lacks the link of the
+// chain's current attempt does nothing in that chain (frozen): it neither
+// shuffles on the dropped seat's output nor checks a link after it, since
+// the chain may go on without it. One that held the link goes on as
+// before: its own list says so, and the chain keeps the link.
 
-// lacking is the chains declared before seat d's drop in which this seat
-// does not hold d's shuffle, ascending.
-func (m *Machine) lacking(d int) []uint64 {
+// holding is the seqs of seat d's shuffle envelopes of chains declared
+// before its drop that this seat holds (checked or not, of any attempt,
+// or kept ahead), ascending.
+func (m *Machine) holding(d int) []uint64 {
 	var out []uint64
-	for i := 0; i < m.dropChains[d]; i++ {
-		c := m.chains[i]
-		if len(c.links) > 0 && !c.links[d].skipped && c.links[d].env == nil {
-			out = append(out, uint64(i))
+	add := func(q uint64) {
+		if ci := q & chainMask; ci < uint64(m.dropChains[d]) && len(m.chains[ci].links) > 0 && !slices.Contains(out, q) {
+			out = append(out, q)
 		}
 	}
+	for i := 0; i < m.dropChains[d]; i++ {
+		c := m.chains[i]
+		for _, q := range append([]uint64{c.seq}, c.past...) {
+			if m.seen[slotKey{crypto.KindShuffle, d, q}] != nil {
+				add(q)
+			}
+		}
+	}
+	for _, e := range m.ahead {
+		if e.Kind == crypto.KindShuffle && e.Author == m.seats[d] {
+			add(e.Seq)
+		}
+	}
+	slices.Sort(out)
 	return out
 }
 
-// frozen reports whether chain ci waits for the lacks of a dropped seat's
+// heldBySome reports whether some holder's signed list names seat d's
+// shuffle of seq (a holder dropped before d sent none).
+func (m *Machine) heldBySome(d int, seq uint64) bool {
+	for h := range m.seats {
+		if h != d && m.claimed[d][h] && slices.Contains(m.holds[d][h], seq) {
+			return true
+		}
+	}
+	return false
+}
+
+// frozen reports whether chain ci waits for the lists of a dropped seat's
 // holders before this seat may go on in it.
 func (m *Machine) frozen(ci int) bool {
 	c := m.chains[ci]
@@ -363,7 +398,7 @@ func (m *Machine) frozen(ci int) bool {
 			continue
 		}
 		if m.claimed[d][m.me] {
-			if hasChain(m.lacks[d][m.me], ci) {
+			if !slices.Contains(m.holds[d][m.me], c.seq) {
 				return true
 			}
 		} else if c.links[d].env == nil {
@@ -373,40 +408,29 @@ func (m *Machine) frozen(ci int) bool {
 	return false
 }
 
-func hasChain(cs []uint64, ci int) bool {
-	for _, c := range cs {
-		if c == uint64(ci) {
-			return true
-		}
-	}
-	return false
-}
-
-// decideChains skips dropped seat d's link in every chain declared before
-// its drop that every holder lacks. A holder whose piece was opened with
-// its own rebuilt key (it dropped before) sent no list: it counts as
-// lacking every link.
+// decideChains skips dropped seat d's link in the current attempt of
+// every chain declared before its drop that no holder's list names.
 func (m *Machine) decideChains(d int) {
 	m.decided[d] = true
 	for i := 0; i < m.dropChains[d]; i++ {
-		c := m.chains[i]
-		if len(c.links) == 0 || c.links[d].skipped {
-			continue
-		}
-		skip := true
-		for h := range m.seats {
-			if h != d && m.claimed[d][h] && !hasChain(m.lacks[d][h], i) {
-				skip = false
-			}
-		}
-		if !skip || c.done {
-			// A chain done here with the link no holder has: only the
-			// dropped seat's own machine, which holds its link, gets here.
-			continue
-		}
-		c.links[d] = link{skipped: true, verified: true}
-		delete(m.seen, slotKey{crypto.KindShuffle, d, c.seq})
-		m.rd.Events = append(m.rd.Events, Event{Kind: EventLinkSkipped, Seat: d + 1, Deck: c.deck,
-			Text: fmt.Sprintf("chain %d (deck %d) goes on without %s's shuffle, which no other seat received before its drop", i, c.deck, m.who(d))})
+		m.decideLink(i, d)
 	}
+}
+
+// decideLink skips dropped seat d's link in chain ci's current attempt if
+// d's lists are decided and no holder holds it.
+func (m *Machine) decideLink(ci, d int) {
+	c := m.chains[ci]
+	if !m.decided[d] || ci >= m.dropChains[d] || len(c.links) == 0 || c.links[d].skipped || m.heldBySome(d, c.seq) {
+		return
+	}
+	if c.done {
+		// A chain done here with the link no holder has: only the
+		// dropped seat's own machine, which holds its link, gets here.
+		return
+	}
+	c.links[d] = link{skipped: true, verified: true}
+	delete(m.seen, slotKey{crypto.KindShuffle, d, c.seq})
+	m.rd.Events = append(m.rd.Events, Event{Kind: EventLinkSkipped, Seat: d + 1, Deck: c.deck,
+		Text: fmt.Sprintf("chain %d (deck %d) goes on without %s's shuffle, which no other seat received before its drop", ci, c.deck, m.who(d))})
 }

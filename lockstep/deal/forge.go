@@ -102,12 +102,22 @@ func (m *Machine) redo(ci int, c *chain) bool {
 	c.in = in
 	shuffles := 0
 	for s := range c.links {
-		switch {
-		case s <= f || c.links[s].skipped || m.dropped[s]:
+		// Who shuffles again is fixed at the same place of the log on
+		// every peer, whenever it makes the redo: the members after the
+		// forger not dropped before it. One dropped after it is a member
+		// (it may have sent its shuffle of the redo before it went): the
+		// holders' lists decide whether its link is skipped (decideLink).
+		c.member[s] = c.member[s] && s > f && !(m.dropped[s] && m.dropOrder[s] < m.dropOrder[f])
+		if !c.member[s] {
 			c.links[s] = link{skipped: true, verified: true}
-		default:
-			c.links[s] = link{}
-			shuffles++
+			continue
+		}
+		c.links[s] = link{}
+		shuffles++
+	}
+	for s := range c.links {
+		if c.member[s] && m.dropped[s] {
+			m.decideLink(ci, s)
 		}
 	}
 	text := fmt.Sprintf("chain %d (deck %d) is shuffled again from the last valid shuffle before %s's forged one, by the %d seat(s) after it", ci, c.deck, m.who(f), shuffles)

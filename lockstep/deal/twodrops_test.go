@@ -3,6 +3,8 @@ package deal
 import (
 	"fmt"
 	"testing"
+
+	"github.com/boardmesh/boardmesh/crypto"
 )
 
 // TestTwoDropsAtOnce: at 4, 5 and 8 seats, two seats go silent at the same
@@ -114,5 +116,147 @@ func TestTwoDropsAtOnce(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestSeatAfterForgerDropsBeforeTheRedoEverywhere: at 5 seats seat 2
+// forges its shuffle of the setup chain; seat 5 gets seat 1's shuffle
+// only late, so it cannot check the chain. The table drops seat 2: seats
+// 1, 3 and 4 redo the chain at once, seat 5 not yet. Seat 4 then goes
+// before its shuffle of the redo is out, and is dropped too; only then
+// does seat 5 get seat 1's shuffle, find the forgery and redo the chain.
+// Whether seat 4 owes a shuffle of the redo must not depend on when each
+// peer made the redo: every live seat ends with the same deck, nobody
+// but the forger named, nothing awaited.
+func TestSeatAfterForgerDropsBeforeTheRedoEverywhere(t *testing.T) {
+	n, f, s, late := 5, 1, 3, 4
+	tb := newTable(t, n, []Deck{seqDeck(0, 20, 100)})
+	tb.forgeAt(f, 0, forgeries[0].edit)
+	var held, toS []*crypto.Envelope
+	prev := tb.hook
+	tb.hook = func(to int, env *crypto.Envelope) *crypto.Envelope {
+		if env.Author == tb.ids[0].ID() && env.Kind == crypto.KindShuffle && to == late {
+			held = append(held, env)
+			return nil
+		}
+		if env.Author == tb.ids[f].ID() && env.Kind == crypto.KindShuffle && to == s && len(toS) == 0 {
+			// Seat 4 gets the forged shuffle after it has shuffled on
+			// seat 3's (the pipeline: seat 4's shuffle of the forged
+			// attempt is out, held by every peer).
+			toS = append(toS, prev(to, env))
+			return nil
+		}
+		if env.Author == tb.ids[s].ID() && env.Kind == crypto.KindShuffle && env.Seq != 0 {
+			return nil // seat 4's shuffle of the redo never gets out
+		}
+		return prev(to, env)
+	}
+	tb.run()
+	for _, env := range toS {
+		tb.ms[s].Step(env)
+	}
+	tb.collect()
+	tb.run()
+	tb.silence(f)
+	tb.drop(f)
+	tb.run()
+	if tb.redone(0, f) != 1 || tb.redone(late, f) != 0 {
+		t.Fatalf("the premise: seat 1 redid the chain %d times, seat 5 %d (want 1, 0)", tb.redone(0, f), tb.redone(late, f))
+	}
+	tb.silence(s)
+	live := []int{0, 2, 4}
+	for _, i := range live {
+		if err := tb.ms[i].Drop(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tb.collect()
+	tb.run()
+	for _, env := range held {
+		tb.ms[late].Step(env)
+	}
+	tb.collect()
+	tb.run()
+	for _, i := range live {
+		tb.onlyNamed(i, f)
+		for _, w := range tb.ms[i].Waiting() {
+			t.Errorf("seat %d still waits: %v", i+1, w)
+		}
+	}
+	tb.sameDeck(live, 0, 20)
+	tb.dealAfter(f, live, 0, 0, func(c uint16) bool { return c >= 100 && c < 120 })
+}
+
+// TestDroppedSeatOwedARemask: at 4 seats, seat 1 draws a card, then seat
+// 2 is to draw it (Infinite City's swap), so seat 2 owes a re-masking
+// first, and goes before it sends one (or after it reached one peer
+// only). The table drops seat 2: with no holder of its re-masking the
+// opening goes on with the ciphertext as it was, without the re-masking
+// (opened to a dropped seat, whose cards are shown); with one holder the
+// others wait for it, and it is relayed. Either way every live seat sees
+// the same card, the one seat 1 drew, and can deal on.
+func TestDroppedSeatOwedARemask(t *testing.T) {
+	for _, heldBy := range []int{-1, 2} {
+		t.Run(fmt.Sprintf("held by %d", heldBy+1), func(t *testing.T) {
+			tb := newTable(t, 4, []Deck{seqDeck(0, 20, 100)})
+			tb.run()
+			tb.open(Opening{Deck: 0, Pos: 0, To: 0})
+			tb.run()
+			h := Handle{Deck: 0, Pos: 0}
+			want, ok := tb.ms[0].Card(h)
+			if !ok {
+				t.Fatal("seat 1 did not draw")
+			}
+			gone := 1
+			var kept []*crypto.Envelope
+			tb.hook = func(to int, env *crypto.Envelope) *crypto.Envelope {
+				if env.Author != tb.ids[gone].ID() {
+					return env
+				}
+				if env.Kind == crypto.KindRemask && to == heldBy {
+					kept = append(kept, env)
+					return env
+				}
+				return nil
+			}
+			tb.open(Opening{Deck: 0, Pos: 0, To: gone})
+			tb.run()
+			live := liveSeats(4, gone)
+			waits := false
+			for _, w := range tb.ms[0].Waiting() {
+				waits = waits || w.Seat == gone
+			}
+			if !waits {
+				t.Fatalf("the premise: seat 1 does not wait for seat 2: %v", tb.ms[0].Waiting())
+			}
+			tb.drop(gone)
+			tb.run()
+			tb.noCheatsAmong(live)
+			if heldBy >= 0 {
+				if len(kept) != 1 {
+					t.Fatal("the premise: seat 2's re-masking reached nobody")
+				}
+				if _, ok := tb.ms[0].PublicCard(h); ok {
+					t.Fatal("seat 1 went on without the re-masking seat 3 holds")
+				}
+				for _, i := range live {
+					if i != heldBy {
+						tb.ms[i].Step(kept[0])
+					}
+				}
+				tb.collect()
+				tb.run()
+			}
+			tb.noCheatsAmong(live)
+			for _, i := range live {
+				if c, ok := tb.ms[i].PublicCard(h); !ok || c != want {
+					t.Errorf("seat %d sees the card seat 2 held as %d (%v), want %d", i+1, c, ok, want)
+				}
+				for _, w := range tb.ms[i].Waiting() {
+					t.Errorf("seat %d still waits: %v", i+1, w)
+				}
+			}
+			tb.dealToLive(gone, live, 0, 1, func(c uint16) bool { return c >= 100 && c < 120 && c != want })
+		})
 	}
 }
