@@ -260,3 +260,68 @@ func TestDroppedSeatOwedARemask(t *testing.T) {
 		})
 	}
 }
+
+// TestDropWhileAForgerAwaitsItsDrop: at 5 seats seat 5 forges its
+// shuffle of a reshuffle chain and every honest seat convicts it; before
+// its own drop, seat 2 goes silent and is dropped first. The forger's
+// machine goes on as any (it publishes its piece of seat 2's key, with
+// its list), then goes too and is dropped: its piece, which matches the
+// escrow's commitment, is taken like any other, seat 2's key is rebuilt,
+// the chain goes on without the forged link and the others deal on,
+// naming nobody but the forger.
+func TestDropWhileAForgerAwaitsItsDrop(t *testing.T) {
+	n, f, a := 5, 4, 1
+	tb, id, cards := forgedSetup(t, n, f, "reshuffle", forgeries[0].edit)
+	for _, i := range liveSeats(n, f) {
+		if !tb.ms[i].Convicted(f) {
+			t.Fatalf("the premise: seat %d did not convict seat %d", i+1, f+1)
+		}
+	}
+	tb.silence(a)
+	tb.drop(a)
+	tb.run()
+	tb.silence(f)
+	live := []int{0, 2, 3}
+	for _, i := range live {
+		if err := tb.ms[i].Drop(f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tb.collect()
+	tb.run()
+	for _, i := range live {
+		tb.onlyNamed(i, f)
+		for _, w := range tb.ms[i].Waiting() {
+			t.Errorf("seat %d still waits: %v", i+1, w)
+		}
+		if !tb.ms[i].DropDone(a) || !tb.ms[i].DropDone(f) {
+			t.Errorf("seat %d: the drops are not done", i+1)
+		}
+		if got := tb.ms[i].pieces[a][f]; got == nil {
+			t.Errorf("seat %d did not take the convicted seat's piece of seat %d's key", i+1, a+1)
+		}
+	}
+	tb.sameDeck(live, id, cards)
+	tb.dealAfterAll([]int{a, f}, f, live, id, 0)
+}
+
+// dealAfterAll opens one card of deck id to each live seat (gone dropped),
+// checks each learns a different card and only seat f is ever named.
+func (tb *table) dealAfterAll(gone []int, f int, live []int, id uint8, first uint16) {
+	tb.t.Helper()
+	var ops []Opening
+	for k, s := range live {
+		ops = append(ops, Opening{Deck: id, Pos: first + uint16(k), To: s})
+	}
+	tb.openLive(gone, ops...)
+	tb.run()
+	seen := map[uint16]bool{}
+	for k, s := range live {
+		tb.onlyNamed(s, f)
+		c, ok := tb.ms[s].Card(Handle{Deck: id, Pos: first + uint16(k)})
+		if !ok || seen[c] {
+			tb.t.Fatalf("seat %d drew %d (%v) from deck %d", s+1, c, ok, id)
+		}
+		seen[c] = true
+	}
+}
