@@ -867,10 +867,14 @@ func (n *Node) Tick(now int64) {
 			n.rd.Requests = append(n.rd.Requests, n.gapAsk(uint64(len(n.m.log))))
 		}
 	}
-	if n.cfg.DropAfter > 0 && now-n.progress >= n.cfg.DropAfter && n.m.phase == PhasePlaying && len(n.m.dropCards) == 0 {
+	if n.cfg.DropAfter > 0 && now-n.progress >= n.cfg.DropAfter && n.m.phase == PhasePlaying {
+		// Also while a secret table's drop waits for the pieces of a
+		// key: a seat that went at the same moment as the dropped one
+		// never sends its piece, and the key is rebuilt only once that
+		// seat is dropped too (lockstep/deal's pair escrows).
 		var seats []int
 		for _, w := range waits {
-			if w.Seat >= 0 && w.Peer != n.id.ID() && !containsInt(seats, w.Seat) {
+			if w.Seat >= 0 && w.Peer != n.id.ID() && (w.Seat >= len(n.m.dropped) || !n.m.dropped[w.Seat]) && !containsInt(seats, w.Seat) {
 				seats = append(seats, w.Seat)
 			}
 		}

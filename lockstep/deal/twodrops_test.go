@@ -2,6 +2,8 @@ package deal
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/boardmesh/boardmesh/crypto"
@@ -324,4 +326,103 @@ func (tb *table) dealAfterAll(gone []int, f int, live []int, id uint8, first uin
 		}
 		seen[c] = true
 	}
+}
+
+// waitsOnlyFor fails unless each of the live seats waits for something,
+// every wait names one of the seats in want and says (in part) text, and
+// none names a live seat: the stall is said in plain words, and no honest
+// seat is the one the table is told it waits for.
+func (tb *table) waitsOnlyFor(live, want []int, text string) {
+	tb.t.Helper()
+	for _, i := range live {
+		ws := tb.ms[i].Waiting()
+		if len(ws) == 0 {
+			tb.t.Errorf("seat %d waits for nothing: a silent stall", i+1)
+		}
+		for _, w := range ws {
+			if !slices.Contains(want, w.Seat) || !strings.Contains(w.What, text) {
+				tb.t.Errorf("seat %d waits for seat %d: %q; want one of %v saying %q", i+1, w.Seat+1, w.What, want, text)
+			}
+		}
+	}
+}
+
+// TestDropBeforeItsEscrow: at 4 seats seat 3's escrow never reaches
+// anyone, and seat 3 goes; the table drops it. Its key cannot be rebuilt
+// (nobody holds its escrow): the deal says so, naming seat 3 and that the
+// game cannot go on unless a peer relays the escrow, and names no live
+// seat, so no honest seat is voted out for it.
+func TestDropBeforeItsEscrow(t *testing.T) {
+	tb := newTable(t, 4, []Deck{seqDeck(0, 12, 0)})
+	gone := 2
+	tb.hook = func(to int, env *crypto.Envelope) *crypto.Envelope {
+		if env.Author == tb.ids[gone].ID() && env.Kind == crypto.KindEscrow {
+			return nil
+		}
+		return env
+	}
+	tb.run()
+	tb.silence(gone)
+	live := liveSeats(4, gone)
+	tb.openLive(nil, Opening{Deck: 0, Pos: 0, To: 0})
+	tb.run()
+	tb.waitsOnlyFor(live, []int{gone}, "its escrow")
+	tb.drop(gone)
+	tb.run()
+	tb.noCheatsAmong(live)
+	tb.waitsOnlyFor(live, []int{gone}, "cannot go on")
+}
+
+// TestThreeDropsAtOnce: at 6 seats three seats go at the same moment, and
+// the table drops all three. The pair escrows cover two: each key needs a
+// piece of one of the other two. The deal says so for each, naming only
+// dropped seats, never stalling silently.
+func TestThreeDropsAtOnce(t *testing.T) {
+	tb := newTable(t, 6, []Deck{seqDeck(0, 12, 0)})
+	tb.run()
+	gone := []int{1, 3, 5}
+	for _, s := range gone {
+		tb.silence(s)
+	}
+	live := []int{0, 2, 4}
+	tb.openLive(nil, Opening{Deck: 0, Pos: 0, To: 0})
+	tb.run()
+	for _, i := range live {
+		for _, s := range gone {
+			if err := tb.ms[i].Drop(s); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	tb.collect()
+	tb.run()
+	tb.noCheatsAmong(live)
+	tb.waitsOnlyFor(live, gone, "cannot be rebuilt")
+}
+
+// TestHolderClaimingALinkItLacks: at 4 seats seat 4 goes before its
+// shuffle of the setup chain reaches anyone; seat 1's piece of its key
+// claims it holds that shuffle. The others keep the link and wait for it:
+// the seat they are told they wait for is seat 1, the one that is to
+// relay it, not the dropped seat 4.
+func TestHolderClaimingALinkItLacks(t *testing.T) {
+	tb := newTable(t, 4, []Deck{seqDeck(0, 12, 0)})
+	liar, gone := 0, 3
+	tb.tamper(liar, crypto.KindPiece, func(env *crypto.Envelope) *crypto.Envelope {
+		b, err := decodePiece(env.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Holds = []uint64{0}
+		return tb.resign(liar, env, b.encode())
+	})
+	var lost []*crypto.Envelope
+	tb.loseShuffles(gone, nil, &lost)
+	tb.run()
+	tb.silence(gone)
+	tb.drop(gone)
+	tb.run()
+	honest := []int{1, 2}
+	tb.noCheatsAmong(honest)
+	tb.waitsOnlyFor(honest, []int{liar}, "says it holds")
 }
