@@ -32,10 +32,12 @@ import (
 // again as its links and the drop come back. A second forger in the redo
 // is redone the same way.
 //
-// Not covered: a seat after the forger that drops while the chain is
-// being redone, between the forger's drop and the redo on some peers but
-// not others: whether it owes a link of the redo then depends on when
-// each peer made the redo, and the chain may wait for that link.
+// Who shuffles again is fixed by the log, not by when each peer made the
+// redo: the seats after the forger that had a link in the attempt, less
+// those dropped before the forger (Drop's order). A seat after the forger
+// dropped after it stays one of them on every peer, whether it went
+// before or after this peer's redo; its holders' lists (which name the
+// redo's seq) decide whether its link of the redo is skipped (escrow.go).
 
 // chainMask and redoSeq: the seq of the shuffle envelopes of chain ci's
 // redo without forger f. A chain's own seq is its index (below 2^32).
