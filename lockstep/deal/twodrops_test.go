@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/boardmesh/boardmesh/crypto"
+	mp "github.com/boardmesh/boardmesh/crypto/mentalpoker"
 )
 
 // TestTwoDropsAtOnce: at 4, 5 and 8 seats, two seats go silent at the same
@@ -425,4 +426,33 @@ func TestHolderClaimingALinkItLacks(t *testing.T) {
 	honest := []int{1, 2}
 	tb.noCheatsAmong(honest)
 	tb.waitsOnlyFor(honest, []int{liar}, "says it holds")
+}
+
+// TestBadPairEscrowPieceIsAccused: at 4 seats seat 2 seals a wrong piece
+// for seat 3 in its pair escrow without seat 1. Seat 3 finds it when it
+// opens its piece, and publishes the proof; seats 1 and 4 check the
+// accusation and name seat 2, with its escrow and the accusation as
+// evidence.
+func TestBadPairEscrowPieceIsAccused(t *testing.T) {
+	tb := newTable(t, 4, []Deck{seqDeck(0, 8, 0)})
+	tb.tamper(1, crypto.KindEscrow, func(env *crypto.Envelope) *crypto.Envelope {
+		b, _ := decodeBlobBody(env.Kind, env.Body)
+		b[mp.EscrowLen(4)+2*mp.PointLen] ^= 1 // the pair escrow without seat 1: seat 3's sealed piece
+		return tb.resign(1, env, encodeBlobBody(b))
+	})
+	tb.run()
+	for _, i := range []int{0, 3} {
+		found := false
+		for _, e := range tb.cheats(i) {
+			if e.Cheat == CheatBadEscrow && e.Seat == 2 && len(e.Evidence) == 2 && e.Evidence[1].Kind == crypto.KindAccuse && e.Evidence[1].Seq == pairSeq(1, 0) {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("seat %d did not name seat 2's bad pair escrow from the accusation: %v", i+1, tb.cheats(i))
+		}
+	}
+	if cs := tb.cheats(2); len(cs) == 0 || cs[0].Cheat != CheatBadEscrow || cs[0].Seat != 2 {
+		t.Errorf("seat 3 named %v", cs)
+	}
 }
