@@ -419,15 +419,28 @@ func TestNodeSecretDropBeforeItsLink(t *testing.T) {
 
 // TestNodeSecretTwoDropAtOnce: at a secret Dominion table of five lockstep
 // nodes, the third and the fifth peer vanish at the same moment (the
-// third instead of sending its third envelope of decryption shares),
+// third instead of sending its third envelope of decryption shares, or
+// its second action: then the others vote the third out first, and vote
+// again to drop the fifth too when its vote does not come),
 // before either publishes its piece of the other's card key. The three
 // left say whom they wait for, vote both out (a majority of the five),
 // rebuild both keys (lockstep/deal's pair escrows), show the cards both
 // held and play to the end with identical logs and states; the log
 // verifies on its own.
 func TestNodeSecretTwoDropAtOnce(t *testing.T) {
+	for _, at := range []string{"share", "move"} {
+		t.Run("at its "+at, func(t *testing.T) { twoDropAtOnce(t, at) })
+	}
+}
+
+func twoDropAtOnce(t *testing.T, at string) {
 	nt := newNodeGameTable(t, dominion.Game, 5, "two drops dominion", false, func(i int, c *lockstep.Config) { c.DropAfter, c.StallAfter = 2000, 500 })
 	nt.gone, nt.goneAfter, nt.goneToo = 2, 3, []int{4}
+	if at == "move" {
+		// P3 vanishes as it is to send its second action: the table waits
+		// for P3 alone, and P5's vote on P3's drop never comes.
+		nt.goneKind, nt.goneAfter = crypto.KindAction, 2
+	}
 	nt.playTicking()
 	if nt.live(2) || nt.live(4) {
 		t.Fatal("the game ended before the two peers vanished")
@@ -477,6 +490,13 @@ func TestNodeSecretTwoDropAtOnce(t *testing.T) {
 		}
 		if rebuilt != 2 {
 			t.Fatalf("peer %d was told of %d rebuilt keys, want 2", i+1, rebuilt)
+		}
+		again := false
+		for _, ev := range nt.events[i] {
+			again = again || ev.Kind == lockstep.EventDropVote && strings.Contains(ev.Text, "is gone too")
+		}
+		if at == "move" && !again {
+			t.Fatalf("peer %d did not vote again to drop P5, whose vote on P3's drop never came", i+1)
 		}
 	}
 	rep, err := lockstep.Verify(nt.entries[0], games.Lookup)
