@@ -90,7 +90,14 @@ func (m *Machine) stepEscrow() bool {
 			m.pieces[d][m.me] = &p
 			return true
 		}
-		if m.sendPairPieces(d) || m.recover(d) {
+		if m.recover(d) {
+			return true
+		}
+	}
+	for d, dropped := range m.dropped {
+		// Whether or not this peer rebuilt d's key without them: a peer
+		// that lacks a plain piece needs every pair piece.
+		if dropped && m.escrows[d] != nil && m.sendPairPieces(d) {
 			return true
 		}
 	}

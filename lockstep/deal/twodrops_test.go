@@ -456,3 +456,57 @@ func TestBadPairEscrowPieceIsAccused(t *testing.T) {
 		t.Errorf("seat 3 named %v", cs)
 	}
 }
+
+// TestSecondDropsPieceReachedOnlyOne: at 5 seats seat 2 goes with a share
+// owed and is dropped; seat 5 publishes its piece of seat 2's key, which
+// reaches seat 1 only, and goes too. Seat 1 rebuilds seat 2's key from
+// the plain pieces, the others from the pair escrow without seat 5 (seat
+// 1's pair piece included, though it needs none itself): every live seat
+// ends with both keys rebuilt, the draw done, the same cards shown.
+func TestSecondDropsPieceReachedOnlyOne(t *testing.T) {
+	n, a, b := 5, 1, 4
+	tb := newTable(t, n, []Deck{seqDeck(0, 20, 0)})
+	tb.run()
+	tb.silence(a)
+	tb.openLive(nil, Opening{Deck: 0, Pos: 0, To: 0}, Opening{Deck: 0, Pos: 1, To: b})
+	tb.run()
+	prev := tb.hook
+	tb.hook = func(to int, env *crypto.Envelope) *crypto.Envelope {
+		if env.Author == tb.ids[b].ID() && (env.Kind != crypto.KindPiece || to != 0) {
+			return nil
+		}
+		return prev(to, env)
+	}
+	tb.drop(a)
+	tb.run()
+	live := []int{0, 2, 3}
+	if tb.ms[0].pieces[a][b] == nil || tb.ms[2].pieces[a][b] != nil {
+		t.Fatal("the premise: seat 5's piece of seat 2's key reached seat 1 only")
+	}
+	for _, i := range live {
+		if err := tb.ms[i].Drop(b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tb.collect()
+	tb.run()
+	tb.noCheatsAmong(live)
+	for _, i := range live {
+		for _, w := range tb.ms[i].Waiting() {
+			t.Errorf("seat %d still waits: %v", i+1, w)
+		}
+		if !tb.ms[i].DropDone(a) || !tb.ms[i].DropDone(b) {
+			t.Fatalf("seat %d: the drops are not done", i+1)
+		}
+	}
+	if _, ok := tb.ms[0].Card(Handle{Deck: 0, Pos: 0}); !ok {
+		t.Error("seat 1's draw did not finish")
+	}
+	h := Handle{Deck: 0, Pos: 1} // seat 5's: shown at its drop
+	c0, ok0 := tb.ms[0].PublicCard(h)
+	for _, i := range live {
+		if c, ok := tb.ms[i].PublicCard(h); !ok || c != c0 || !ok0 {
+			t.Errorf("%s: seat 1 sees %d (%v), seat %d %d (%v)", h, c0, ok0, i+1, c, ok)
+		}
+	}
+}
