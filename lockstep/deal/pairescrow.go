@@ -26,6 +26,10 @@ import (
 // at once are beyond it: the third's piece is missing from every pair
 // escrow, and the deal says it waits for it (Waiting).
 //
+// The price: the plain escrow needs every other seat to rebuild a key, a
+// pair escrow all but one of them, so any n−2 other seats that collude
+// could read a seat's hand (at 4 seats, two against one).
+//
 // The pair pieces rebuild the key only: the lists of what each holder
 // holds of the dropped seat (escrow.go's decideChains) come with the plain
 // pieces, and a chain or batch that needs them waits for x's plain piece
