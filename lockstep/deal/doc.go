@@ -75,7 +75,7 @@
 //     chain) and re-maskings its holder held; an attempt or batch no list
 //     names goes on without it, so a seat that drops before its link of a
 //     chain, or its re-masking of a batch, does not hold the table
-//     forever. At 4 to 16 seats each escrow also carries a pair escrow
+//     forever. At 5 to 16 seats each escrow also carries a pair escrow
 //     without each other seat (pairescrow.go), so two seats that drop at
 //     once are both rebuilt.
 //

@@ -11,7 +11,7 @@ import (
 // additively among all the others (escrow.go), so when two seats a and b
 // drop before either published its piece of the other's key, neither key
 // can be rebuilt from the plain escrows: a's piece held by b is sealed to
-// b's key, and b's piece held by a to a's. So at tables of 4 to 16 seats
+// b's key, and b's piece held by a to a's. So at tables of 5 to 16 seats
 // each dealer's escrow envelope also carries, for every other seat x, a
 // second escrow of the same key split among the seats other than the
 // dealer and x (mentalpoker's escrow over that sub-table, under the
@@ -28,7 +28,7 @@ import (
 //
 // The price: the plain escrow needs every other seat to rebuild a key, a
 // pair escrow all but one of them, so any n−2 other seats that collude
-// could read a seat's hand (at 4 seats, two against one).
+// could read a seat's hand (at 5 seats, three against one).
 //
 // The pair pieces rebuild the key only: the lists of what each holder
 // holds of the dropped seat (escrow.go's decideChains) come with the plain
@@ -39,7 +39,14 @@ import (
 const ctxEscrowPair = "escrow-pair"
 
 // pairOn reports whether this table's escrows carry pair escrows.
-func (m *Machine) pairOn() bool { return len(m.seats) >= 4 && len(m.seats) <= 16 }
+func (m *Machine) pairOn() bool { return len(m.seats) >= pairMin && len(m.seats) <= 16 }
+
+// pairMin is the smallest table with pair escrows. A pair escrow lets all
+// but one of the other seats rebuild a key, so at 4 seats two players who
+// collude could read the third's hand; and at 4 seats two who quit at
+// once cannot be voted out anyway (two of four is no majority). So pair
+// escrows start at 5 seats, where the three left drop both.
+const pairMin = 5
 
 // pairSeq is the seq of a piece (or accuse) envelope of dealer d's pair
 // escrow without seat x; a plain escrow's is d.

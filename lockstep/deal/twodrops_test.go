@@ -10,7 +10,7 @@ import (
 	mp "github.com/boardmesh/boardmesh/crypto/mentalpoker"
 )
 
-// TestTwoDropsAtOnce: at 4, 5 and 8 seats, two seats go silent at the same
+// TestTwoDropsAtOnce: at 5, 6 and 8 seats, two seats go silent at the same
 // moment, in the middle of a draw that needs their shares, before either
 // published its piece of the other's key. The others drop both (one vote,
 // so two Drop calls at the same place of the log); each key is rebuilt
@@ -19,7 +19,7 @@ import (
 // both held are shown to all, and the live seats reshuffle and deal on.
 // Nobody honest is named.
 func TestTwoDropsAtOnce(t *testing.T) {
-	for _, n := range []int{4, 5, 8} {
+	for _, n := range []int{5, 6, 8} {
 		for _, order := range []string{"first-first", "last-first"} {
 			t.Run(fmt.Sprintf("%d seats, %s", n, order), func(t *testing.T) {
 				tb := newTable(t, n, []Deck{seqDeck(0, 40, 0)})
@@ -428,20 +428,23 @@ func TestHolderClaimingALinkItLacks(t *testing.T) {
 	tb.waitsOnlyFor(honest, []int{liar}, "says it holds")
 }
 
-// TestBadPairEscrowPieceIsAccused: at 4 seats seat 2 seals a wrong piece
+// TestBadPairEscrowPieceIsAccused: at 5 seats seat 2 seals a wrong piece
 // for seat 3 in its pair escrow without seat 1. Seat 3 finds it when it
 // opens its piece, and publishes the proof; seats 1 and 4 check the
 // accusation and name seat 2, with its escrow and the accusation as
-// evidence.
+// evidence. (At 4 seats there are no pair escrows.)
 func TestBadPairEscrowPieceIsAccused(t *testing.T) {
-	tb := newTable(t, 4, []Deck{seqDeck(0, 8, 0)})
+	if l := (&Machine{seats: make([]crypto.PeerID, 4)}).escrowLen(); l != mp.EscrowLen(4) {
+		t.Errorf("a 4-seat escrow is %d bytes, want the plain escrow's %d", l, mp.EscrowLen(4))
+	}
+	tb := newTable(t, 5, []Deck{seqDeck(0, 8, 0)})
 	tb.tamper(1, crypto.KindEscrow, func(env *crypto.Envelope) *crypto.Envelope {
 		b, _ := decodeBlobBody(env.Kind, env.Body)
-		b[mp.EscrowLen(4)+2*mp.PointLen] ^= 1 // the pair escrow without seat 1: seat 3's sealed piece
+		b[mp.EscrowLen(5)+2*mp.PointLen] ^= 1 // the pair escrow without seat 1: seat 3's sealed piece
 		return tb.resign(1, env, encodeBlobBody(b))
 	})
 	tb.run()
-	for _, i := range []int{0, 3} {
+	for _, i := range []int{0, 3, 4} {
 		found := false
 		for _, e := range tb.cheats(i) {
 			if e.Cheat == CheatBadEscrow && e.Seat == 2 && len(e.Evidence) == 2 && e.Evidence[1].Kind == crypto.KindAccuse && e.Evidence[1].Seq == pairSeq(1, 0) {
