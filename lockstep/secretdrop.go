@@ -33,7 +33,9 @@ func (m *machine) startCardDrop(seats []int) error {
 			}
 		}
 	}
-	m.dropCards = append([]int(nil), seats...)
+	// A drop agreed while an earlier one still waits for its pieces joins
+	// it: both are counted as one step once both keys are rebuilt.
+	m.dropCards = append(m.dropCards, seats...)
 	return nil
 }
 
