@@ -87,6 +87,7 @@ type Node struct {
 	resent   int64 // time of the last re-send
 	stalled  bool
 	voted    map[uint64][][]int    // log position → seat sets this node voted to drop
+	votedAt  int64                 // when this node last voted to drop
 	asked    map[crypto.PeerID]int // log length when a gap was last requested from a peer
 	askTurn  int                   // how many stalled gap requests named a peer (gapAsk)
 
@@ -135,13 +136,17 @@ type Node struct {
 	// (own and others', once each: cardHas), with the log length then,
 	// for catch-up answers (cardsFor); replaying is set while New steps
 	// a restarted seat's card log.
-	cardHeld  []heldCard
-	cardHeard []crypto.PeerID // members heard from while the card layer is held (releaseCards)
-	cardHas   map[slot]bool
-	// convicted, by seat, is why the card layer proved that seat a cheat
-	// by an envelope it signed ("" if it did not): the node votes to drop
-	// it at once (secretdrop.go).
-	convicted []string
+	cardHeld []heldCard
+	// cardStamps are the steps at which members signed card envelopes
+	// for our state (desynccards.go): what disputes a state that differs
+	// there, as an action in our log does.
+	cardStamps []cardStamp
+	cardHeard  []crypto.PeerID // members heard from while the card layer is held (releaseCards)
+	cardHas    map[slot]bool
+	// convicted, by seat, is what the card layer proved against that seat
+	// by an envelope it signed (Text "" if nothing): the node votes to
+	// drop it at once (secretdrop.go), or, at a table of two, may claim.
+	convicted []CardCheat
 	replaying bool
 	modeFor   crypto.Hash // the session modeText is of
 	modeText  string
@@ -425,6 +430,7 @@ func (n *Node) voteDrop(seats []int, why string) error {
 		}
 	}
 	n.voted[at] = append(n.voted[at], seats)
+	n.votedAt = n.now
 	n.sign(&crypto.Envelope{Session: n.m.session, Seq: at, Kind: crypto.KindDrop,
 		StateHash: n.m.hashes[n.m.seq], Body: encodeSeats(seats)})
 	text := "voted to drop " + n.m.seatNames(seats)
@@ -867,15 +873,50 @@ func (n *Node) Tick(now int64) {
 			n.rd.Requests = append(n.rd.Requests, n.gapAsk(uint64(len(n.m.log))))
 		}
 	}
-	if n.cfg.DropAfter > 0 && now-n.progress >= n.cfg.DropAfter && n.m.phase == PhasePlaying && len(n.m.dropCards) == 0 {
+	if n.cfg.DropAfter > 0 && now-n.progress >= n.cfg.DropAfter && n.m.phase == PhasePlaying {
+		// Also while a secret table's drop waits for the pieces of a
+		// key: a seat that went at the same moment as the dropped one
+		// never sends its piece, and the key is rebuilt only once that
+		// seat is dropped too (lockstep/deal's pair escrows).
 		var seats []int
 		for _, w := range waits {
-			if w.Seat >= 0 && w.Peer != n.id.ID() && !containsInt(seats, w.Seat) {
+			if w.Seat >= 0 && w.Peer != n.id.ID() && (w.Seat >= len(n.m.dropped) || !n.m.dropped[w.Seat]) && !containsInt(seats, w.Seat) {
 				seats = append(seats, w.Seat)
 			}
 		}
 		if len(seats) > 0 {
 			_ = n.VoteDrop(seats)
+		}
+		n.extendDropVotes(now)
+	}
+}
+
+// extendDropVotes: a drop vote of ours that a voter it needs has not
+// joined for DropAfter. That voter went too, at the same moment as the
+// seats we voted out (two players who quit together: the action waited
+// for is only the first's), and the vote can never commit without it; so
+// we vote again, to drop it as well. The new vote needs a strict majority
+// of the seats in play like any (dropExpectation): at 5 seats two that
+// went together are dropped by the other three; at 4 the two left are no
+// majority, and the game waits.
+func (n *Node) extendDropVotes(now int64) {
+	if now-n.votedAt < n.cfg.DropAfter {
+		return
+	}
+	me := n.mySeat()
+	votes, _ := n.dropVotes()
+	for _, v := range votes {
+		if !containsInt(v.Voters, me) {
+			continue
+		}
+		more := append([]int(nil), v.Seats...)
+		for _, s := range v.Needed {
+			if s != me && !containsInt(v.Voters, s) {
+				more = append(more, s)
+			}
+		}
+		if len(more) > len(v.Seats) {
+			_ = n.voteDrop(more, "it has not voted on the drop either, and is gone too")
 		}
 	}
 }

@@ -3,6 +3,7 @@ package cardsource_test
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -16,6 +17,9 @@ import (
 
 // live reports whether peer i is still at the table.
 func (nt *nodeTable) live(i int) bool {
+	if nt.gone >= 0 && nt.shares >= nt.goneAfter && slices.Contains(nt.goneToo, i) {
+		return false // it vanished with the gone peer, at the same moment
+	}
 	return (i != nt.gone || nt.shares < nt.goneAfter) && (nt.left == nil || !nt.left[i])
 }
 
@@ -410,5 +414,93 @@ func TestNodeSecretDropBeforeItsLink(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestNodeSecretTwoDropAtOnce: at a secret Dominion table of five lockstep
+// nodes, the third and the fifth peer vanish at the same moment (the
+// third instead of sending its third envelope of decryption shares, or
+// its second action: then the others vote the third out first, and vote
+// again to drop the fifth too when its vote does not come),
+// before either publishes its piece of the other's card key. The three
+// left say whom they wait for, vote both out (a majority of the five),
+// rebuild both keys (lockstep/deal's pair escrows), show the cards both
+// held and play to the end with identical logs and states; the log
+// verifies on its own.
+func TestNodeSecretTwoDropAtOnce(t *testing.T) {
+	for _, at := range []string{"share", "move"} {
+		t.Run("at its "+at, func(t *testing.T) { twoDropAtOnce(t, at) })
+	}
+}
+
+func twoDropAtOnce(t *testing.T, at string) {
+	nt := newNodeGameTable(t, dominion.Game, 5, "two drops dominion", false, func(i int, c *lockstep.Config) { c.DropAfter, c.StallAfter = 2000, 500 })
+	nt.gone, nt.goneAfter, nt.goneToo = 2, 3, []int{4}
+	if at == "move" {
+		// P3 vanishes as it is to send its second action: the table waits
+		// for P3 alone, and P5's vote on P3's drop never comes.
+		nt.goneKind, nt.goneAfter = crypto.KindAction, 2
+	}
+	nt.playTicking()
+	if nt.live(2) || nt.live(4) {
+		t.Fatal("the game ended before the two peers vanished")
+	}
+	live := []int{0, 1, 3}
+	a := nt.nodes[0]
+	for _, i := range live[1:] {
+		if !bytes.Equal(engine.Encode(a.State()), engine.Encode(nt.nodes[i].State())) {
+			t.Fatalf("peers 1 and %d hold different states", i+1)
+		}
+		if len(nt.entries[0]) != len(nt.entries[i]) {
+			t.Fatalf("%d entries against %d", len(nt.entries[0]), len(nt.entries[i]))
+		}
+		for k := range nt.entries[0] {
+			if !bytes.Equal(nt.entries[0][k].Marshal(), nt.entries[i][k].Marshal()) {
+				t.Fatalf("entry %d differs", k)
+			}
+		}
+	}
+	st := a.Status()
+	c := a.State().(engine.CardState).Cards()
+	for _, name := range []string{"P3", "P5"} {
+		gone := -1
+		for seat, mi := range st.Seats {
+			if st.Members[mi].Name == name {
+				gone = seat
+			}
+		}
+		if gone < 0 || !st.Dropped[gone] {
+			t.Fatalf("%s (seat %d) is not dropped: %v", name, gone+1, st.Dropped)
+		}
+		for d := 0; d < c.NumDecks(); d++ {
+			for p := 0; c.Valid(engine.Handle{Deck: uint8(d), Pos: uint16(p)}); p++ {
+				h := engine.Handle{Deck: uint8(d), Pos: uint16(p)}
+				if _, pub := c.Public(h); c.Seen(h, gone) && !pub {
+					t.Fatalf("%s, shown to %s, is still hidden after its key was rebuilt", h, name)
+				}
+			}
+		}
+	}
+	for _, i := range live {
+		rebuilt := 0
+		for _, ev := range nt.events[i] {
+			if ev.Kind == lockstep.EventDropped && strings.Contains(ev.Text, "escrow pieces") {
+				rebuilt += len(ev.Seats)
+			}
+		}
+		if rebuilt != 2 {
+			t.Fatalf("peer %d was told of %d rebuilt keys, want 2", i+1, rebuilt)
+		}
+		again := false
+		for _, ev := range nt.events[i] {
+			again = again || ev.Kind == lockstep.EventDropVote && strings.Contains(ev.Text, "is gone too")
+		}
+		if at == "move" && !again {
+			t.Fatalf("peer %d did not vote again to drop P5, whose vote on P3's drop never came", i+1)
+		}
+	}
+	rep, err := lockstep.Verify(nt.entries[0], games.Lookup)
+	if err != nil || rep.Result == nil {
+		t.Fatalf("the log does not verify on its own: %v", err)
 	}
 }

@@ -47,6 +47,8 @@ type nodeTable struct {
 	// goneAfter'th share envelope: that and nothing after goes out, and it
 	// is no longer run, until the test sets gone to -1 (it comes back).
 	gone, goneAfter, shares int
+	// goneToo are peers that vanish with gone, at the same moment.
+	goneToo []int
 	// goneKind, if set, is the kind counted for goneAfter instead of
 	// share envelopes (crypto.KindShuffle: it freezes before a shuffle).
 	goneKind crypto.Kind

@@ -2,6 +2,7 @@ package deal
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/boardmesh/boardmesh/crypto"
 	mp "github.com/boardmesh/boardmesh/crypto/mentalpoker"
@@ -47,7 +48,7 @@ func (m *Machine) Open(ops []Opening) (uint64, error) {
 	}
 	n := len(m.seats)
 	b := &batch{ops: append([]Opening(nil), ops...), remaskEnv: make([]*crypto.Envelope, n), shareEnv: make([]*crypto.Envelope, n),
-		remaskOK: make([]bool, n), shareOK: make([]bool, n), remaskBad: make([]bool, n)}
+		remaskOK: make([]bool, n), shareOK: make([]bool, n), remaskBad: make([]bool, n), state: m.at}
 	m.batches = append(m.batches, b)
 	m.ops = append(m.ops, op{chain: -1, batch: len(m.batches) - 1, drop: -1})
 	m.release()
@@ -163,7 +164,10 @@ func (m *Machine) stepBatch(seq uint64, b *batch) bool {
 		return true
 	}
 	for s, ok := range b.remaskOK {
-		if !ok && b.remaskEnv[s] != nil {
+		if !ok && m.decideRemask(seq, b, s) {
+			return true
+		}
+		if !ok && b.remaskEnv[s] != nil && !m.remaskFrozen(seq, s) {
 			m.checkRemasks(seq, b, s)
 			return true
 		}
@@ -257,7 +261,7 @@ func (m *Machine) sendRemasks(seq uint64, b *batch) {
 		e.ct, e.remasked = out, true
 		es = append(es, remaskEntry{Slot: i, CT: out.Bytes(), Proof: prf})
 	}
-	m.sign(&crypto.Envelope{Seq: seq, Kind: crypto.KindRemask, Body: encodeRemasks(es)})
+	m.sign(&crypto.Envelope{Seq: seq, Kind: crypto.KindRemask, StateHash: b.state, Body: encodeRemasks(es)})
 	b.sentRemask, b.remaskOK[m.me] = true, true
 }
 
@@ -337,7 +341,7 @@ func (m *Machine) sendShares(seq uint64, b *batch) {
 		e.shares[m.me] = &sh
 		es = append(es, shareEntry{Slot: i, Share: sh.Bytes()})
 	}
-	m.sign(&crypto.Envelope{Seq: seq, Kind: crypto.KindShare, Body: encodeShares(es)})
+	m.sign(&crypto.Envelope{Seq: seq, Kind: crypto.KindShare, StateHash: b.state, Body: encodeShares(es)})
 	b.sentShares, b.shareOK[m.me] = true, true
 }
 
@@ -460,4 +464,51 @@ func (m *Machine) shareCheat(b *batch, kind CheatKind, s int, text string, env *
 	}
 	b.setAside(s)
 	_ = m.convict(kind, s, text, env)
+}
+
+// A dropped seat that owed a re-masking in a batch declared before its
+// drop, and never sent it, would hold the batch forever; one that reached
+// some peers but not others must change the same ciphertexts everywhere.
+// So the holders' piece envelopes list the batches in which they hold the
+// dropped seat's re-masking envelope (pieceBody.Remasks), as for its
+// shuffles (escrow.go): once every list is in, a batch no holder lists
+// goes on without it, with the ciphertexts as they were (opened to the
+// dropped seat, whose cards are shown to all at its drop); a batch some
+// holder lists waits for it (that holder relays it). Until then a holder
+// whose own list lacks it does not check one that arrives late.
+
+// holdingRemasks is the batches declared before seat d's drop in which
+// this seat holds d's re-masking envelope, ascending.
+func (m *Machine) holdingRemasks(d int) []uint64 {
+	var out []uint64
+	for i := 0; i < m.dropBatches[d]; i++ {
+		if m.seen[slotKey{crypto.KindRemask, d, uint64(i)}] != nil {
+			out = append(out, uint64(i))
+		}
+	}
+	return out
+}
+
+// remaskFrozen reports whether this seat must not check dropped seat s's
+// re-masking of batch seq yet: its own list says it did not hold it, and
+// the lists are not all in.
+func (m *Machine) remaskFrozen(seq uint64, s int) bool {
+	return m.dropped[s] && !m.decided[s] && seq < uint64(m.dropBatches[s]) && m.claimed[s][m.me] && !slices.Contains(m.remaskHolds[s][m.me], seq)
+}
+
+// decideRemask lets batch seq go on without dropped seat s's re-masking
+// once the lists are in and no holder holds it; it reports whether it did.
+func (m *Machine) decideRemask(seq uint64, b *batch, s int) bool {
+	if !m.dropped[s] || !m.decided[s] || seq >= uint64(m.dropBatches[s]) || b.remaskBad[s] {
+		return false
+	}
+	for h := range m.seats {
+		if h != s && m.claimed[s][h] && slices.Contains(m.remaskHolds[s][h], seq) {
+			return false
+		}
+	}
+	b.remaskOK[s] = true
+	m.rd.Events = append(m.rd.Events, Event{Kind: EventLinkSkipped, Seat: s + 1, Batch: seq,
+		Text: fmt.Sprintf("batch %d goes on without %s's re-masking, which no other seat received before its drop (the cards it was to re-mask open to it as they were, and are shown with its hand)", seq, m.who(s))})
+	return true
 }

@@ -168,7 +168,7 @@ func decodeShares(in []byte) ([]shareEntry, error) {
 // (mentalpoker's 96 bytes per other seat), the accusation (128 bytes). The
 // escrow's exact length depends on the table and is checked when it is
 // parsed; the accusation's exact length here. A piece's body is its blob
-// (a 32-byte scalar) and its holder's lacks (pieceBody).
+// (a 32-byte scalar) and its holder's list of shuffles held (pieceBody).
 func encodeBlobBody(b []byte) []byte {
 	e := engine.NewEncoder(nil)
 	e.Blob("blob", b)
@@ -230,32 +230,42 @@ func wellFormed(env *crypto.Envelope) error {
 	default:
 		err = fmt.Errorf("%w: kind %s is not of the card protocol", ErrBadBody, env.Kind)
 	}
-	if err == nil && !env.StateHash.IsZero() {
+	if err == nil && !env.StateHash.IsZero() && !answersState(env.Kind) {
 		err = fmt.Errorf("%w: a %s envelope carries a state hash", ErrBadBody, env.Kind)
 	}
 	return err
 }
 
-// maxLacks bounds a piece's list of chains: more than a deal holds ahead.
-const maxLacks = 1024
+// maxHolds bounds a piece's list of shuffles: more than a deal holds ahead.
+const maxHolds = 1024
 
 // pieceBody is a piece envelope's body: the holder's piece of the dropped
-// seat's key (a 32-byte scalar), then Lacks: the chains declared before the
-// drop, in ascending order, in which the holder did not hold the dropped
-// seat's shuffle when it signed the piece. A chain every holder lacks goes
-// on without the dropped seat's link (escrow.go, decideChains): every peer
-// reads the same signed lists, so every peer skips the same links.
+// seat's key (a 32-byte scalar), then Holds: the seqs, ascending, of the
+// dropped seat's shuffle envelopes of chains declared before the drop that
+// the holder held when it signed the piece (each attempt of a chain redone
+// without a forger has its own seq, §10.3, so the list names the attempt).
+// A chain's attempt no holder holds the dropped seat's link of goes on
+// without it (escrow.go, decideChains): every peer reads the same signed
+// lists, so every peer skips the same links. Then Remasks: the batches
+// declared before the drop, ascending, in which the holder held the
+// dropped seat's re-masking envelope (batch.go, decideRemask). A piece of
+// a pair escrow (pairescrow.go) has empty lists.
 type pieceBody struct {
-	Piece []byte
-	Lacks []uint64
+	Piece   []byte
+	Holds   []uint64
+	Remasks []uint64
 }
 
 func (b *pieceBody) encode() []byte {
 	e := engine.NewEncoder(nil)
 	e.Blob("piece", b.Piece)
-	e.Len("lacks", len(b.Lacks))
-	for _, c := range b.Lacks {
-		e.Uint("chain", c)
+	e.Len("holds", len(b.Holds))
+	for _, c := range b.Holds {
+		e.Uint("seq", c)
+	}
+	e.Len("remasks", len(b.Remasks))
+	for _, c := range b.Remasks {
+		e.Uint("batch", c)
 	}
 	return e.Bytes()
 }
@@ -263,13 +273,21 @@ func (b *pieceBody) encode() []byte {
 func decodePiece(in []byte) (*pieceBody, error) {
 	d := engine.NewDecoder(in)
 	b := &pieceBody{Piece: d.Blob(mp.ScalarLen)}
-	n := d.Len(maxLacks)
+	n := d.Len(maxHolds)
 	for i := 0; i < n && d.Err() == nil; i++ {
 		c := d.Uint()
-		if d.Err() == nil && i > 0 && c <= b.Lacks[i-1] {
-			return nil, fmt.Errorf("%w: piece: chains not strictly ascending", ErrBadBody)
+		if d.Err() == nil && i > 0 && c <= b.Holds[i-1] {
+			return nil, fmt.Errorf("%w: piece: shuffle seqs not strictly ascending", ErrBadBody)
 		}
-		b.Lacks = append(b.Lacks, c)
+		b.Holds = append(b.Holds, c)
+	}
+	n = d.Len(maxHolds)
+	for i := 0; i < n && d.Err() == nil; i++ {
+		c := d.Uint()
+		if d.Err() == nil && i > 0 && c <= b.Remasks[i-1] {
+			return nil, fmt.Errorf("%w: piece: batches not strictly ascending", ErrBadBody)
+		}
+		b.Remasks = append(b.Remasks, c)
 	}
 	if d.Err() == nil && len(b.Piece) != mp.ScalarLen {
 		return nil, fmt.Errorf("%w: piece: %d bytes, want %d", ErrBadBody, len(b.Piece), mp.ScalarLen)

@@ -64,17 +64,27 @@
 //     posts it; a holder revealing its own card inside an action attaches
 //     RevealShare to it instead, checked by CheckReveal.
 //  4. Reshuffle: a new chain over the current ciphertexts of the given
-//     handles, into a new deck.
+//     handles, into a new deck. Every chain and batch answers a state
+//     (state.go): the caller names the shared game state's hash with At,
+//     and every chain and batch declared after it
+//     answers that state, and its shuffle, remask and share envelopes
+//     carry the hash. One for another state than ours is set aside
+//     unchecked, in an EventOtherState: a desync (a buggy engine asks
+//     for other cards), which the session's state hashes explain, never a
+//     cheat.
 //  5. Escrow (3+ seats, escrow.go): once the keys have checked, each seat
 //     splits its key among the others in an escrow envelope; no opening
 //     starts before every escrow has checked. Drop(seat), at the agreed
 //     point of a lockstep drop, has the others publish their pieces; the
 //     dropped seat's key is rebuilt, its shares computed by everyone, its
 //     cards shown to all, and later chains leave it out. Each piece lists
-//     the chains declared before the drop in which its holder lacked the
-//     dropped seat's shuffle; a chain every holder lacks it in goes on
-//     without that link, so a seat that drops before its link of the
-//     setup chains or of a reshuffle does not hold the table forever.
+//     the dropped seat's shuffles (by seq, so by attempt of a redone
+//     chain) and re-maskings its holder held; an attempt or batch no list
+//     names goes on without it, so a seat that drops before its link of a
+//     chain, or its re-masking of a batch, does not hold the table
+//     forever. At 5 to 16 seats each escrow also carries a pair escrow
+//     without each other seat (pairescrow.go), so two seats that drop at
+//     once are both rebuilt.
 //
 // # Cheats
 //
@@ -113,9 +123,8 @@
 // agree. After a drop, what the dropped seat signed for batches declared
 // before it, and its links of chains some holder's piece says it holds,
 // must still reach every peer (by relay or catch-up) for those to finish;
-// its links no other seat held are skipped. One race is left to the
-// relay: a second seat dropped while the first one's pieces are in
-// flight counts as lacking every link on a peer that rebuilt its piece
-// before its piece envelope came. Stalls' timing is not here: Waiting says
+// its links no other seat held are skipped. Three seats dropped at once
+// before their pieces came, or a seat dropped before its escrow reached
+// anyone, cannot be rebuilt: Waiting says so in plain words. Stalls' timing is not here: Waiting says
 // who is awaited; lockstep's stall and drop machinery decides when to act.
 package deal

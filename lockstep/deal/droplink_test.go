@@ -275,7 +275,7 @@ func TestPieceListingAChainNotOwedIsNamed(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b.Lacks = []uint64{5}
+		b.Holds = []uint64{5}
 		return tb.resign(1, env, b.encode())
 	})
 	tb.silence(2)

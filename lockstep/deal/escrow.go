@@ -2,6 +2,7 @@ package deal
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/boardmesh/boardmesh/crypto"
 	mp "github.com/boardmesh/boardmesh/crypto/mentalpoker"
@@ -46,21 +47,20 @@ func (m *Machine) stepEscrow() bool {
 		return false
 	}
 	if m.escrows[m.me] == nil && m.mayNew(crypto.KindEscrow, 0) {
-		ctx := m.ctx(0, 0, ctxEscrow)
 		if own := m.adopted(crypto.KindEscrow, 0); own != nil {
 			b, _ := decodeBlobBody(own.Kind, own.Body)
-			e, err := mp.ParseEscrow(ctx, m.me, m.keys, b)
+			e, pairs, err := m.parseEscrow(m.me, b)
 			if err != nil {
 				m.cheat(CheatBadEscrow, m.me, fmt.Sprintf("this peer's persisted escrow does not check: %v", err))
 				return false
 			}
-			m.escrows[m.me] = e
+			m.escrows[m.me], m.pairs[m.me] = e, pairs
 			m.sign(own)
 			return true
 		}
-		b, err := mp.MakeEscrow(m.rand, ctx, m.me, m.sk, m.keys)
+		b, err := m.makeEscrow()
 		if err == nil {
-			m.escrows[m.me], err = mp.ParseEscrow(ctx, m.me, m.keys, b)
+			m.escrows[m.me], m.pairs[m.me], err = m.parseEscrow(m.me, b)
 		}
 		if err != nil {
 			m.cheat(CheatBadEscrow, m.me, fmt.Sprintf("this peer could not make its escrow: %v", err))
@@ -80,22 +80,46 @@ func (m *Machine) stepEscrow() bool {
 		}
 		if !m.pieceSent[d] && !m.dropped[m.me] && m.mayNew(crypto.KindPiece, uint64(d)) {
 			m.pieceSent[d] = true
-			body := &pieceBody{Piece: m.myPieces[d].Bytes(), Lacks: m.lacking(d)}
+			body := &pieceBody{Piece: m.myPieces[d].Bytes(), Holds: m.holding(d), Remasks: m.holdingRemasks(d)}
 			sent := m.sign(&crypto.Envelope{Seq: uint64(d), Kind: crypto.KindPiece, Body: body.encode()})
 			if b, err := decodePiece(sent.Body); err == nil {
 				// After a restart, what this seat signed before binds it.
-				m.lacks[d][m.me], m.claimed[d][m.me] = b.Lacks, true
+				m.holds[d][m.me], m.remaskHolds[d][m.me], m.claimed[d][m.me] = b.Holds, b.Remasks, true
 			}
 			p := m.myPieces[d]
 			m.pieces[d][m.me] = &p
 			return true
 		}
 		if m.recover(d) {
+			return true
+		}
+	}
+	for d, dropped := range m.dropped {
+		// Whether or not this peer rebuilt d's key without them: a peer
+		// that lacks a plain piece needs every pair piece.
+		if dropped && m.escrows[d] != nil && m.sendPairPieces(d) {
+			return true
+		}
+	}
+	for d, dropped := range m.dropped {
+		if dropped && m.recovered[d] != nil && !m.decided[d] && m.listsIn(d) {
 			m.decideChains(d)
 			return true
 		}
 	}
 	return false
+}
+
+// listsIn reports whether the signed lists of every holder that owed one
+// for dropped seat d have come: every seat in play at d's drop (a seat
+// dropped before d sent none, and counts as holding nothing of d's).
+func (m *Machine) listsIn(d int) bool {
+	for h := range m.seats {
+		if h != d && (!m.dropped[h] || m.laterDrop(d, h)) && !m.claimed[d][h] {
+			return false
+		}
+	}
+	return true
 }
 
 // recover rebuilds dropped seat d's key once every holder's piece is in.
@@ -115,13 +139,19 @@ func (m *Machine) recover(d int) bool {
 			m.pieces[d][h] = &p
 		}
 		if m.pieces[d][h] == nil {
-			return false
+			ps = nil
+			break
 		}
 		ps = append(ps, *m.pieces[d][h])
 	}
-	sk, err := e.Recover(ps)
-	if err != nil {
-		m.cheat(CheatBadEscrow, d, fmt.Sprintf("the pieces of %s's key do not rebuild it: %v", m.who(d), err))
+	var sk *mp.SecretKey
+	if ps != nil {
+		var err error
+		if sk, err = e.Recover(ps); err != nil {
+			m.cheat(CheatBadEscrow, d, fmt.Sprintf("the pieces of %s's key do not rebuild it: %v", m.who(d), err))
+			return false
+		}
+	} else if sk = m.recoverPair(d); sk == nil {
 		return false
 	}
 	m.recovered[d] = sk
@@ -204,7 +234,10 @@ func (m *Machine) Drop(seat int) error {
 		return fmt.Errorf("%w: dropping a seat needs 3 seats in play, and %d are", ErrBadInput, live)
 	}
 	m.dropped[seat] = true
+	m.drops++
+	m.dropOrder[seat] = m.drops
 	m.dropChains[seat] = len(m.chains)
+	m.dropBatches[seat] = len(m.batches)
 	m.ops = append(m.ops, op{chain: -1, batch: -1, drop: seat})
 	m.rd.Events = append(m.rd.Events, Event{Kind: EventDropped, Seat: seat + 1,
 		Text: fmt.Sprintf("%s is dropped; the others publish their pieces of its card key", m.who(seat))})
@@ -221,11 +254,11 @@ func (m *Machine) routeEscrow(env *crypto.Envelope, seat int) error {
 	}
 	switch env.Kind {
 	case crypto.KindEscrow:
-		e, err := mp.ParseEscrow(m.ctx(0, 0, ctxEscrow), seat, m.keys, b)
+		e, pairs, err := m.parseEscrow(seat, b)
 		if err != nil {
 			return m.cheat(CheatBadEscrow, seat, fmt.Sprintf("%s's escrow of its card key is invalid: %v", m.who(seat), err), env)
 		}
-		m.escrows[seat], m.escrowEnv[seat] = e, env
+		m.escrows[seat], m.pairs[seat], m.escrowEnv[seat] = e, pairs, env
 		p, err := e.Open(m.me, m.sk)
 		if err != nil {
 			acc, aerr := e.Accuse(m.rand, m.me, m.sk)
@@ -235,27 +268,52 @@ func (m *Machine) routeEscrow(env *crypto.Envelope, seat int) error {
 			return m.cheat(CheatBadEscrow, seat, fmt.Sprintf("%s's escrow piece for %s does not match its commitment (%v); the proof is published", m.who(seat), m.who(m.me), err), env)
 		}
 		m.myPieces[seat] = p
+		return m.openPairs(seat, env)
 	case crypto.KindAccuse:
-		e := m.escrows[env.Seq]
-		if err := e.VerifyAccusation(seat, b); err != nil {
-			return m.cheat(CheatFalseAccusation, seat, fmt.Sprintf("%s accuses %s of a bad escrow piece without proof: %v", m.who(seat), m.who(int(env.Seq)), err), env)
+		d, x, _ := m.splitSeq(env.Seq)
+		e, holder := m.escrows[d], seat
+		if x >= 0 {
+			e, holder = m.pairs[d][x], subSeat(seat, x)
 		}
-		return m.cheat(CheatBadEscrow, int(env.Seq), fmt.Sprintf("%s's escrow piece for %s is wrong, as %s proves", m.who(int(env.Seq)), m.who(seat), m.who(seat)),
-			m.escrowEnv[env.Seq], env)
+		if seat == x || e.VerifyAccusation(holder, b) != nil {
+			return m.cheat(CheatFalseAccusation, seat, fmt.Sprintf("%s accuses %s of a bad escrow piece without proof", m.who(seat), m.who(d)), env)
+		}
+		return m.cheat(CheatBadEscrow, d, fmt.Sprintf("%s's escrow piece for %s is wrong, as %s proves", m.who(d), m.who(seat), m.who(seat)),
+			m.escrowEnv[d], env)
 	case crypto.KindPiece:
-		d := int(env.Seq)
+		d, x, _ := m.splitSeq(env.Seq)
 		pb, _ := decodePiece(env.Body)
+		if x >= 0 {
+			var p mp.Piece
+			err := fmt.Errorf("%s is the seat its pair escrow leaves out", m.who(seat))
+			if seat != x {
+				p, err = m.pairs[d][x].VerifyPiece(subSeat(seat, x), pb.Piece)
+			}
+			if err == nil && len(pb.Holds)+len(pb.Remasks) > 0 {
+				err = fmt.Errorf("a piece of a pair escrow carries a list")
+			}
+			if err != nil {
+				return m.cheat(CheatWrongPiece, seat, fmt.Sprintf("%s's published piece of %s's key (its pair escrow without %s) is wrong: %v", m.who(seat), m.who(d), m.who(x), err), env)
+			}
+			m.pairPieces[d][x][seat] = &p
+			return nil
+		}
 		p, err := m.escrows[d].VerifyPiece(seat, pb.Piece)
 		if err != nil {
 			return m.cheat(CheatWrongPiece, seat, fmt.Sprintf("%s's published piece of %s's key is wrong: %v", m.who(seat), m.who(d), err), env)
 		}
-		for _, c := range pb.Lacks {
-			if c >= uint64(m.dropChains[d]) || len(m.chains[c].links) == 0 {
-				return m.cheat(CheatWrongPiece, seat, fmt.Sprintf("%s's piece of %s's key lists chain %d, in which %s owed no shuffle before its drop", m.who(seat), m.who(d), c, m.who(d)), env)
+		for _, q := range pb.Holds {
+			if ci, f := q&chainMask, q>>32; ci >= uint64(m.dropChains[d]) || len(m.chains[ci].links) == 0 || f > uint64(len(m.seats)) {
+				return m.cheat(CheatWrongPiece, seat, fmt.Sprintf("%s's piece of %s's key lists shuffle %d, of a chain in which %s owed no shuffle before its drop", m.who(seat), m.who(d), q, m.who(d)), env)
+			}
+		}
+		for _, q := range pb.Remasks {
+			if q >= uint64(m.dropBatches[d]) {
+				return m.cheat(CheatWrongPiece, seat, fmt.Sprintf("%s's piece of %s's key lists batch %d, declared after its drop", m.who(seat), m.who(d), q), env)
 			}
 		}
 		m.pieces[d][seat] = &p
-		m.lacks[d][seat], m.claimed[d][seat] = pb.Lacks, true
+		m.holds[d][seat], m.remaskHolds[d][seat], m.claimed[d][seat] = pb.Holds, pb.Remasks, true
 	}
 	return nil
 }
@@ -266,46 +324,76 @@ func (m *Machine) declaredEscrow(env *crypto.Envelope) bool {
 	case crypto.KindEscrow:
 		return m.keyOK && m.escrowOn()
 	case crypto.KindAccuse:
-		return env.Seq < uint64(len(m.seats)) && m.escrows[env.Seq] != nil
+		d, x, ok := m.splitSeq(env.Seq)
+		return ok && m.escrows[d] != nil && (x < 0 || m.pairs[d] != nil)
 	case crypto.KindPiece:
-		return env.Seq < uint64(len(m.seats)) && m.dropped[env.Seq] && m.escrows[env.Seq] != nil
+		d, x, ok := m.splitSeq(env.Seq)
+		return ok && m.dropped[d] && m.escrows[d] != nil && (x < 0 || m.pairs[d] != nil && m.laterDrop(d, x))
 	}
 	return false
 }
 
 // A seat that drops before it sends its link of a chain declared before
 // the drop would hold that chain, and every batch after it, forever. So
-// each holder's piece envelope lists the chains declared before the drop
-// in which it does not hold the dropped seat's shuffle (pieceBody.Lacks),
-// as it stands when it signs the piece; once the key is rebuilt (every
-// holder's piece is in), a chain that every holder whose piece came as an
-// envelope lacks goes on without that link: the next live seat shuffles
-// the previous live seat's output, as in a chain declared after the drop.
-// A chain some holder holds the link of waits for it (that holder relays
-// it). Every peer reads the same signed lists, so every peer skips the
-// same links, whenever the late link reaches it. The deck stays unknown
-// to each seat: every live seat after the skipped link still shuffles it.
+// each holder's piece envelope lists the dropped seat's shuffle envelopes
+// it holds of chains declared before the drop (pieceBody.Holds: their
+// seqs, which name the chain and the attempt, forge.go), as it stands when
+// it signs the piece, whether the chain is at that attempt here or not
+// yet (one kept ahead counts); once every list is in (listsIn), an attempt
+// of a chain whose dropped seat's link no holder holds goes on without it:
+// the next live seat shuffles the previous live seat's output, as in a
+// chain declared after the drop. An attempt some holder holds the link of
+// waits for it (that holder relays it). Every peer reads the same signed
+// lists, so every peer skips the same links, whenever the late link
+// reaches it, and a redo made after the lists are in is decided by them
+// at once. The deck stays unknown to each seat: every live seat after the
+// skipped link still shuffles it.
 //
-// Until the lists decide, a holder that lacked the link in a chain does
-// nothing in that chain (frozen): it neither shuffles on the dropped
-// seat's output nor checks a link after it, since the chain may go on
-// without it. One that held the link goes on as before: its own list says
-// so, and the chain keeps the link.
+// Until the lists decide, a holder whose list lacks the link of the
+// chain's current attempt does nothing in that chain (frozen): it neither
+// shuffles on the dropped seat's output nor checks a link after it, since
+// the chain may go on without it. One that held the link goes on as
+// before: its own list says so, and the chain keeps the link.
 
-// lacking is the chains declared before seat d's drop in which this seat
-// does not hold d's shuffle, ascending.
-func (m *Machine) lacking(d int) []uint64 {
+// holding is the seqs of seat d's shuffle envelopes of chains declared
+// before its drop that this seat holds (checked or not, of any attempt,
+// or kept ahead), ascending.
+func (m *Machine) holding(d int) []uint64 {
 	var out []uint64
-	for i := 0; i < m.dropChains[d]; i++ {
-		c := m.chains[i]
-		if len(c.links) > 0 && !c.links[d].skipped && c.links[d].env == nil {
-			out = append(out, uint64(i))
+	add := func(q uint64) {
+		if ci := q & chainMask; ci < uint64(m.dropChains[d]) && len(m.chains[ci].links) > 0 && !slices.Contains(out, q) {
+			out = append(out, q)
 		}
 	}
+	for i := 0; i < m.dropChains[d]; i++ {
+		c := m.chains[i]
+		for _, q := range append([]uint64{c.seq}, c.past...) {
+			if m.seen[slotKey{crypto.KindShuffle, d, q}] != nil {
+				add(q)
+			}
+		}
+	}
+	for _, e := range m.ahead {
+		if e.Kind == crypto.KindShuffle && e.Author == m.seats[d] {
+			add(e.Seq)
+		}
+	}
+	slices.Sort(out)
 	return out
 }
 
-// frozen reports whether chain ci waits for the lacks of a dropped seat's
+// heldBySome reports whether some holder's signed list names seat d's
+// shuffle of seq (a holder dropped before d sent none).
+func (m *Machine) heldBySome(d int, seq uint64) bool {
+	for h := range m.seats {
+		if h != d && m.claimed[d][h] && slices.Contains(m.holds[d][h], seq) {
+			return true
+		}
+	}
+	return false
+}
+
+// frozen reports whether chain ci waits for the lists of a dropped seat's
 // holders before this seat may go on in it.
 func (m *Machine) frozen(ci int) bool {
 	c := m.chains[ci]
@@ -317,7 +405,7 @@ func (m *Machine) frozen(ci int) bool {
 			continue
 		}
 		if m.claimed[d][m.me] {
-			if hasChain(m.lacks[d][m.me], ci) {
+			if !slices.Contains(m.holds[d][m.me], c.seq) {
 				return true
 			}
 		} else if c.links[d].env == nil {
@@ -327,40 +415,29 @@ func (m *Machine) frozen(ci int) bool {
 	return false
 }
 
-func hasChain(cs []uint64, ci int) bool {
-	for _, c := range cs {
-		if c == uint64(ci) {
-			return true
-		}
-	}
-	return false
-}
-
-// decideChains skips dropped seat d's link in every chain declared before
-// its drop that every holder lacks. A holder whose piece was opened with
-// its own rebuilt key (it dropped before) sent no list: it counts as
-// lacking every link.
+// decideChains skips dropped seat d's link in the current attempt of
+// every chain declared before its drop that no holder's list names.
 func (m *Machine) decideChains(d int) {
 	m.decided[d] = true
 	for i := 0; i < m.dropChains[d]; i++ {
-		c := m.chains[i]
-		if len(c.links) == 0 || c.links[d].skipped {
-			continue
-		}
-		skip := true
-		for h := range m.seats {
-			if h != d && m.claimed[d][h] && !hasChain(m.lacks[d][h], i) {
-				skip = false
-			}
-		}
-		if !skip || c.done {
-			// A chain done here with the link no holder has: only the
-			// dropped seat's own machine, which holds its link, gets here.
-			continue
-		}
-		c.links[d] = link{skipped: true, verified: true}
-		delete(m.seen, slotKey{crypto.KindShuffle, d, c.seq})
-		m.rd.Events = append(m.rd.Events, Event{Kind: EventLinkSkipped, Seat: d + 1, Deck: c.deck,
-			Text: fmt.Sprintf("chain %d (deck %d) goes on without %s's shuffle, which no other seat received before its drop", i, c.deck, m.who(d))})
+		m.decideLink(i, d)
 	}
+}
+
+// decideLink skips dropped seat d's link in chain ci's current attempt if
+// d's lists are decided and no holder holds it.
+func (m *Machine) decideLink(ci, d int) {
+	c := m.chains[ci]
+	if !m.decided[d] || ci >= m.dropChains[d] || len(c.links) == 0 || c.links[d].skipped || m.heldBySome(d, c.seq) {
+		return
+	}
+	if c.done {
+		// A chain done here with the link no holder has: only the
+		// dropped seat's own machine, which holds its link, gets here.
+		return
+	}
+	c.links[d] = link{skipped: true, verified: true}
+	delete(m.seen, slotKey{crypto.KindShuffle, d, c.seq})
+	m.rd.Events = append(m.rd.Events, Event{Kind: EventLinkSkipped, Seat: d + 1, Deck: c.deck,
+		Text: fmt.Sprintf("chain %d (deck %d) goes on without %s's shuffle, which no other seat received before its drop", ci, c.deck, m.who(d))})
 }

@@ -32,10 +32,12 @@ import (
 // again as its links and the drop come back. A second forger in the redo
 // is redone the same way.
 //
-// Not covered: a seat after the forger that drops while the chain is
-// being redone, between the forger's drop and the redo on some peers but
-// not others: whether it owes a link of the redo then depends on when
-// each peer made the redo, and the chain may wait for that link.
+// Who shuffles again is fixed by the log, not by when each peer made the
+// redo: the seats after the forger that had a link in the attempt, less
+// those dropped before the forger (Drop's order). A seat after the forger
+// dropped after it stays one of them on every peer, whether it went
+// before or after this peer's redo; its holders' lists (which name the
+// redo's seq) decide whether its link of the redo is skipped (escrow.go).
 
 // chainMask and redoSeq: the seq of the shuffle envelopes of chain ci's
 // redo without forger f. A chain's own seq is its index (below 2^32).
@@ -102,12 +104,22 @@ func (m *Machine) redo(ci int, c *chain) bool {
 	c.in = in
 	shuffles := 0
 	for s := range c.links {
-		switch {
-		case s <= f || c.links[s].skipped || m.dropped[s]:
+		// Who shuffles again is fixed at the same place of the log on
+		// every peer, whenever it makes the redo: the members after the
+		// forger not dropped before it. One dropped after it is a member
+		// (it may have sent its shuffle of the redo before it went): the
+		// holders' lists decide whether its link is skipped (decideLink).
+		c.member[s] = c.member[s] && s > f && !(m.dropped[s] && m.dropOrder[s] < m.dropOrder[f])
+		if !c.member[s] {
 			c.links[s] = link{skipped: true, verified: true}
-		default:
-			c.links[s] = link{}
-			shuffles++
+			continue
+		}
+		c.links[s] = link{}
+		shuffles++
+	}
+	for s := range c.links {
+		if c.member[s] && m.dropped[s] {
+			m.decideLink(ci, s)
 		}
 	}
 	text := fmt.Sprintf("chain %d (deck %d) is shuffled again from the last valid shuffle before %s's forged one, by the %d seat(s) after it", ci, c.deck, m.who(f), shuffles)

@@ -97,6 +97,15 @@ type chain struct {
 	// the seqs of its abandoned attempts.
 	seq  uint64
 	past []uint64
+	// state is the shared state it answers (At when it was declared;
+	// zero for a deck of the setup): every shuffle of it carries it.
+	state crypto.Hash
+	// member: by seat, whether it has a link in the current attempt,
+	// decided at the same place of the log on every peer (a seat dropped
+	// before the chain was declared has none; a redo keeps the seats
+	// after the forger not dropped before it). A member's link may still
+	// be skipped, by the holders' lists (escrow.go's decideChains).
+	member []bool
 }
 
 // entry is one opening of a batch, planned when the batch starts.
@@ -121,6 +130,7 @@ type batch struct {
 	done       bool
 	sentRemask bool
 	sentShares bool
+	state      crypto.Hash // the shared state it answers (At when it was declared)
 }
 
 // op is one step of the machine's queue: a chain or a batch, in the order
@@ -185,12 +195,25 @@ type Machine struct {
 	escrowsTold bool
 	// Links a dropped seat owes in chains declared before its drop
 	// (escrow.go, decideChains), by dropped seat: the number of chains
-	// declared at its drop, each holder's signed lacks (claimed: its
+	// declared at its drop, each holder's signed holds (claimed: its
 	// piece envelope came), and whether they are decided.
 	dropChains []int
-	lacks      [][][]uint64 // [dropped seat][holder]
-	claimed    [][]bool
-	decided    []bool
+	holds      [][][]uint64 // [dropped seat][holder]
+	// The same for the re-maskings it owes in batches declared before
+	// its drop (batch.go's decideRemask).
+	dropBatches []int
+	remaskHolds [][][]uint64
+	claimed     [][]bool
+	decided     []bool
+	// Pair escrows (pairescrow.go): [dealer][left-out seat], this seat's
+	// pieces of them, the published pieces [dropped][left out][holder],
+	// which this seat sent; and the order of the drops (1 for the first).
+	pairs      [][]*mp.Escrow
+	myPairs    [][]mp.Piece
+	pairPieces [][][]*mp.Piece
+	pairSent   [][]bool
+	dropOrder  []int
+	drops      int
 	// convicted: seats proven cheats by a signed share envelope of their
 	// own, whose drop the machine waits for (convict.go).
 	convicted []bool
@@ -201,6 +224,10 @@ type Machine struct {
 	held    bool
 	keyDue  bool
 	keyBody []byte
+
+	// at is the hash of the shared state the chains and batches declared
+	// now answer (At); zero before the first At (the setup's decks).
+	at crypto.Hash
 
 	stopped bool
 	rd      Ready
@@ -224,10 +251,17 @@ func New(cfg Config) (*Machine, error) {
 		seen: map[slotKey]*crypto.Envelope{}, own: map[slotKey]*crypto.Envelope{}, aheadN: make([]int, n), aheadB: make([]int, n), flooded: make([]bool, n),
 		escrows: make([]*mp.Escrow, n), escrowEnv: make([]*crypto.Envelope, n), myPieces: make([]mp.Piece, n),
 		dropped: make([]bool, n), convicted: make([]bool, n), recovered: make([]*mp.SecretKey, n), pieces: make([][]*mp.Piece, n), pieceSent: make([]bool, n)}
-	m.dropChains, m.lacks, m.claimed, m.decided = make([]int, n), make([][][]uint64, n), make([][]bool, n), make([]bool, n)
+	m.dropChains, m.holds, m.claimed, m.decided = make([]int, n), make([][][]uint64, n), make([][]bool, n), make([]bool, n)
+	m.dropBatches, m.remaskHolds = make([]int, n), make([][][]uint64, n)
+	m.pairs, m.myPairs, m.pairPieces, m.pairSent, m.dropOrder = make([][]*mp.Escrow, n), make([][]mp.Piece, n), make([][][]*mp.Piece, n), make([][]bool, n), make([]int, n)
 	for i := range m.pieces {
+		m.myPairs[i], m.pairSent[i], m.pairPieces[i] = make([]mp.Piece, n), make([]bool, n), make([][]*mp.Piece, n)
+		for x := range m.pairPieces[i] {
+			m.pairPieces[i][x] = make([]*mp.Piece, n)
+		}
 		m.pieces[i] = make([]*mp.Piece, n)
-		m.lacks[i] = make([][]uint64, n)
+		m.holds[i] = make([][]uint64, n)
+		m.remaskHolds[i] = make([][]uint64, n)
 		m.claimed[i] = make([]bool, n)
 	}
 	m.held = cfg.Hold
@@ -433,9 +467,11 @@ func (m *Machine) addChain(d uint8, in mp.Deck, from []Handle) int {
 	if from != nil {
 		n = len(from)
 	}
-	c := &chain{deck: d, n: n, in: in, links: make([]link, len(m.seats)), from: from, seq: uint64(len(m.chains))}
+	c := &chain{deck: d, n: n, in: in, links: make([]link, len(m.seats)), from: from, seq: uint64(len(m.chains)), state: m.at}
+	c.member = make([]bool, len(m.seats))
 	for s := range c.links {
-		if m.dropped != nil && m.dropped[s] {
+		c.member[s] = !m.dropped[s]
+		if m.dropped[s] {
 			c.links[s].skipped, c.links[s].verified = true, true
 		}
 	}
@@ -543,14 +579,16 @@ func (m *Machine) Step(env *crypto.Envelope) error {
 	if m.stopped {
 		return ErrStopped
 	}
-	if m.convicted[seat] && (env.Kind != crypto.KindShuffle && env.Kind != crypto.KindRemask || m.seen[slotKey{env.Kind, seat, env.Seq}] != nil) {
+	if m.convicted[seat] && (env.Kind != crypto.KindShuffle && env.Kind != crypto.KindRemask && env.Kind != crypto.KindPiece || m.seen[slotKey{env.Kind, seat, env.Seq}] != nil) {
 		// Nothing it signs counts any more, not even a second claim for
 		// the slot of its proven lie (convict.go). But its shuffle of
 		// another chain still counts: a peer that holds it keeps that
-		// link after the drop (escrow.go's lacks), so every peer must
+		// link after the drop (escrow.go's holds), so every peer must
 		// take it, and its proof is checked like any (forge.go); the
 		// same for its re-masking of a batch, which every peer must come
-		// to alike (batch.go's remaskCheat).
+		// to alike (batch.go's remaskCheat); and its piece of a dropped
+		// seat's key, checked against the escrow's commitment, whose list
+		// every peer must read alike (escrow.go).
 		return fmt.Errorf("%w: %s is proven to cheat; its envelopes are not taken", ErrConvicted, m.who(seat))
 	}
 	if err := wellFormed(env); err != nil {
@@ -561,8 +599,8 @@ func (m *Machine) Step(env *crypto.Envelope) error {
 		if !m.escrowOn() {
 			return m.reject(CheatUnexpected, seat, fmt.Sprintf("%s sent a %s envelope at a table of 2, which has no escrow", m.who(seat), env.Kind), nil)
 		}
-		if env.Seq >= uint64(len(m.seats)) {
-			return m.reject(CheatMalformed, seat, fmt.Sprintf("%s sent a %s envelope for seat %d of %d", m.who(seat), env.Kind, env.Seq+1, len(m.seats)), nil)
+		if _, _, ok := m.splitSeq(env.Seq); !ok || env.Kind == crypto.KindEscrow && env.Seq != 0 {
+			return m.reject(CheatMalformed, seat, fmt.Sprintf("%s sent a %s envelope for seq %d, which names no escrow of a table of %d", m.who(seat), env.Kind, env.Seq, len(m.seats)), nil)
 		}
 	}
 	k := slotKey{env.Kind, seat, env.Seq}
@@ -651,6 +689,9 @@ func (m *Machine) release() {
 // route stores a well-formed, signed, declared envelope where it belongs,
 // checking what can be checked cheaply; the shuffle proofs wait for Work.
 func (m *Machine) route(env *crypto.Envelope, seat int) error {
+	if want, ok := m.stateOf(env); ok && env.StateHash != want {
+		return m.otherState(env, seat, want)
+	}
 	switch env.Kind {
 	case crypto.KindCardKey:
 		b, _ := decodeKey(env.Body)
@@ -918,7 +959,7 @@ func (m *Machine) shuffle(c *chain, in mp.Deck) {
 		m.cheat(CheatForgedShuffle, m.me, fmt.Sprintf("this peer could not shuffle deck %d: %v", c.deck, err))
 		return
 	}
-	env := &crypto.Envelope{Seq: c.seq, Kind: crypto.KindShuffle, Body: (&shuffleBody{Deck: c.deck, Output: out.Bytes(), Proof: prf}).encode()}
+	env := &crypto.Envelope{Seq: c.seq, Kind: crypto.KindShuffle, StateHash: c.state, Body: (&shuffleBody{Deck: c.deck, Output: out.Bytes(), Proof: prf}).encode()}
 	m.sign(env)
 	c.links[m.me] = link{env: env, out: out, proof: prf, verified: true}
 }

@@ -2,6 +2,7 @@ package deal
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/boardmesh/boardmesh/crypto"
 	mp "github.com/boardmesh/boardmesh/crypto/mentalpoker"
@@ -153,11 +154,18 @@ func (m *Machine) Waiting() []Wait {
 					break
 				}
 				if c.links[s].env == nil && !c.links[s].skipped && s != m.me {
-					if m.dropped[s] && !m.decided[s] {
+					switch {
+					case m.dropped[s] && !m.decided[s]:
 						// Whether the chain waits for the dropped seat's
 						// link is decided by the holders' pieces.
 						w = append(w, m.pieceWaits(s)...)
-					} else {
+					case m.dropped[s]:
+						// Kept, since a holder's list names it: that
+						// holder is to relay it. One that claims a link
+						// it does not hold is the one the table waits
+						// for, and is named, not the dropped seat.
+						w = append(w, m.relayWaits(s, c.seq, false, fmt.Sprintf("%s's shuffle of deck %d", m.who(s), c.deck))...)
+					default:
 						w = append(w, Wait{s, fmt.Sprintf("its shuffle of deck %d", c.deck)})
 					}
 					break
@@ -176,6 +184,19 @@ func (m *Machine) Waiting() []Wait {
 		if b.done || !prevDone {
 			continue
 		}
+		if !b.started && !m.escrowsDone() {
+			// No card opens before every escrow has checked.
+			for s, e := range m.escrows {
+				switch {
+				case e != nil || s == m.me:
+				case m.dropped[s]:
+					w = append(w, m.pieceWaits(s)...)
+				default:
+					w = append(w, Wait{s, "its escrow of its card key"})
+				}
+			}
+			break
+		}
 		for s := range m.seats {
 			if s == m.me {
 				continue
@@ -188,7 +209,9 @@ func (m *Machine) Waiting() []Wait {
 					continue
 				}
 			}
-			if !b.remaskOK[s] && b.remaskBad[s] {
+			if !b.remaskOK[s] && m.dropped[s] && m.decided[s] && b.remaskEnv[s] == nil && !b.remaskBad[s] {
+				w = append(w, m.relayWaits(s, uint64(o.batch), true, fmt.Sprintf("%s's re-masking for batch %d", m.who(s), o.batch))...)
+			} else if !b.remaskOK[s] && b.remaskBad[s] {
 				w = append(w, Wait{s, fmt.Sprintf("its drop (its re-masking for batch %d is proven wrong)", o.batch)})
 			} else if !b.remaskOK[s] && b.remaskEnv[s] == nil && b.started {
 				w = append(w, Wait{s, fmt.Sprintf("its re-masking for batch %d", o.batch)})
@@ -203,14 +226,79 @@ func (m *Machine) Waiting() []Wait {
 	return w
 }
 
-// pieceWaits lists the live seats whose piece of dropped seat d's key has
-// not come.
+// pieceWaits lists whom the rebuilding of dropped seat d's key, or the
+// lists of what its holders hold of it, waits for: the seats in play whose
+// piece has not come, and (in plain words) a seat dropped too whose piece
+// nothing can stand in for, and a dropped seat's escrow this peer never
+// received.
 func (m *Machine) pieceWaits(d int) []Wait {
+	if m.escrows[d] == nil {
+		return []Wait{{d, fmt.Sprintf("its escrow: %s dropped before this peer received its escrow, so its card key can be rebuilt only if a peer that holds the escrow relays it; without it no card can be opened and the game cannot go on", m.who(d))}}
+	}
+	w := m.livePieceWaits(d)
+	if len(w) > 0 {
+		return w
+	}
+	for h := range m.seats {
+		if h == d || h == m.me || !m.dropped[h] {
+			continue
+		}
+		switch {
+		case m.recovered[d] == nil && m.pieces[d][h] == nil && m.recovered[h] == nil && len(m.livePieceWaits(h)) == 0:
+			// (One whose own key waits for live seats' pieces is
+			// rebuilt once they come: those are listed for it.)
+			w = append(w, Wait{h, fmt.Sprintf("its piece of %s's card key: it dropped too before this peer received it, and %s's key cannot be rebuilt without it (more seats dropped at once than the escrows cover) unless a peer relays it", m.who(d), m.who(d))})
+		case m.recovered[d] != nil && m.laterDrop(d, h) && !m.claimed[d][h]:
+			w = append(w, Wait{h, fmt.Sprintf("its piece of %s's card key, whose list says what of %s's this seat holds: it dropped too before this peer received it, and what waits on %s's shuffles or re-maskings cannot go on unless a peer relays it", m.who(d), m.who(d), m.who(d))})
+		}
+	}
+	return w
+}
+
+// livePieceWaits lists the seats in play whose piece of dropped seat d's
+// key (plain, or of the pair escrow without a seat dropped after it
+// whose plain piece has not come) this peer lacks.
+func (m *Machine) livePieceWaits(d int) []Wait {
 	var w []Wait
 	for h := range m.seats {
-		if h != d && m.pieces[d][h] == nil && !m.dropped[h] && h != m.me {
-			w = append(w, Wait{h, fmt.Sprintf("its piece of %s's card key", m.who(d))})
+		if h == d || h == m.me || m.dropped[h] {
+			continue
 		}
+		if m.pieces[d][h] == nil {
+			w = append(w, Wait{h, fmt.Sprintf("its piece of %s's card key", m.who(d))})
+			continue
+		}
+		if m.recovered[d] != nil || m.pairs[d] == nil {
+			continue
+		}
+		for x := range m.seats {
+			if x != h && m.laterDrop(d, x) && m.pieces[d][x] == nil && m.pairPieces[d][x][h] == nil {
+				w = append(w, Wait{h, fmt.Sprintf("its piece of %s's card key (the escrow without %s)", m.who(d), m.who(x))})
+			}
+		}
+	}
+	return w
+}
+
+// relayWaits lists the holders whose piece of dropped seat d's key says
+// they hold what (seq: a shuffle's seq, or a batch for a re-masking),
+// which this peer lacks (remask: seq is a batch): each is to relay it.
+func (m *Machine) relayWaits(d int, seq uint64, remask bool, what string) []Wait {
+	var w []Wait
+	for h := range m.seats {
+		if h == d || h == m.me || !m.claimed[d][h] {
+			continue
+		}
+		list := m.holds[d][h]
+		if remask {
+			list = m.remaskHolds[d][h]
+		}
+		if slices.Contains(list, seq) {
+			w = append(w, Wait{h, fmt.Sprintf("%s, which its piece of %s's key says it holds (it is to relay it)", what, m.who(d))})
+		}
+	}
+	if w == nil {
+		w = []Wait{{d, what}}
 	}
 	return w
 }
