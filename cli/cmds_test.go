@@ -43,7 +43,7 @@ func TestVersion(t *testing.T) {
 		t.Errorf("version %+v", v)
 	}
 	out, _, _ = run(t, "version")
-	if !strings.Contains(out, "infinitecity  rules infinitecity/3") {
+	if !strings.Contains(out, "infinitecity  rules infinitecity/4") {
 		t.Errorf("version text:\n%s", out)
 	}
 }

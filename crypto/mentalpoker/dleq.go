@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"io"
 
-	fe "filippo.io/edwards25519"
+	r255 "github.com/gtank/ristretto255"
 	"go.dedis.ch/kyber/v4"
 	"go.dedis.ch/kyber/v4/proof"
 )
@@ -19,12 +19,9 @@ import (
 // side computed in one variable-time double-scalar multiplication instead
 // of two multiplications and an addition.
 //
-// A, B and H must be in the prime-order subgroup (the callers' points all
-// come from the strict decoder or from arithmetic on such points). Then
-// V1 and V2 need no subgroup check of their own: c·A + r·G and c·B + r·H
-// are in the subgroup, so an exact equality puts V1 and V2 there too. They
-// are still decoded canonically (one encoding per proof) and refused if
-// they are the identity, as every proof point (strictSuite).
+// Every point is a ristretto255 element (a group of prime order), decoded
+// strictly (one encoding per proof) and refused if it is the identity, as
+// every proof point (strictSuite).
 func dleqVerify(name string, a, h, b kyber.Point, prf []byte) error {
 	var v1, v2 kyber.Point
 	var c, r kyber.Scalar
@@ -47,11 +44,11 @@ func dleqVerify(name string, a, h, b kyber.Point, prf []byte) error {
 		return err
 	}
 	cs, rs := toScalar(c), toScalar(r)
-	lhs1 := new(fe.Point).VarTimeDoubleScalarBaseMult(cs, &our(a).p, rs)
+	lhs1 := r255.NewElement().VarTimeDoubleScalarBaseMult(cs, &our(a).p, rs)
 	if lhs1.Equal(&our(v1).p) != 1 {
 		return errDLEQ
 	}
-	lhs2 := new(fe.Point).VarTimeMultiScalarMult([]*fe.Scalar{cs, rs}, []*fe.Point{&our(b).p, &our(h).p})
+	lhs2 := r255.NewElement().VarTimeMultiScalarMult([]*r255.Scalar{cs, rs}, []*r255.Element{&our(b).p, &our(h).p})
 	if lhs2.Equal(&our(v2).p) != 1 {
 		return errDLEQ
 	}
@@ -60,9 +57,9 @@ func dleqVerify(name string, a, h, b kyber.Point, prf []byte) error {
 
 var errDLEQ = errors.New("invalid proof: commit mismatch")
 
-// pinnedSuite decodes the elements of a proof whose every point is pinned
-// by an exact equation over prime-order points (dleqVerify): canonical
-// encodings, exact lengths, no identity, but no subgroup check.
+// pinnedSuite decodes the elements of a Chaum–Pedersen proof (dleqVerify)
+// as strictSuite does (ristretto255 encodings, scalars below L, exact
+// lengths, no identity), directly, without kyber's reflective decoder.
 type pinnedSuite struct{ strictSuite }
 
 func (s pinnedSuite) Read(r io.Reader, objs ...any) error {
@@ -79,8 +76,8 @@ func (s pinnedSuite) Read(r io.Reader, objs ...any) error {
 			if err := decodeCanonical(v, b[:]); err != nil {
 				return err
 			}
-			if v.p.Equal(fe.NewIdentityPoint()) == 1 {
-				return fmt.Errorf("%w: proof point outside the prime-order subgroup, or the identity", ErrMalformed)
+			if isIdentity(v) {
+				return fmt.Errorf("%w: the identity point in a proof", ErrMalformed)
 			}
 		case kyber.Scalar:
 			var b [ScalarLen]byte

@@ -1,13 +1,16 @@
 // Package mentalpoker deals hidden cards without a dealer: Barnett–Smart
-// mental poker over the prime-order subgroup of edwards25519, with
-// kyber's Neff shuffle proof and Schnorr/Chaum–Pedersen proofs from kyber's
-// proof framework (go.dedis.ch/kyber/v4 at exactly v4.0.2).
+// mental poker over ristretto255 (RFC 9496, the prime-order group built on
+// edwards25519), with kyber's Neff shuffle proof and Schnorr/Chaum–Pedersen
+// proofs from kyber's proof framework (go.dedis.ch/kyber/v4 at exactly
+// v4.0.2).
 //
-// The points are computed in filippo.io/edwards25519's arithmetic (Go's
-// own ed25519 field and group code) behind kyber's Point interface
-// (point.go), so kyber's proof code runs unchanged at about three times
-// the speed of kyber's own edwards25519; the group, the encodings, the
-// scalars, the hashes and every output are kyber's.
+// The points are github.com/gtank/ristretto255's elements behind kyber's
+// Point interface (point.go), so kyber's proof code runs unchanged on
+// them; the scalars (modulo the same order L), the hashes and the proof
+// layouts are kyber's edwards25519 suite's. ristretto255 rather than
+// edwards25519 points: every string its decoder accepts is the one
+// encoding of an element of a prime-order group, so no received point
+// needs a subgroup check (which was about 70% of a shuffle check).
 //
 // A shuffle proof is made by kyber and checked by this package
 // (shuffleverify.go): kyber's messages and challenges, kyber's equations
@@ -82,13 +85,13 @@
 //     (session, seq, slot, kind), the seat, the bases and every element of
 //     the statement (shuffle: G, H, the input and output decks).
 //  2. kyber's edwards25519 decoder accepts points with a small-order
-//     component. Every point received, in a key, a ciphertext, a share or
-//     inside a proof, is decoded strictly: canonical encoding and in the
-//     prime-order subgroup; the identity is refused where it cannot occur.
-//     (The two commitments of a Chaum–Pedersen proof are put in the
-//     subgroup by the proof's exact equations over subgroup points, which
-//     dleqVerify checks instead of a subgroup check of their own.)
-//     Scalars must be below the group order. Proof lengths are exact.
+//     component. The points here are ristretto255's, which has none: a
+//     torsion-tagged edwards25519 point has no encoding distinct from the
+//     untagged one, and every point received, in a key, a ciphertext, a
+//     share or inside a proof, is decoded strictly (a valid, so canonical,
+//     ristretto255 encoding; RFC 9496's invalid encodings are refused);
+//     the identity is refused where it cannot occur. Scalars must be below
+//     the group order. Proof lengths are exact.
 //  3. kyber's dleq package hashes only the commitments and the two points,
 //     not the bases or any context. Shares are proved with proof.Rep under
 //     the same bound transcript as above, which names both bases.

@@ -77,7 +77,7 @@ func sealPad(ctx Context, dealer, holder int, holderKey PublicKey, s, r, k kyber
 		return nil, err
 	}
 	t.count(holder).points(holderKey.p, s, r)
-	return hkdf.Key(sha256.New, pointBytes(k), []byte(t.name()), "boardmesh/mentalpoker/v1 escrow piece", ScalarLen)
+	return hkdf.Key(sha256.New, pointBytes(k), []byte(t.name()), "boardmesh/mentalpoker/v2 escrow piece", ScalarLen)
 }
 
 func xor(a, b []byte) []byte {

@@ -10,16 +10,15 @@ import (
 	"io"
 	"reflect"
 
-	fe "filippo.io/edwards25519"
-	"filippo.io/edwards25519/field"
+	r255 "github.com/gtank/ristretto255"
 	"go.dedis.ch/fixbuf"
 	"go.dedis.ch/kyber/v4"
 	"go.dedis.ch/kyber/v4/group/edwards25519"
 )
 
 // PointLen and ScalarLen are the sizes of the two wire elements: a point
-// is the 32-byte compressed Edwards encoding (RFC 8032, section 5.1.2), a
-// scalar the 32-byte little-endian integer below the group order L.
+// is the 32-byte ristretto255 encoding (RFC 9496, section 4.3.2), a scalar
+// the 32-byte little-endian integer below the group order L.
 const (
 	PointLen  = 32
 	ScalarLen = 32
@@ -29,8 +28,8 @@ const (
 // of them, with the detail (which card, which seat) in the message.
 var (
 	// ErrMalformed: bytes that are not a canonical encoding of the
-	// expected value (wrong length, non-canonical point or scalar, a point
-	// outside the prime-order subgroup, the identity where none may be).
+	// expected value (wrong length, a string that is no ristretto255
+	// encoding, a scalar not below L, the identity where none may be).
 	ErrMalformed = errors.New("mentalpoker: malformed encoding")
 	// ErrInvalidProof: a well-formed proof that does not prove its
 	// statement in its context.
@@ -40,14 +39,11 @@ var (
 	ErrBadInput = errors.New("mentalpoker: bad input")
 )
 
-// base is the group: edwards25519 as kyber's suite (the only group in
-// which kyber's Neff shuffle proof and our ciphertexts can live together),
-// with the points of point.go (filippo.io/edwards25519's arithmetic).
+// base is the group: kyber's edwards25519 suite (its scalars modulo L,
+// hashes and XOF, which kyber's Neff shuffle proof and proof framework
+// need) with the ristretto255 points of point.go, a group of the same
+// prime order L.
 var base = group{edwards25519.NewBlakeSHA256Ed25519()}
-
-// orderMinusOne is L-1, the scalar -1: P is in the prime-order subgroup
-// exactly when (L-1)·P = -P, since the cofactor 8 is prime to L.
-var orderMinusOne = base.Scalar().Neg(base.Scalar().One())
 
 // vartime marks p as public, so that kyber may multiply it with the faster
 // variable-time ladder. Only ever called on points built from public data.
@@ -58,41 +54,21 @@ func vartime(p kyber.Point) kyber.Point {
 	return p
 }
 
-// identityBytes is the encoding of the identity, (0, 1).
+// identityBytes is the encoding of the identity (32 zero bytes).
 var identityBytes = pointBytes(base.Point().Null())
 
-// inPrimeOrderSubgroup reports whether p has no small-order component.
-func inPrimeOrderSubgroup(p kyber.Point) bool { return torsionFree(&our(p).p) }
+// isIdentity is ristretto255's equality with the identity (four field
+// multiplications, no encoding).
+func isIdentity(p kyber.Point) bool { return our(p).p.Equal(rIdentity) == 1 }
 
-// fOrderMinusOne is L-1 as filippo.io/edwards25519 holds scalars.
-var fOrderMinusOne = func() *fe.Scalar {
-	s, err := new(fe.Scalar).SetCanonicalBytes(scalarBytes(orderMinusOne))
-	if err != nil {
-		panic("mentalpoker: L-1 is not a canonical scalar: " + err.Error())
-	}
-	return s
-}()
+var rIdentity = r255.NewElement()
 
-var fZero = fe.NewScalar()
-
-// torsionFree reports whether p has no small-order component: (L-1)·P + P
-// is the identity, since the cofactor 8 is prime to L. In variable time,
-// as every point checked here is public (each of a shuffle proof's 9n+3
-// points and the 2n of the deck is checked: about half of the proof's
-// verification).
-func torsionFree(p *fe.Point) bool {
-	q := new(fe.Point).VarTimeDoubleScalarBaseMult(fOrderMinusOne, p, fZero)
-	return q.Add(q, p).Equal(fe.NewIdentityPoint()) == 1
-}
-
-// isIdentity compares encodings: one field inversion, where kyber's Equal
-// takes two.
-func isIdentity(p kyber.Point) bool { return bytes.Equal(pointBytes(p), identityBytes) }
-
-// decodePoint is the one strict point decoder: exactly 32 bytes, the
-// canonical encoding of a curve point (re-encoding gives the same bytes, so
-// neither a y ≥ p nor a "negative zero" x passes), in the prime-order
-// subgroup (so no torsion tag can ride along: pitfall 2 of the issue).
+// decodePoint is the one strict point decoder: exactly 32 bytes, a valid
+// ristretto255 encoding, which is the element's one encoding (RFC 9496,
+// section 4.3.1: a non-canonical field element, a negative s, or a string
+// that encodes no element is refused). Every element of ristretto255 lies
+// in its group of prime order L, so no torsion tag can ride along
+// (pitfall 2 of the issue) and no subgroup check is needed.
 func decodePoint(b []byte, allowIdentity bool) (kyber.Point, error) {
 	if len(b) != PointLen {
 		return nil, fmt.Errorf("%w: a point is %d bytes, not %d", ErrMalformed, PointLen, len(b))
@@ -101,59 +77,19 @@ func decodePoint(b []byte, allowIdentity bool) (kyber.Point, error) {
 	if err := decodeCanonical(p, b); err != nil {
 		return nil, err
 	}
-	if !torsionFree(&p.p) {
-		return nil, fmt.Errorf("%w: point outside the prime-order subgroup", ErrMalformed)
-	}
 	if !allowIdentity && bytes.Equal(b, identityBytes) {
 		return nil, fmt.Errorf("%w: the identity point is not allowed here", ErrMalformed)
 	}
 	return p, nil
 }
 
-// decodeCanonical sets p to the curve point b encodes, if b (32 bytes) is
-// its canonical encoding; it does not check the subgroup (decodePoint does).
+// decodeCanonical sets p to the element b (32 bytes) encodes, if b is a
+// valid (so canonical) ristretto255 encoding.
 func decodeCanonical(p *point, b []byte) error {
 	if err := p.UnmarshalBinary(b); err != nil {
-		return fmt.Errorf("%w: not a curve point", ErrMalformed)
-	}
-	// b is canonical when it is what the point encodes to. Then b is the
-	// point's one encoding, so the identity is identityBytes.
-	if !bytes.Equal(p.bytes(), b) {
-		return fmt.Errorf("%w: non-canonical point encoding", ErrMalformed)
+		return fmt.Errorf("%w: not a canonical ristretto255 encoding", ErrMalformed)
 	}
 	return nil
-}
-
-// canonicalEncoding reports whether b, which p.SetBytes accepted as the
-// point p, is p's one encoding, as RFC 8032 (section 5.1.3) decodes
-// strictly: y below the field prime 2^255 − 19, and no sign bit on x = 0.
-// filippo.io/edwards25519 accepts both (its SetBytes follows the lenient
-// decoders of the ecosystem); these two tests are the only ways an
-// accepted encoding can differ from the re-encoding (TestCanonicalEncoding
-// checks them against it). point.UnmarshalBinary uses it to keep b as the
-// encoding, so that the strict decoders' comparison with the re-encoding
-// costs no field inversion when b is canonical; when it is not, the
-// encoding is computed and the comparison refuses b.
-func canonicalEncoding(b []byte, p *fe.Point) bool {
-	// y ≥ 2^255 − 19: bytes 1…30 all 0xff, byte 31 without its sign bit
-	// 0x7f, byte 0 at least 0xed (little-endian).
-	if b[31]&0x7f == 0x7f && b[0] >= 0xed {
-		high := true
-		for _, c := range b[1:31] {
-			high = high && c == 0xff
-		}
-		if high {
-			return false
-		}
-	}
-	if b[31]&0x80 != 0 {
-		// SetBytes leaves Z = 1, so x = 0 exactly when X is.
-		x, _, _, _ := p.ExtendedCoordinates()
-		if x.Equal(new(field.Element)) == 1 {
-			return false
-		}
-	}
-	return true
 }
 
 // decodeScalar is the one strict scalar decoder: 32 bytes, below L.
@@ -217,12 +153,11 @@ func proverSuite(s *stream) group {
 }
 
 // strictSuite is the suite handed to kyber's proof framework when we
-// verify. It decodes proof elements strictly: kyber's own decoder accepts
-// points with a torsion component and scalars at or above L, which would
-// make proofs malleable. Its points are marked variable-time (everything a
-// verifier touches is public): a 120-card shuffle check took 186 ms of
-// CPU instead of 261 ms; with the subgroup checks in filippo's arithmetic
-// (torsionFree) it takes 147 ms instead of 196 ms (a loaded machine).
+// verify. It decodes proof elements strictly: ristretto255 encodings
+// (point.UnmarshalBinary) and scalars below L (kyber's own scalar decoder
+// reduces larger ones, which would make proofs malleable), and refuses
+// the identity. Its points are marked variable-time (everything a verifier
+// touches is public).
 type strictSuite struct{ group }
 
 var verifierSuite = strictSuite{base}
@@ -239,8 +174,9 @@ func (s strictSuite) New(t reflect.Type) any {
 
 // Read decodes objs from r. The challenge stream (an XOF, which is a
 // cipher.Stream) passes straight through; proof bytes are decoded, then
-// re-encoded and compared byte for byte (canonical points and scalars),
-// and every point found is checked to lie in the prime-order subgroup.
+// re-encoded and compared byte for byte (canonical scalars; a decoded
+// point keeps its encoding, so the comparison costs it nothing), and no
+// point found may be the identity.
 func (s strictSuite) Read(r io.Reader, objs ...any) error {
 	if _, ok := r.(cipher.Stream); ok {
 		return fixbuf.Read(r, s, objs...)
@@ -255,7 +191,7 @@ func (s strictSuite) Read(r io.Reader, objs ...any) error {
 	}
 	for _, o := range objs {
 		if !allPointsOK(reflect.ValueOf(o)) {
-			return fmt.Errorf("%w: proof point outside the prime-order subgroup, or the identity", ErrMalformed)
+			return fmt.Errorf("%w: the identity point in a proof", ErrMalformed)
 		}
 	}
 	return nil
@@ -264,9 +200,10 @@ func (s strictSuite) Read(r io.Reader, objs ...any) error {
 var pointType = reflect.TypeFor[kyber.Point]()
 
 // allPointsOK walks a decoded proof message (kyber's messages are structs
-// of points, scalars and slices of them) and checks every point: in the
-// prime-order subgroup and not the identity. An honest prover's proof
-// points are random multiples of G or of statement points, so the identity
+// of points, scalars and slices of them) and checks every point: not the
+// identity (each is an element of the prime-order group by its decoding).
+// An honest prover's proof points are random multiples of G or of
+// statement points, so the identity
 // occurs with probability about n/2^252; refusing it closes degenerate
 // cases such as a shuffle proof with Γ = γ·G for γ = 0.
 func allPointsOK(v reflect.Value) bool {
@@ -284,7 +221,7 @@ func allPointsOK(v reflect.Value) bool {
 		if !ok {
 			return false // not this package's point: fail closed
 		}
-		return torsionFree(&p.p) && p.p.Equal(fe.NewIdentityPoint()) == 0
+		return !isIdentity(p)
 	}
 	switch v.Kind() {
 	case reflect.Interface, reflect.Pointer:
@@ -336,7 +273,7 @@ func newTranscript(domain string, ctx Context, seat int) (*transcript, error) {
 		return nil, fmt.Errorf("%w: context kind longer than 255 bytes", ErrBadInput)
 	}
 	t := &transcript{}
-	t.b = append(t.b, "boardmesh/mentalpoker/v1\x00"...)
+	t.b = append(t.b, "boardmesh/mentalpoker/v2\x00"...)
 	t.b = append(t.b, byte(len(domain)))
 	t.b = append(t.b, domain...)
 	t.b = append(t.b, ctx.Session[:]...)

@@ -55,8 +55,8 @@ func (pk PublicKey) Bytes() []byte { return pointBytes(pk.p) }
 // Equal reports whether two keys are the same point.
 func (pk PublicKey) Equal(o PublicKey) bool { return pk.p != nil && o.p != nil && pk.p.Equal(o.p) }
 
-// ParsePublicKey strictly decodes a public key: canonical, in the
-// prime-order subgroup, not the identity.
+// ParsePublicKey strictly decodes a public key: a valid (canonical)
+// ristretto255 encoding, not the identity.
 func ParsePublicKey(b []byte) (PublicKey, error) {
 	p, err := decodePoint(b, false)
 	if err != nil {

@@ -7,30 +7,36 @@ import (
 	"io"
 	"reflect"
 
-	fe "filippo.io/edwards25519"
+	r255 "github.com/gtank/ristretto255"
 	"go.dedis.ch/fixbuf"
 	"go.dedis.ch/kyber/v4"
 	"go.dedis.ch/kyber/v4/group/edwards25519"
 )
 
-// point is a kyber.Point of edwards25519 whose arithmetic is
-// filippo.io/edwards25519's (the field and group code of Go's
-// crypto/ed25519, with assembly on amd64) instead of kyber's ref10 port:
-// the same group, the same RFC 8032 encoding, the same results, in about
-// a third of the time. kyber's shuffle and proof code runs on it
-// unchanged through group (Point, and the reflection constructor its
-// encoding uses); scalars stay kyber's.
+// point is a kyber.Point of ristretto255 (github.com/gtank/ristretto255,
+// the group of prime order L built on edwards25519, RFC 9496): kyber's
+// shuffle and proof code runs on it unchanged through group (Point, and
+// the reflection constructor its encoding uses); scalars stay kyber's
+// (edwards25519's scalars modulo the same L).
+//
+// Why ristretto255 rather than edwards25519 points: its encoding has one
+// 32-byte string per group element and no string at all for a point with
+// a small-order component, and decoding refuses every non-canonical
+// string. So a received point needs no prime-order subgroup check (a
+// scalar multiplication by L each, which was about 70% of a shuffle check
+// over edwards25519), and no torsion tag can ride along (pitfall 2 of the
+// issue).
 //
 // A multiplication is constant-time unless the point is marked public
 // (AllowVarTime, as kyber's own points): the verifiers' points are, the
 // provers' (which multiply by secret scalars) are not.
 //
-// A point keeps its encoding once computed (enc, while encOK): encoding
-// takes a field inversion, and every point is encoded at least twice (the
-// strict decoder's canonical check, then each proof transcript that
-// names it). Every method that changes p clears encOK.
+// A point keeps its encoding once computed or decoded (enc, while encOK):
+// encoding takes an inverse square root, and every point is encoded at
+// least once more after decoding (each proof transcript that names it).
+// Every method that changes p clears encOK.
 type point struct {
-	p       fe.Point
+	p       r255.Element
 	varTime bool
 	enc     [PointLen]byte
 	encOK   bool
@@ -39,7 +45,7 @@ type point struct {
 // bytes is the point's encoding (cached; the caller must not modify it).
 func (P *point) bytes() []byte {
 	if !P.encOK {
-		copy(P.enc[:], P.p.Bytes())
+		P.p.Encode(P.enc[:0])
 		P.encOK = true
 	}
 	return P.enc[:]
@@ -49,7 +55,7 @@ var errNotOurPoint = errors.New("mentalpoker: a point of another group implement
 
 func newPoint() *point {
 	q := &point{}
-	q.p.Set(fe.NewIdentityPoint())
+	q.p.Zero()
 	return q
 }
 
@@ -72,21 +78,18 @@ func (P *point) MarshalSize() int { return PointLen }
 
 func (P *point) MarshalBinary() ([]byte, error) { return append([]byte(nil), P.bytes()...), nil }
 
-// UnmarshalBinary decodes a point as kyber's does (any encoding of a curve
-// point); decodePoint adds the strict checks.
-//
-// When b is the point's canonical encoding it is kept as the encoding
-// (canonicalEncoding: no field inversion); otherwise the encoding is
-// computed when asked for, and differs from b.
+// UnmarshalBinary decodes a ristretto255 encoding. ristretto255's decoding
+// is strict (RFC 9496, section 4.3.1): exactly 32 bytes, the canonical
+// encoding of a field element s that is not negative, and one of an
+// element; anything else is refused. An accepted b is therefore the
+// element's one encoding, and is kept as such.
 func (P *point) UnmarshalBinary(b []byte) error {
 	P.encOK = false
-	if _, err := P.p.SetBytes(b); err != nil {
-		return errors.New("invalid Ed25519 curve point")
+	if err := P.p.Decode(b); err != nil {
+		return errors.New("not a ristretto255 encoding")
 	}
-	if len(b) == PointLen && canonicalEncoding(b, &P.p) {
-		copy(P.enc[:], b)
-		P.encOK = true
-	}
+	copy(P.enc[:], b)
+	P.encOK = true
 	return nil
 }
 
@@ -111,58 +114,53 @@ func (P *point) Equal(q kyber.Point) bool { return P.p.Equal(&our(q).p) == 1 }
 
 func (P *point) Null() kyber.Point {
 	P.encOK = false
-	P.p.Set(fe.NewIdentityPoint())
+	P.p.Zero()
 	return P
 }
 
 func (P *point) Base() kyber.Point {
 	P.encOK = false
-	P.p.Set(fe.NewGeneratorPoint())
+	P.p.Base()
 	return P
 }
 
-// kyberPoint is P as one of kyber's own points, for the few operations
-// left to kyber (picking and embedding, whose outputs the golden vectors
-// pin).
-func (P *point) kyberPoint() kyber.Point {
-	k := kyberCurve.Point()
-	if err := k.UnmarshalBinary(P.bytes()); err != nil {
-		panic(err) // every point of ours encodes a curve point
-	}
-	return k
-}
-
-func (P *point) fromKyber(k kyber.Point) kyber.Point {
-	b, _ := k.MarshalBinary()
-	if err := P.UnmarshalBinary(b); err != nil {
-		panic(err)
-	}
-	return P
-}
-
+// Pick sets P to a uniformly random element: ristretto255's one-way map
+// (RFC 9496, section 4.3.4) of 64 bytes of rand.
 func (P *point) Pick(rand cipher.Stream) kyber.Point {
-	return P.fromKyber(kyberCurve.Point().Pick(rand))
+	var b [64]byte
+	rand.XORKeyStream(b[:], b[:])
+	P.encOK = false
+	P.p.FromUniformBytes(b[:])
+	return P
 }
 
-func (P *point) EmbedLen() int { return kyberCurve.Point().EmbedLen() }
+// EmbedLen is 0: ristretto255 has no standard way to embed data in an
+// element, and this package encodes cards as multiples of G instead.
+func (P *point) EmbedLen() int { return 0 }
 
+// Embed picks a random point; with data, which cannot be embedded
+// (EmbedLen is 0), it panics: no caller of this package embeds data.
 func (P *point) Embed(data []byte, rand cipher.Stream) kyber.Point {
-	return P.fromKyber(kyberCurve.Point().Embed(data, rand))
+	if len(data) > 0 {
+		panic("mentalpoker: ristretto255 points embed no data")
+	}
+	return P.Pick(rand)
 }
 
-func (P *point) Data() ([]byte, error) { return P.kyberPoint().Data() }
+var errNoData = errors.New("mentalpoker: ristretto255 points embed no data")
+
+func (P *point) Data() ([]byte, error) { return nil, errNoData }
 
 func (P *point) Set(q kyber.Point) kyber.Point {
 	o := our(q)
-	P.p.Set(&o.p)
+	P.p = o.p
 	P.enc, P.encOK = o.enc, o.encOK
 	return P
 }
 
 // Clone copies the point, not its variable-time mark (as kyber's Clone).
 func (P *point) Clone() kyber.Point {
-	q := &point{enc: P.enc, encOK: P.encOK}
-	q.p.Set(&P.p)
+	q := &point{p: P.p, enc: P.enc, encOK: P.encOK}
 	return q
 }
 
@@ -184,8 +182,8 @@ func (P *point) Neg(a kyber.Point) kyber.Point {
 	return P
 }
 
-// Mul sets P to s·a, or s·G for a nil a (with filippo's precomputed base
-// table, constant-time). A public P multiplies in variable time.
+// Mul sets P to s·a, or s·G for a nil a (with the precomputed base table,
+// constant-time). A public P multiplies in variable time.
 func (P *point) Mul(s kyber.Scalar, a kyber.Point) kyber.Point {
 	x := toScalar(s)
 	P.encOK = false
@@ -193,29 +191,31 @@ func (P *point) Mul(s kyber.Scalar, a kyber.Point) kyber.Point {
 	case a == nil:
 		P.p.ScalarBaseMult(x)
 	case P.varTime:
-		P.p.VarTimeDoubleScalarBaseMult(x, &our(a).p, fZero)
+		P.p.VarTimeDoubleScalarBaseMult(x, &our(a).p, rZero)
 	default:
 		P.p.ScalarMult(x, &our(a).p)
 	}
 	return P
 }
 
-// toScalar is kyber's scalar s as filippo's: its 32 little-endian bytes
-// reduced modulo L (kyber's edwards25519 scalars are below L already; the
-// reduction makes the conversion total).
-func toScalar(s kyber.Scalar) *fe.Scalar {
-	var wide [64]byte
+var rZero = r255.NewScalar()
+
+// toScalar is kyber's scalar s as ristretto255's: its 32 little-endian
+// bytes, which kyber's edwards25519 scalars keep below L (canonical); the
+// wide reduction of a non-canonical one only makes the conversion total.
+func toScalar(s kyber.Scalar) *r255.Scalar {
 	b, _ := s.MarshalBinary()
-	copy(wide[:], b)
-	x, err := new(fe.Scalar).SetUniformBytes(wide[:])
-	if err != nil {
-		panic(err) // 64 bytes are always accepted
+	x := r255.NewScalar()
+	if err := x.Decode(b); err == nil {
+		return x
 	}
-	return x
+	var wide [64]byte
+	copy(wide[:], b)
+	return x.FromUniformBytes(wide[:])
 }
 
-// kyberCurve is kyber's edwards25519, for its scalars (and the few point
-// operations point leaves to it).
+// kyberCurve is kyber's edwards25519, for its scalars (modulo L, the order
+// of ristretto255 too), hashes and XOF.
 var kyberCurve = edwards25519.NewBlakeSHA256Ed25519()
 
 // group is the suite this package computes in: kyber's edwards25519 suite

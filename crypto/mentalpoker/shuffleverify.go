@@ -5,7 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 
-	fe "filippo.io/edwards25519"
+	r255 "github.com/gtank/ristretto255"
 	"go.dedis.ch/kyber/v4"
 	"go.dedis.ch/kyber/v4/proof"
 )
@@ -17,8 +17,8 @@ import (
 // challenges are kyber's, and every point is decoded by strictSuite), and
 // then checks kyber's equations, plus one link kyber leaves out, as one
 // random linear combination evaluated with a single variable-time
-// multi-scalar multiplication (filippo.io/edwards25519's
-// VarTimeMultiScalarMult) instead of about 9n separate ones.
+// multi-scalar multiplication (ristretto255's VarTimeMultiScalarMult)
+// instead of about 9n separate ones.
 //
 // The batch check is the small-exponent test of Bellare, Garay and Rabin
 // ("Fast batch verification for modular exponentiation and digital
@@ -26,11 +26,11 @@ import (
 // (Bernstein, Duif, Lange, Schwabe, Yang, "High-speed high-security
 // signatures", 2011, section 5): equations E_j = O over a group of prime
 // order L hold if Σ z_j·E_j = O for independent 128-bit weights z_j, except
-// with probability at most 2^-128 when one of them fails. It needs every
-// point to lie in the prime-order subgroup (a torsion component could
-// cancel for some weights), which the strict decoding already ensures for
-// every point here: the decks (ParseDeck), the key, and every proof point
-// (strictSuite.Read). The weights are drawn from SHA-256 over the proof's
+// with probability at most 2^-128 when one of them fails. It needs a group
+// of prime order (a small-order component could cancel for some weights),
+// which ristretto255 is: every point here is one of its elements, decoded
+// strictly (the decks by ParseDeck, the key, and every proof point by
+// strictSuite.Read). The weights are drawn from SHA-256 over the proof's
 // transcript name (which binds the context, the seat, G, H and both decks)
 // and the proof bytes, so they are fixed only once the proof is, and the
 // check stays a pure function of its inputs.
@@ -117,11 +117,11 @@ var errShuffleEquations = errors.New("the shuffle proof's equations do not hold"
 
 // msm accumulates Σ coefficient·point, one coefficient per distinct point.
 type msm struct {
-	scalars []*fe.Scalar
-	points  []*fe.Point
+	scalars []*r255.Scalar
+	points  []*r255.Element
 }
 
-func (m *msm) term(s *fe.Scalar, p kyber.Point) {
+func (m *msm) term(s *r255.Scalar, p kyber.Point) {
 	m.scalars = append(m.scalars, s)
 	m.points = append(m.points, &our(p).p)
 }
@@ -135,7 +135,7 @@ type batchWeights struct {
 
 func newBatchWeights(name string, prf []byte) *batchWeights {
 	h := sha256.New()
-	h.Write([]byte("boardmesh/mentalpoker/v1 shuffle batch weights\x00"))
+	h.Write([]byte("boardmesh/mentalpoker/v2 shuffle batch weights\x00"))
 	h.Write([]byte(name))
 	h.Write(prf)
 	w := &batchWeights{}
@@ -143,7 +143,7 @@ func newBatchWeights(name string, prf []byte) *batchWeights {
 	return w
 }
 
-func (w *batchWeights) next() *fe.Scalar {
+func (w *batchWeights) next() *r255.Scalar {
 	var in [36]byte
 	copy(in[:], w.seed[:])
 	binary.BigEndian.PutUint32(in[32:], w.j)
@@ -151,8 +151,8 @@ func (w *batchWeights) next() *fe.Scalar {
 	sum := sha256.Sum256(in[:])
 	var b [32]byte
 	copy(b[:16], sum[:16])
-	s, err := new(fe.Scalar).SetCanonicalBytes(b[:])
-	if err != nil {
+	s := r255.NewScalar()
+	if err := s.Decode(b[:]); err != nil {
 		panic(err) // below 2^128 < L
 	}
 	return s
@@ -188,30 +188,30 @@ func pairVerify(name string, h kyber.Point, X, Y, Xbar, Ybar []kyber.Point, prf 
 		return err
 	}
 	w := newBatchWeights(name, prf)
-	sc := func(s kyber.Scalar) *fe.Scalar { return toScalar(s) }
-	mul := func(a, b *fe.Scalar) *fe.Scalar { return new(fe.Scalar).Multiply(a, b) }
-	neg := func(a *fe.Scalar) *fe.Scalar { return new(fe.Scalar).Negate(a) }
-	acc := func(into, a *fe.Scalar) { into.Add(into, a) }
+	sc := func(s kyber.Scalar) *r255.Scalar { return toScalar(s) }
+	mul := func(a, b *r255.Scalar) *r255.Scalar { return r255.NewScalar().Multiply(a, b) }
+	neg := func(a *r255.Scalar) *r255.Scalar { return r255.NewScalar().Negate(a) }
+	acc := func(into, a *r255.Scalar) { into.Add(into, a) }
 
-	zsigma := make([]*fe.Scalar, k)
-	zrho := make([]*fe.Scalar, k)
+	zsigma := make([]*r255.Scalar, k)
+	zrho := make([]*r255.Scalar, k)
 	for i := range k {
 		zsigma[i], zrho[i] = sc(pp.p5.Zsigma[i]), sc(pp.v2.Zrho[i])
 	}
 	ztau := sc(pp.p5.Ztau)
 	lambda := sc(pp.v4.Zlambda)
 	t, c := sc(pp.s1.Zt), sc(pp.s3.Zc)
-	alpha := make([]*fe.Scalar, 2*k-1)
+	alpha := make([]*r255.Scalar, 2*k-1)
 	for i := range alpha {
 		alpha[i] = sc(pp.s4.Zalpha[i])
 	}
 
 	// Coefficients of the points that several equations share.
-	cG, cH, cGamma := fe.NewScalar(), fe.NewScalar(), fe.NewScalar()
+	cG, cH, cGamma := r255.NewScalar(), r255.NewScalar(), r255.NewScalar()
 	var m msm
 
 	// (33), weight z: z·Zsigma_i·Γ − z·W_i − z·D_i.
-	cD := make([]*fe.Scalar, k)
+	cD := make([]*r255.Scalar, k)
 	for i := range k {
 		z := w.next()
 		acc(cGamma, mul(z, zsigma[i]))
@@ -232,8 +232,8 @@ func pairVerify(name string, h kyber.Point, X, Y, Xbar, Ybar []kyber.Point, prf 
 	}
 	// The simple shuffle: z·(aS·A − bS·B − Θ_i), with X̂_i and Ŷ_i
 	// expanded: aS·SX_i − aS·t·G − bS·SY_i + bS·t·Γ.
-	cSX := make([]*fe.Scalar, k)
-	cSY := make([]*fe.Scalar, k)
+	cSX := make([]*r255.Scalar, k)
+	cSY := make([]*r255.Scalar, k)
 	for i := range 2 * k {
 		z := w.next()
 		aS, bS := c, alpha[0]
@@ -278,10 +278,10 @@ func pairVerify(name string, h kyber.Point, X, Y, Xbar, Ybar []kyber.Point, prf 
 	m.term(cGamma, pp.p1.Gamma)
 	m.term(cH, h)
 	m.scalars = append(m.scalars, cG)
-	m.points = append(m.points, fe.NewGeneratorPoint())
+	m.points = append(m.points, r255.NewElement().Base())
 
-	sum := new(fe.Point).VarTimeMultiScalarMult(m.scalars, m.points)
-	if sum.Equal(fe.NewIdentityPoint()) != 1 {
+	sum := r255.NewElement().VarTimeMultiScalarMult(m.scalars, m.points)
+	if sum.Equal(r255.NewElement()) != 1 {
 		return errShuffleEquations
 	}
 	return nil

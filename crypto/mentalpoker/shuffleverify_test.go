@@ -1,13 +1,11 @@
 package mentalpoker
 
 import (
-	"bytes"
 	"crypto/cipher"
 	"errors"
 	"fmt"
 	"testing"
 
-	fe "filippo.io/edwards25519"
 	"go.dedis.ch/kyber/v4"
 	"go.dedis.ch/kyber/v4/proof"
 	"go.dedis.ch/kyber/v4/shuffle"
@@ -208,17 +206,14 @@ func TestBatchShuffleCheckBindsTheSimpleShuffle(t *testing.T) {
 
 // TestDLEQCheckAgreesWithKyber: a decryption share's and a re-masking's
 // Chaum–Pedersen proof, honest and altered in each element (a commitment
-// moved by G or by a torsion point, the response plus one): VerifyShare
-// and VerifyRemask decide as kyber's proof framework with the strict
-// decoder does (kyber calls a torsion-tagged commitment malformed, ours
-// finds its equation false: both refuse).
+// moved by G, the response plus one): VerifyShare and VerifyRemask decide
+// as kyber's proof framework with the strict decoder does.
 func TestDLEQCheckAgreesWithKyber(t *testing.T) {
 	rnd := seeded(91)
 	tb := newTable(t, 3, rnd)
 	deck := tb.shuffled(t, 4, rnd)
 	ctx := testCtx("share", 5)
 	g := base.Point().Base()
-	tors := torsionPoints(t)["order 2"]
 	kyberShare := func(b []byte) error {
 		d, err := decodePoint(b[:PointLen], false)
 		if err != nil {
@@ -243,10 +238,8 @@ func TestDLEQCheckAgreesWithKyber(t *testing.T) {
 		t.Fatalf("VerifyShare refuses an honest share: %v", err)
 	}
 	alter := map[string]func([]byte){
-		"V1 + G":       func(b []byte) { movePoint(t, b[32:64], g) },
-		"V2 + G":       func(b []byte) { movePoint(t, b[64:96], g) },
-		"V1 + torsion": func(b []byte) { movePoint(t, b[32:64], tors) },
-		"V2 + torsion": func(b []byte) { movePoint(t, b[64:96], tors) },
+		"V1 + G": func(b []byte) { movePoint(t, b[32:64], g) },
+		"V2 + G": func(b []byte) { movePoint(t, b[64:96], g) },
 		"r + 1": func(b []byte) {
 			s, err := decodeScalar(b[96:128])
 			if err != nil {
@@ -276,9 +269,9 @@ func TestDLEQCheckAgreesWithKyber(t *testing.T) {
 	}
 	for _, off := range []int{0, 32} {
 		bad := append([]byte(nil), prf...)
-		movePoint(t, bad[off:off+32], tors)
+		movePoint(t, bad[off:off+32], g)
 		if err := VerifyRemask(rctx, 2, tb.joint, deck[1], out, bad); err == nil {
-			t.Errorf("VerifyRemask accepts a torsion-tagged commitment at byte %d", off)
+			t.Errorf("VerifyRemask accepts a commitment moved by G at byte %d", off)
 		}
 	}
 	if err := VerifyRemask(rctx, 2, tb.joint, deck[1], Ciphertext{out.c1, addPoint(out.c2, g)}, prf); !errors.Is(err, ErrInvalidProof) {
@@ -294,64 +287,6 @@ func movePoint(t *testing.T, b []byte, d kyber.Point) {
 		t.Fatal(err)
 	}
 	copy(b, pointBytes(base.Point().Add(p, d)))
-}
-
-// TestCanonicalEncoding: canonicalEncoding decides as re-encoding and
-// comparing does, for encodings of random points, the same with the sign
-// bit flipped, y + p for every y < 19 (with and without the sign bit), and
-// x = 0 (y = ±1) with the sign bit set.
-func TestCanonicalEncoding(t *testing.T) {
-	var cases [][]byte
-	rnd := seeded(12)
-	for range 200 {
-		b := pointBytes(base.Point().Pick(&stream{r: rnd}))
-		flipped := append([]byte(nil), b...)
-		flipped[31] ^= 0x80
-		cases = append(cases, b, flipped)
-	}
-	for y := 0; y < 19; y++ {
-		// y + p = y + 2^255 − 19, little-endian: byte 0 is 0xed + y.
-		b := make([]byte, 32)
-		b[0] = byte(0xed + y)
-		for i := 1; i < 31; i++ {
-			b[i] = 0xff
-		}
-		b[31] = 0x7f
-		signed := append([]byte(nil), b...)
-		signed[31] |= 0x80
-		small := make([]byte, 32)
-		small[0] = byte(y)
-		smallSigned := append([]byte(nil), small...)
-		smallSigned[31] |= 0x80
-		cases = append(cases, b, signed, small, smallSigned)
-	}
-	minusOne := make([]byte, 32)
-	minusOne[0] = 0xec
-	for i := 1; i < 31; i++ {
-		minusOne[i] = 0xff
-	}
-	minusOne[31] = 0xff // y = p − 1 with the sign bit: x = 0
-	cases = append(cases, minusOne)
-	onCurve, refused := 0, 0
-	for _, b := range cases {
-		var p fe.Point
-		if _, err := p.SetBytes(b); err != nil {
-			continue
-		}
-		onCurve++
-		want := bytes.Equal(p.Bytes(), b)
-		if got := canonicalEncoding(b, &p); got != want {
-			t.Errorf("canonicalEncoding(%x) = %v, re-encoding says %v", b, got, want)
-		}
-		if !want {
-			refused++
-		}
-	}
-	// y = 1 + p and y = p − 1 with the sign bit, at least, are curve points
-	// with a non-canonical encoding; the random points' flips are canonical.
-	if onCurve < 400 || refused < 3 {
-		t.Fatalf("only %d cases on the curve, %d non-canonical: the test checks too little", onCurve, refused)
-	}
 }
 
 // TestFirstShufflerCannotForgeTheDeck: the first seat of a setup chain

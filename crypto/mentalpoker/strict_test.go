@@ -15,19 +15,22 @@ func mustHex(s string) []byte {
 	return b
 }
 
-// TestPointDecodingStrict: only canonical encodings of prime-order points.
+// TestPointDecodingStrict: only valid ristretto255 encodings, which are
+// canonical (RFC 9496, section 4.3.1), and the identity only where allowed.
 func TestPointDecodingStrict(t *testing.T) {
 	g := pointBytes(base.Point().Base())
 	if p, err := decodePoint(g, false); err != nil || !p.Equal(base.Point().Base()) {
 		t.Fatalf("the base point: %v", err)
 	}
 	bad := map[string][]byte{
-		"the identity":                  mustHex("0100000000000000000000000000000000000000000000000000000000000000"),
-		"the identity, y = p + 1":       mustHex("eeffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f"),
-		"the identity, negative zero x": mustHex("0100000000000000000000000000000000000000000000000000000000000080"),
-		"not on the curve":              mustHex("0200000000000000000000000000000000000000000000000000000000000000"),
-		"31 bytes":                      g[:31],
-		"33 bytes":                      append(append([]byte(nil), g...), 0),
+		"the identity":                 identityBytes,
+		"the identity, s = p":          mustHex("edffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f"),
+		"the identity, s = 2^255":      mustHex("0000000000000000000000000000000000000000000000000000000000000080"),
+		"a negative s (s = 1)":         mustHex("0100000000000000000000000000000000000000000000000000000000000000"),
+		"s = -1 (y = 0)":               mustHex("ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f"),
+		"no element (a non-square x²)": mustHex("26948d35ca62e643e26a83177332e6b6afeb9d08e4268b650f1f5bbd8d81d371"),
+		"31 bytes":                     g[:31],
+		"33 bytes":                     append(append([]byte(nil), g...), 0),
 	}
 	for what, b := range bad {
 		if _, err := decodePoint(b, false); !errors.Is(err, ErrMalformed) {
@@ -43,7 +46,7 @@ func TestPointDecodingStrict(t *testing.T) {
 	if _, err := ParseCiphertext(open[0].Bytes()); err != nil {
 		t.Errorf("the open deck's first card: %v", err)
 	}
-	nc := append(bad["the identity, y = p + 1"], open[0].Bytes()[PointLen:]...)
+	nc := append(append([]byte(nil), bad["the identity, s = p"]...), open[0].Bytes()[PointLen:]...)
 	if _, err := ParseCiphertext(nc); !errors.Is(err, ErrMalformed) {
 		t.Errorf("a non-canonical identity in C1: %v", err)
 	}

@@ -11,7 +11,7 @@ import (
 var Game = &engine.Game{
 	Name:           "dominion",
 	Title:          "Dominion (base game, second edition)",
-	Version:        "dominion/4",
+	Version:        "dominion/5",
 	MinPlayers:     2,
 	MaxPlayers:     6,
 	DefaultPlayers: 2,

@@ -24,7 +24,7 @@ const shortBy = 6
 var Game = &engine.Game{
 	Name:           "dragonslair",
 	Title:          "The Sleeping Dragon's Lair",
-	Version:        "dragonslair/3",
+	Version:        "dragonslair/4",
 	MinPlayers:     2,
 	MaxPlayers:     maxPlayers,
 	DefaultPlayers: 4,

@@ -10,7 +10,7 @@ import (
 var Game = &engine.Game{
 	Name:           "infinitecity",
 	Title:          "Infinite City",
-	Version:        "infinitecity/3",
+	Version:        "infinitecity/4",
 	MinPlayers:     2,
 	MaxPlayers:     6,
 	DefaultPlayers: 4,

@@ -8,7 +8,7 @@ import (
 
 // Version is the rules version; it changes whenever the rules or the
 // default tables change, so peers with different builds refuse to play.
-const Version = "serpentcity/2"
+const Version = "serpentcity/3"
 
 // Game is Serpent City's definition for the registry.
 var Game = &engine.Game{
