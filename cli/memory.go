@@ -5,11 +5,10 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strings"
-	"sync"
 )
 
 // This file holds how a boardmesh process keeps its memory small: the Go
-// collector's settings and the executable's pages (issue 14's aims and
+// collector's settings and heap profiling (issue 14's aims and
 // figures are in docs/performance.md, "Memory").
 
 // peerMemoryLimit is the Go runtime's soft memory limit in a process that
@@ -79,26 +78,3 @@ func limitPeerMemory(command string) {
 	}
 	debug.SetMemoryLimit(limit)
 }
-
-// releaseSetupPages drops, once per process, this process's mappings of
-// the pages of its own executable (its code and read-only data) that it
-// has touched so far, so that only the pages it touches again come back.
-//
-// Why: a peer's resident set is about half the binary's pages. Every
-// package's init, building the libp2p host (fx and dig, reflection over
-// constructors), the lobby and the setup of a secret table touch code that
-// the game never runs again, and the kernel maps file pages 64 KiB at a
-// time, so by the first move some 25 MB of the 28 MB of code and
-// read-only data are mapped. Dropping them at the start of play leaves
-// about 17 MB mapped through the game (issue 14; docs/performance.md,
-// "Memory").
-//
-// It is safe: the pages are clean copies of the file (read-only, private,
-// never written), so the kernel maps them again from the page cache, or
-// reads them from disk, on the next touch, and nothing changes but a few
-// hundred minor page faults. Writable mappings are left alone, and so is a
-// process under a debugger, whose breakpoints are written into its code
-// pages. Where the system has no such call (not Linux) it does nothing.
-func releaseSetupPages() { releaseOnce.Do(dropExecutablePages) }
-
-var releaseOnce sync.Once

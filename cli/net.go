@@ -406,14 +406,7 @@ func runNetPeer(ctx context.Context, io *IOStreams, nf *NetFlags, peer *p2p.NetP
 			}
 		}()
 	}
-	peer.OnUpdate(func(u p2p.Update) {
-		rep.update(u)
-		// Setting up is over once the game is on: drop the code pages it
-		// used (pages.go).
-		if u.Status.Phase == lockstep.PhasePlaying {
-			releaseSetupPages()
-		}
-	})
+	peer.OnUpdate(rep.update)
 	watchReach(rep, peer)
 	runErr := make(chan error, 1)
 	go func() { runErr <- peer.Run(ctx) }()

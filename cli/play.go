@@ -232,9 +232,6 @@ func playRun(opts *PlayOptions) error {
 	seenCheat := map[string]bool{}
 	ui := cfg.OnUpdate
 	cfg.OnUpdate = func(i int, u p2p.Update) {
-		if u.Status.Phase == lockstep.PhasePlaying {
-			releaseSetupPages() // setting up is over (memory.go)
-		}
 		for _, ev := range u.Events {
 			if c, ok := cheatOf(ev, u.Status); ok && i == 0 {
 				cheatMu.Lock()
