@@ -176,6 +176,14 @@ func (m *Machine) Waiting() []Wait {
 		if b.done || !prevDone {
 			continue
 		}
+		if !b.started && !m.escrowsDone() {
+			// No batch starts before every seat's escrow is in (a seat
+			// dropped later must be recoverable): a lost escrow holds
+			// the game, and its author must be named, or the table
+			// stands still waiting for nothing anyone is told of.
+			w = append(w, m.escrowWaits()...)
+			break
+		}
 		for s := range m.seats {
 			if s == m.me {
 				continue
@@ -200,12 +208,44 @@ func (m *Machine) Waiting() []Wait {
 		}
 		break
 	}
+	return dedupWaits(w)
+}
+
+// dedupWaits drops repeats (a dropped seat's wait is met at each op that
+// needs its key), keeping the first of each.
+func dedupWaits(w []Wait) []Wait {
+	var out []Wait
+	for _, x := range w {
+		dup := false
+		for _, y := range out {
+			dup = dup || x == y
+		}
+		if !dup {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// escrowWaits lists the other seats whose escrow of their card key has
+// not come (a dropped one too: nothing rebuilds its key without it).
+func (m *Machine) escrowWaits() []Wait {
+	var w []Wait
+	for s, e := range m.escrows {
+		if e == nil && s != m.me {
+			w = append(w, Wait{s, "its escrow of its card key"})
+		}
+	}
 	return w
 }
 
 // pieceWaits lists the live seats whose piece of dropped seat d's key has
-// not come.
+// not come; or d itself, if its escrow never came: no piece can be made
+// without it.
 func (m *Machine) pieceWaits(d int) []Wait {
+	if m.escrowOn() && m.escrows[d] == nil {
+		return []Wait{{d, "its escrow of its card key"}}
+	}
 	var w []Wait
 	for h := range m.seats {
 		if h != d && m.pieces[d][h] == nil && !m.dropped[h] && h != m.me {
