@@ -58,6 +58,10 @@ func (nt *nodeTable) playTicking() int {
 			nt.run()
 			return ticks
 		}
+		if !busy && nt.onIdle != nil {
+			nt.onIdle()
+			busy = nt.run()
+		}
 		if !busy {
 			if ticks++; ticks > 2000 {
 				for _, ev := range nt.events[0] {
@@ -554,4 +558,89 @@ func TestNodeSecretLostEscrowIsAwaited(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestNodeSecretLateSharesAfterDropVotes: at a secret table of three, in
+// every game with hidden cards, the third peer's decryption shares of the
+// first batch are so slow that both others vote it out; they come just
+// after the votes, and then the third peer vanishes (its host closes:
+// nothing more of it arrives). The shares end the wait for cards without
+// any log entry, at the log position where the votes were cast: the two
+// must not each sit held by its own vote for a drop that can no longer
+// complete, with nothing named; they drop the third peer and play to the
+// end with identical logs.
+func TestNodeSecretLateSharesAfterDropVotes(t *testing.T) {
+	for _, g := range games.All() {
+		st, err := g.Setup(3, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := st.(engine.CardState); !ok {
+			continue
+		}
+		t.Run(g.Name, func(t *testing.T) {
+			nt := newNodeGameTable(t, g, 3, "late "+g.Name, false, func(i int, c *lockstep.Config) { c.DropAfter, c.StallAfter = 2000, 500 })
+			// The votes travel slowly too: each peer has the shares
+			// before the other's vote.
+			var late, votes []*crypto.Envelope
+			released := false
+			nt.withhold = func(from int, env *crypto.Envelope) bool {
+				switch {
+				case released:
+					return false
+				case from == 2 && env.Kind == crypto.KindShare:
+					late = append(late, env)
+				case from < 2 && env.Kind == crypto.KindDrop:
+					votes = append(votes, env)
+				default:
+					return false
+				}
+				return true
+			}
+			voted := func(i int) bool {
+				for _, ev := range nt.events[i] {
+					if ev.Kind == lockstep.EventDropVote {
+						return true
+					}
+				}
+				return false
+			}
+			nt.onIdle = func() {
+				if released || !voted(0) || !voted(1) {
+					return
+				}
+				released = true
+				for _, env := range append(late, votes...) {
+					for j := 0; j < 2; j++ {
+						if env.Author != nt.ids[j].ID() {
+							nt.inbox[j] = append(nt.inbox[j], env.Marshal())
+						}
+					}
+				}
+				// Then its host closes.
+				nt.mute, nt.muteAfter, nt.muted, nt.escrowed = 2, 1, 0, true
+			}
+			nt.cheatsOK = true
+			nt.playTicking()
+			if !released {
+				t.Fatal("the game ended before the others voted; the scenario did not happen")
+			}
+			for _, c := range nt.cheats {
+				if !strings.HasPrefix(c, "peer 3:") {
+					t.Fatalf("cheats named at an honest table: %s", c)
+				}
+			}
+			if len(nt.entries[0]) != len(nt.entries[1]) {
+				t.Fatalf("%d entries against %d", len(nt.entries[0]), len(nt.entries[1]))
+			}
+			for e := range nt.entries[0] {
+				if !bytes.Equal(nt.entries[0][e].Marshal(), nt.entries[1][e].Marshal()) {
+					t.Fatalf("entry %d differs", e)
+				}
+			}
+			if st := nt.nodes[0].Status(); st.Phase != lockstep.PhaseOver {
+				t.Fatalf("peer 1 is in phase %v", st.Phase)
+			}
+		})
+	}
 }

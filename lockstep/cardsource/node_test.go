@@ -75,6 +75,9 @@ type nodeTable struct {
 	cheatsOK bool
 	// miss, if set, loses on the way to peer to what it returns true for.
 	miss func(to int, env *crypto.Envelope) bool
+	// onIdle, if set, is called by playTicking each time the table has
+	// settled, before the clock moves (a test's late deliveries).
+	onIdle func()
 }
 
 func newNodeTable(t *testing.T, n int, seed string, openHands bool) *nodeTable {
