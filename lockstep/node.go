@@ -973,14 +973,21 @@ func (n *Node) voteWaits() []Wait {
 	}
 	var out []Wait
 	for _, seats := range n.voted[at] {
-		for _, mi := range m.dropVoters(seats) {
+		x, ok := m.dropExpectation(seats)
+		if !ok {
+			continue
+		}
+		for _, mi := range x.who {
 			id := m.members[mi].ID
 			if id == n.id.ID() {
 				continue
 			}
 			s := n.slot(crypto.KindDrop, id, at)
 			s.extra = string(encodeSeats(seats))
-			if _, have := n.buf[s]; have {
+			if env, have := n.buf[s]; have && env.StateHash == x.hash {
+				// (A vote cast at this position for another step, before
+				// or after a wait for cards ended with no entry, can
+				// never count here: still waited for, so said.)
 				continue
 			}
 			seat := m.seatOf[mi]
