@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -314,5 +315,35 @@ func TestSpectatorScreenSaysTheMode(t *testing.T) {
 	snap := spectatorSnapshot(rp.Game, h, log, present.NewRecorder(games.Lookup), rp, len(log))
 	if !strings.Contains(snap.Status, "open hands") {
 		t.Fatalf("the spectator's status line does not say the mode: %q", snap.Status)
+	}
+}
+
+// TestReplayClaimAfterCheat: the replay of a log whose claim of the win
+// followed a cheat (lockstep/cardsource's golden log: at a secret table of
+// two, P2 signed a wrong decryption share and P1 claimed) says, from the
+// log alone, who was convicted of which cheat and who claimed; so does
+// --json.
+func TestReplayClaimAfterCheat(t *testing.T) {
+	data, err := os.ReadFile("../lockstep/cardsource/testdata/claim-after-cheat.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = "P2 was convicted of a cheat (a wrong decryption share: the share envelope P2 signed is in the claim); P1 claimed the win"
+	out, err := runReplay(t, data, "game.log")
+	if err != nil || !strings.Contains(out, "game over: "+want+"\n") || !strings.Contains(out, "winner: seat 2 (P1)") {
+		t.Fatalf("replay: %v\n%s", err, out)
+	}
+	out, err = runReplay(t, data, "--json", "game.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var j struct {
+		Result struct {
+			Winners []int
+			Reason  string
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &j); err != nil || j.Result.Reason != want || fmt.Sprint(j.Result.Winners) != "[2]" {
+		t.Fatalf("replay --json: %v: %+v\n%s", err, j.Result, out)
 	}
 }

@@ -271,8 +271,10 @@ func wellFormed(env *crypto.Envelope) error {
 				err = fmt.Errorf("%w: %v", ErrBadBody, derr)
 			}
 		}
-	case crypto.KindCheckpoint, crypto.KindClaim:
+	case crypto.KindCheckpoint:
 		_, err = decodeUintBody(env.Kind, env.Body)
+	case crypto.KindClaim:
+		_, err = decodeClaim(env.Body)
 	case crypto.KindDrop:
 		_, err = decodeSeats(env.Body, maxSeats)
 	case crypto.KindExtend:
@@ -355,4 +357,41 @@ func boolUint(b bool) uint64 {
 		return 1
 	}
 	return 0
+}
+
+// claimBody is a claim of the win (claim.go): the claimant's seat and,
+// when the claim follows a cheat its card layer proved against the other
+// seat, which cheat (one of cheatWords' names) and the envelope of the
+// other seat's that proves it. A plain claim encodes as a uint body, so
+// the claims of earlier versions read the same.
+type claimBody struct {
+	Seat  uint64
+	Cheat string
+	Proof []byte // the marshalled envelope; empty with Cheat ""
+}
+
+func (b *claimBody) encode() []byte {
+	e := engine.NewEncoder(nil)
+	e.Uint("seat", b.Seat)
+	if b.Cheat != "" {
+		e.Text("cheat", b.Cheat)
+		e.Blob("proof", b.Proof)
+	}
+	return e.Bytes()
+}
+
+// maxCheatName bounds a claim's cheat name (cheatWords' names are short).
+const maxCheatName = 32
+
+func decodeClaim(b []byte) (*claimBody, error) {
+	d := engine.NewDecoder(b)
+	c := &claimBody{Seat: d.Uint()}
+	if d.Err() == nil && len(b) > len(encodeUintBody(c.Seat)) {
+		// More than the seat: the cheat and its proof.
+		c.Cheat, c.Proof = d.Text(maxCheatName), d.Blob(crypto.MaxBody)
+		if d.Err() == nil && (c.Cheat == "" || len(c.Proof) == 0) {
+			return nil, fmt.Errorf("%w: claim: a cheat with no name or no proof", ErrBadBody)
+		}
+	}
+	return c, canonical(d, crypto.KindClaim, b, c.encode())
 }

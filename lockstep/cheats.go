@@ -72,6 +72,9 @@ func (n *Node) cheatWhat(c CheatKind, env *crypto.Envelope, err error) string {
 	case CheatIllegal:
 		return fmt.Sprintf("%s sent an illegal action for step %d; refused: %v", name, env.Seq, err)
 	case CheatWrongHash:
+		if env.Kind.Card() {
+			return fmt.Sprintf("%s's state differs from ours: its %s envelope for the hidden cards answers another game state, so it is set aside unchecked and our states are compared (a desync report follows, or its lie is named): %v", name, env.Kind, err)
+		}
 		return fmt.Sprintf("%s's state differs from ours at step %d: its %s is for another state, so it is refused, and our states are compared (a desync report follows, or its lie is named): %v", name, env.Seq, env.Kind, err)
 	case CheatBadReveal:
 		return fmt.Sprintf("%s sent a reveal for beacon round %d that is not the next element of its hash chain; refused", name, env.Seq)

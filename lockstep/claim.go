@@ -1,6 +1,7 @@
 package lockstep
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/boardmesh/boardmesh/crypto"
@@ -19,6 +20,87 @@ import (
 // only winner. If the other comes back first, the game goes on as before.
 // A peer that comes back after a claim finds it in the log (catch-up) and
 // sees the game end the same way; a claim cannot be taken back.
+//
+// A claim that follows a cheat (the claimant's card layer proved the other
+// a cheat by an envelope it signed, so there was no drop time to wait)
+// says so in its body: the cheat's name and that envelope (claimBody).
+// The result then reads "bob was convicted of a cheat (a wrong decryption
+// share: …); ada claimed the win", on the claimant's screen, on the other
+// side's and in any replay alike, since each builds it from the log
+// entry. A replay has no card layer to re-check the envelope's proof with;
+// it checks what the log alone can: that the envelope is the other seat's,
+// signed by it, of this session, of a card kind the cheat's name goes with.
+
+// cheatWords are the cheats a claim may name (lockstep/deal's CheatKind
+// names of the cheats that convict), each in the words the result uses and
+// with the envelope kinds that can prove it. The names are the wire
+// format: never change one.
+var cheatWords = []struct {
+	name  string
+	words string
+	kinds []crypto.Kind
+}{
+	{"wrong share", "a wrong decryption share", []crypto.Kind{crypto.KindShare}},
+	{"missing share", "a share or re-masking envelope that leaves out one it owes", []crypto.Kind{crypto.KindShare, crypto.KindRemask}},
+	{"forged shuffle", "a forged shuffle", []crypto.Kind{crypto.KindShuffle}},
+	{"bad re-masking", "a re-masking proven wrong", []crypto.Kind{crypto.KindRemask}},
+	{"bad key", "a card key whose proof fails", []crypto.Kind{crypto.KindCardKey}},
+	{"bad escrow", "a wrong escrow of its card key", []crypto.Kind{crypto.KindEscrow}},
+	{"false accusation", "a false accusation of an escrow", []crypto.Kind{crypto.KindAccuse}},
+	{"wrong piece", "a wrong piece of a dropped seat's key", []crypto.Kind{crypto.KindPiece}},
+	{"unexpected", "a card envelope for a slot where it owed nothing", []crypto.Kind{crypto.KindCardKey, crypto.KindShuffle, crypto.KindRemask, crypto.KindShare, crypto.KindEscrow, crypto.KindPiece, crypto.KindAccuse}},
+}
+
+// claimCheat is the cheat a claim names, checked against the log.
+type claimCheat struct {
+	words string
+	proof *crypto.Envelope
+}
+
+// checkClaimCheat checks the cheat a claim of seat names against the
+// other seat in play: nil for a plain claim.
+func (m *machine) checkClaimCheat(b *claimBody, seat int) (*claimCheat, error) {
+	if b.Cheat == "" {
+		return nil, nil
+	}
+	i := 0
+	for i < len(cheatWords) && cheatWords[i].name != b.Cheat {
+		i++
+	}
+	if i == len(cheatWords) {
+		return nil, fmt.Errorf("%w: a claim names a cheat %q this version does not know", ErrBadBody, b.Cheat)
+	}
+	proof, err := crypto.Unmarshal(b.Proof)
+	if err != nil {
+		return nil, fmt.Errorf("%w: a claim's proof of a cheat: %v", ErrBadBody, err)
+	}
+	other := m.otherSeat(seat)
+	who := m.members[m.seats[other]]
+	if proof.Session != m.session || proof.Author != who.ID {
+		return nil, fmt.Errorf("%w: a claim's proof of a cheat is not an envelope of %s (seat %d) of this session", ErrBadBody, m.name(m.seats[other]), other+1)
+	}
+	fits := false
+	for _, k := range cheatWords[i].kinds {
+		fits = fits || proof.Kind == k
+	}
+	if !fits {
+		return nil, fmt.Errorf("%w: a claim proves %s with a %s envelope", ErrBadBody, cheatWords[i].words, proof.Kind)
+	}
+	if err := crypto.Verify(proof); err != nil {
+		return nil, fmt.Errorf("%w: a claim's proof of a cheat is not signed by %s (seat %d): %v", ErrBadBody, m.name(m.seats[other]), other+1, err)
+	}
+	return &claimCheat{words: cheatWords[i].words, proof: proof}, nil
+}
+
+// claimReason is a claim's result in words: claimant claimed the win
+// after other left, or after other was convicted of cheat.
+func (m *machine) claimReason(claimant, other int, cheat *claimCheat) string {
+	c, o := m.name(m.seats[claimant]), m.name(m.seats[other])
+	if cheat == nil {
+		return fmt.Sprintf("%s left the table; %s claimed the win", o, c)
+	}
+	return fmt.Sprintf("%s was convicted of a cheat (%s: the %s envelope %s signed is in the claim); %s claimed the win", o, cheat.words, cheat.proof.Kind, o, c)
+}
 
 // claimState says whether seat may claim now, and if not, why.
 func (m *machine) claimState(seat int) error {
@@ -57,41 +139,45 @@ func (m *machine) otherSeat(seat int) int {
 // log lists, since the claim ends it): a live peer that was away may have
 // gone on by steps that make no entry (cards opened, a checkpoint round
 // half done), and the claim ends the game whatever its state.
-func (m *machine) checkClaim(env *crypto.Envelope, strict bool) (int, error) {
+func (m *machine) checkClaim(env *crypto.Envelope, strict bool) (int, *claimCheat, error) {
 	if env.Session != m.session {
-		return 0, ErrWrongSession
+		return 0, nil, ErrWrongSession
 	}
 	mi, ok := m.member(env.Author)
 	if !ok {
-		return 0, ErrNotMember
+		return 0, nil, ErrNotMember
 	}
 	if m.seatOf == nil {
-		return 0, fmt.Errorf("%w: a claim before the seat draw", ErrUnexpected)
+		return 0, nil, fmt.Errorf("%w: a claim before the seat draw", ErrUnexpected)
 	}
 	seat := m.seatOf[mi]
-	body, err := decodeUintBody(env.Kind, env.Body)
+	body, err := decodeClaim(env.Body)
 	if err != nil {
-		return 0, err
+		return 0, nil, err
 	}
-	if body != uint64(seat) {
-		return 0, fmt.Errorf("%w: a claim for seat %d signed by seat %d", ErrBadBody, body+1, seat+1)
+	if body.Seat != uint64(seat) {
+		return 0, nil, fmt.Errorf("%w: a claim for seat %d signed by seat %d", ErrBadBody, body.Seat+1, seat+1)
 	}
 	if env.Seq != uint64(len(m.log)) {
-		return 0, fmt.Errorf("%w: a claim at log position %d, the log is at %d", ErrUnexpected, env.Seq, len(m.log))
+		return 0, nil, fmt.Errorf("%w: a claim at log position %d, the log is at %d", ErrUnexpected, env.Seq, len(m.log))
 	}
 	if err := m.claimState(seat); err != nil {
-		return 0, err
+		return 0, nil, err
 	}
 	if strict && !m.cardsPending && len(m.dropCards) == 0 && env.StateHash != m.hashes[m.seq] {
 		// (While cards are pending, the claimant may have gone on by
 		// steps whose public cards only a next action would list.)
-		return 0, fmt.Errorf("%w: claim for state %s, ours is %s", ErrStateHash, env.StateHash.Short(), m.hashes[m.seq].Short())
+		return 0, nil, fmt.Errorf("%w: claim for state %s, ours is %s", ErrStateHash, env.StateHash.Short(), m.hashes[m.seq].Short())
 	}
-	return seat, nil
+	cheat, err := m.checkClaimCheat(body, seat)
+	if err != nil {
+		return 0, nil, err
+	}
+	return seat, cheat, nil
 }
 
-// applyClaim ends the game by seat's claim.
-func (m *machine) applyClaim(env *crypto.Envelope, seat int) {
+// applyClaim ends the game by seat's claim (after cheat, if not nil).
+func (m *machine) applyClaim(env *crypto.Envelope, seat int, cheat *claimCheat) {
 	m.group, m.groupWho = nil, nil // a round the absent player never finished
 	m.appendLog(env)
 	other := m.otherSeat(seat)
@@ -99,8 +185,7 @@ func (m *machine) applyClaim(env *crypto.Envelope, seat int) {
 	if m.st.ToAct().Kind == engine.ActorOver {
 		scores = m.st.Result().Scores
 	}
-	r := engine.Result{Scores: scores, Winners: []int{seat},
-		Reason: fmt.Sprintf("%s left the table; %s claimed the win", m.name(m.seats[other]), m.name(m.seats[seat]))}
+	r := engine.Result{Scores: scores, Winners: []int{seat}, Reason: m.claimReason(seat, other, cheat)}
 	m.claimed = &r
 	m.phase = PhaseOver
 	// One step, which changes no state (the replay lists it with the
@@ -158,10 +243,34 @@ func (n *Node) Claim() error {
 		return err
 	}
 	m := n.m
+	body := claimBody{Seat: uint64(n.mySeat())}
+	if o := m.otherSeat(n.mySeat()); o >= 0 && o < len(n.convicted) {
+		// The cheat that lets us claim at once goes into the log.
+		if c := n.convicted[o]; c.Proof != nil && claimNames(c.Kind) {
+			if p := c.Proof.Marshal(); len(p) <= crypto.MaxBody-1024 {
+				body.Cheat, body.Proof = c.Kind, p
+			}
+		}
+		if _, err := m.checkClaimCheat(&body, n.mySeat()); err != nil {
+			// Never sign a claim the others would refuse: a plain one
+			// still ends the game.
+			body.Cheat, body.Proof = "", nil
+		}
+	}
 	n.sign(&crypto.Envelope{Session: m.session, Seq: uint64(len(m.log)), Kind: crypto.KindClaim,
-		StateHash: m.hashes[m.seq], Body: encodeUintBody(uint64(n.mySeat()))})
+		StateHash: m.hashes[m.seq], Body: body.encode()})
 	n.advance()
 	return nil
+}
+
+// claimNames reports whether a claim can name the cheat called name.
+func claimNames(name string) bool {
+	for _, c := range cheatWords {
+		if c.name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // claimStep commits a claim held for the current log position.
@@ -177,12 +286,20 @@ func (n *Node) claimStep() bool {
 		if !ok {
 			continue
 		}
-		seat, err := m.checkClaim(env, false)
+		seat, cheat, err := m.checkClaim(env, false)
+		if errors.Is(err, ErrBadBody) {
+			// Provably bad, by the claimant's own signature: a claim for
+			// another seat, or one that pins a cheat on the other player
+			// with a proof that is not that player's. Named, dropped.
+			n.unbuf(s)
+			_ = n.reject(env, err)
+			continue
+		}
 		if err != nil {
 			continue // a claim the table cannot take here (yet)
 		}
 		n.unbuf(s)
-		m.applyClaim(env, seat)
+		m.applyClaim(env, seat, cheat)
 		n.progress = n.now
 		return true
 	}
@@ -232,12 +349,16 @@ func (n *Node) claimedAway(idx uint64, env *crypto.Envelope) {
 		return
 	}
 	seat := m.seatOf[mi]
-	if body, err := decodeUintBody(env.Kind, env.Body); err != nil || body != uint64(seat) || seat == n.mySeat() || m.claimState(seat) != nil {
+	body, err := decodeClaim(env.Body)
+	if err != nil || body.Seat != uint64(seat) || seat == n.mySeat() || m.claimState(seat) != nil {
+		return
+	}
+	cheat, err := m.checkClaimCheat(body, seat)
+	if err != nil {
 		return
 	}
 	n.stopped = true
-	r := engine.Result{Scores: make([]int, len(m.seats)), Winners: []int{seat},
-		Reason: fmt.Sprintf("%s left the table; %s claimed the win", m.name(m.seats[n.mySeat()]), m.name(mi))}
+	r := engine.Result{Scores: make([]int, len(m.seats)), Winners: []int{seat}, Reason: m.claimReason(seat, n.mySeat(), cheat)}
 	n.rd.Events = append(n.rd.Events, Event{Kind: EventGameOver, Seat: seat + 1, Seq: idx, Result: &r,
 		Text: fmt.Sprintf("game over: %s claimed the win at log entry %d, while what this peer did there never reached it; "+
 			"this log can no longer join theirs (fetch the log afresh to watch)", m.name(mi), idx)})

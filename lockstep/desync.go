@@ -245,7 +245,7 @@ func (n *Node) weigh(env *crypto.Envelope, body *stateBody, logToo bool) (done b
 	if err := n.lie(env, body, s); err != nil {
 		return true, err
 	}
-	if containsID(n.disputed, env.Author) || n.ownMoveDiverged(env.Author, s) || logToo && n.disputedInLog(env.Author, body, s) {
+	if containsID(n.disputed, env.Author) || n.ownMoveDiverged(env.Author, s) || logToo && (n.disputedInLog(env.Author, body, s) || n.disputedByCards(env.Author, body, s)) {
 		n.report(env, n.m.byID[env.Author], body)
 		return true, nil
 	}

@@ -548,6 +548,7 @@ func (m *machine) drawSeats(b crypto.Hash) error {
 	m.dropper, _ = st.(engine.Dropper)
 	m.turn = st.Turn()
 	m.hashes = append(m.hashes[:0], crypto.Hash(engine.HashWith(m.enc, st)))
+	m.cardsAt()
 	if m.onStep != nil {
 		m.prevSt = st.Clone()
 	}
@@ -575,6 +576,7 @@ func (m *machine) stepDone(info stepInfo) error {
 	m.seq++
 	m.steps = append(m.steps, info)
 	m.hashes = append(m.hashes, crypto.Hash(engine.HashWith(m.enc, m.st)))
+	m.cardsAt()
 	m.observe(info)
 	m.noteRound()
 	if m.roster.Secret && m.st.ToAct().Kind == engine.ActorCards {
@@ -682,6 +684,7 @@ func (m *machine) applyDrop(seats []int) error {
 		m.seq++
 		m.steps = append(m.steps, stepInfo{Kind: "drop", Seat: seats[0], Entry: len(m.log) - 1, What: "drop " + m.seatNames(seats), mover: mover})
 		m.hashes = append(m.hashes, crypto.Hash(engine.HashWith(m.enc, m.st)))
+		m.cardsAt()
 		m.observe(m.steps[len(m.steps)-1])
 		m.noteRound()
 		m.turn = m.st.Turn()
@@ -1126,11 +1129,11 @@ func (m *machine) feed(env *crypto.Envelope) error {
 	if m.group == nil && m.phase == PhasePlaying {
 		switch env.Kind {
 		case crypto.KindClaim:
-			seat, err := m.checkClaim(env, true)
+			seat, cheat, err := m.checkClaim(env, true)
 			if err != nil {
 				return err
 			}
-			m.applyClaim(env, seat)
+			m.applyClaim(env, seat, cheat)
 			return nil
 		case crypto.KindDrop:
 			seats, err := decodeSeats(env.Body, len(m.seats))

@@ -135,13 +135,17 @@ type Node struct {
 	// (own and others', once each: cardHas), with the log length then,
 	// for catch-up answers (cardsFor); replaying is set while New steps
 	// a restarted seat's card log.
-	cardHeld  []heldCard
-	cardHeard []crypto.PeerID // members heard from while the card layer is held (releaseCards)
-	cardHas   map[slot]bool
-	// convicted, by seat, is why the card layer proved that seat a cheat
-	// by an envelope it signed ("" if it did not): the node votes to drop
-	// it at once (secretdrop.go).
-	convicted []string
+	cardHeld []heldCard
+	// cardStamps are the steps at which members signed card envelopes
+	// for our state (desynccards.go): what disputes a state that differs
+	// there, as an action in our log does.
+	cardStamps []cardStamp
+	cardHeard  []crypto.PeerID // members heard from while the card layer is held (releaseCards)
+	cardHas    map[slot]bool
+	// convicted, by seat, is what the card layer proved against that seat
+	// by an envelope it signed (Text "" if nothing): the node votes to
+	// drop it at once (secretdrop.go), or, at a table of two, may claim.
+	convicted []CardCheat
 	replaying bool
 	modeFor   crypto.Hash // the session modeText is of
 	modeText  string

@@ -61,6 +61,11 @@ type CardLayer interface {
 	// answered its catch-up request, see releaseCards).
 	Held() bool
 	Release()
+	// At tells the layer the hash of the shared state after the step just
+	// counted (the node calls it after every step, on every peer alike):
+	// the chains and batches the layer declares from then on answer that
+	// state, and their envelopes carry its hash (lockstep/deal's state.go).
+	At(h crypto.Hash)
 	// Drop starts the drop of seat (0-based) in the card protocol, at the
 	// drop's point of the log: the others publish their pieces of its key.
 	Drop(seat int) error
@@ -85,6 +90,10 @@ type CardReady struct {
 	Messages []*crypto.Envelope
 	Cheats   []CardCheat
 	Notes    []string
+	// OtherState are envelopes of other seats the layer set aside, unchecked,
+	// because they answer another shared state than ours: a desync, which
+	// the node finds out about as for an action for another state.
+	OtherState []*crypto.Envelope
 }
 
 // CardCheat is a cheat the card layer named: Seat counted from 1 (0:
@@ -102,6 +111,12 @@ type CardCheat struct {
 	// the game cannot go on, but a table of two may claim the win
 	// (secretdrop.go's convicted seats).
 	Convicted bool
+	// Kind is the cheat's name (lockstep/deal's CheatKind, "wrong share"),
+	// and Proof, for a convicting cheat, the envelope of Seat's that
+	// proves it: a claim of the win that follows carries both, so that
+	// the log says why the game ended (claim.go).
+	Kind  string
+	Proof *crypto.Envelope
 }
 
 // CardConfig is what a card layer is made from.
@@ -435,6 +450,7 @@ func (n *Node) stepCard(env *crypto.Envelope) error {
 	err := n.m.cards.Step(env)
 	if err == nil {
 		n.tookCard(env)
+		n.noteCardStamp(env)
 	}
 	n.pumpCards()
 	if perr := n.proveCards(); perr != nil {
@@ -625,14 +641,18 @@ func (n *Node) drainCards() {
 		if n.holdCard(env) {
 			n.cardSent = append(n.cardSent, env)
 		}
+		n.noteCardStamp(env)
 	}
 	if !n.replaying {
 		n.rd.Messages = append(n.rd.Messages, rd.Messages...)
 	}
+	for _, env := range rd.OtherState {
+		n.otherCardState(env)
+	}
 	for _, c := range rd.Cheats {
 		n.rd.Events = append(n.rd.Events, Event{Kind: EventCheat, Cheat: CheatCards, Seat: c.Seat, Seq: n.m.seq, Text: c.Text, What: c.Text})
 		if c.Convicted {
-			n.convict(c.Seat-1, c.Text)
+			n.convict(c.Seat-1, c)
 		}
 		if len(c.Evidence) == 2 && n.cardProof == nil {
 			n.cardProof = c.Evidence

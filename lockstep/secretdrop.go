@@ -207,16 +207,17 @@ func (n *Node) cardWhy(w CardWait) string {
 // that owes none) convicts too: a table of two may claim at once, a
 // larger one stands still, named.
 
-// convict records that the card layer proved seat (0-based) a cheat.
-func (n *Node) convict(seat int, why string) {
-	if seat < 0 || seat >= len(n.m.seats) {
+// convict records that the card layer proved seat (0-based) a cheat:
+// the first cheat proved is the one kept (its text, name and proof).
+func (n *Node) convict(seat int, c CardCheat) {
+	if seat < 0 || seat >= len(n.m.seats) || c.Text == "" {
 		return
 	}
 	if n.convicted == nil {
-		n.convicted = make([]string, len(n.m.seats))
+		n.convicted = make([]CardCheat, len(n.m.seats))
 	}
-	if n.convicted[seat] == "" {
-		n.convicted[seat] = why
+	if n.convicted[seat].Text == "" {
+		n.convicted[seat] = c
 	}
 }
 
@@ -225,7 +226,7 @@ func (n *Node) convictedWhy(seat int) string {
 	if seat < 0 || seat >= len(n.convicted) {
 		return ""
 	}
-	return n.convicted[seat]
+	return n.convicted[seat].Text
 }
 
 // dropConvicted votes to drop each convicted seat still in play, where a
@@ -238,8 +239,8 @@ func (n *Node) dropConvicted() {
 		return
 	}
 	me := n.mySeat()
-	for s, why := range n.convicted {
-		if why == "" || s == me || m.dropped[s] {
+	for s, c := range n.convicted {
+		if c.Text == "" || s == me || m.dropped[s] {
 			continue
 		}
 		if _, ok := m.dropExpectation([]int{s}); !ok {

@@ -119,6 +119,19 @@ func TestBodyVectors(t *testing.T) {
 	// at log position 9, in the state 22…22.
 	add("body.claim_seat_2", encodeUintBody(1))
 	add("envelope.claim_by_bo_at_9", signed(b, &crypto.Envelope{Session: sid, Seq: 9, Kind: crypto.KindClaim, StateHash: fillHash(0x22), Body: encodeUintBody(1)}))
+	// A claim after a cheat: Ada (seat 1) signed a share envelope for
+	// batch 4 (body 01 02 03: what it holds does not matter here) whose
+	// proof Bo's card layer found wrong; Bo's claim names the cheat and
+	// holds that envelope.
+	share := &crypto.Envelope{Session: sid, Seq: 4, Kind: crypto.KindShare, Body: []byte{1, 2, 3}}
+	crypto.Sign(a, share)
+	add("claim.proof_share_by_ada_batch4", share.Marshal())
+	cb := &claimBody{Seat: 1, Cheat: "wrong share", Proof: share.Marshal()}
+	add("body.claim_seat_2_after_wrong_share", cb.encode())
+	if back, err := decodeClaim(cb.encode()); err != nil || back.Seat != 1 || back.Cheat != "wrong share" || !bytes.Equal(back.Proof, share.Marshal()) {
+		t.Fatalf("the claim body does not decode to itself: %+v, %v", back, err)
+	}
+	add("envelope.claim_by_bo_at_9_after_wrong_share", signed(b, &crypto.Envelope{Session: sid, Seq: 9, Kind: crypto.KindClaim, StateHash: fillHash(0x22), Body: cb.encode()}))
 
 	// The seat draw: members in roster order shuffled by beacon round 0.
 	beacon := crypto.Beacon(fillHash(0x11), 0, []crypto.Hash{fillHash(0xaa), fillHash(0xbb)})

@@ -65,6 +65,9 @@ type arenaConfig struct {
 	// tune, if set, adjusts peer i's node configuration after the
 	// arena's own settings (a cheating member's modified card layer).
 	tune func(i int, lc *lockstep.Config)
+	// bot, if set, makes peer i's bot from the game's own (a bot that
+	// steers the game where a test needs it).
+	bot func(i int, b engine.Bot) engine.Bot
 }
 
 func newArena(t *testing.T, ctx context.Context, cfg arenaConfig) *arena {
@@ -82,6 +85,8 @@ func newArena(t *testing.T, ctx context.Context, cfg arenaConfig) *arena {
 		a.keys = append(a.keys, mustIdentity(t))
 		if cfg.noBot[i] {
 			bots = append(bots, nil)
+		} else if cfg.bot != nil {
+			bots = append(bots, cfg.bot(i, g.Bots[i%len(g.Bots)].New()))
 		} else {
 			bots = append(bots, g.Bots[i%len(g.Bots)].New())
 		}

@@ -19,6 +19,7 @@ import (
 // a gigabyte, are cut off by the server on its own. Meanwhile a member
 // still gets its answers, and the game ends identically everywhere.
 func TestAttackCatchupOutsider(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	a := newArena(t, ctx, arenaConfig{botDelay: 20 * time.Millisecond})
@@ -108,6 +109,7 @@ func TestAttackCatchupOutsider(t *testing.T) {
 // nothing at all from the catch-up stream, not even the committed log
 // (nor, with it, the session id).
 func TestAttackCatchupNoSpectators(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	a := newArena(t, ctx, arenaConfig{botDelay: 20 * time.Millisecond, noSpectators: true})

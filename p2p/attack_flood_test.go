@@ -20,6 +20,7 @@ import (
 // they dropped never reach their nodes, so before the runner named the
 // member nobody was told), and the game finishes alike.
 func TestAttackMemberFloodIsNamed(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 330*time.Second)
 	defer cancel()
 	a := newArena(t, ctx, arenaConfig{botDelay: 50 * time.Millisecond})

@@ -22,6 +22,7 @@ import (
 // never seated and leaves no trace on disk. The real host challenges
 // joiners instead: cli/e2e TestLobbyHijack.
 func TestAttackOutsiderTwoJoins(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	a := newArena(t, ctx, arenaConfig{})
@@ -44,6 +45,7 @@ func TestAttackOutsiderTwoJoins(t *testing.T) {
 // (--start-when). Only the table's own players may be seated, so the real
 // players play and the fakes are left out.
 func TestAttackLobbyHijack(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	a := newArena(t, ctx, arenaConfig{})
@@ -69,6 +71,7 @@ func TestAttackLobbyHijack(t *testing.T) {
 // is to act. It is refused and bob named, with the engine's reason in
 // seats counted from 1; the game goes on.
 func TestAttackOutOfTurn(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	a := newArena(t, ctx, arenaConfig{botDelay: 150 * time.Millisecond})

@@ -96,7 +96,12 @@ func secretArena(t *testing.T, ctx context.Context, cheat func(st engine.CardSta
 
 // secretArenaOf is secretArena with the players names (bob second).
 func secretArenaOf(t *testing.T, ctx context.Context, names []string, cheat func(st engine.CardState, l *cheatLayer)) *arena {
-	return newArena(t, ctx, arenaConfig{names: names, game: infinitecity.Game, secret: true, tune: func(i int, lc *lockstep.Config) {
+	return newArena(t, ctx, arenaConfig{names: names, game: infinitecity.Game, secret: true, tune: cheatTune(cheat)})
+}
+
+// cheatTune is the arena's tune that gives bob cheat's card layer.
+func cheatTune(cheat func(st engine.CardState, l *cheatLayer)) func(i int, lc *lockstep.Config) {
+	return func(i int, lc *lockstep.Config) {
 		if i != bob {
 			return
 		}
@@ -110,7 +115,7 @@ func secretArenaOf(t *testing.T, ctx context.Context, names []string, cheat func
 			cheat(st, c)
 			return c, nil
 		}
-	}})
+	}
 }
 
 // waitNamed waits until each of peers has shown an event that matches
@@ -172,6 +177,7 @@ func bobsFirst(a **arena, kind crypto.Kind, edit func(body []byte) []byte) (func
 // output already. The honest three name bob, vote him out, redo the chain
 // from ada's shuffle without him, and play to the end (cheatGoesOn).
 func TestAttackSecretForgedShuffle(t *testing.T) {
+	t.Parallel()
 	cheatGoesOn(t, crypto.KindShuffle, regexp.MustCompile(`(?i)shuffle.*does not prove`), func(body []byte) []byte {
 		b, err := hostile.ParseShuffle(body)
 		if err != nil || len(b.Output) < 128 {
@@ -222,6 +228,15 @@ func cheatGoesOn(t *testing.T, kind crypto.Kind, what *regexp.Regexp, edit func(
 	if orig() == nil {
 		t.Fatalf("bob never sent a %s envelope", kind)
 	}
+	a.cheaterOut(honest)
+}
+
+// cheaterOut checks, after bob's cheat was named, that the honest peers
+// vote him out for it, finish the game with identical logs and results,
+// blaming nobody else, and that the log verifies on its own.
+func (a *arena) cheaterOut(honest []int) {
+	t := a.t
+	t.Helper()
 	a.wait(honest, 3*time.Minute)
 	a.finishedIdentical(honest)
 	a.framesNobody(honest, honest)
@@ -277,6 +292,7 @@ func seatIndex(st lockstep.Status, id crypto.PeerID) int {
 // proof, for another card's ciphertext. The honest three go on without
 // him (shareCheatGoesOn).
 func TestAttackSecretWrongShare(t *testing.T) {
+	t.Parallel()
 	shareCheatGoesOn(t, regexp.MustCompile(`(?i)decryption share.*wrong`), func(es []hostile.ShareEntry) []hostile.ShareEntry {
 		es[0].Share, es[1].Share = es[1].Share, es[0].Share
 		return es
@@ -286,6 +302,7 @@ func TestAttackSecretWrongShare(t *testing.T) {
 // TestAttackSecretMissingShare: bob's share envelope for a deal leaves
 // out the share of one card he owes. The honest three go on without him.
 func TestAttackSecretMissingShare(t *testing.T) {
+	t.Parallel()
 	shareCheatGoesOn(t, regexp.MustCompile(`(?i)shares.*leave out`), func(es []hostile.ShareEntry) []hostile.ShareEntry {
 		return es[:len(es)-1]
 	})
@@ -323,19 +340,22 @@ func swapTwoCards(body []byte) []byte {
 // game with her the winner, and her log verifies on its own with that
 // result.
 func TestAttackSecretCheatAtTwo(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		kind crypto.Kind
 		edit func([]byte) []byte
 		what *regexp.Regexp
+		// result: what ada's result says (and the replay of her log).
+		result string
 	}{
-		{crypto.KindShare, swapTwoShares, regexp.MustCompile(`(?i)decryption share.*wrong`)},
-		{crypto.KindShuffle, swapTwoCards, regexp.MustCompile(`(?i)shuffle.*does not prove`)},
+		{crypto.KindShare, swapTwoShares, regexp.MustCompile(`(?i)decryption share.*wrong`), "bob was convicted of a cheat (a wrong decryption share: the share envelope bob signed is in the claim); ada claimed the win"},
+		{crypto.KindShuffle, swapTwoCards, regexp.MustCompile(`(?i)shuffle.*does not prove`), "bob was convicted of a cheat (a forged shuffle: the shuffle envelope bob signed is in the claim); ada claimed the win"},
 	} {
-		t.Run(c.kind.String(), func(t *testing.T) { claimAfterCheat(t, c.kind, c.edit, c.what) })
+		t.Run(c.kind.String(), func(t *testing.T) { claimAfterCheat(t, c.kind, c.edit, c.what, c.result) })
 	}
 }
 
-func claimAfterCheat(t *testing.T, kind crypto.Kind, edit func([]byte) []byte, what *regexp.Regexp) {
+func claimAfterCheat(t *testing.T, kind crypto.Kind, edit func([]byte) []byte, what *regexp.Regexp, result string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	var a *arena
@@ -362,7 +382,7 @@ func claimAfterCheat(t *testing.T, kind crypto.Kind, edit func([]byte) []byte, w
 	}
 	a.wait([]int{ada}, 60*time.Second)
 	r := p.Result()
-	if r == nil || len(r.Winners) != 1 || r.Winners[0] != p.Status().MySeat || !strings.Contains(r.Reason, "ada claimed the win") {
+	if r == nil || len(r.Winners) != 1 || r.Winners[0] != p.Status().MySeat || r.Reason != result {
 		t.Fatalf("the result is %+v", r)
 	}
 	var log []*crypto.Envelope
@@ -389,6 +409,7 @@ func claimAfterCheat(t *testing.T, kind crypto.Kind, edit func([]byte) []byte, w
 // a peer that relays it under bob's key; waiting instead until that peer
 // has seen the first could let a quick game end before.
 func TestAttackSecretEquivocation(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	var mu sync.Mutex
@@ -494,6 +515,7 @@ func revealAttack(t *testing.T, what *regexp.Regexp, edit func(st engine.CardSta
 // says it is another tile of the game, with his honest share of the real
 // one.
 func TestAttackSecretSubstitutedReveal(t *testing.T) {
+	t.Parallel()
 	revealAttack(t, regexp.MustCompile(`(?i)tile|card|reveal|show`), func(st engine.CardState, _ [][]lockstep.Revealed, rs []lockstep.Revealed) bool {
 		for _, list := range st.Cards().Decks() {
 			for _, v := range list {
@@ -511,6 +533,7 @@ func TestAttackSecretSubstitutedReveal(t *testing.T) {
 // truly, but the share he attaches is his valid share of another tile he
 // showed earlier: it does not open this tile's ciphertext.
 func TestAttackSecretRevealNotItsCiphertext(t *testing.T) {
+	t.Parallel()
 	revealAttack(t, regexp.MustCompile(`(?i)tile|card|reveal|show|share`), func(_ engine.CardState, earlier [][]lockstep.Revealed, rs []lockstep.Revealed) bool {
 		for _, prev := range earlier {
 			for _, p := range prev {

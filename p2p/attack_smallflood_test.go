@@ -26,6 +26,7 @@ const smallFlood = 20000
 // must not stall: the game ends, identical everywhere; ada and cy name
 // bob, and nobody else.
 func TestAttackSmallFloodMember(t *testing.T) {
+	t.Parallel()
 	// Generous: signing and sending 20,000 envelopes under -race on a
 	// loaded 2-core machine took most of a minute (the whole test 77 s of
 	// the old 120 s); a stalled table still fails at the wait below.
@@ -79,6 +80,7 @@ func TestAttackSmallFloodMember(t *testing.T) {
 // table must not stall: the game ends, identical everywhere, nobody is
 // blamed, and nothing of the outsider's is on any disk.
 func TestAttackSmallFloodOutsider(t *testing.T) {
+	t.Parallel()
 	// Generous: signing and sending 20,000 envelopes under -race on a
 	// loaded 2-core machine took most of a minute (the whole test 77 s of
 	// the old 120 s); a stalled table still fails at the wait below.

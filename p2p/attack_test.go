@@ -38,6 +38,7 @@ const (
 // topic and connected to everyone but sends nothing; the game plays to
 // the end. Every attack test below differs from it by the attack only.
 func TestArenaSilentHostile(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	a := newArena(t, ctx, arenaConfig{})
@@ -50,6 +51,7 @@ func TestArenaSilentHostile(t *testing.T) {
 // be ada's with a signature that is not hers. It must change nothing and
 // frame nobody: ada did not sign it.
 func TestAttackForgedSignature(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	a := newArena(t, ctx, arenaConfig{})
@@ -72,6 +74,7 @@ func TestAttackForgedSignature(t *testing.T) {
 // duplicates, the others belong elsewhere: nothing changes, nobody is
 // framed (ada signed each of them once, honestly).
 func TestAttackReplay(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	a := newArena(t, ctx, arenaConfig{botDelay: 10 * time.Millisecond})
@@ -109,6 +112,7 @@ func TestAttackReplay(t *testing.T) {
 // once. Every stream is refused or answered within bounds; no honest
 // peer panics, and the game ends with identical logs.
 func TestAttackCraftedStreams(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	a := newArena(t, ctx, arenaConfig{botDelay: 10 * time.Millisecond})
@@ -163,6 +167,7 @@ func TestAttackCraftedStreams(t *testing.T) {
 // TestAttackStateSeqMax: a member's state envelope with seq 2^64−1 and no
 // hashes (the length check used to wrap and index Hashes[-1]).
 func TestAttackStateSeqMax(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	a := newArena(t, ctx, arenaConfig{})
@@ -188,6 +193,7 @@ func TestAttackStateSeqMax(t *testing.T) {
 // (Before the accept time-out landed, a malformed accept that came before
 // bob's own left the lobby waiting for bob forever, 3 runs in 10.)
 func TestAttackMemberTwoAccepts(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	a := newArena(t, ctx, arenaConfig{})
@@ -214,6 +220,7 @@ func TestAttackMemberTwoAccepts(t *testing.T) {
 // any peer serves on the catch-up stream). It proves nothing against a
 // member: the game must go on, and nothing of it may reach a log.
 func TestAttackOutsiderEvidence(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	a := newArena(t, ctx, arenaConfig{})
@@ -263,6 +270,7 @@ func cheatWhilePaused(t *testing.T, what *regexp.Regexp, cheat func(a *arena, v 
 
 // TestAttackIllegalAction: bob, to act, signs an action the rules refuse.
 func TestAttackIllegalAction(t *testing.T) {
+	t.Parallel()
 	cheatWhilePaused(t, regexp.MustCompile(`(?i)illegal`), func(a *arena, v view, w lockstep.Wait) ([]*crypto.Envelope, bool) {
 		if w.What != "an action" {
 			return nil, false
@@ -276,6 +284,7 @@ func TestAttackIllegalAction(t *testing.T) {
 // TestAttackBadPreimage: bob reveals a value that is not the next element
 // of his hash chain.
 func TestAttackBadPreimage(t *testing.T) {
+	t.Parallel()
 	cheatWhilePaused(t, regexp.MustCompile(`(?i)reveal|preimage|chain`), func(a *arena, v view, w lockstep.Wait) ([]*crypto.Envelope, bool) {
 		if w.What != "a reveal" {
 			return nil, false
@@ -292,6 +301,7 @@ func TestAttackBadPreimage(t *testing.T) {
 // that is not the table's. The design stops the game at a checkpoint
 // mismatch; every honest peer must say who and why.
 func TestAttackWrongCheckpoint(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	defer cancel()
 	a := silentCheater(t, ctx)
@@ -318,6 +328,7 @@ func TestAttackWrongCheckpoint(t *testing.T) {
 // TestAttackEquivocation: bob signs two different actions for one step.
 // Every honest peer holds the proof, names bob and stops.
 func TestAttackEquivocation(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	defer cancel()
 	a := silentCheater(t, ctx)
@@ -355,6 +366,7 @@ func TestAttackEquivocation(t *testing.T) {
 // checkpoints prove bob lies: no honest player's move may be blamed, and
 // bob is the suspect.
 func TestAttackLyingState(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	a := newArena(t, ctx, arenaConfig{botDelay: 20 * time.Millisecond})

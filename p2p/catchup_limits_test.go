@@ -16,6 +16,7 @@ import (
 // served at once and serveBurst in a row; a query frame that claims a
 // huge length is refused unread; the server keeps serving others.
 func TestCatchupServerLimits(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	server, asker, other := newTestHost(t), newTestHost(t), newTestHost(t)
@@ -92,6 +93,7 @@ func TestCatchupServerLimits(t *testing.T) {
 // TestCatchupAskerRefusesHugeAnswers: a server that claims more items, or
 // a larger frame, than the limits allow gets an error, not an allocation.
 func TestCatchupAskerRefusesHugeAnswers(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	server, asker := newTestHost(t), newTestHost(t)

@@ -17,6 +17,7 @@ import (
 // one that sent nothing, gets nothing, in any mode; a real joiner, once
 // admitted, gets its answer.
 func TestCatchupInTheLobbyServesJoinersOnly(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
 	defer cancel()
 	p := hostLobby(t, 0)

@@ -20,6 +20,7 @@ import (
 // credited to the stream's remote peer, not to what the answer claims
 // (StepAnswer trusts an answer about its author's choices only).
 func TestCatchupAnswerKeepsEntriesApart(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	a, b := newTestHost(t), newTestHost(t)
@@ -100,6 +101,7 @@ func (b *slowFirstBot) Choose(s engine.State, legal []engine.Action, r *engine.R
 // if nobody asks for an answer: holding ada's move she waits for nobody,
 // and lockstep's Tick asks, as it does whenever a drop vote holds the node.)
 func TestDropVoterGoesOnWhenOthersDid(t *testing.T) {
+	t.Parallel()
 	g := dragonslair.Game
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()

@@ -52,6 +52,7 @@ func dhtPeer(t *testing.T, boot ...peer.AddrInfo) (host.Host, *Internet) {
 // host's join code key on the DHT (to redirect joiners to itself) is
 // skipped; the joiner gets the host the code commits to.
 func TestResolveCodeSkipsForgedProvider(t *testing.T) {
+	t.Parallel()
 	a, b := dhtServer(t), dhtServer(t)
 	hostH, hostIn := dhtPeer(t, a, b)
 	code := JoinCode(hostH.ID())
@@ -75,6 +76,7 @@ func TestResolveCodeSkipsForgedProvider(t *testing.T) {
 // TestResolveCodeOnlyForged: when only a liar advertises a code, the
 // joiner finds nothing and says that a DHT answer named a wrong peer.
 func TestResolveCodeOnlyForged(t *testing.T) {
+	t.Parallel()
 	a := dhtServer(t)
 	k, _, _ := p2pcrypto.GenerateEd25519Key(nil)
 	absent, _ := peer.IDFromPrivateKey(k)

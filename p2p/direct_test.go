@@ -16,6 +16,7 @@ import (
 // TestDirectWatch: the watch knows the direct peers it was told of and
 // wakes whoever waits at every change and every new stream.
 func TestDirectWatch(t *testing.T) {
+	t.Parallel()
 	w := newDirectWatch()
 	a := peer.ID("a")
 	ok, changed := w.isDirect(a)
@@ -47,6 +48,7 @@ func TestDirectWatch(t *testing.T) {
 // reveal after its action, its next action, the first action of a turn
 // after its checkpoint) is in the same round.
 func TestCriticalRounds(t *testing.T) {
+	t.Parallel()
 	var log []*crypto.Envelope
 	add := func(k crypto.Kind, seq uint64, authors ...crypto.PeerID) {
 		for _, a := range authors {
@@ -79,6 +81,7 @@ func TestCriticalRounds(t *testing.T) {
 // wait that heard nothing more stalled until its deadline (seen as a 15 s
 // start in bench net). The deadline only guards against a hang.
 func TestWaitPeersSeesEveryPeer(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	const n = 8

@@ -124,12 +124,19 @@ func runUntilCleanup(t *testing.T, ctx context.Context, p *NetPeer) <-chan error
 // hostLobby opens a real lobby (as `boardmesh host` does) on loopback.
 func hostLobby(t *testing.T, startWhen int) *NetPeer {
 	t.Helper()
+	return hostLobbyOf(t, NetConfig{StartWhen: startWhen})
+}
+
+// hostLobbyOf is hostLobby with cfg's settings (its identity, name, home,
+// transport and games are the helper's).
+func hostLobbyOf(t *testing.T, cfg NetConfig) *NetPeer {
+	t.Helper()
 	id, err := crypto.GenerateIdentity(rand.Reader)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := HostLobby(NetConfig{Identity: id, Name: "Host", Home: t.TempDir(), NoQUIC: true, Games: games.Lookup, StartWhen: startWhen},
-		dragonslair.Game, nil)
+	cfg.Identity, cfg.Name, cfg.Home, cfg.NoQUIC, cfg.Games = id, "Host", t.TempDir(), true, games.Lookup
+	p, err := HostLobby(cfg, dragonslair.Game, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,6 +151,7 @@ func hostLobby(t *testing.T, startWhen int) *NetPeer {
 // does not have yet. The host must not crash; if its node stops, Run says
 // so in plain words.
 func TestLobbyStoppedByTwoJoinsDoesNotCrash(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	p := hostLobby(t, 0)
@@ -200,6 +208,7 @@ func TestLobbyStoppedByTwoJoinsDoesNotCrash(t *testing.T) {
 // The member rejects every one, forwards none (the other members never
 // see one), and the game ends normally and identically everywhere.
 func TestOutsiderCannotTouchStartedGame(t *testing.T) {
+	t.Parallel()
 	g := dragonslair.Game
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
@@ -286,6 +295,7 @@ func TestOutsiderCannotTouchStartedGame(t *testing.T) {
 // TestGuardLimits is the validator's policy without a network: sizes,
 // the roster rule and the lobby's rate limit.
 func TestGuardLimits(t *testing.T) {
+	t.Parallel()
 	self, _ := crypto.GenerateIdentity(rand.Reader)
 	member, _ := crypto.GenerateIdentity(rand.Reader)
 	stranger, _ := crypto.GenerateIdentity(rand.Reader)
@@ -374,6 +384,7 @@ func TestGuardLimits(t *testing.T) {
 // Now the host waits; a real joiner answers the challenge, and the roster
 // holds the host and that joiner only.
 func TestStartWhenCountsOnlyChallengedJoiners(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
 	defer cancel()
 	p := hostLobby(t, 2)
@@ -436,6 +447,7 @@ func TestStartWhenCountsOnlyChallengedJoiners(t *testing.T) {
 // flood is throttled and counted, and a real joiner still gets in: the
 // game's roster is the host and that joiner.
 func TestLobbyFloodOfStrangers(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	p := hostLobby(t, 2)
@@ -483,6 +495,17 @@ func TestLobbyFloodOfStrangers(t *testing.T) {
 	}
 }
 
+// hostForSilentTest hosts a Dragon's Lair lobby on loopback ("Host", a
+// bot in its seat) that starts when startWhen members have joined and
+// proposes the table again without a member whose accept or seat draw has
+// not come in 2 s: the host of the tests of silent members. It closes
+// with the test.
+func hostForSilentTest(t *testing.T, startWhen int) *NetPeer {
+	t.Helper()
+	return hostLobbyOf(t, NetConfig{StartWhen: startWhen, AcceptTimeout: 2 * time.Second,
+		Bot: dragonslair.Game.Bots[0].New(), BotRand: engine.NewRand([]byte("h"))})
+}
+
 // TestSilentMemberLeftOutOfTheRoster: a member joins (and answers the
 // host's challenge) but never accepts the roster. The host used to wait
 // forever while the real players were told the game had started. Now,
@@ -495,19 +518,10 @@ func TestLobbyFloodOfStrangers(t *testing.T) {
 // with the host and Bob only, the same log and the same result. A joiner
 // after the roster is told the game has started.
 func TestSilentMemberLeftOutOfTheRoster(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	id, err := crypto.GenerateIdentity(rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := dragonslair.Game
-	host, err := HostLobby(NetConfig{Identity: id, Name: "Host", Home: t.TempDir(), NoQUIC: true, Games: games.Lookup, StartWhen: 3,
-		AcceptTimeout: 2 * time.Second, Bot: g.Bots[0].New(), BotRand: engine.NewRand([]byte("h"))}, g, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(host.Close)
+	host := hostForSilentTest(t, 3)
 	type start struct {
 		who     string
 		members []lockstep.Member
@@ -537,7 +551,7 @@ func TestSilentMemberLeftOutOfTheRoster(t *testing.T) {
 		t.Fatal(err)
 	}
 	bob, _, err := JoinLobby(ctx, NetConfig{Identity: bid, Name: "Bob", Home: t.TempDir(), NoQUIC: true, Games: games.Lookup,
-		Bot: g.Bots[0].New(), BotRand: engine.NewRand([]byte("b"))}, Addrs(host.Host)[0].String(), time.Second)
+		Bot: dragonslair.Game.Bots[0].New(), BotRand: engine.NewRand([]byte("b"))}, Addrs(host.Host)[0].String(), time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -583,7 +597,7 @@ func TestSilentMemberLeftOutOfTheRoster(t *testing.T) {
 				t.Fatalf("%s was told the game started with %d members; want the host and Bob, without the silent one", s.who, len(s.members))
 			}
 			for _, m := range s.members {
-				if m.ID != id.ID() && m.ID != bid.ID() {
+				if m.ID != host.Node.ID() && m.ID != bid.ID() {
 					t.Fatalf("%s was told the game started with %s; want the host and Bob", s.who, m.Name)
 				}
 			}
@@ -598,6 +612,23 @@ func TestSilentMemberLeftOutOfTheRoster(t *testing.T) {
 		t.Fatalf("the host saw %d rosters; want the first with Mallory and the second without", seen)
 	}
 	// The game is played to its end by the bots: Run returns nil then.
+	bothEnded(t, ctx, hostDone, bobDone)
+	// Run has returned: the nodes are the test's to read.
+	for _, p := range []*NetPeer{host, bob} {
+		// The re-proposal's envelopes (the other's and our own accept,
+		// validated before the runner stepped the new roster) once were
+		// refused as another session's, and shown as junk turned away.
+		if d := p.Runner.Drops(); d.WrongSession != 0 {
+			t.Fatalf("%s's validator refused %d envelopes as another session's at an honest table", p.Host.ID(), d.WrongSession)
+		}
+	}
+	playedToTheEndAlike(t, host, bob)
+}
+
+// bothEnded waits for the host's and Bob's runners to return, each with
+// no error: the bots played the game to its end.
+func bothEnded(t *testing.T, ctx context.Context, hostDone, bobDone <-chan error) {
+	t.Helper()
 	for _, w := range []struct {
 		who  string
 		done <-chan error
@@ -611,18 +642,19 @@ func TestSilentMemberLeftOutOfTheRoster(t *testing.T) {
 			t.Fatalf("%s's game did not end in time", w.who)
 		}
 	}
-	// Run has returned: the nodes are the test's to read.
+}
+
+// playedToTheEndAlike checks, once both runners have returned, that the
+// host and bob ended the game of two at a secret table with the same log,
+// that the log verifies to a result on its own, and that their states
+// are the same; it returns the replay.
+func playedToTheEndAlike(t *testing.T, host, bob *NetPeer) *lockstep.Replay {
+	t.Helper()
 	want := host.Node.Log()
 	for _, p := range []*NetPeer{host, bob} {
-		// The re-proposal's envelopes (the other's and our own accept,
-		// validated before the runner stepped the new roster) once were
-		// refused as another session's, and shown as junk turned away.
-		if d := p.Runner.Drops(); d.WrongSession != 0 {
-			t.Fatalf("%s's validator refused %d envelopes as another session's at an honest table", p.Host.ID(), d.WrongSession)
-		}
 		st := p.Node.Status()
-		if st.Phase != lockstep.PhaseOver || st.Mode != "secret table" {
-			t.Fatalf("%s: phase %v at a %q table; want the game over at a secret table", p.Host.ID(), st.Phase, st.Mode)
+		if st.Phase != lockstep.PhaseOver || st.Mode != "secret table" || len(st.Members) != 2 {
+			t.Fatalf("%s: phase %v at a %q table of %d; want the game of two over at a secret table", p.Host.ID(), st.Phase, st.Mode, len(st.Members))
 		}
 		got := p.Node.Log()
 		if len(got) != len(want) {
@@ -644,6 +676,7 @@ func TestSilentMemberLeftOutOfTheRoster(t *testing.T) {
 	if !bytes.Equal(engine.Encode(host.Node.State()), engine.Encode(bob.Node.State())) {
 		t.Fatal("the host and Bob end with different states")
 	}
+	return rep
 }
 
 // silentRevealer is a member built in the test (an outsider's host on
@@ -685,19 +718,10 @@ func silentRevealer(t *testing.T, ctx context.Context, host *NetPeer, name strin
 // with a plain error that the game could not start and why (the CLI
 // exits non-zero with it).
 func TestLobbyOfTwoWithASilentRevealerEnds(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	id, err := crypto.GenerateIdentity(rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := dragonslair.Game
-	host, err := HostLobby(NetConfig{Identity: id, Name: "Host", Home: t.TempDir(), NoQUIC: true, Games: games.Lookup, StartWhen: 2,
-		AcceptTimeout: 2 * time.Second, Bot: g.Bots[0].New(), BotRand: engine.NewRand([]byte("h"))}, g, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(host.Close)
+	host := hostForSilentTest(t, 2)
 	done := runUntilCleanup(t, ctx, host)
 	silentRevealer(t, ctx, host, "Mallory")
 	select {
@@ -720,19 +744,10 @@ func TestLobbyOfTwoWithASilentRevealerEnds(t *testing.T) {
 // seats are drawn afresh, and the host and Bob play the secret game to
 // its end with identical logs that verify.
 func TestSilentRevealerLeftOutOfTheSeatDraw(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	id, err := crypto.GenerateIdentity(rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := dragonslair.Game
-	host, err := HostLobby(NetConfig{Identity: id, Name: "Host", Home: t.TempDir(), NoQUIC: true, Games: games.Lookup, StartWhen: 3,
-		AcceptTimeout: 2 * time.Second, Bot: g.Bots[0].New(), BotRand: engine.NewRand([]byte("h"))}, g, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(host.Close)
+	host := hostForSilentTest(t, 3)
 	var mu sync.Mutex
 	var named []string // who named Mallory's seat draw in its status
 	var again []string // who was told the table was proposed again without her
@@ -760,7 +775,7 @@ func TestSilentRevealerLeftOutOfTheSeatDraw(t *testing.T) {
 		t.Fatal(err)
 	}
 	bob, _, err := JoinLobby(ctx, NetConfig{Identity: bid, Name: "Bob", Home: t.TempDir(), NoQUIC: true, Games: games.Lookup,
-		AcceptTimeout: 2 * time.Second, Bot: g.Bots[0].New(), BotRand: engine.NewRand([]byte("b"))}, Addrs(host.Host)[0].String(), time.Second)
+		AcceptTimeout: 2 * time.Second, Bot: dragonslair.Game.Bots[0].New(), BotRand: engine.NewRand([]byte("b"))}, Addrs(host.Host)[0].String(), time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -772,19 +787,7 @@ func TestSilentRevealerLeftOutOfTheSeatDraw(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("Mallory never saw a roster to accept")
 	}
-	for _, w := range []struct {
-		who  string
-		done <-chan error
-	}{{"the host", hostDone}, {"Bob", bobDone}} {
-		select {
-		case err := <-w.done:
-			if err != nil {
-				t.Fatalf("%s's game did not end: %v", w.who, err)
-			}
-		case <-ctx.Done():
-			t.Fatalf("%s's game did not end in time", w.who)
-		}
-	}
+	bothEnded(t, ctx, hostDone, bobDone)
 	mu.Lock()
 	gotNamed, gotAgain := append([]string(nil), named...), append([]string(nil), again...)
 	mu.Unlock()
@@ -797,26 +800,7 @@ func TestSilentRevealerLeftOutOfTheSeatDraw(t *testing.T) {
 		}
 	}
 	// Run has returned: the nodes are the test's to read.
-	want := host.Node.Log()
-	for _, p := range []*NetPeer{host, bob} {
-		st := p.Node.Status()
-		if st.Phase != lockstep.PhaseOver || st.Mode != "secret table" || len(st.Members) != 2 {
-			t.Fatalf("%s: phase %v at a %q table of %d; want the game of two over at a secret table", p.Host.ID(), st.Phase, st.Mode, len(st.Members))
-		}
-		got := p.Node.Log()
-		if len(got) != len(want) {
-			t.Fatalf("%s has %d log entries, the host %d", p.Host.ID(), len(got), len(want))
-		}
-		for k := range got {
-			if !crypto.Equal(got[k], want[k]) {
-				t.Fatalf("%s's entry %d differs from the host's", p.Host.ID(), k)
-			}
-		}
-	}
-	rep, err := lockstep.Verify(want, games.Lookup)
-	if err != nil || rep.Result == nil {
-		t.Fatalf("the log does not verify to a result: %v", err)
-	}
+	rep := playedToTheEndAlike(t, host, bob)
 	for _, m := range rep.Members {
 		if m.ID == o.id.ID() {
 			t.Fatal("the log's roster holds Mallory")
@@ -831,6 +815,7 @@ func TestSilentRevealerLeftOutOfTheSeatDraw(t *testing.T) {
 // delivered, not forwarded) and counted against that member, and a refill lets
 // the member's next envelope through.
 func TestGuardLimitsAMembersRate(t *testing.T) {
+	t.Parallel()
 	self, _ := crypto.GenerateIdentity(rand.Reader)
 	member, _ := crypto.GenerateIdentity(rand.Reader)
 	var lobby, session crypto.Hash
@@ -902,6 +887,7 @@ func TestGuardLimitsAMembersRate(t *testing.T) {
 // cannot come back by catch-up), and the flood is still counted against
 // the member, named once.
 func TestGuardKeepsAMembersOwnHostThroughAStolenKeysFlood(t *testing.T) {
+	t.Parallel()
 	self, _ := crypto.GenerateIdentity(rand.Reader)
 	member, _ := crypto.GenerateIdentity(rand.Reader)
 	thief, _ := crypto.GenerateIdentity(rand.Reader)

@@ -13,6 +13,7 @@ import (
 )
 
 func TestIdentityCreatedOnceThenReused(t *testing.T) {
+	t.Parallel()
 	home := filepath.Join(t.TempDir(), "home")
 	if _, err := LoadIdentity(home); !errors.Is(err, fs.ErrNotExist) {
 		t.Fatalf("LoadIdentity on an empty home: %v", err)
@@ -45,6 +46,7 @@ func TestIdentityCreatedOnceThenReused(t *testing.T) {
 // key of another type is refused with a message, without hanging or
 // reading it all.
 func TestIdentityFileHostile(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	path := filepath.Join(home, IdentityFile)
 	os.WriteFile(path, make([]byte, 10<<20), 0o600)

@@ -20,10 +20,10 @@ import (
 // the same seat instead, a chance step another beacon. If no such change
 // exists at seq (one legal action, or a chance step whose outcome does not
 // depend on the beacon), the next step that has one goes wrong instead.
-// On a secret table the card layer's answers are not counted (a move that
-// shows cards goes wrong with another move that shows none), and the
-// wrong move must leave the state waiting for the same cards: the step
-// that goes wrong may come later than seq.
+// On a secret table the card layer's answers are not counted, and a move
+// that shows cards goes wrong with another move that shows none (chosen
+// and applied without this seat's private knowledge, as a replay of the
+// log would): the step that goes wrong may come later than seq.
 func InjectDesync(g *engine.Game, seq uint64) *engine.Game {
 	c := *g
 	newState := g.New
@@ -129,12 +129,23 @@ func (s *buggyState) step(seat int, a engine.Action, apply func(st engine.State,
 	if err := apply(honest, a); err != nil {
 		return err
 	}
-	for _, b := range s.State.Legal(nil) {
+	// The wrong move is chosen and applied as a replay of the log would
+	// (public): its outcome must not depend on this seat's knowledge.
+	base, pubHonest := s.public(), honest
+	if base != s.State {
+		if pubHonest = base.Clone(); apply(pubHonest, a) != nil {
+			pubHonest = honest
+		}
+	}
+	for _, b := range base.Legal(nil) {
 		if b.Equal(a) {
 			continue
 		}
-		wrong := s.State.Clone()
-		if apply(wrong, b) == nil && s.differs(honest, wrong) {
+		wrong := base.Clone()
+		if apply(wrong, b) == nil && s.differs(pubHonest, wrong) {
+			if cs, ok := s.State.(engine.CardState); ok && cs.Cards().Knowledge() != nil {
+				wrong.(engine.CardState).Cards().SetKnowledge(cs.Cards().Knowledge().Clone())
+			}
 			s.State, s.done = wrong, true
 			s.steps++
 			return nil
@@ -143,6 +154,24 @@ func (s *buggyState) step(seat int, a engine.Action, apply func(st engine.State,
 	s.State = honest
 	s.steps++
 	return nil
+}
+
+// public is a copy of the state as a replay of the log holds it: on a
+// secret table without this seat's private knowledge (or the state
+// itself, where it has none). The wrong move is chosen among the moves
+// legal there and applied there, so that the peer's own log rebuilds the
+// wrong state it had (as it would for a bug in the rules, which do not
+// depend on what the seat knows): it can then send its state at an
+// earlier step (a desync report's step), and its report and the bundle
+// agree.
+func (s *buggyState) public() engine.State {
+	cs, ok := s.State.(engine.CardState)
+	if !ok || cs.Cards().Knowledge() == nil {
+		return s.State
+	}
+	c := s.State.Clone()
+	c.(engine.CardState).Cards().SetKnowledge(nil)
+	return c
 }
 
 func (s *buggyState) ApplyChance(beacon []byte) error {
@@ -178,9 +207,10 @@ func (s *buggyState) ApplyChance(beacon []byte) error {
 // state hash and a field that shows it, with the same actor and turn, and
 // the game not over.
 //
-// With hidden cards it must also wait for the same cards: the openings are
-// the card protocol's next batch, and a peer that asks for other ones
-// stalls the deal before any state hash is compared.
+// With hidden cards it may ask for other cards (the openings are the card
+// protocol's next batch): the deal's envelopes carry the state they
+// answer, so a batch or a reshuffle of another state is found out as a
+// desync (lockstep/deal's state.go), as an action for another state is.
 func (s *buggyState) differs(honest, wrong engine.State) bool {
 	ha, wa := honest.ToAct(), wrong.ToAct()
 	if ha != wa || wa.Kind == engine.ActorOver || honest.Turn() != wrong.Turn() ||
@@ -188,19 +218,6 @@ func (s *buggyState) differs(honest, wrong engine.State) bool {
 		// (A change only the card bookkeeping sees, which has no field
 		// a desync report could name, is no use either.)
 		return false
-	}
-	hc, ok := honest.(engine.CardState)
-	if !ok {
-		return true
-	}
-	ho, wo := hc.Openings(nil), wrong.(engine.CardState).Openings(nil)
-	if len(ho) != len(wo) {
-		return false
-	}
-	for i := range ho {
-		if ho[i] != wo[i] {
-			return false
-		}
 	}
 	return true
 }

@@ -19,6 +19,7 @@ import (
 // entry, its author and the differing fields; and that peer's log file,
 // replayed alone, explains the same desync (the bundle).
 func TestInjectedDesyncIsReportedAndBundled(t *testing.T) {
+	t.Parallel()
 	g := dragonslair.Game
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()

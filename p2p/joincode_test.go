@@ -10,6 +10,7 @@ import (
 )
 
 func TestCodeWordsDistinct(t *testing.T) {
+	t.Parallel()
 	seen := map[string]bool{}
 	for _, w := range codeWords {
 		if w == "" || seen[w] || strings.ContainsAny(w, "- _.") {
@@ -20,6 +21,7 @@ func TestCodeWordsDistinct(t *testing.T) {
 }
 
 func TestJoinCodeRoundTrip(t *testing.T) {
+	t.Parallel()
 	codes := map[string]peer.ID{}
 	for range 50 {
 		k, _, _ := p2pcrypto.GenerateEd25519Key(nil)
@@ -47,6 +49,7 @@ func TestJoinCodeRoundTrip(t *testing.T) {
 }
 
 func TestParseJoinCodeRejects(t *testing.T) {
+	t.Parallel()
 	for _, bad := range []string{"", "amber", "amber-falcon", "amber-falcon-river-otter", "amber-falcon-xylophone",
 		"amber-falcon-river-otter-cedar-mint-opal", "amber-falcon-river-otter-cedar-mint-opal-wren-fox", "amber-falcon-river-otter-cedar-mint-opal-xylophone", "/ip4/127.0.0.1/tcp/1"} {
 		if _, err := ParseJoinCode(bad); !errors.Is(err, ErrNotJoinCode) {
@@ -58,6 +61,7 @@ func TestParseJoinCodeRejects(t *testing.T) {
 // TestJoinCodeCommitsToPeer: a code matches only the peer it was made
 // from; another key's code differs in some word (64 bits to forge).
 func TestJoinCodeCommitsToPeer(t *testing.T) {
+	t.Parallel()
 	k1, _, _ := p2pcrypto.GenerateEd25519Key(nil)
 	k2, _, _ := p2pcrypto.GenerateEd25519Key(nil)
 	a, _ := peer.IDFromPrivateKey(k1)

@@ -13,6 +13,7 @@ import (
 // TestJoinCodeVectors checks §9.9 of docs/protocol.md: the join code, the
 // LAN code and the DHT key of §8's peer id.
 func TestJoinCodeVectors(t *testing.T) {
+	t.Parallel()
 	seed := make([]byte, 32)
 	for i := range seed {
 		seed[i] = byte(i)

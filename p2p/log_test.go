@@ -81,6 +81,7 @@ func sameRecords(t *testing.T, got, want []lockstep.Record) {
 }
 
 func TestLogRoundTrip(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "s", "log")
 	recs := someRecords(t, 20)
 	writeLog(t, path, recs)
@@ -108,6 +109,7 @@ func TestLogRoundTrip(t *testing.T) {
 // TestLogSyncIsDurable: Append alone leaves records in the page cache
 // (Durable does not cover them); Sync and AppendSent make them durable.
 func TestLogSyncIsDurable(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "log")
 	l, _, _, err := OpenLog(path)
 	if err != nil {
@@ -136,6 +138,7 @@ func TestLogSyncIsDurable(t *testing.T) {
 // reopen keeps exactly the whole records, says what it cut, and keeps no
 // copy (a torn tail is what a crash leaves, not damage).
 func TestLogTornTail(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "log")
 	recs := someRecords(t, 6)
@@ -183,6 +186,7 @@ func TestLogTornTail(t *testing.T) {
 // record (the entries after the damage as RecordLater, so the entries
 // fetched again follow the good prefix in order); nothing is lost.
 func TestLogFlippedBitMidLog(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "log")
 	recs := someRecords(t, 12)
@@ -245,6 +249,7 @@ func TestLogFlippedBitMidLog(t *testing.T) {
 }
 
 func TestLogRejectsForeignFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "log")
 	os.WriteFile(path, []byte("not a log at all"), 0o600)
@@ -261,6 +266,7 @@ func TestLogRejectsForeignFile(t *testing.T) {
 
 // TestLogTooLarge: a log is read no further than lockstep.MaxLogFile.
 func TestLogTooLarge(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "log")
 	f, _ := os.Create(path)
 	f.WriteString(lockstep.LogMagic)
@@ -281,6 +287,7 @@ func TestLogTooLarge(t *testing.T) {
 // file (the bytes covered by the last fsync): a crash after publishing
 // can never make it sign a different one for that slot.
 func TestRunnerSyncsBeforePublishing(t *testing.T) {
+	t.Parallel()
 	g := dragonslair.Game
 	names := []string{"ada", "bob", "cy"}
 	var bots []engine.Bot

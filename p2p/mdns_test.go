@@ -86,6 +86,7 @@ func mdnsJoinHelper(code string) int {
 // TestMDNSFindsLobbyByCode hosts a lobby in one namespace and, from the
 // other, lists lobbies and resolves the host's join code.
 func TestMDNSFindsLobbyByCode(t *testing.T) {
+	t.Parallel()
 	lan := netnstest.New(t, "bm", 213, 2)
 	self, err := os.Executable()
 	if err != nil {

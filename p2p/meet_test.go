@@ -13,6 +13,7 @@ import (
 // are now (the answering peer's own current addresses first); a stranger
 // learns nothing.
 func TestMembersProtocolAnswersMembersOnly(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	p := hostLobby(t, 0)
@@ -49,6 +50,7 @@ func TestMembersProtocolAnswersMembersOnly(t *testing.T) {
 // rewrites the member list, as a roster event and keepMeeting do. Under
 // -race this failed when learnMembers read Meta.Members unlocked.
 func TestLearnMembersConcurrently(t *testing.T) {
+	t.Parallel()
 	p := hostLobby(t, 0)
 	other := newTestHost(t)
 	connect(t, other, p.Host)

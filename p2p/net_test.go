@@ -48,6 +48,7 @@ func testVerify(_ peer.ID, data []byte) (Verdict, any) {
 // gets comes through b's validator: b must forward good envelopes and
 // nothing that is provably bad.
 func TestTopicValidatorStopsForwarding(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	hs := []host.Host{newTestHost(t), newTestHost(t), newTestHost(t)}
@@ -109,6 +110,7 @@ func TestTopicValidatorStopsForwarding(t *testing.T) {
 }
 
 func TestCatchup(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	a, b := newTestHost(t), newTestHost(t)

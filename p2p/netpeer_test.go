@@ -10,6 +10,7 @@ import (
 )
 
 func TestCheckLobbyRefusals(t *testing.T) {
+	t.Parallel()
 	g := dragonslair.Game
 	games := func(name string) (*engine.Game, error) {
 		if name == g.Name {

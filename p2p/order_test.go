@@ -20,6 +20,7 @@ import (
 // it goes out, so a crash right after sending can never make the peer sign
 // a different envelope for the same slot after a restart.
 func TestEnvelopesOnDiskBeforeSent(t *testing.T) {
+	t.Parallel()
 	g := dragonslair.Game
 	dir := t.TempDir()
 	var mu sync.Mutex

@@ -14,6 +14,7 @@ import (
 // byte and in its text form, and that keys convert both ways without
 // change: the runner relies on peer.ID(x) and crypto.PeerID(y) being free.
 func TestPeerIDIsLibp2pPeerID(t *testing.T) {
+	t.Parallel()
 	for i := byte(0); i < 8; i++ {
 		seed := bytes.Repeat([]byte{i*31 + 7}, 32)
 		lk, _, err := p2pcrypto.GenerateEd25519Key(bytes.NewReader(seed))

@@ -60,6 +60,7 @@ func botConfig(t *testing.T, name string, seed byte) NetConfig {
 // Its old port is taken meanwhile, so it also shows that resume falls back
 // to another port, says so, and the table still meets.
 func TestResumedPeerCatchesUpBeforeItsBotActs(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	hc := botConfig(t, "Ada", 1)

@@ -27,6 +27,7 @@ func rpcOf(n, size int) *pubsub.RPC {
 // rate; a peer's bytes are bounded too (a few envelopes of the largest
 // size at once).
 func TestGateCutsAPeersFloodOutOfItsRPCs(t *testing.T) {
+	t.Parallel()
 	g := newRPCGate()
 	now := time.Unix(1000, 0)
 	g.now = func() time.Time { return now }

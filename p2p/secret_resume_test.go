@@ -233,6 +233,7 @@ func finish(t *testing.T, sps []*secretPeer) {
 // on, and the game ends with identical logs everywhere, a log that
 // verifies, and nobody accused.
 func TestSecretPeerKilledAndResumed(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	sps := openSecretTable(ctx, t, "Ada", "Bob", "Cy")
@@ -247,6 +248,7 @@ func TestSecretPeerKilledAndResumed(t *testing.T) {
 // host first: they meet again, each deals on from its own disk, and the
 // game ends with identical logs, a log that verifies, nobody accused.
 func TestSecretTableStoppedAndRestarted(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	sps := openSecretTable(ctx, t, "Ada", "Bob", "Cy")
@@ -267,6 +269,7 @@ func TestSecretTableStoppedAndRestarted(t *testing.T) {
 // changes nothing: with the good file back, the seat resumes and the game
 // ends with identical logs and nobody accused.
 func TestSecretResumeHostileCardKey(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	sps := openSecretTable(ctx, t, "Ada", "Bob")
@@ -336,6 +339,7 @@ func TestSecretResumeHostileCardKey(t *testing.T) {
 // fetches the rest (entries and card envelopes) from the others; the game
 // ends with identical logs and nobody accused.
 func TestSecretResumeCorruptCardRecord(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	sps := openSecretTable(ctx, t, "Ada", "Bob", "Cy")

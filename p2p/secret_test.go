@@ -81,6 +81,7 @@ func (c secretCatcher) TakeReady() lockstep.CardReady {
 // differ by every peer's fresh keys and nonces, so that comparison is not
 // repeated here.
 func TestSecretTableSpy(t *testing.T) {
+	t.Parallel()
 	for _, g := range secretGames(t) {
 		t.Run(g.Name, func(t *testing.T) {
 			// A game may go by with no card of another seat ever hidden

@@ -204,6 +204,7 @@ func (d *dropTable) eventsOf(i int) []lockstep.Event {
 // handled as the game's rules say; both players left end with the same
 // log and the same result, and the log verifies on its own.
 func TestSecretDropRecoversTheKey(t *testing.T) {
+	t.Parallel()
 	for _, g := range secretGames(t) {
 		t.Run(g.Name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
@@ -280,6 +281,7 @@ func TestSecretDropRecoversTheKey(t *testing.T) {
 // may claim the win. The claim is her log's last entry; the log verifies
 // on its own with her as the winner.
 func TestSecretTableOfTwoPausesAndClaims(t *testing.T) {
+	t.Parallel()
 	for _, g := range secretGames(t) {
 		t.Run(g.Name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
@@ -381,6 +383,7 @@ func (f *freezingCards) TakeReady() lockstep.CardReady {
 // rebuild its key, go on in that chain without cy's link, and finish the
 // game with the same log and result; the log verifies on its own.
 func TestSecretDropMidReshuffle(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 	g, err := games.Lookup("dominion")

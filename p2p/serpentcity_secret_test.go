@@ -22,6 +22,7 @@ import (
 // no peer's engine knows a card in another seat's hand while its holder's
 // does (a game may end with every drawn card played: then there is none).
 func TestSerpentCitySecretTable(t *testing.T) {
+	t.Parallel()
 	g := serpentcity.Game
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()

@@ -12,6 +12,7 @@ import (
 // under the home neither hangs nor exhausts `resume`; the good session
 // is still found.
 func TestFindSessionHostileFiles(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	mk := func(name string) string {
 		d := filepath.Join(home, "sessions", name)

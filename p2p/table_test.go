@@ -17,6 +17,7 @@ import (
 // would: every peer committed the same log, saw the same result, and has
 // the same log on disk as in memory.
 func TestTableFourPeersPlayDragonsLair(t *testing.T) {
+	t.Parallel()
 	games := 2
 	if testing.Short() {
 		games = 1

@@ -23,6 +23,7 @@ var printNetVectors = flag.Bool("print-net", false, "print the network vectors i
 // of docs/protocol.md §9 against the code, so an implementer can test
 // theirs against the same bytes.
 func TestNetworkVectors(t *testing.T) {
+	t.Parallel()
 	seed := make([]byte, 32)
 	for i := range seed {
 		seed[i] = byte(i)

@@ -13,6 +13,7 @@ import (
 // TestBadInput: each mistake a user can make gets one clear message and a
 // non-zero exit, quickly, with no panic.
 func TestBadInput(t *testing.T) {
+	t.Parallel()
 	home := filepath.Join(t.TempDir(), "home")
 	held, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -69,6 +70,7 @@ func TestBadInput(t *testing.T) {
 // TestJoinStartedGame: a lobby whose game has begun turns a joiner away
 // with a message that says so.
 func TestJoinStartedGame(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	tmp := t.TempDir()

@@ -21,6 +21,7 @@ import (
 // and never sign a second envelope for a slot: every peer finishes the
 // game with the same log, and no one is accused.
 func TestResumeAfterFlippedBitMidLog(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
 	defer cancel()
 	tmp := t.TempDir()

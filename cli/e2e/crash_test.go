@@ -36,6 +36,7 @@ var (
 // peer's summary has the same log, nobody is accused of cheating or of a
 // desync, and every process exits 0.
 func TestCrashRuns(t *testing.T) {
+	t.Parallel()
 	seed := *crashSeed
 	if seed == 0 {
 		seed = uint64(time.Now().UnixNano())

@@ -16,6 +16,7 @@ import (
 // fields) and names the log file as the bundle, and `boardmesh replay`
 // of that file alone names the same entry and field.
 func TestInjectedDesyncAcrossProcesses(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	tmp := t.TempDir()

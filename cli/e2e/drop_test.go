@@ -12,6 +12,7 @@ import (
 // agree to drop one who vanished (SIGKILL, no resume), and finish the game
 // with identical logs.
 func TestPlayerWhoLeavesIsDropped(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	tmp := t.TempDir()

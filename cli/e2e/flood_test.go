@@ -40,6 +40,7 @@ const floodFor = 10 * time.Second
 // other peers name its sender. The figures are logged with -v for
 // docs/reliability.md.
 func TestFloodMemory(t *testing.T) {
+	t.Parallel()
 	floods := []floodKind{
 		{"outsider 1 MiB envelopes", false, func(f *floodCtx, i int) []byte {
 			body := make([]byte, crypto.MaxBody)

@@ -22,6 +22,7 @@ import (
 // that answered its challenge: the real players play the game to the end
 // with identical logs, no fake is in the roster, and nobody crashes.
 func TestLobbyHijack(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	defer cancel()
 	tmp := t.TempDir()

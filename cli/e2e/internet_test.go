@@ -164,6 +164,7 @@ func sameEnd(t *testing.T, timeout time.Duration, ps ...*proc) []map[string]any 
 // say the other is "relayed" and why the punch failed, and the game ends
 // with identical logs.
 func TestInternetRelayFallback(t *testing.T) {
+	t.Parallel()
 	n := netnstest.NewInternet(t, "bmi", 50, 1, netnstest.Home{NAT: netnstest.NATDrop}, netnstest.Home{NAT: netnstest.NATSymmetric})
 	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
 	defer cancel()
@@ -207,6 +208,7 @@ func TestInternetRelayFallback(t *testing.T) {
 // connection). The peers meet through it, punch a direct connection (the
 // hole punch tracer reports it: "punched"), and play on that.
 func TestInternetPunchThroughLimitedRelay(t *testing.T) {
+	t.Parallel()
 	n := netnstest.NewInternet(t, "bmp", 60, 1, netnstest.Home{NAT: netnstest.NATDrop}, netnstest.Home{NAT: netnstest.NATDrop})
 	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
 	defer cancel()
@@ -237,6 +239,7 @@ func TestInternetPunchThroughLimitedRelay(t *testing.T) {
 // finds the host there, checks that the peer found is the one the code
 // commits to, reaches it through the relay and plays.
 func TestInternetJoinCodeOverDHT(t *testing.T) {
+	t.Parallel()
 	n := netnstest.NewInternet(t, "bmd", 70, 2, netnstest.Home{NAT: netnstest.NATDrop}, netnstest.Home{NAT: netnstest.NATDrop})
 	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
 	defer cancel()
@@ -269,6 +272,7 @@ func TestInternetJoinCodeOverDHT(t *testing.T) {
 // completely for 8 seconds: it ends identical on both peers (lockstep
 // catch-up fetches whatever gossipsub lost).
 func TestInternetLossAndCut(t *testing.T) {
+	t.Parallel()
 	n := netnstest.NewInternet(t, "bml", 80, 1, netnstest.Home{NAT: netnstest.NATDrop}, netnstest.Home{NAT: netnstest.NATDrop, Delay: 60 * time.Millisecond})
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Second)
 	defer cancel()
@@ -296,6 +300,7 @@ func TestInternetLossAndCut(t *testing.T) {
 // a third home, given only the host's relayed address, follows the game
 // through the relay and verifies it; all end with the same log.
 func TestInternetResumeAndSpectate(t *testing.T) {
+	t.Parallel()
 	n := netnstest.NewInternet(t, "bmr", 90, 1, netnstest.Home{NAT: netnstest.NATDrop}, netnstest.Home{NAT: netnstest.NATSymmetric}, netnstest.Home{NAT: netnstest.NATDrop})
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Second)
 	defer cancel()

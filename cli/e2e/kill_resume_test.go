@@ -42,6 +42,7 @@ func logEntries(t *testing.T, home string) ([][]byte, string) {
 // three finish the game with identical logs, which a spectator verified
 // entry by entry.
 func TestThreeProcessesOneKilledAndResumed(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
 	defer cancel()
 	tmp := t.TempDir()
@@ -157,6 +158,7 @@ func (p *proc) stopped() bool {
 // on the port it had, and keeps dialling the others' last known
 // addresses) and finish the game with identical logs.
 func TestWholeTableKilledAndResumed(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
 	defer cancel()
 	tmp := t.TempDir()

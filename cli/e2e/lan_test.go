@@ -17,6 +17,7 @@ import (
 // code) found over mDNS; the game is played to the
 // end and both logs agree.
 func TestLANWalkthrough(t *testing.T) {
+	t.Parallel()
 	l := netnstest.New(t, "bme", 214, 2)
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()

@@ -15,6 +15,7 @@ import (
 // called a cheater, the game starts once three are in and ends with the
 // same log everywhere.
 func TestRejoinUnderAnotherName(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	defer cancel()
 	tmp := t.TempDir()

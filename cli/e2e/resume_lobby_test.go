@@ -14,6 +14,7 @@ import (
 // forever in silence; it must say at once that there is no game to
 // resume and how to start one, and exit non-zero.
 func TestResumeOfALobbyThatNeverStarted(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	home := filepath.Join(t.TempDir(), "ada")

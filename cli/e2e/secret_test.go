@@ -45,6 +45,7 @@ func replayVerifies(t *testing.T, log string) (string, float64) {
 // play a whole game on a secret table (the default), the summary says so,
 // the peers' logs agree, and each peer's log verifies with `replay`.
 func TestPlaySecretAuto(t *testing.T) {
+	t.Parallel()
 	for _, game := range []string{"dominion", "dragonslair"} {
 		t.Run(game, func(t *testing.T) {
 			home := t.TempDir()
@@ -82,6 +83,7 @@ func TestPlaySecretAuto(t *testing.T) {
 // while the game is still being played; all four end with the same log;
 // each player's log verifies with `replay`.
 func TestHostJoinSecretWithSpectator(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ game, bots string }{
 		{"dominion", "bigmoney smithy witch"},
 		{"dragonslair", "cautious bold careful"},
@@ -155,6 +157,7 @@ func TestHostJoinSecretWithSpectator(t *testing.T) {
 // before joining) with an error that names both modes and the flag; the
 // joiner exits non-zero and the host never counts it.
 func TestJoinWithTheOtherModeIsRefused(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name           string
 		hostArgs, join []string

@@ -16,6 +16,7 @@ import (
 // help (keys, the rules in short), and leaves with q, answering the
 // question first with n (it stays) and then with y.
 func TestEachGameAt80x24(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("this test needs tmux")
 	}

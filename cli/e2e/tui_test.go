@@ -71,6 +71,7 @@ func checkFits(t *testing.T, s, title string, h int) {
 // (tmux), makes a move with a number key and one through the filter (/,
 // the words, Enter), reads the screen to see them happen, and quits with q.
 func TestTerminalPlayWithKeys(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("this test needs tmux")
 	}
@@ -167,6 +168,7 @@ func TestTerminalPlayWithKeys(t *testing.T) {
 // the grouped menu (its group by number, then its square by number), then
 // a tile through the filter (/ and the tile's name, Enter, a number).
 func TestTerminalInfiniteCityMenus(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("this test needs tmux")
 	}

@@ -55,6 +55,7 @@ func (x *screens) wait(name string, re *regexp.Regexp, timeout time.Duration) st
 // drop with d, the joiner sees the proposal and confirms it with d, the
 // seat is dropped, and the two play on to the end of the game.
 func TestLeaverIsVotedOutAtTheScreens(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("this test needs tmux")
 	}

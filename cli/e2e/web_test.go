@@ -257,6 +257,7 @@ func screenshot(t *testing.T, ctx context.Context, name string) {
 // board and the buttons, the history shows the player's moves and the
 // bots', the sync line says the peers agree, and the console stays clean.
 func TestBrowserPlaysEveryGame(t *testing.T) {
+	t.Parallel()
 	ctx := browser(t)
 	for _, game := range []string{"dominion", "infinitecity", "serpentcity", "dragonslair"} {
 		t.Run(game, func(t *testing.T) {
@@ -329,6 +330,7 @@ func TestBrowserPlaysEveryGame(t *testing.T) {
 // no other page in the same browser can open its socket, even knowing
 // the token.
 func TestBrowserSecurity(t *testing.T) {
+	t.Parallel()
 	ctx := browser(t)
 	pctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -409,6 +411,7 @@ const handOf = `[...document.querySelectorAll('#board g.inhand')].map(e => e.get
 // seat, its own hand and the other's hand only as a count; once their
 // hands differ, neither page shows the other's cards.
 func TestBrowserTwoSeats(t *testing.T) {
+	t.Parallel()
 	ctx := browser(t)
 	pctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
@@ -514,6 +517,7 @@ func TestBrowserTwoSeats(t *testing.T) {
 // page only watches (no choices), follows the game to its end and shows
 // the final scores with the winner and their breakdown.
 func TestBrowserWatchesToTheEnd(t *testing.T) {
+	t.Parallel()
 	ctx := browser(t)
 	pctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
@@ -553,13 +557,16 @@ func TestBrowserWatchesToTheEnd(t *testing.T) {
 
 // TestBrowserSpectator: `spectate --web` shows a game hosted by others on
 // a page that follows the verified log: the board as a spectator sees it,
-// the players, no choices. At a secret table of Dominion (the default)
-// the spectator sees each seat's hand size, and no card of any hand.
+// the players, no choices. At a secret table of Dominion or Infinite
+// City (the default) the spectator sees each seat's hand size, and no card
+// of any hand.
 func TestBrowserSpectator(t *testing.T) {
+	t.Parallel()
 	ctx := browser(t)
 	for _, c := range []struct{ game, bots, ready string }{
 		{"dragonslair", "cautious random", `!!document.querySelector('#board svg .hall')`},
 		{"dominion", "bigmoney smithy", `!!document.querySelector('#board svg') && !!BM.frame.view && BM.frame.view.players.length === 2`},
+		{"infinitecity", "greedy random", `!!document.querySelector('#board svg') && !!BM.frame.view && !!BM.frame.view.hand_sizes`},
 	} {
 		t.Run(c.game, func(t *testing.T) {
 			pctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -589,8 +596,11 @@ func TestBrowserSpectator(t *testing.T) {
 			if seat != "spectating" || n != 0 {
 				t.Errorf("the spectator's page says %q and offers %d choices", seat, n)
 			}
-			if c.game == "dominion" {
+			switch c.game {
+			case "dominion":
 				spectatorHands(t, tab)
+			case "infinitecity":
+				spectatorTiles(t, tab)
 			}
 			con.check(t)
 		})
@@ -643,11 +653,58 @@ func spectatorHands(t *testing.T, tab context.Context) {
 	}
 }
 
+// spectatorTiles is spectatorHands for Infinite City: the model gives
+// each seat's hand size and no tile of any hand (nor a Library's peek),
+// no face-down tile of the table is named, and the board says "N in hand"
+// for each seat, as the model has it.
+func spectatorTiles(t *testing.T, tab context.Context) {
+	t.Helper()
+	if !waitJS(t, tab, `BM.frame.status.includes('secret table') && BM.frame.view.hand_sizes.length === 2 && BM.frame.view.hand_sizes.every(n => n > 0)`, 60*time.Second) {
+		st, _ := chromedp.Run(tab, chromedp.Evaluate[string](`BM.frame.status + ' | ' + JSON.stringify(BM.frame.view.hand_sizes)`))
+		t.Fatalf("the spectator never saw both hands dealt at a secret table: %s", st)
+	}
+	var got struct {
+		Sizes    []int    `json:"sizes"`
+		Hand     bool     `json:"hand"`
+		Peek     bool     `json:"peek"`
+		Named    int      `json:"named"`
+		Board    []string `json:"board"`
+		FaceDown int      `json:"face_down"`
+	}
+	// One evaluation, so that the model and the board are of one frame.
+	b, err := chromedp.Run(tab, chromedp.Evaluate[string](`JSON.stringify({
+		sizes: BM.frame.view.hand_sizes,
+		hand: 'hand' in BM.frame.view,
+		peek: 'peek' in BM.frame.view,
+		face_down: BM.frame.view.tiles.filter(x => x.face_down).length,
+		named: BM.frame.view.tiles.filter(x => x.face_down && x.name).length,
+		board: [...document.querySelectorAll('#board svg text')].map(e => e.textContent).filter(s => s.includes(' in hand')),
+	})`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(b), &got); err != nil {
+		t.Fatalf("%v: %s", err, b)
+	}
+	if got.Hand || got.Peek || got.Named > 0 {
+		t.Errorf("the spectator's model shows hidden tiles (a hand: %v, a peek: %v, %d of %d face-down tiles named): %s", got.Hand, got.Peek, got.Named, got.FaceDown, b)
+	}
+	if len(got.Sizes) != 2 || len(got.Board) != 2 {
+		t.Fatalf("the spectator sees hand sizes %v and the board says %q", got.Sizes, got.Board)
+	}
+	for i, size := range got.Sizes {
+		if size < 1 || size > 20 || !strings.HasSuffix(got.Board[i], fmt.Sprintf("· %d in hand", size)) {
+			t.Errorf("seat %d: hand size %d, the board says %q", i+1, size, got.Board[i])
+		}
+	}
+}
+
 // TestBrowserDropsAbsentPlayer: of three players one vanishes (SIGKILL);
 // the page shows how long the table has waited for them and, after
 // --drop-after, offers the vote to drop them; two clicks vote (with the
 // third player's, a majority), and the game goes on without them.
 func TestBrowserDropsAbsentPlayer(t *testing.T) {
+	t.Parallel()
 	ctx := browser(t)
 	pctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -735,6 +792,7 @@ func TestBrowserDropsAbsentPlayer(t *testing.T) {
 // Claim asks again, Yes claims, and the page shows the game over with
 // this player as the winner by the claim.
 func TestBrowserClaimsTheWin(t *testing.T) {
+	t.Parallel()
 	ctx := browser(t)
 	pctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -832,6 +890,7 @@ func TestBrowserClaimsTheWin(t *testing.T) {
 // the table of two is paused, and after --drop-after she may still claim
 // the win from the resumed page.
 func TestBrowserHeldAfterRestart(t *testing.T) {
+	t.Parallel()
 	ctx := browser(t)
 	pctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()

@@ -2,7 +2,9 @@ package cardsource_test
 
 import (
 	"bytes"
+	"flag"
 	"fmt"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -130,6 +132,15 @@ func cheatTable(t *testing.T, g *engine.Game, n int, seed string, kind crypto.Ki
 	}
 	return nt, cheated
 }
+
+// update rewrites claimLogFile (go test -run CheatAtTwo -update).
+var update = flag.Bool("update", false, "rewrite testdata/claim-after-cheat.log")
+
+// claimLogFile is P1's log of TestNodeCheatAtTwoPausesAndClaims/share: a
+// secret Infinite City table of two where P2 signs a wrong decryption
+// share and P1 claims the win. The replay command's test reads it
+// (cli/replay_test.go).
+const claimLogFile = "testdata/claim-after-cheat.log"
 
 // shareLie is what a peer's event says of P2's swapped shares.
 var shareLie = regexp.MustCompile(`decryption share.*wrong`)
@@ -312,15 +323,18 @@ func TestNodeCheatAtTwoPausesAndClaims(t *testing.T) {
 		kind crypto.Kind
 		edit func(*testing.T, []byte) []byte
 		what *regexp.Regexp
+		// result is what the result must say of the cheat, on P1's node
+		// and in the replay of its log alone.
+		result string
 	}{
-		{crypto.KindShare, swapShares, shareLie},
-		{crypto.KindShuffle, swapShuffle, regexp.MustCompile(`shuffle.*does not prove`)},
+		{crypto.KindShare, swapShares, shareLie, "P2 was convicted of a cheat (a wrong decryption share: the share envelope P2 signed is in the claim); P1 claimed the win"},
+		{crypto.KindShuffle, swapShuffle, regexp.MustCompile(`shuffle.*does not prove`), "P2 was convicted of a cheat (a forged shuffle: the shuffle envelope P2 signed is in the claim); P1 claimed the win"},
 	} {
-		t.Run(c.kind.String(), func(t *testing.T) { cheatAtTwo(t, c.kind, c.edit, c.what) })
+		t.Run(c.kind.String(), func(t *testing.T) { cheatAtTwo(t, c.kind, c.edit, c.what, c.result) })
 	}
 }
 
-func cheatAtTwo(t *testing.T, kind crypto.Kind, edit func(*testing.T, []byte) []byte, what *regexp.Regexp) {
+func cheatAtTwo(t *testing.T, kind crypto.Kind, edit func(*testing.T, []byte) []byte, what *regexp.Regexp, result string) {
 	nt, cheated := cheatTable(t, infinitecity.Game, 2, "cheat at two "+kind.String(), kind, edit)
 	a := nt.nodes[0]
 	r := engine.NewRand([]byte("bots"))
@@ -352,6 +366,7 @@ func cheatAtTwo(t *testing.T, kind crypto.Kind, edit func(*testing.T, []byte) []
 	if p := a.Status().Pause; !strings.Contains(p, "paused: P2 is proven to cheat") || !strings.Contains(p, "claim the win") {
 		t.Fatalf("the status says %q", p)
 	}
+	counterClaim(t, nt)
 	if err := a.Claim(); err != nil {
 		t.Fatal(err)
 	}
@@ -363,5 +378,113 @@ func cheatAtTwo(t *testing.T, kind crypto.Kind, edit func(*testing.T, []byte) []
 	rep, err := lockstep.Verify(log, games.Lookup)
 	if err != nil || rep.Result == nil || len(rep.Result.Winners) != 1 || rep.Result.Winners[0] != a.Status().MySeat {
 		t.Fatalf("the log verifies to %+v (%v)", rep, err)
+	}
+	// P1's screen and the replay of its log say the same: who cheated,
+	// how, and who claimed.
+	var live *engine.Result
+	for _, ev := range nt.events[0] {
+		if ev.Kind == lockstep.EventGameOver {
+			live = ev.Result
+		}
+	}
+	if live == nil || live.Reason != result {
+		t.Fatalf("P1's game over reads %+v, want %q", live, result)
+	}
+	if rep.Result.Reason != result || rep.Steps[len(rep.Steps)-1].What != result {
+		t.Fatalf("the replay's result reads %q, its last step %q; want %q", rep.Result.Reason, rep.Steps[len(rep.Steps)-1].What, result)
+	}
+	if kind == crypto.KindShare {
+		// The log is a golden vector of a claim after a cheat (every
+		// key and every bot's move come from the test's seeds).
+		if *update {
+			if err := os.WriteFile(claimLogFile, lockstep.EncodeLog(log), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if b, err := os.ReadFile(claimLogFile); err != nil || !bytes.Equal(b, lockstep.EncodeLog(log)) {
+			t.Errorf("P1's log differs from %s (%v); if the change is meant, rewrite it with go test -run CheatAtTwo -update", claimLogFile, err)
+		}
+	}
+	claimForged(t, nt, log)
+}
+
+// counterClaim: the cheater P2 claims the win itself, pinning a wrong
+// share on P1 with a card envelope of its own as the "proof". P1 names
+// P2's claim as refused, and its game is not over.
+func counterClaim(t *testing.T, nt *nodeTable) {
+	t.Helper()
+	a := nt.nodes[0]
+	st := a.Status()
+	var own *crypto.Envelope
+	for _, b := range nt.got[0] {
+		if env, err := crypto.Unmarshal(b); err == nil && env.Kind.Card() && env.Author == nt.ids[1].ID() {
+			own = env
+			break
+		}
+	}
+	if own == nil {
+		t.Fatal("P1 holds no card envelope of P2's")
+	}
+	e := engine.NewEncoder(nil)
+	e.Uint("seat", uint64(1-st.MySeat))
+	e.Text("cheat", "wrong share")
+	e.Blob("proof", own.Marshal())
+	claim := &crypto.Envelope{Session: st.Session, Seq: uint64(st.Entries), Kind: crypto.KindClaim, StateHash: own.StateHash, Body: e.Bytes()}
+	crypto.Sign(nt.ids[1], claim)
+	before := len(nt.events[0])
+	_ = a.Step(claim)
+	nt.run()
+	named := false
+	for _, ev := range nt.events[0][before:] {
+		named = named || (ev.Kind == lockstep.EventCheat || ev.Kind == lockstep.EventRejected) && strings.Contains(ev.Text, "P2 (seat") &&
+			strings.Contains(ev.Text, "claim") && strings.Contains(ev.Text, "is not an envelope of P1")
+	}
+	if !named || a.Status().Phase != lockstep.PhasePlaying {
+		t.Fatalf("P2's claim with its own envelope as proof: named %v, P1's phase %v; events %v", named, a.Status().Phase, nt.events[0][before:])
+	}
+}
+
+// claimForged: a claim entry that names a cheat with a proof that is not
+// the other seat's signed envelope of this session, or a cheat of the
+// wrong kind, does not verify (no one is framed by the claimant's word).
+func claimForged(t *testing.T, nt *nodeTable, log []*crypto.Envelope) {
+	t.Helper()
+	claim := log[len(log)-1]
+	d := engine.NewDecoder(claim.Body)
+	seat, name, proof := d.Uint(), d.Text(64), d.Blob(1<<20)
+	if err := d.Finish(); err != nil {
+		t.Fatalf("the claim names no cheat: %v", err)
+	}
+	p, err := crypto.Unmarshal(proof)
+	if err != nil {
+		t.Fatal(err)
+	}
+	own := *p
+	own.Author = claim.Author // the claimant's own envelope
+	claimant := nt.ids[0]
+	crypto.Sign(claimant, &own)
+	unsigned := *p
+	unsigned.Sig = append([]byte(nil), p.Sig...)
+	unsigned.Sig[0] ^= 1
+	for what, c := range map[string]struct {
+		name  string
+		proof []byte
+	}{
+		"the claimant's own envelope": {name, own.Marshal()},
+		"a bad signature":             {name, unsigned.Marshal()},
+		"a cheat of another kind":     {"bad escrow", proof},
+		"an unknown cheat":            {"rude", proof},
+	} {
+		e := engine.NewEncoder(nil)
+		e.Uint("seat", seat)
+		e.Text("cheat", c.name)
+		e.Blob("proof", c.proof)
+		bad := *claim
+		bad.Body = e.Bytes()
+		crypto.Sign(claimant, &bad)
+		forged := append(append([]*crypto.Envelope(nil), log[:len(log)-1]...), &bad)
+		if _, err := lockstep.Verify(forged, games.Lookup); err == nil {
+			t.Errorf("a claim whose proof is %s verifies", what)
+		}
 	}
 }

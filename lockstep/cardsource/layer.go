@@ -33,6 +33,7 @@ func (l *layer) Err() error                      { return l.s.Err() }
 func (l *layer) Sync()                           { l.s.Sync() }
 func (l *layer) Held() bool                      { return l.s.Held() }
 func (l *layer) Release()                        { l.s.Release() }
+func (l *layer) At(h crypto.Hash)                { l.s.At(h) }
 
 func (l *layer) TakeReady() lockstep.CardReady {
 	if !l.s.HasReady() {
@@ -43,6 +44,8 @@ func (l *layer) TakeReady() lockstep.CardReady {
 	out := lockstep.CardReady{Secret: rd.Secret, Persist: rd.Persist, Messages: rd.Messages}
 	for _, ev := range rd.Events {
 		switch ev.Kind {
+		case deal.EventOtherState:
+			out.OtherState = append(out.OtherState, ev.Evidence...)
 		case deal.EventCheat, deal.EventFlood:
 			c := lockstep.CardCheat{Seat: ev.Seat, Text: ev.Text}
 			if ev.Kind == deal.EventCheat && ev.Cheat == deal.CheatEquivocation && len(ev.Evidence) == 2 {
@@ -52,6 +55,10 @@ func (l *layer) TakeReady() lockstep.CardReady {
 			// of its own: it convicts the seat, whether the deal goes on
 			// and waits for its drop (ev.Convicted) or stopped.
 			c.Convicted = ev.Kind == deal.EventCheat && ev.Seat > 0 && (ev.Convicted || len(ev.Evidence) == 1)
+			c.Kind = ev.Cheat.String()
+			if c.Convicted && len(ev.Evidence) == 1 {
+				c.Proof = ev.Evidence[0]
+			}
 			out.Cheats = append(out.Cheats, c)
 		case deal.EventRecovered, deal.EventLinkSkipped, deal.EventChainRedone:
 			// What changes the table for the players (the rest, a deck

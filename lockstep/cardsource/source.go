@@ -141,6 +141,24 @@ func (s *Source) Sync() {
 	}
 }
 
+// At tells the source the hash of the shared state after the step just
+// counted (lockstep calls it after each step, on every peer alike): the
+// deal's chains and batches declared from now on answer it, and every
+// envelope of theirs carries it (deal.Machine.At). A reshuffle the step
+// made (a move that shuffles a discard pile into a new deck) is declared
+// here, with that state, so that a peer whose engine made another pile in
+// that very step is found out by the hash, not by a shuffle proof that
+// fails; a reshuffle made while the state waits for cards is declared at
+// once, with the wait's state, since the wait cannot end without it.
+func (s *Source) At(h crypto.Hash) {
+	if s.err != nil {
+		return
+	}
+	s.m.At(h)
+	s.reshuffles()
+	s.pump()
+}
+
 // Waiting reports whether the state waits for the card layer.
 func (s *Source) Waiting() bool { return s.st.ToAct().Kind == engine.ActorCards }
 
@@ -159,7 +177,12 @@ func (s *Source) pump() {
 			s.m.Advance()
 			s.absorb(rd)
 		}
-		s.reshuffles()
+		if s.armed {
+			// In a wait for cards: a reshuffle its openings made answers
+			// the wait's state. One made by a step is declared by At,
+			// with the state after the step.
+			s.reshuffles()
+		}
 		if !s.Waiting() {
 			s.armed = false
 		}
@@ -192,7 +215,8 @@ func (s *Source) pump() {
 // reshuffle since (engine.Cards.Reshuffle): a new shuffle chain over the
 // current ciphertexts of its sources. The state makes them inside steps
 // every peer takes alike, and the deal orders its chains and batches by
-// the order of these calls, so every peer declares them at the same point.
+// the order of these calls, so every peer declares them at the same point
+// (At, or within a wait for cards: pump).
 func (s *Source) reshuffles() {
 	c := s.st.Cards()
 	for s.err == nil && s.decks < c.NumDecks() {

@@ -47,7 +47,7 @@ func (m *Machine) Open(ops []Opening) (uint64, error) {
 	}
 	n := len(m.seats)
 	b := &batch{ops: append([]Opening(nil), ops...), remaskEnv: make([]*crypto.Envelope, n), shareEnv: make([]*crypto.Envelope, n),
-		remaskOK: make([]bool, n), shareOK: make([]bool, n), remaskBad: make([]bool, n)}
+		remaskOK: make([]bool, n), shareOK: make([]bool, n), remaskBad: make([]bool, n), state: m.at}
 	m.batches = append(m.batches, b)
 	m.ops = append(m.ops, op{chain: -1, batch: len(m.batches) - 1, drop: -1})
 	m.release()
@@ -257,7 +257,7 @@ func (m *Machine) sendRemasks(seq uint64, b *batch) {
 		e.ct, e.remasked = out, true
 		es = append(es, remaskEntry{Slot: i, CT: out.Bytes(), Proof: prf})
 	}
-	m.sign(&crypto.Envelope{Seq: seq, Kind: crypto.KindRemask, Body: encodeRemasks(es)})
+	m.sign(&crypto.Envelope{Seq: seq, Kind: crypto.KindRemask, StateHash: b.state, Body: encodeRemasks(es)})
 	b.sentRemask, b.remaskOK[m.me] = true, true
 }
 
@@ -337,7 +337,7 @@ func (m *Machine) sendShares(seq uint64, b *batch) {
 		e.shares[m.me] = &sh
 		es = append(es, shareEntry{Slot: i, Share: sh.Bytes()})
 	}
-	m.sign(&crypto.Envelope{Seq: seq, Kind: crypto.KindShare, Body: encodeShares(es)})
+	m.sign(&crypto.Envelope{Seq: seq, Kind: crypto.KindShare, StateHash: b.state, Body: encodeShares(es)})
 	b.sentShares, b.shareOK[m.me] = true, true
 }
 

@@ -64,7 +64,14 @@
 //     posts it; a holder revealing its own card inside an action attaches
 //     RevealShare to it instead, checked by CheckReveal.
 //  4. Reshuffle: a new chain over the current ciphertexts of the given
-//     handles, into a new deck.
+//     handles, into a new deck. Every chain and batch answers a state
+//     (state.go): the caller names the shared game state's hash with At,
+//     and every chain and batch declared after it
+//     answers that state, and its shuffle, remask and share envelopes
+//     carry the hash. One for another state than ours is set aside
+//     unchecked, in an EventOtherState: a desync (a buggy engine asks
+//     for other cards), which the session's state hashes explain, never a
+//     cheat.
 //  5. Escrow (3+ seats, escrow.go): once the keys have checked, each seat
 //     splits its key among the others in an escrow envelope; no opening
 //     starts before every escrow has checked. Drop(seat), at the agreed

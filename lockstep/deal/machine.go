@@ -97,6 +97,9 @@ type chain struct {
 	// the seqs of its abandoned attempts.
 	seq  uint64
 	past []uint64
+	// state is the shared state it answers (At when it was declared;
+	// zero for a deck of the setup): every shuffle of it carries it.
+	state crypto.Hash
 }
 
 // entry is one opening of a batch, planned when the batch starts.
@@ -121,6 +124,7 @@ type batch struct {
 	done       bool
 	sentRemask bool
 	sentShares bool
+	state      crypto.Hash // the shared state it answers (At when it was declared)
 }
 
 // op is one step of the machine's queue: a chain or a batch, in the order
@@ -201,6 +205,10 @@ type Machine struct {
 	held    bool
 	keyDue  bool
 	keyBody []byte
+
+	// at is the hash of the shared state the chains and batches declared
+	// now answer (At); zero before the first At (the setup's decks).
+	at crypto.Hash
 
 	stopped bool
 	rd      Ready
@@ -433,7 +441,7 @@ func (m *Machine) addChain(d uint8, in mp.Deck, from []Handle) int {
 	if from != nil {
 		n = len(from)
 	}
-	c := &chain{deck: d, n: n, in: in, links: make([]link, len(m.seats)), from: from, seq: uint64(len(m.chains))}
+	c := &chain{deck: d, n: n, in: in, links: make([]link, len(m.seats)), from: from, seq: uint64(len(m.chains)), state: m.at}
 	for s := range c.links {
 		if m.dropped != nil && m.dropped[s] {
 			c.links[s].skipped, c.links[s].verified = true, true
@@ -651,6 +659,9 @@ func (m *Machine) release() {
 // route stores a well-formed, signed, declared envelope where it belongs,
 // checking what can be checked cheaply; the shuffle proofs wait for Work.
 func (m *Machine) route(env *crypto.Envelope, seat int) error {
+	if want, ok := m.stateOf(env); ok && env.StateHash != want {
+		return m.otherState(env, seat, want)
+	}
 	switch env.Kind {
 	case crypto.KindCardKey:
 		b, _ := decodeKey(env.Body)
@@ -918,7 +929,7 @@ func (m *Machine) shuffle(c *chain, in mp.Deck) {
 		m.cheat(CheatForgedShuffle, m.me, fmt.Sprintf("this peer could not shuffle deck %d: %v", c.deck, err))
 		return
 	}
-	env := &crypto.Envelope{Seq: c.seq, Kind: crypto.KindShuffle, Body: (&shuffleBody{Deck: c.deck, Output: out.Bytes(), Proof: prf}).encode()}
+	env := &crypto.Envelope{Seq: c.seq, Kind: crypto.KindShuffle, StateHash: c.state, Body: (&shuffleBody{Deck: c.deck, Output: out.Bytes(), Proof: prf}).encode()}
 	m.sign(env)
 	c.links[m.me] = link{env: env, out: out, proof: prf, verified: true}
 }

@@ -125,12 +125,13 @@ const (
 	EventEscrows                          // every seat's escrow has checked (3+ seats): openings may start
 	EventLinkSkipped                      // a chain goes on without a dropped seat's shuffle, which no other seat held (Seat, Deck)
 	EventChainRedone                      // a chain is redone from the last valid link, without a dropped forger (Seat, Deck)
+	EventOtherState                       // an envelope answers another shared state than ours: a desync, not a cheat (Seat, Evidence)
 )
 
 var eventNames = [...]string{EventKeys: "keys", EventDeckReady: "deck-ready", EventOpened: "opened",
 	EventBatchDone: "batch-done", EventCheat: "cheat", EventFlood: "flood", EventDropped: "dropped",
 	EventRecovered: "recovered", EventDropReveal: "drop-reveal", EventEscrows: "escrows",
-	EventLinkSkipped: "link-skipped", EventChainRedone: "chain-redone"}
+	EventLinkSkipped: "link-skipped", EventChainRedone: "chain-redone", EventOtherState: "other-state"}
 
 func (k EventKind) String() string {
 	if int(k) < len(eventNames) && eventNames[k] != "" {
@@ -224,4 +225,7 @@ var (
 	// ErrStale: a shuffle of an attempt of a chain that was redone
 	// without a forger (forge.go); it counts for nothing.
 	ErrStale = errors.New("deal: shuffle of an abandoned attempt")
+	// ErrOtherState: the envelope answers another shared state than this
+	// peer's (state.go); its proof is not checked, nobody is blamed.
+	ErrOtherState = errors.New("deal: envelope for another game state")
 )

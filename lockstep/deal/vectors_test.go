@@ -16,7 +16,8 @@ var printVectors = flag.Bool("print", false, "print the golden vectors in the fo
 // vectorRun is the run docs/protocol.md §10.6 describes: two seats (the
 // identities of seeds 00…1f and 20…3f), session 5e…5e, one deck 0 of
 // cards 100, 101, 102; seat 1 draws position 0, seat 2 peeks at position 1
-// and then seat 1 draws it (a re-masking by seat 1 first). It returns
+// (a batch declared at the shared state 77…77) and then seat 1 draws it
+// (a re-masking by seat 1 first). It returns
 // every envelope sent, by kind, seat and seq.
 func vectorRun(t *testing.T) map[string]*crypto.Envelope {
 	tb := newTable(t, 2, []Deck{{ID: 0, Cards: []uint16{100, 101, 102}}})
@@ -29,6 +30,14 @@ func vectorRun(t *testing.T) map[string]*crypto.Envelope {
 	tb.run()
 	tb.open(Opening{Deck: 0, Pos: 0, To: 0})
 	tb.run()
+	// Batch 1 answers the shared state 77…77 (At): its envelopes carry it.
+	var at crypto.Hash
+	for i := range at {
+		at[i] = 0x77
+	}
+	for _, m := range tb.ms {
+		m.At(at)
+	}
 	tb.open(Opening{Deck: 0, Pos: 1, To: 1})
 	tb.run()
 	tb.open(Opening{Deck: 0, Pos: 1, To: 0})
@@ -71,5 +80,9 @@ func TestBodyVectors(t *testing.T) {
 	v = append(v, golden.Vector{"deal.escrow.seat1.seq0.body", fmt.Sprintf("%d bytes, sha256 %x", len(e.Body), sum)})
 	v = append(v, golden.Vector{"deal.piece.seat1.seq2.body", hex.EncodeToString(esc["piece.seat1.seq2"].Body)})
 	v = append(v, golden.Vector{"deal.card-key.seat1.seq0.wire", hex.EncodeToString(got["card-key.seat1.seq0"].Marshal())})
+	if got["share.seat1.seq1"].StateHash.IsZero() {
+		t.Fatal("the share of batch 1 carries no state hash")
+	}
+	v = append(v, golden.Vector{"deal.share.seat1.seq1.wire", hex.EncodeToString(got["share.seat1.seq1"].Marshal())})
 	golden.Check(t, "../../docs/protocol.md", v, *printVectors)
 }

@@ -135,3 +135,34 @@ func ParseShares(in []byte) ([]ShareEntry, error) {
 	}
 	return es, d.Finish()
 }
+
+// RemaskEntry is one re-masking of a remask envelope (§10): the opening's
+// slot in its batch, the re-masked ciphertext (64 bytes) and its proof.
+type RemaskEntry struct {
+	Slot  uint64
+	CT    []byte
+	Proof []byte
+}
+
+// RemasksBody is a remask envelope's body.
+func RemasksBody(es []RemaskEntry) []byte {
+	e := engine.NewEncoder(nil)
+	e.Len("count", len(es))
+	for _, x := range es {
+		e.Uint("slot", x.Slot)
+		e.Blob("ciphertext", x.CT)
+		e.Blob("proof", x.Proof)
+	}
+	return e.Bytes()
+}
+
+// ParseRemasks reads a remask body (framing only).
+func ParseRemasks(in []byte) ([]RemaskEntry, error) {
+	d := engine.NewDecoder(in)
+	n := d.Len(1 << 10)
+	var es []RemaskEntry
+	for i := 0; i < n && d.Err() == nil; i++ {
+		es = append(es, RemaskEntry{Slot: d.Uint(), CT: d.Blob(1 << 10), Proof: d.Blob(1 << 10)})
+	}
+	return es, d.Finish()
+}
