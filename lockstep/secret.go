@@ -741,6 +741,14 @@ func (n *Node) cardsStep() bool {
 	if err := m.cardsDone(); err != nil {
 		n.rd.Events = append(n.rd.Events, Event{Kind: EventCheat, Cheat: CheatCards, Seq: m.seq, Text: err.Error()})
 	}
+	if n.stalled {
+		// A step done, as by a commit: a stall announced during the
+		// wait for cards is over, and the next one is announced anew
+		// (else a stall that named one seat's shares hid a later one
+		// for another seat's move, and its drop vote came unannounced).
+		n.stalled = false
+		n.rd.Events = append(n.rd.Events, Event{Kind: EventResumed, Seq: m.seq, Text: "resumed"})
+	}
 	n.progress = n.now
 	return true
 }
