@@ -828,7 +828,7 @@ func (n *Node) Tick(now int64) {
 		n.resend()
 		n.rd.Requests = append(n.rd.Requests, GapRequest{From: uint64(len(n.m.log))})
 	}
-	if len(waits) == 0 && n.m.phase == PhasePlaying && len(n.voted[uint64(len(n.m.log))]) > 0 &&
+	if onlyVoteWaits(waits) && n.m.phase == PhasePlaying && len(n.voted[uint64(len(n.m.log))]) > 0 &&
 		now-n.progress >= n.cfg.ResendAfter && now-n.resent >= n.cfg.ResendAfter {
 		// Held by our own drop vote: every input is here, but we may not
 		// commit it (mayCommitNormally). A peer that went on without
@@ -880,7 +880,7 @@ func (n *Node) Tick(now int64) {
 		// seat is dropped too (lockstep/deal's pair escrows).
 		var seats []int
 		for _, w := range waits {
-			if w.Seat >= 0 && w.Peer != n.id.ID() && (w.Seat >= len(n.m.dropped) || !n.m.dropped[w.Seat]) && !containsInt(seats, w.Seat) {
+			if w.Seat >= 0 && w.Peer != n.id.ID() && w.What != voteWaiting && (w.Seat >= len(n.m.dropped) || !n.m.dropped[w.Seat]) && !containsInt(seats, w.Seat) {
 				seats = append(seats, w.Seat)
 			}
 		}
@@ -919,6 +919,17 @@ func (n *Node) extendDropVotes(now int64) {
 			_ = n.voteDrop(more, "it has not voted on the drop either, and is gone too")
 		}
 	}
+}
+
+// onlyVoteWaits reports whether waits holds nothing but other voters'
+// drop votes (voteWaits).
+func onlyVoteWaits(waits []Wait) bool {
+	for _, w := range waits {
+		if w.What != voteWaiting {
+			return false
+		}
+	}
+	return true
 }
 
 // forkOverlap is how many of our last committed entries a stalled node's
@@ -977,6 +988,59 @@ func (n *Node) Waiting() []Wait {
 	if n.stopped {
 		return nil
 	}
+	out := n.inputWaits()
+	if len(out) == 0 {
+		// Every input is here, or the cards wait for nobody: what holds
+		// us may be our own drop vote; then the other voters are whom we
+		// wait for, and the status must say so rather than nothing.
+		out = n.voteWaits()
+	}
+	return out
+}
+
+// voteWaiting is Wait.What of a wait for another voter's drop vote.
+const voteWaiting = "its drop vote"
+
+// voteWaits lists, while a drop vote of ours at this log position holds
+// us (mayCommitNormally), the other voters whose vote for the same seats
+// has not come. Only the drop, or the log of a peer that went on without
+// voting (StepAnswer), frees us: Tick asks them. They are voters, not
+// stalled seats: the drop machinery never votes them out for it.
+func (n *Node) voteWaits() []Wait {
+	m := n.m
+	at := uint64(len(m.log))
+	if m.phase != PhasePlaying || len(n.voted[at]) == 0 {
+		return nil
+	}
+	var out []Wait
+	for _, seats := range n.voted[at] {
+		x, ok := m.dropExpectation(seats)
+		if !ok {
+			continue
+		}
+		for _, mi := range x.who {
+			id := m.members[mi].ID
+			if id == n.id.ID() {
+				continue
+			}
+			s := n.slot(crypto.KindDrop, id, at)
+			s.extra = string(encodeSeats(seats))
+			if env, have := n.buf[s]; have && env.StateHash == x.hash {
+				// (A vote cast at this position for another step, before
+				// or after a wait for cards ended with no entry, can
+				// never count here: still waited for, so said.)
+				continue
+			}
+			seat := m.seatOf[mi]
+			out = append(out, Wait{Peer: id, Name: m.name(mi), Seat: seat, What: voteWaiting, For: n.now - n.progress,
+				Why: fmt.Sprintf("held: this peer voted to drop %s here, and goes on only by that drop or once a peer shows it went on without voting", m.seatNames(seats))})
+		}
+	}
+	return out
+}
+
+// inputWaits is Waiting without the drop votes.
+func (n *Node) inputWaits() []Wait {
 	var out []Wait
 	x, ok := n.m.expect()
 	if !ok {

@@ -2,6 +2,7 @@ package lockstep
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/boardmesh/boardmesh/crypto"
@@ -125,9 +126,12 @@ func TestRestartedNodeWaitsToCatchUp(t *testing.T) {
 }
 
 // TestHeldByOwnDropVoteAsks: a peer that voted to drop the seat to act,
-// and then got that seat's late action, holds every input and waits for
-// nobody, yet may not commit; Tick once never asked for a gap then, and
-// the peer sat there until the runner asked for it (p2p once had a workaround).
+// and then got that seat's late action, holds every input yet may not
+// commit: it waits for the other voter's drop vote (or its log going on
+// without one), and its status says so (it once said nothing); Tick once
+// never asked for a gap then, and the peer sat there until the runner
+// asked for it (p2p once had a workaround). The other voter is not voted
+// out for it.
 func TestHeldByOwnDropVoteAsks(t *testing.T) {
 	n := startDice(t, "held", 3, Config{})
 	a, seat := n.actor()
@@ -142,12 +146,22 @@ func TestHeldByOwnDropVoteAsks(t *testing.T) {
 		StateHash: p.Hashes()[st.Seq], Body: engine.AppendAction(nil, legalAction(n))})
 	_ = p.Step(act)
 	n.drain(x)
-	if len(p.Waiting()) != 0 || len(p.Log()) != len(n.peers[a].node.Log()) {
-		t.Fatalf("the voter should hold the action uncommitted and wait for nobody: waits %v", p.Waiting())
+	other := 3 - a - x
+	w := p.Waiting()
+	if len(w) != 1 || w[0].Peer != n.peers[other].node.ID() || !strings.Contains(w[0].String(), "drop vote") || len(p.Log()) != len(n.peers[a].node.Log()) {
+		t.Fatalf("the voter should hold the action uncommitted and wait for the other voter's drop vote: waits %v", w)
 	}
 	p.Tick(n.now + 5000)
-	if rd := p.Ready(); len(rd.Requests) == 0 {
+	rd := p.Ready()
+	if len(rd.Requests) == 0 {
 		t.Fatal("a peer held by its own drop vote does not ask for a gap")
+	}
+	p.Advance()
+	p.Tick(n.now + 600000)
+	for _, ev := range p.Ready().Events {
+		if ev.Kind == EventDropVote {
+			t.Fatalf("the held voter votes to drop the other voter: %s", ev.Text)
+		}
 	}
 }
 

@@ -726,9 +726,28 @@ func (n *Node) cardsStep() bool {
 	if m.needCP || m.group != nil || m.st.ToAct().Kind == engine.ActorCards {
 		return false
 	}
+	if !n.mayCommitNormally(expectation{}) {
+		// Our drop vote at this log position binds the step it was cast
+		// at (its state hash): ending the wait for cards here, with no
+		// entry, would make the step another under the votes, so that
+		// the drop could never complete on any peer that did the same,
+		// and each would sit held by its own vote, waiting for nothing
+		// (the shares came just after the votes, and the seat voted out
+		// vanished). The wait ends by the drop, or once a peer that went
+		// on without voting frees us (StepAnswer), as for an action.
+		return false
+	}
 	m.cardsSynced = false
 	if err := m.cardsDone(); err != nil {
 		n.rd.Events = append(n.rd.Events, Event{Kind: EventCheat, Cheat: CheatCards, Seq: m.seq, Text: err.Error()})
+	}
+	if n.stalled {
+		// A step done, as by a commit: a stall announced during the
+		// wait for cards is over, and the next one is announced anew
+		// (else a stall that named one seat's shares hid a later one
+		// for another seat's move, and its drop vote came unannounced).
+		n.stalled = false
+		n.rd.Events = append(n.rd.Events, Event{Kind: EventResumed, Seq: m.seq, Text: "resumed"})
 	}
 	n.progress = n.now
 	return true

@@ -39,7 +39,7 @@ func (nt *nodeTable) playTicking() int {
 			if !nt.live(i) {
 				continue
 			}
-			over = over && node.Status().Phase == lockstep.PhaseOver
+			over = over && (node.Status().Phase == lockstep.PhaseOver || i == nt.mute && nt.muted >= nt.muteAfter)
 			if node.CanAct() {
 				st := node.State()
 				a := engine.RandomBot{}.Choose(st, st.Legal(nil), r)
@@ -61,6 +61,10 @@ func (nt *nodeTable) playTicking() int {
 		if over {
 			nt.run()
 			return ticks
+		}
+		if !busy && nt.onIdle != nil {
+			nt.onIdle()
+			busy = nt.run()
 		}
 		if !busy {
 			if ticks++; ticks > 2000 {
@@ -510,5 +514,233 @@ func shownToAll(t *testing.T, c *engine.Cards, gone int, name string) {
 				t.Fatalf("%s, shown to %s, is still hidden after its key was rebuilt", h, name)
 			}
 		}
+	}
+}
+
+// TestNodeSecretDropLosesLastEnvelopes: at a secret table of three, in
+// every game with hidden cards, the third peer's host closes at each point
+// of the first moves: its k'th envelope after its escrow and all after it
+// are lost on the way, and it answers no catch-up, while its node goes on
+// alone (it commits what it signed). Whatever the game then lacks from
+// it, the other two say they wait for it, vote it out, and play to the
+// end with identical logs. (Its card key or escrow lost leaves a key
+// nobody can rebuild: TestNodeSecretLostEscrowIsAwaited.)
+func TestNodeSecretDropLosesLastEnvelopes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays many whole secret games")
+	}
+	for _, g := range games.All() {
+		st, err := g.Setup(3, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := st.(engine.CardState); !ok {
+			continue
+		}
+		for k := 1; k <= 5; k++ {
+			t.Run(fmt.Sprintf("%s/%d", g.Name, k), func(t *testing.T) {
+				// The seed changes with k: the seats and the first moves too.
+				nt := newNodeGameTable(t, g, 3, fmt.Sprintf("lose %d %s", k, g.Name), false, func(i int, c *lockstep.Config) { c.DropAfter, c.StallAfter = 2000, 500 })
+				nt.mute, nt.muteAfter = 2, k
+				// The muted peer goes on alone and, dropped, refuses
+				// the others' moves: only theirs count.
+				nt.cheatsOK = true
+				nt.playTicking()
+				for _, c := range nt.cheats {
+					if !strings.HasPrefix(c, "peer 3:") {
+						t.Fatalf("cheats named at an honest table: %s", c)
+					}
+				}
+				if nt.muted < nt.muteAfter {
+					t.Fatal("the game ended before the third peer vanished")
+				}
+				if len(nt.entries[0]) != len(nt.entries[1]) {
+					t.Fatalf("%d entries against %d", len(nt.entries[0]), len(nt.entries[1]))
+				}
+				for e := range nt.entries[0] {
+					if !bytes.Equal(nt.entries[0][e].Marshal(), nt.entries[1][e].Marshal()) {
+						t.Fatalf("entry %d differs", e)
+					}
+				}
+				if st := nt.nodes[0].Status(); st.Phase != lockstep.PhaseOver {
+					t.Fatalf("peer 1 is in phase %v", st.Phase)
+				}
+			})
+		}
+	}
+}
+
+// seatOf is the seat (0-based) of the peer named name, as peer i sees it.
+func (nt *nodeTable) seatOf(i int, name string) int {
+	st := nt.nodes[i].Status()
+	for seat, mi := range st.Seats {
+		if st.Members[mi].Name == name {
+			return seat
+		}
+	}
+	nt.t.Fatalf("no seat for %s", name)
+	return -1
+}
+
+// TestNodeSecretLostEscrowIsAwaited: the third peer's escrow of its card
+// key is lost on the way to both others, while all its other envelopes
+// arrive. No card is opened before every escrow is in, so the others
+// must say they wait for P3's escrow. Lost only in the broadcast, the
+// others' catch-up asks get it from P3 itself and the game plays to its
+// end, nobody dropped; never delivered at all (P3's host closed), they
+// vote P3 out, and still name the escrow as what holds the game (a key
+// not escrowed cannot be rebuilt), never a silent table.
+func TestNodeSecretLostEscrowIsAwaited(t *testing.T) {
+	escrow := func(from int, env *crypto.Envelope) bool { return from == 2 && env.Kind == crypto.KindEscrow }
+	tune := func(i int, c *lockstep.Config) { c.DropAfter, c.StallAfter = 2000, 500 }
+	told := func(nt *nodeTable, i int) bool {
+		for _, ev := range nt.events[i] {
+			if ev.Kind == lockstep.EventWaiting && strings.Contains(ev.Text, "waiting for P3's escrow of its card key") {
+				return true
+			}
+		}
+		return false
+	}
+	t.Run("lost in the broadcast", func(t *testing.T) {
+		nt := newNodeGameTable(t, infinitecity.Game, 3, "lost escrow", false, tune)
+		nt.miss = func(to int, env *crypto.Envelope) bool { return escrow(2, env) && env.Author == nt.ids[2].ID() }
+		nt.playTicking()
+		for i := 0; i < 2; i++ {
+			if !told(nt, i) {
+				t.Errorf("peer %d was not told it waits for P3's escrow", i+1)
+			}
+			if d := nt.nodes[i].Status().Dropped; d[nt.seatOf(i, "P3")] {
+				t.Errorf("peer %d: P3 dropped though it was there to ask", i+1)
+			}
+		}
+		for e := range nt.entries[0] {
+			if !bytes.Equal(nt.entries[0][e].Marshal(), nt.entries[2][e].Marshal()) {
+				t.Fatalf("entry %d differs", e)
+			}
+		}
+	})
+	t.Run("never delivered", func(t *testing.T) {
+		nt := newNodeGameTable(t, infinitecity.Game, 3, "lost escrow", false, tune)
+		nt.withhold = escrow
+		nt.cheatsOK = true // P3, dropped, refuses what the others go on with
+		seat := -1
+		for ticks := 0; ticks < 300; ticks++ {
+			nt.run()
+			nt.now += 100
+			for _, node := range nt.nodes {
+				node.Tick(nt.now)
+			}
+			if seat < 0 && nt.nodes[0].Status().Phase == lockstep.PhasePlaying {
+				seat = nt.seatOf(0, "P3")
+			}
+			if seat >= 0 && nt.nodes[0].Status().Dropped[seat] && nt.nodes[1].Status().Dropped[seat] {
+				break
+			}
+		}
+		for i := 0; i < 2; i++ {
+			st := nt.nodes[i].Status()
+			if seat < 0 || !st.Dropped[seat] {
+				t.Fatalf("peer %d did not vote P3 out: waiting for %v", i+1, st.Waiting)
+			}
+			if !told(nt, i) {
+				t.Errorf("peer %d was not told it waits for P3's escrow", i+1)
+			}
+			if w := fmt.Sprint(st.Waiting); !strings.Contains(w, "P3's escrow of its card key") {
+				t.Errorf("peer %d, P3 dropped, waits for %s", i+1, w)
+			}
+		}
+		if len(nt.entries[0]) != len(nt.entries[1]) {
+			t.Fatalf("%d entries against %d", len(nt.entries[0]), len(nt.entries[1]))
+		}
+		for e := range nt.entries[0] {
+			if !bytes.Equal(nt.entries[0][e].Marshal(), nt.entries[1][e].Marshal()) {
+				t.Fatalf("entry %d differs", e)
+			}
+		}
+	})
+}
+
+// TestNodeSecretLateSharesAfterDropVotes: at a secret table of three, in
+// every game with hidden cards, the third peer's decryption shares of the
+// first batch are so slow that both others vote it out; they come just
+// after the votes, and then the third peer vanishes (its host closes:
+// nothing more of it arrives). The shares end the wait for cards without
+// any log entry, at the log position where the votes were cast: the two
+// must not each sit held by its own vote for a drop that can no longer
+// complete, with nothing named; they drop the third peer and play to the
+// end with identical logs.
+func TestNodeSecretLateSharesAfterDropVotes(t *testing.T) {
+	for _, g := range games.All() {
+		st, err := g.Setup(3, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := st.(engine.CardState); !ok {
+			continue
+		}
+		t.Run(g.Name, func(t *testing.T) {
+			nt := newNodeGameTable(t, g, 3, "late "+g.Name, false, func(i int, c *lockstep.Config) { c.DropAfter, c.StallAfter = 2000, 500 })
+			// The votes travel slowly too: each peer has the shares
+			// before the other's vote.
+			var late, votes []*crypto.Envelope
+			released := false
+			nt.withhold = func(from int, env *crypto.Envelope) bool {
+				switch {
+				case released:
+					return false
+				case from == 2 && env.Kind == crypto.KindShare:
+					late = append(late, env)
+				case from < 2 && env.Kind == crypto.KindDrop:
+					votes = append(votes, env)
+				default:
+					return false
+				}
+				return true
+			}
+			voted := func(i int) bool {
+				for _, ev := range nt.events[i] {
+					if ev.Kind == lockstep.EventDropVote {
+						return true
+					}
+				}
+				return false
+			}
+			nt.onIdle = func() {
+				if released || !voted(0) || !voted(1) {
+					return
+				}
+				released = true
+				for _, env := range append(late, votes...) {
+					for j := 0; j < 2; j++ {
+						if env.Author != nt.ids[j].ID() {
+							nt.inbox[j] = append(nt.inbox[j], env.Marshal())
+						}
+					}
+				}
+				// Then its host closes.
+				nt.mute, nt.muteAfter, nt.muted, nt.escrowed = 2, 1, 0, true
+			}
+			nt.cheatsOK = true
+			nt.playTicking()
+			if !released {
+				t.Fatal("the game ended before the others voted; the scenario did not happen")
+			}
+			for _, c := range nt.cheats {
+				if !strings.HasPrefix(c, "peer 3:") {
+					t.Fatalf("cheats named at an honest table: %s", c)
+				}
+			}
+			if len(nt.entries[0]) != len(nt.entries[1]) {
+				t.Fatalf("%d entries against %d", len(nt.entries[0]), len(nt.entries[1]))
+			}
+			for e := range nt.entries[0] {
+				if !bytes.Equal(nt.entries[0][e].Marshal(), nt.entries[1][e].Marshal()) {
+					t.Fatalf("entry %d differs", e)
+				}
+			}
+			if st := nt.nodes[0].Status(); st.Phase != lockstep.PhaseOver {
+				t.Fatalf("peer 1 is in phase %v", st.Phase)
+			}
+		})
 	}
 }

@@ -52,8 +52,19 @@ type nodeTable struct {
 	// goneKind, if set, is the kind counted for goneAfter instead of
 	// share envelopes (crypto.KindShuffle: it freezes before a shuffle).
 	goneKind crypto.Kind
-	held     []*crypto.Envelope // what the gone peer had not sent yet
-	heldFrom int
+	// goneAny, if set, counts for goneAfter every envelope the gone peer
+	// sends once the game is playing, of any kind (its last envelopes
+	// lost as its host closes).
+	goneAny bool
+	// mute, if >= 0, is a peer whose envelopes from its muteAfter'th
+	// after its escrow on are lost on the way, and that answers no
+	// catch-up, while it goes on by itself: a host closed while its node
+	// still commits what it signs. (muted counts them; escrowed says its
+	// escrow went out.)
+	mute, muteAfter, muted int
+	escrowed               bool
+	held                   []*crypto.Envelope // what the gone peer had not sent yet
+	heldFrom               int
 	// tamper, if set, may replace what a peer sends (a modified client:
 	// it signs what it returns itself).
 	tamper func(from int, env *crypto.Envelope) *crypto.Envelope
@@ -66,6 +77,9 @@ type nodeTable struct {
 	cheatsOK bool
 	// miss, if set, loses on the way to peer to what it returns true for.
 	miss func(to int, env *crypto.Envelope) bool
+	// onIdle, if set, is called by playTicking each time the table has
+	// settled, before the clock moves (a test's late deliveries).
+	onIdle func()
 }
 
 func newNodeTable(t *testing.T, n int, seed string, openHands bool) *nodeTable {
@@ -84,7 +98,7 @@ func newNodeTableOf(t *testing.T, g *engine.Game, n int, seed string, openHands 
 func newNodeGameTable(t *testing.T, g *engine.Game, n int, seed string, openHands bool, tune func(i int, c *lockstep.Config)) *nodeTable {
 	t.Helper()
 	nt := &nodeTable{t: t, inbox: make([][][]byte, n), got: make([][][]byte, n), entries: make([][]*crypto.Envelope, n), secrets: make([][]byte, n),
-		disk: make([][]byte, n), keys: make([][]byte, n), synced: make([]int, n), events: make([][]lockstep.Event, n), gone: -1}
+		disk: make([][]byte, n), keys: make([][]byte, n), synced: make([]int, n), events: make([][]lockstep.Event, n), gone: -1, mute: -1}
 	for i := 0; i < n; i++ {
 		var k [32]byte
 		copy(k[:], fmt.Sprintf("%s id %d", seed, i))
@@ -149,7 +163,7 @@ func (nt *nodeTable) run() bool {
 				msgs := rd.Messages
 				if i == nt.gone {
 					for k, env := range msgs {
-						if kind := nt.goneKind; env.Kind == crypto.KindShare && kind == 0 || kind != 0 && env.Kind == kind {
+						if kind := nt.goneKind; nt.goneAny && node.Status().Phase == lockstep.PhasePlaying || !nt.goneAny && (env.Kind == crypto.KindShare && kind == 0 || kind != 0 && env.Kind == kind) {
 							if nt.shares++; nt.shares >= nt.goneAfter {
 								// It freezes here: the rest goes out
 								// when it comes back (gone = -1).
@@ -175,6 +189,14 @@ func (nt *nodeTable) run() bool {
 					break
 				}
 				for _, env := range msgs {
+					if i == nt.mute && nt.escrowed {
+						if nt.muted++; nt.muted >= nt.muteAfter {
+							continue
+						}
+					}
+					if i == nt.mute && env.Kind == crypto.KindEscrow {
+						nt.escrowed = true
+					}
 					if nt.tamper != nil {
 						env = nt.tamper(i, env)
 					}

@@ -35,7 +35,7 @@ func (nt *nodeTable) persist(i int, rd lockstep.Ready) {
 // catch-up stream does for a member.
 func (nt *nodeTable) answer(i int, q lockstep.GapRequest) {
 	for j, other := range nt.nodes {
-		if j == i || !nt.live(j) {
+		if j == i || !nt.live(j) || j == nt.mute && nt.muted >= nt.muteAfter {
 			continue // a peer that is gone answers nothing
 		}
 		a := other.Answer(lockstep.GapRequest{To: nt.ids[i].ID(), From: q.From})

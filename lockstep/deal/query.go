@@ -223,7 +223,23 @@ func (m *Machine) Waiting() []Wait {
 		}
 		break
 	}
-	return w
+	return dedupWaits(w)
+}
+
+// dedupWaits drops repeats (a dropped seat's wait is met at each op that
+// needs its key), keeping the first of each.
+func dedupWaits(w []Wait) []Wait {
+	var out []Wait
+	for _, x := range w {
+		dup := false
+		for _, y := range out {
+			dup = dup || x == y
+		}
+		if !dup {
+			out = append(out, x)
+		}
+	}
+	return out
 }
 
 // pieceWaits lists whom the rebuilding of dropped seat d's key, or the
