@@ -52,10 +52,6 @@ type nodeTable struct {
 	// goneKind, if set, is the kind counted for goneAfter instead of
 	// share envelopes (crypto.KindShuffle: it freezes before a shuffle).
 	goneKind crypto.Kind
-	// goneAny, if set, counts for goneAfter every envelope the gone peer
-	// sends once the game is playing, of any kind (its last envelopes
-	// lost as its host closes).
-	goneAny bool
 	// mute, if >= 0, is a peer whose envelopes from its muteAfter'th
 	// after its escrow on are lost on the way, and that answers no
 	// catch-up, while it goes on by itself: a host closed while its node
@@ -163,7 +159,7 @@ func (nt *nodeTable) run() bool {
 				msgs := rd.Messages
 				if i == nt.gone {
 					for k, env := range msgs {
-						if kind := nt.goneKind; nt.goneAny && node.Status().Phase == lockstep.PhasePlaying || !nt.goneAny && (env.Kind == crypto.KindShare && kind == 0 || kind != 0 && env.Kind == kind) {
+						if kind := nt.goneKind; env.Kind == crypto.KindShare && kind == 0 || kind != 0 && env.Kind == kind {
 							if nt.shares++; nt.shares >= nt.goneAfter {
 								// It freezes here: the rest goes out
 								// when it comes back (gone = -1).
