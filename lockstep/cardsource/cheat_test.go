@@ -181,12 +181,7 @@ func namedP2(t *testing.T, nt *nodeTable, i int, what *regexp.Regexp) {
 // verifies on its own. Without the rule the table stands still after the
 // cheat.
 func TestNodeShareCheatDropsTheCheater(t *testing.T) {
-	for _, g := range games.All() {
-		if st, err := g.Setup(4, nil); err != nil {
-			t.Fatal(err)
-		} else if _, ok := st.(engine.CardState); !ok {
-			continue
-		}
+	for _, g := range hiddenCardGames(t, 4) {
 		t.Run(g.Name, func(t *testing.T) {
 			nt, cheated := shareCheatTable(t, g, 4, "share cheat "+g.Name)
 			cheaterDropped(t, nt, cheated, shareLie)
@@ -233,14 +228,7 @@ func cheaterDropped(t *testing.T, nt *nodeTable, cheated *bool, what *regexp.Reg
 		if !bytes.Equal(engine.Encode(a.State()), engine.Encode(nt.nodes[i].State())) {
 			t.Fatalf("peers 1 and %d end with different states", i+1)
 		}
-		if len(nt.entries[i]) != len(nt.entries[0]) {
-			t.Fatalf("peer %d committed %d entries, peer 1 %d", i+1, len(nt.entries[i]), len(nt.entries[0]))
-		}
-		for k := range nt.entries[0] {
-			if !bytes.Equal(nt.entries[0][k].Marshal(), nt.entries[i][k].Marshal()) {
-				t.Fatalf("entry %d differs between peers 1 and %d", k, i+1)
-			}
-		}
+		nt.sameEntries(i)
 	}
 	st := a.Status()
 	for s, mi := range st.Seats {

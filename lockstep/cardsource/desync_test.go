@@ -39,14 +39,7 @@ func stateEnv(id *crypto.Identity, session crypto.Hash, from uint64, hashes []cr
 // after the wait, and replay names the first divergent entry and the
 // differing fields.
 func TestDesyncAtAWaitForCards(t *testing.T) {
-	for _, g := range games.All() {
-		st, err := g.Setup(g.DefaultPlayers, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, ok := st.(engine.CardState); !ok {
-			continue
-		}
+	for _, g := range hiddenCardGames(t, 0) {
 		t.Run(g.Name, func(t *testing.T) {
 			nt := newNodeTableOf(t, g, 3, "dc "+g.Name, false)
 			nt.play()

@@ -95,14 +95,7 @@ func (nt *nodeTable) playTicking() int {
 // their escrow pieces, show the cards it held, and play to the end with
 // identical logs and states; the log verifies on its own.
 func TestNodeSecretDrop(t *testing.T) {
-	for _, g := range games.All() {
-		st, err := g.Setup(3, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, ok := st.(engine.CardState); !ok {
-			continue
-		}
+	for _, g := range hiddenCardGames(t, 3) {
 		t.Run(g.Name, func(t *testing.T) {
 			// (The seed "drop infinitecity" meets a bug outside the drop,
 			// reported: a tile that returns to a seat that saw it before,
@@ -118,14 +111,7 @@ func TestNodeSecretDrop(t *testing.T) {
 			if !bytes.Equal(engine.Encode(a.State()), engine.Encode(b.State())) {
 				t.Fatal("the two peers left hold different states")
 			}
-			if len(nt.entries[0]) != len(nt.entries[1]) {
-				t.Fatalf("%d entries against %d", len(nt.entries[0]), len(nt.entries[1]))
-			}
-			for k := range nt.entries[0] {
-				if !bytes.Equal(nt.entries[0][k].Marshal(), nt.entries[1][k].Marshal()) {
-					t.Fatalf("entry %d differs", k)
-				}
-			}
+			nt.sameEntries(1)
 			for i := 0; i < 2; i++ {
 				var waited, rebuilt string
 				for _, ev := range nt.events[i] {
@@ -381,14 +367,7 @@ func TestNodeSecretDropBeforeItsLink(t *testing.T) {
 					if !bytes.Equal(engine.Encode(nt.nodes[0].State()), engine.Encode(nt.nodes[i].State())) {
 						t.Fatalf("peers 1 and %d hold different states", i+1)
 					}
-					if len(nt.entries[0]) != len(nt.entries[i]) {
-						t.Fatalf("%d entries against %d", len(nt.entries[0]), len(nt.entries[i]))
-					}
-					for k := range nt.entries[0] {
-						if !bytes.Equal(nt.entries[0][k].Marshal(), nt.entries[i][k].Marshal()) {
-							t.Fatalf("entry %d differs between peers 1 and %d", k, i+1)
-						}
-					}
+					nt.sameEntries(i)
 				}
 				rep, err := lockstep.Verify(nt.entries[0], games.Lookup)
 				if err != nil || rep.Result == nil {
@@ -447,14 +426,7 @@ func twoDropAtOnce(t *testing.T, at string) {
 		if !bytes.Equal(engine.Encode(a.State()), engine.Encode(nt.nodes[i].State())) {
 			t.Fatalf("peers 1 and %d hold different states", i+1)
 		}
-		if len(nt.entries[0]) != len(nt.entries[i]) {
-			t.Fatalf("%d entries against %d", len(nt.entries[0]), len(nt.entries[i]))
-		}
-		for k := range nt.entries[0] {
-			if !bytes.Equal(nt.entries[0][k].Marshal(), nt.entries[i][k].Marshal()) {
-				t.Fatalf("entry %d differs", k)
-			}
-		}
+		nt.sameEntries(i)
 	}
 	st := a.Status()
 	c := a.State().(engine.CardState).Cards()
@@ -529,14 +501,7 @@ func TestNodeSecretDropLosesLastEnvelopes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays many whole secret games")
 	}
-	for _, g := range games.All() {
-		st, err := g.Setup(3, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, ok := st.(engine.CardState); !ok {
-			continue
-		}
+	for _, g := range hiddenCardGames(t, 3) {
 		for k := 1; k <= 5; k++ {
 			t.Run(fmt.Sprintf("%s/%d", g.Name, k), func(t *testing.T) {
 				// The seed changes with k: the seats and the first moves too.
@@ -554,14 +519,7 @@ func TestNodeSecretDropLosesLastEnvelopes(t *testing.T) {
 				if nt.muted < nt.muteAfter {
 					t.Fatal("the game ended before the third peer vanished")
 				}
-				if len(nt.entries[0]) != len(nt.entries[1]) {
-					t.Fatalf("%d entries against %d", len(nt.entries[0]), len(nt.entries[1]))
-				}
-				for e := range nt.entries[0] {
-					if !bytes.Equal(nt.entries[0][e].Marshal(), nt.entries[1][e].Marshal()) {
-						t.Fatalf("entry %d differs", e)
-					}
-				}
+				nt.sameEntries(1)
 				if st := nt.nodes[0].Status(); st.Phase != lockstep.PhaseOver {
 					t.Fatalf("peer 1 is in phase %v", st.Phase)
 				}
@@ -613,11 +571,7 @@ func TestNodeSecretLostEscrowIsAwaited(t *testing.T) {
 				t.Errorf("peer %d: P3 dropped though it was there to ask", i+1)
 			}
 		}
-		for e := range nt.entries[0] {
-			if !bytes.Equal(nt.entries[0][e].Marshal(), nt.entries[2][e].Marshal()) {
-				t.Fatalf("entry %d differs", e)
-			}
-		}
+		nt.sameEntries(2)
 	})
 	t.Run("never delivered", func(t *testing.T) {
 		nt := newNodeGameTable(t, infinitecity.Game, 3, "lost escrow", false, tune)
@@ -650,14 +604,7 @@ func TestNodeSecretLostEscrowIsAwaited(t *testing.T) {
 				t.Errorf("peer %d, P3 dropped, waits for %s", i+1, w)
 			}
 		}
-		if len(nt.entries[0]) != len(nt.entries[1]) {
-			t.Fatalf("%d entries against %d", len(nt.entries[0]), len(nt.entries[1]))
-		}
-		for e := range nt.entries[0] {
-			if !bytes.Equal(nt.entries[0][e].Marshal(), nt.entries[1][e].Marshal()) {
-				t.Fatalf("entry %d differs", e)
-			}
-		}
+		nt.sameEntries(1)
 	})
 }
 
@@ -671,14 +618,7 @@ func TestNodeSecretLostEscrowIsAwaited(t *testing.T) {
 // complete, with nothing named; they drop the third peer and play to the
 // end with identical logs.
 func TestNodeSecretLateSharesAfterDropVotes(t *testing.T) {
-	for _, g := range games.All() {
-		st, err := g.Setup(3, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, ok := st.(engine.CardState); !ok {
-			continue
-		}
+	for _, g := range hiddenCardGames(t, 3) {
 		t.Run(g.Name, func(t *testing.T) {
 			nt := newNodeGameTable(t, g, 3, "late "+g.Name, false, func(i int, c *lockstep.Config) { c.DropAfter, c.StallAfter = 2000, 500 })
 			// The votes travel slowly too: each peer has the shares
@@ -731,14 +671,7 @@ func TestNodeSecretLateSharesAfterDropVotes(t *testing.T) {
 					t.Fatalf("cheats named at an honest table: %s", c)
 				}
 			}
-			if len(nt.entries[0]) != len(nt.entries[1]) {
-				t.Fatalf("%d entries against %d", len(nt.entries[0]), len(nt.entries[1]))
-			}
-			for e := range nt.entries[0] {
-				if !bytes.Equal(nt.entries[0][e].Marshal(), nt.entries[1][e].Marshal()) {
-					t.Fatalf("entry %d differs", e)
-				}
-			}
+			nt.sameEntries(1)
 			if st := nt.nodes[0].Status(); st.Phase != lockstep.PhaseOver {
 				t.Fatalf("peer 1 is in phase %v", st.Phase)
 			}

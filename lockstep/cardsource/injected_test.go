@@ -140,14 +140,7 @@ func TestInjectedDesyncBeforeShuffles(t *testing.T) {
 		"serpentcity":  {{kindPrivate}},
 	}
 	const seeds, tries = 6, 4 // games per game, points tried per kind and game
-	for _, g := range games.All() {
-		st, err := g.Setup(3, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, ok := st.(engine.CardState); !ok {
-			continue
-		}
+	for _, g := range hiddenCardGames(t, 3) {
 		t.Run(g.Name, func(t *testing.T) {
 			shown := map[string]bool{}
 			met := func() bool {

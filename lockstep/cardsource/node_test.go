@@ -321,14 +321,7 @@ func TestNodeSecretTable(t *testing.T) {
 				if !bytes.Equal(engine.Encode(node.State()), engine.Encode(nt.nodes[0].State())) {
 					t.Fatalf("peer %d's shared state differs from peer 1's", i+1)
 				}
-				if len(nt.entries[i]) != len(nt.entries[0]) {
-					t.Fatalf("peer %d committed %d entries, peer 1 %d", i+1, len(nt.entries[i]), len(nt.entries[0]))
-				}
-				for k := range nt.entries[i] {
-					if !bytes.Equal(nt.entries[i][k].Marshal(), nt.entries[0][k].Marshal()) {
-						t.Fatalf("peer %d's entry %d differs from peer 1's", i+1, k)
-					}
-				}
+				nt.sameEntries(i)
 				if len(nt.secrets[i]) == 0 {
 					t.Fatalf("peer %d's card key never reached its runner", i+1)
 				}
@@ -457,14 +450,7 @@ func TestNodeOpenHands(t *testing.T) {
 // entry signs. The replayed final state is the table's shared state, and
 // a spectator's engine holds no card that is not public.
 func TestSecretLogVerifiesAsItGrows(t *testing.T) {
-	for _, g := range games.All() {
-		st, err := g.Setup(g.DefaultPlayers, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, ok := st.(engine.CardState); !ok {
-			continue
-		}
+	for _, g := range hiddenCardGames(t, 0) {
 		t.Run(g.Name, func(t *testing.T) {
 			nt := newNodeTableOf(t, g, 3, "grow "+g.Name, false)
 			nt.bot = g.Bots[0].New()
@@ -531,4 +517,26 @@ func TestNodeSecretTableHandBackAfterSwaps(t *testing.T) {
 			}
 		})
 	}
+}
+
+// hiddenCardGames returns the games whose state at a table of seats (0:
+// each game's default) holds hidden cards (engine.CardState): the ones a
+// secret table deals.
+func hiddenCardGames(t *testing.T, seats int) []*engine.Game {
+	t.Helper()
+	var gs []*engine.Game
+	for _, g := range games.All() {
+		n := seats
+		if n == 0 {
+			n = g.DefaultPlayers
+		}
+		st, err := g.Setup(n, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := st.(engine.CardState); ok {
+			gs = append(gs, g)
+		}
+	}
+	return gs
 }

@@ -157,6 +157,21 @@ func (nt *nodeTable) cut(i, num, den int) {
 	nt.synced[i] = min(nt.synced[i], end)
 }
 
+// sameEntries asserts that peer i committed peer 1's entries, byte for
+// byte.
+func (nt *nodeTable) sameEntries(i int) {
+	nt.t.Helper()
+	want, got := nt.entries[0], nt.entries[i]
+	if len(got) != len(want) {
+		nt.t.Fatalf("peer %d committed %d entries, peer 1 %d", i+1, len(got), len(want))
+	}
+	for k := range want {
+		if !bytes.Equal(want[k].Marshal(), got[k].Marshal()) {
+			nt.t.Fatalf("peer %d's entry %d differs from peer 1's", i+1, k)
+		}
+	}
+}
+
 // checkSame asserts every peer ended the game with peer 1's log and
 // state, and that the log verifies.
 func (nt *nodeTable) checkSame() {
