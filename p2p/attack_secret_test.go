@@ -15,6 +15,7 @@ import (
 	"github.com/boardmesh/boardmesh/engine/games"
 	"github.com/boardmesh/boardmesh/engine/infinitecity"
 	"github.com/boardmesh/boardmesh/lockstep"
+	"github.com/boardmesh/boardmesh/p2p"
 	"github.com/boardmesh/boardmesh/p2p/hostile"
 )
 
@@ -385,14 +386,7 @@ func claimAfterCheat(t *testing.T, kind crypto.Kind, edit func([]byte) []byte, w
 	if r == nil || len(r.Winners) != 1 || r.Winners[0] != p.Status().MySeat || r.Reason != result {
 		t.Fatalf("the result is %+v", r)
 	}
-	var log []*crypto.Envelope
-	for _, b := range p.Entries() {
-		env, err := crypto.Unmarshal(b)
-		if err != nil {
-			t.Fatal(err)
-		}
-		log = append(log, env)
-	}
+	log := p2p.EnvelopesOf(t, p.Entries())
 	if log[len(log)-1].Kind != crypto.KindClaim {
 		t.Fatalf("ada's log ends with a %s", log[len(log)-1].Kind)
 	}
@@ -454,14 +448,7 @@ func TestAttackSecretEquivocation(t *testing.T) {
 	a.stopped([]int{ada, cy})
 	a.sameLogsUpToEvidence([]int{ada, cy}, bob)
 	for _, i := range []int{ada, cy} {
-		var log []*crypto.Envelope
-		for _, b := range a.tbl.Peers[i].Entries() {
-			env, err := crypto.Unmarshal(b)
-			if err != nil {
-				t.Fatal(err)
-			}
-			log = append(log, env)
-		}
+		log := p2p.EnvelopesOf(t, a.tbl.Peers[i].Entries())
 		rep, err := lockstep.Verify(log, games.Lookup)
 		if err != nil || rep == nil || rep.Cheater != a.keys[bob].ID() {
 			t.Fatalf("%s's log does not verify as proof against bob: %v", a.name(i), err)

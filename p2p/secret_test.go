@@ -230,14 +230,7 @@ func spyOn(t *testing.T, g *engine.Game, game int) int {
 			}
 		}
 	}
-	var log []*crypto.Envelope
-	for _, b := range want {
-		env, err := crypto.Unmarshal(b)
-		if err != nil {
-			t.Fatal(err)
-		}
-		log = append(log, env)
-	}
+	log := EnvelopesOf(t, want)
 	rep, err := lockstep.Verify(log, games.Lookup)
 	if err != nil || rep.Result == nil {
 		t.Fatalf("the secret log does not verify: %v", err)

@@ -7,10 +7,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/boardmesh/boardmesh/crypto"
 	"github.com/boardmesh/boardmesh/engine/dominion"
 	"github.com/boardmesh/boardmesh/engine/games"
 	"github.com/boardmesh/boardmesh/lockstep"
+	"github.com/boardmesh/boardmesh/p2p"
 )
 
 // TestSecretTwoDropAtOnce: at a secret Dominion table of five real libp2p
@@ -98,14 +98,7 @@ func TestSecretTwoDropAtOnce(t *testing.T) {
 			t.Fatalf("%s was told of %d rebuilt keys, want 2 (cy's and eve's)", d.tbl.Peers[i].Name, rebuilt)
 		}
 	}
-	var log []*crypto.Envelope
-	for _, b := range ada.Entries() {
-		env, err := crypto.Unmarshal(b)
-		if err != nil {
-			t.Fatal(err)
-		}
-		log = append(log, env)
-	}
+	log := p2p.EnvelopesOf(t, ada.Entries())
 	rep, err := lockstep.Verify(log, games.Lookup)
 	if err != nil || rep.Result == nil {
 		t.Fatalf("the log does not verify on its own: %v", err)

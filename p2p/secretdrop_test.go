@@ -334,14 +334,7 @@ func TestSecretTableOfTwoPausesAndClaims(t *testing.T) {
 			if r := ada.Result(); len(r.Winners) != 1 || r.Winners[0] != ada.Status().MySeat || !strings.Contains(r.Reason, "ada claimed the win") {
 				t.Fatalf("the result is %+v", *r)
 			}
-			var log []*crypto.Envelope
-			for _, b := range ada.Entries() {
-				env, err := crypto.Unmarshal(b)
-				if err != nil {
-					t.Fatal(err)
-				}
-				log = append(log, env)
-			}
+			log := p2p.EnvelopesOf(t, ada.Entries())
 			if log[len(log)-1].Kind != crypto.KindClaim {
 				t.Fatalf("ada's log ends with a %s", log[len(log)-1].Kind)
 			}
@@ -442,14 +435,7 @@ func TestSecretDropMidReshuffle(t *testing.T) {
 			t.Fatalf("%s: told it waited for cy's shuffle: %v; told cy's key was rebuilt: %v", names[i], waited, rebuilt)
 		}
 	}
-	var log []*crypto.Envelope
-	for _, b := range ada.Entries() {
-		env, err := crypto.Unmarshal(b)
-		if err != nil {
-			t.Fatal(err)
-		}
-		log = append(log, env)
-	}
+	log := p2p.EnvelopesOf(t, ada.Entries())
 	rep, err := lockstep.Verify(log, games.Lookup)
 	if err != nil || rep.Result == nil {
 		t.Fatalf("the log does not verify on its own: %v", err)

@@ -67,14 +67,7 @@ func TestSerpentCitySecretTable(t *testing.T) {
 			}
 		}
 	}
-	var log []*crypto.Envelope
-	for _, b := range want {
-		env, err := crypto.Unmarshal(b)
-		if err != nil {
-			t.Fatal(err)
-		}
-		log = append(log, env)
-	}
+	log := EnvelopesOf(t, want)
 	if rep, err := lockstep.Verify(log, games.Lookup); err != nil || rep.Result == nil {
 		t.Fatalf("the secret log does not verify: %v", err)
 	}
