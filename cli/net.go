@@ -301,18 +301,14 @@ func (r *netReporter) update(u p2p.Update) {
 	}
 }
 
-// logHash is the sha256 of a session log, each entry's bytes after their
-// length (4 bytes, big-endian): the figure players compare at the end.
+// logHash is p2p.LogHash of a session log, the figure players compare at
+// the end (play's summary gives the same of its table's logs).
 func logHash(log []*crypto.Envelope) string {
-	h := sha256.New()
-	for _, env := range log {
-		e := env.Marshal()
-		var l [4]byte
-		l[0], l[1], l[2], l[3] = byte(len(e)>>24), byte(len(e)>>16), byte(len(e)>>8), byte(len(e))
-		h.Write(l[:])
-		h.Write(e)
+	entries := make([][]byte, len(log))
+	for i, env := range log {
+		entries[i] = env.Marshal()
 	}
-	return fmt.Sprintf("%x", h.Sum(nil))
+	return p2p.LogHash(entries).String()
 }
 
 // NetSummary is what host, join and resume print at the end.

@@ -263,9 +263,13 @@ func (p *TablePeer) Entries() [][]byte {
 }
 
 // LogHash is the SHA-256 over the committed entries, to compare logs.
-func (p *TablePeer) LogHash() crypto.Hash {
+func (p *TablePeer) LogHash() crypto.Hash { return LogHash(p.Entries()) }
+
+// LogHash is the figure players compare at the end of a game: the SHA-256
+// of a session log's entries, each after its length (4 bytes, big-endian).
+func LogHash(entries [][]byte) crypto.Hash {
 	h := sha256.New()
-	for _, e := range p.Entries() {
+	for _, e := range entries {
 		var l [4]byte
 		l[0], l[1], l[2], l[3] = byte(len(e)>>24), byte(len(e)>>16), byte(len(e)>>8), byte(len(e))
 		h.Write(l[:])
