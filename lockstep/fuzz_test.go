@@ -46,6 +46,16 @@ func FuzzDecodeJoin(f *testing.F) {
 	})
 }
 
+// FuzzDecodeClaim: a claim of the win may carry another peer's envelope
+// as the proof of a cheat (claim.go), bytes a hostile claimant chooses.
+func FuzzDecodeClaim(f *testing.F) {
+	f.Add((&claimBody{Seat: 1}).encode())
+	f.Add((&claimBody{Seat: 0, Cheat: "share", Proof: []byte{1, 2, 3}}).encode())
+	f.Fuzz(func(t *testing.T, b []byte) {
+		roundTrip(t, b, decodeClaim, func(c *claimBody) []byte { return c.encode() })
+	})
+}
+
 func FuzzDecodeRoster(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		roundTrip(t, b, decodeRoster, func(r *rosterBody) []byte { return r.encode() })

@@ -84,6 +84,17 @@ func FuzzDecodeEscrowBodies(f *testing.F) {
 	})
 }
 
+// FuzzDecodePiece: a piece of a dropped seat's key carries the lists of
+// what its holder holds (escrow.go's decideChains and decideRemask read
+// them), so its body is more than FuzzDecodeEscrowBodies' blob.
+func FuzzDecodePiece(f *testing.F) {
+	f.Add((&pieceBody{Piece: make([]byte, mp.ScalarLen)}).encode())
+	f.Add((&pieceBody{Piece: make([]byte, mp.ScalarLen), Holds: []uint64{0, 3, 1 << 33}, Remasks: []uint64{2}}).encode())
+	f.Fuzz(func(t *testing.T, b []byte) {
+		roundTrip(t, b, decodePiece, func(p *pieceBody) []byte { return p.encode() })
+	})
+}
+
 // FuzzStep sends one envelope signed by seat 2, of any card kind, seq and
 // body, into seat 1 of a two-seat table in the middle of its setup (keys
 // known, a batch declared), then lets the table run: nothing may panic,
