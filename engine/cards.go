@@ -912,6 +912,14 @@ func DecodeDecks(d *Decoder, decks []Deck) (Cards, error) {
 			return Cards{}, d.Err()
 		}
 		reshuffledOpen := c.writesSrc(di)
+		// A declared deck's slots hold its own cards only: remaining
+		// counts them against its card list, by card.
+		deckTop := 0
+		if di < len(decks) {
+			for _, v := range c.decks[di] {
+				deckTop = max(deckTop, int(v)+1)
+			}
+		}
 		used := make([]bool, ns)
 		for i := range c.slots[di] {
 			s := &c.slots[di][i]
@@ -930,6 +938,9 @@ func DecodeDecks(d *Decoder, decks []Deck) (Cards, error) {
 			}
 			if di < len(decks) && decks[di].Open && !s.pub {
 				return bad("card %d:%d of a face-up deck", di, i)
+			}
+			if di < len(decks) && v >= deckTop {
+				return bad("card %d:%d is no card of its deck", di, i)
 			}
 			if sv < -1 || sv >= ns || (sv >= 0) != (v >= 0 && reshuffledOpen) {
 				return bad("card %d:%d names source %d", di, i, sv)
