@@ -287,3 +287,94 @@ func TestLinkRelayedToOneBeforeItsHolderDrops(t *testing.T) {
 		})
 	}
 }
+
+// TestLiarClaimsARemask: at 4 seats seat 1 draws a card, then seat 2 is
+// to draw it, so seat 2 owes a re-masking first, and goes before it sends
+// one. Seat 3's piece of seat 2's key claims it holds that re-masking.
+// Seats 1 and 4 wait for seat 3, named as the one to relay it, and drop
+// it: then no seat in play holds the re-masking, the opening goes on with
+// the ciphertext as it was (the skip names seat 3 in plain words), both
+// see the card seat 2 held, the one seat 1 drew, and deal on.
+func TestLiarClaimsARemask(t *testing.T) {
+	tb := newTable(t, 4, []Deck{seqDeck(0, 20, 100)})
+	tb.run()
+	tb.open(Opening{Deck: 0, Pos: 0, To: 0})
+	tb.run()
+	h := Handle{Deck: 0, Pos: 0}
+	want, ok := tb.ms[0].Card(h)
+	if !ok {
+		t.Fatal("seat 1 did not draw")
+	}
+	gone, liar := 1, 2
+	honest := []int{0, 3}
+	var batch uint64
+	tb.hook = func(to int, env *crypto.Envelope) *crypto.Envelope {
+		switch env.Author {
+		case tb.ids[gone].ID():
+			return nil
+		case tb.ids[liar].ID():
+			if env.Kind == crypto.KindPiece && env.Seq == uint64(gone) {
+				b, err := decodePiece(env.Body)
+				if err != nil {
+					t.Fatal(err)
+				}
+				b.Remasks = []uint64{batch}
+				return tb.resign(liar, env, b.encode())
+			}
+		}
+		return env
+	}
+	batch = tb.open(Opening{Deck: 0, Pos: 0, To: gone})
+	tb.run()
+	tb.drop(gone)
+	tb.run()
+	tb.noCheatsAmong(honest)
+	for _, i := range honest {
+		// (Each also lists the other's shares, owed once the re-masking
+		// is in.)
+		named := false
+		for _, w := range tb.ms[i].Waiting() {
+			named = named || w.Seat == liar && strings.Contains(w.What, "re-masking for batch 1, which its piece of seat 2's key says it holds")
+			if w.Seat == gone {
+				t.Errorf("seat %d waits for the dropped seat 2, not for seat 3 that is to relay: %q", i+1, w.What)
+			}
+		}
+		if !named {
+			t.Errorf("seat %d does not name seat 3 as the one to relay the re-masking: %v", i+1, tb.ms[i].Waiting())
+		}
+	}
+	if _, ok := tb.ms[0].PublicCard(h); ok {
+		t.Fatal("seat 1 went on without the re-masking seat 3 claims")
+	}
+	tb.silence(liar)
+	tb.dropAt(append([]int{gone}, honest...), liar)
+	tb.run()
+	tb.noCheatsAmong(honest)
+	tb.noWaits(honest)
+	for _, i := range honest {
+		if c, ok := tb.ms[i].PublicCard(h); !ok || c != want {
+			t.Errorf("seat %d sees the card seat 2 held as %d (%v), want %d", i+1, c, ok, want)
+		}
+		var text string
+		for _, e := range tb.events[i] {
+			if e.Kind == EventLinkSkipped && e.Seat == gone+1 {
+				text = e.Text
+			}
+		}
+		if !strings.Contains(text, "re-masking") || !strings.Contains(text, "seat 3 (in its piece of seat 2's key) said it held it but never relayed it") {
+			t.Errorf("seat %d: the skip reads %q", i+1, text)
+		}
+	}
+	var ops []Opening
+	for k, s := range honest {
+		ops = append(ops, Opening{Deck: 0, Pos: uint16(1 + k), To: s})
+	}
+	tb.openLive([]int{gone, liar}, ops...)
+	tb.run()
+	tb.noCheatsAmong(honest)
+	for k, s := range honest {
+		if c, ok := tb.ms[s].Card(Handle{Deck: 0, Pos: uint16(1 + k)}); !ok || c == want {
+			t.Errorf("seat %d drew %d (%v)", s+1, c, ok)
+		}
+	}
+}
