@@ -579,7 +579,9 @@ func (m *Machine) arrived(k slotKey, remask bool) {
 // holders before this seat may go on in it.
 func (m *Machine) frozen(ci int) bool {
 	c := m.chains[ci]
-	if len(c.links) == 0 {
+	if len(c.links) == 0 || c.done {
+		// (A chain done here has nothing left to do, and its links
+		// are not read again: no need to weigh the lists for it.)
 		return false
 	}
 	for d, dr := range m.dropped {
