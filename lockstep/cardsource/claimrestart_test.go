@@ -14,8 +14,9 @@ import (
 )
 
 // TestNodeClaimAfterCheatSurvivesRestart: at a secret table of two, P2
-// signs a wrong decryption share, a forged shuffle, or a move that shows
-// a card of its hand as another card (a bad reveal); P1 names it and may
+// signs a wrong decryption share, a forged shuffle, a card key with a
+// proof that fails, or a move that shows a card of its hand as another
+// card (a bad reveal); P1 names it and may
 // claim the win, but crashes first and comes back from its disk. The
 // restarted P1 knows again that P2 is proven to cheat (its status says
 // so, and it may claim at once, with no drop time to wait), and its
@@ -31,6 +32,9 @@ func TestNodeClaimAfterCheatSurvivesRestart(t *testing.T) {
 	}{
 		{crypto.KindShare, swapShares, shareLie, "P2 was convicted of a cheat (a wrong decryption share: the share envelope P2 signed is in the claim); P1 claimed the win"},
 		{crypto.KindShuffle, swapShuffle, regexp.MustCompile(`shuffle.*does not prove`), "P2 was convicted of a cheat (a forged shuffle: the shuffle envelope P2 signed is in the claim); P1 claimed the win"},
+		// (A key the layer refuses: no card record holds it unless the
+		// proof is kept on purpose.)
+		{crypto.KindCardKey, badKeyProof, regexp.MustCompile(`card key does not come with a valid proof`), "P2 was convicted of a cheat (a card key whose proof fails: the card-key envelope P2 signed is in the claim); P1 claimed the win"},
 		{crypto.KindAction, badReveal, regexp.MustCompile(`claims .* is card \d+, but its ciphertext holds card`), "P2 was convicted of a cheat (a revealed card that does not match its ciphertext: the action envelope P2 signed is in the claim); P1 claimed the win"},
 	} {
 		for _, restart := range []bool{false, true} {
@@ -41,6 +45,15 @@ func TestNodeClaimAfterCheatSurvivesRestart(t *testing.T) {
 			t.Run(name, func(t *testing.T) { claimAfterCheat(t, c.kind, c.edit, c.what, c.result, restart) })
 		}
 	}
+}
+
+// badKeyProof is a card-key body whose proof of knowledge is changed: the
+// key's proof no longer checks (the low byte of its last scalar, still a
+// canonical scalar).
+func badKeyProof(t *testing.T, body []byte) []byte {
+	out := append([]byte(nil), body...)
+	out[len(out)-32] ^= 1
+	return out
 }
 
 // badReveal is a secret action body whose first shown card is claimed to
