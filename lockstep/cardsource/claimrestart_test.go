@@ -148,3 +148,13 @@ func untilClaim(t *testing.T, nt *nodeTable) {
 		}
 	}
 }
+
+// TestNodeBadRevealDropsTheMover: at a secret Infinite City table of four
+// nodes, P2 plays a tile from its hand claiming it is another tile. Every
+// honest node refuses the move, names P2, and (the refused move, signed by
+// P2, is the proof each checked itself) votes at once to drop it, with
+// drops by time off; the three play to the end with identical logs.
+func TestNodeBadRevealDropsTheMover(t *testing.T) {
+	nt, cheated := cheatTable(t, infinitecity.Game, 4, "bad reveal", crypto.KindAction, badReveal)
+	cheaterDropped(t, nt, cheated, regexp.MustCompile(`claims .* is card \d+, but its ciphertext holds card`))
+}
