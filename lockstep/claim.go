@@ -311,6 +311,19 @@ func (n *Node) Claim() error {
 	return nil
 }
 
+// pinnedOnUs reports whether env, another seat's claim, names a cheat
+// of this peer's: its proof is an envelope this peer signed. The proof
+// inside cannot be re-checked here (the card layer checks other seats'
+// envelopes, not its own), and needs not be: an honest peer's card
+// envelopes are what its card layer made by the protocol, so such a
+// claim is false, or made by a client that is not this one. At a table
+// of two there is no third seat to judge; the peer accused is the one
+// that knows. (Verify, reading the claimant's log, cannot tell and takes
+// the claim; the accused peer's own log never holds it.)
+func (n *Node) pinnedOnUs(env *crypto.Envelope, cheat *claimCheat) bool {
+	return cheat != nil && env.Author != n.id.ID() && cheat.proof.Author == n.id.ID()
+}
+
 // claimNames reports whether a claim can name the cheat called name.
 func claimNames(name string) bool {
 	for _, c := range cheatWords {
@@ -345,6 +358,16 @@ func (n *Node) claimStep() bool {
 		}
 		if err != nil {
 			continue // a claim the table cannot take here (yet)
+		}
+		if n.pinnedOnUs(env, cheat) {
+			// Taking it would end the game, on this screen and in this
+			// log, with this honest peer convicted of a cheat it never
+			// made. Refused and said; the claimant's own node has ended
+			// its game, so this one pauses in turn, and may claim.
+			n.unbuf(s)
+			_ = n.reject(env, fmt.Errorf("%w: %s claimed the win, naming %s by this peer with an envelope this peer signed; this peer signed it as its own card layer made it by the protocol, so the claim is refused (whoever holds the card log can check that envelope)",
+				ErrFalseCheat, m.name(m.seats[seat]), cheat.words))
+			continue
 		}
 		n.unbuf(s)
 		m.applyClaim(env, seat, cheat)
@@ -402,8 +425,8 @@ func (n *Node) claimedAway(idx uint64, env *crypto.Envelope) {
 		return
 	}
 	cheat, err := m.checkClaimCheat(body, seat)
-	if err != nil {
-		return
+	if err != nil || n.pinnedOnUs(env, cheat) {
+		return // (a cheat pinned on us: refused, as in claimStep)
 	}
 	n.stopped = true
 	r := engine.Result{Scores: make([]int, len(m.seats)), Winners: []int{seat}, Reason: m.claimReason(seat, n.mySeat(), cheat)}
