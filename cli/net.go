@@ -121,8 +121,16 @@ func netSetup(io *IOStreams, nf *NetFlags) (p2p.NetConfig, error) {
 	if netInteractive(io, nf) || nf.Web && nf.Bot == "" {
 		nodeDrop = 0
 	}
+	// The other player of a table of two may claim the win once this
+	// peer has kept it waiting --drop-after, the period it is offered
+	// the claim by its own screen (0, "wait forever", keeps the default:
+	// a player who waits forever may still think for a minute).
+	claimAfter := nf.DropAfter
+	if claimAfter <= 0 {
+		claimAfter = defaultDropAfter
+	}
 	return p2p.NetConfig{Identity: id, Name: name, Home: home, LAN: !nf.Loopback, Port: nf.Port, NoQUIC: nf.NoQUIC,
-		MDNS: !nf.Loopback && !nf.NoMDNS, Games: lookupGames(nf), BotName: nf.Bot, BotRand: engine.NewRand(seed[:]), BotDelay: nf.BotDelay, DropAfter: nodeDrop,
+		MDNS: !nf.Loopback && !nf.NoMDNS, Games: lookupGames(nf), BotName: nf.Bot, BotRand: engine.NewRand(seed[:]), BotDelay: nf.BotDelay, DropAfter: nodeDrop, ClaimAfter: claimAfter,
 		Internet: inet, OpenHands: nf.OpenHands}, nil
 }
 

@@ -311,6 +311,46 @@ func (n *Node) Claim() error {
 	return nil
 }
 
+// claimRefusal says why this peer refuses env, the other seat's plain
+// claim of the win at the current position (claimant: its seat), or ""
+// to take it. A plain claim says this peer kept the table waiting for the
+// claim period; this peer takes it when that is so as far as it can tell:
+//   - it has committed nothing since it restarted: it cannot tell how
+//     long it was away, nor whether what it sent before went out, so it
+//     takes the claim, as one that comes back after a crash should;
+//   - else, it is not waiting for the claimant itself (it has sent all it
+//     owes here, so the claimant waits for nothing of its own, or what it
+//     sent never reached the claimant: a cut, which no claim can settle),
+//     and it has been at this position for the claim period (ClaimAfter,
+//     a tenth less).
+//
+// A claim after a proven cheat needs neither: the proof stands for the
+// wait (and pinnedOnUs refuses one that pins a cheat on this peer).
+func (n *Node) claimRefusal(env *crypto.Envelope, claimant int, cheat *claimCheat) string {
+	if cheat != nil || env.Author == n.id.ID() {
+		return ""
+	}
+	if n.restarted && len(n.m.log) == n.released {
+		return ""
+	}
+	name := n.m.name(n.m.seats[claimant])
+	for _, w := range n.Waiting() {
+		if w.Seat == claimant {
+			return fmt.Sprintf("%s claimed the win, saying this peer kept the table waiting, but this peer has sent all it owes here and waits for %s (%s); "+
+				"if what this peer sent never reached %s, the two are cut off from each other; the claim is refused here", name, name, w.What, name)
+		}
+	}
+	period := n.cfg.ClaimAfter
+	if period <= 0 {
+		period = n.claimAfter()
+	}
+	if waited := n.now - n.progress; n.progress > 0 && waited < period-period/10 {
+		return fmt.Sprintf("%s claimed the win after this peer had kept the table waiting %s; a claim needs %s here; the claim is refused here",
+			name, fmtMillis(waited), fmtMillis(period))
+	}
+	return ""
+}
+
 // pinnedOnUs reports whether env, another seat's claim, names a cheat
 // of this peer's: its proof is an envelope this peer signed. The proof
 // inside cannot be re-checked here (the card layer checks other seats'
@@ -358,6 +398,17 @@ func (n *Node) claimStep() bool {
 		}
 		if err != nil {
 			continue // a claim the table cannot take here (yet)
+		}
+		if why := n.claimRefusal(env, seat, cheat); why != "" {
+			// Not kept waiting by this peer: taking the claim would end
+			// the game, on this screen and in this log, as "this player
+			// left", whenever the other player chose. Refused, without
+			// blame (what this peer sent may never have reached the
+			// claimant); the claimant's node has ended its game, so this
+			// one pauses in turn, and may claim.
+			n.unbuf(s)
+			_ = n.reject(env, fmt.Errorf("%w: %s", ErrClaimRefused, why))
+			continue
 		}
 		if n.pinnedOnUs(env, cheat) {
 			// Taking it would end the game, on this screen and in this
@@ -427,6 +478,18 @@ func (n *Node) claimedAway(idx uint64, env *crypto.Envelope) {
 	cheat, err := m.checkClaimCheat(body, seat)
 	if err != nil || n.pinnedOnUs(env, cheat) {
 		return // (a cheat pinned on us: refused, as in claimStep)
+	}
+	if cheat == nil && (!n.restarted || idx < uint64(n.released)) {
+		// A plain claim where this peer, running all along, went on: it
+		// had every input there, so it kept nobody waiting; what it sent
+		// never reached the claimant (a cut), or the claimant says so
+		// falsely. Either way no claim settles it (claimRefusal): said,
+		// and this peer pauses in turn, the claimant's node having ended
+		// its game. (Restarted since, this peer went on there after a time
+		// away it cannot know: it takes the claim, as below.)
+		_ = n.reject(env, fmt.Errorf("%w: %s claimed the win at log entry %d, where this peer had gone on (what it sent there never reached %s: the two are cut off from each other); the claim is refused here",
+			ErrClaimRefused, m.name(mi), idx, m.name(mi)))
+		return
 	}
 	n.stopped = true
 	r := engine.Result{Scores: make([]int, len(m.seats)), Winners: []int{seat}, Reason: m.claimReason(seat, n.mySeat(), cheat)}

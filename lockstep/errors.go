@@ -40,6 +40,11 @@ var (
 	// signs only what its own card layer made by the protocol, so it
 	// refuses the claim (claim.go, pinnedOnUs).
 	ErrFalseCheat = errors.New("lockstep: a claim names a cheat this peer did not commit")
+	// ErrClaimRefused: the other player claims the win while this peer,
+	// as far as it can tell, has not kept the table waiting for the claim
+	// period (claim.go, claimRefusal). Not a proof of a cheat: the claim's
+	// author may not have received what this peer sent.
+	ErrClaimRefused = errors.New("lockstep: a claim of the win refused")
 	// ErrUnexpected: an entry that cannot come next in a log.
 	ErrUnexpected = errors.New("lockstep: unexpected entry")
 	// ErrRefused: the roster names a game or rules version we do not have.

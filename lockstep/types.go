@@ -27,6 +27,14 @@ type Config struct {
 	// DropAfter is how long it waits before voting to drop the peers it is
 	// waiting for (default 0: never by itself; VoteDrop votes on request).
 	DropAfter int64
+	// ClaimAfter is how long this peer must have kept a table of two
+	// waiting at one position before it takes the other player's claim of
+	// the win there (default: DropAfter, else StallAfter; a tenth less, for
+	// the time the envelope before it took to travel). A person's peer sets
+	// it to its --drop-after: its node drops nobody by itself (DropAfter
+	// 0), and its player may think longer than the stall period. See
+	// claim.go's claimRefusal.
+	ClaimAfter int64
 	// ResendAfter is how long it waits without progress before re-sending
 	// its own pending envelopes and asking peers for gaps (default 1000).
 	ResendAfter int64

@@ -47,6 +47,10 @@ type NetConfig struct {
 	// table waiting that long; the drop happens when every other seated
 	// peer agrees (lockstep). 0 never votes.
 	DropAfter time.Duration
+	// ClaimAfter is how long this peer must have kept a table of two
+	// waiting before it takes the other player's claim of the win
+	// (lockstep.Config.ClaimAfter; 0: DropAfter, else the stall period).
+	ClaimAfter time.Duration
 	// AcceptTimeout, for a host, is how long the accept phase waits
 	// before the roster is proposed again without the silent members;
 	// for every member, how long the seat draw waits before it takes a
@@ -416,7 +420,7 @@ func (p *NetPeer) openNode(entries, sent []*crypto.Envelope, wait ...peer.ID) er
 	trusted := &Trusted{}
 	node, err := lockstep.New(lockstep.Config{Identity: p.cfg.Identity, Name: p.cfg.Name, Games: p.cfg.Games, Log: entries, Sent: sent, Verifier: trusted.Verify,
 		CardKey: p.resumeCards.key, CardLog: p.resumeCards.log,
-		DropAfter: p.cfg.DropAfter.Milliseconds(), AcceptTimeout: p.cfg.AcceptTimeout.Milliseconds(),
+		DropAfter: p.cfg.DropAfter.Milliseconds(), ClaimAfter: p.cfg.ClaimAfter.Milliseconds(), AcceptTimeout: p.cfg.AcceptTimeout.Milliseconds(),
 		Cards: cardsource.Maker(rand.Reader), OpenHands: p.cfg.OpenHands})
 	if err != nil {
 		return fmt.Errorf("replay the session log: %w", err)

@@ -282,19 +282,38 @@ func TestNodeSecretPauseAndClaim(t *testing.T) {
 		if len(rep.Result.Winners) != 1 || rep.Result.Winners[0] != me || !strings.Contains(rep.Result.Reason, "P1 claimed the win") {
 			t.Fatalf("the replayed result is %+v (P1 is seat %d)", rep.Result, me+1)
 		}
-		// P2 comes back and catches up from P1's log.
+		// P2 comes back, its node still running, and catches up from P1's
+		// log: it had sent its share, which never reached P1, and waits
+		// for P1. It cannot tell a cut from a claimant who lies about one,
+		// so it refuses the claim, in words that blame nobody.
 		b := nt.nodes[1]
+		answer := a.Answer(lockstep.GapRequest{From: uint64(b.Status().Entries), To: nt.ids[1].ID()})
+		before := len(nt.events[1])
+		_ = b.StepAnswer(answer)
+		nt.gone = -1
+		nt.run()
+		refused := ""
+		for _, ev := range nt.events[1][before:] {
+			if ev.Kind == lockstep.EventGameOver {
+				t.Fatalf("P2, back, took the claim: %s", ev.Text)
+			}
+			if ev.Kind == lockstep.EventRejected && strings.Contains(ev.Text, "P1 claimed the win, saying this peer kept the table waiting, but this peer has sent all it owes here") {
+				refused = ev.Text
+			}
+		}
+		if refused == "" || b.Status().Phase != lockstep.PhasePlaying || !strings.Contains(refused, "cut off") {
+			t.Fatalf("P2, back, is in phase %v and said %q; events %v", b.Status().Phase, refused, nt.events[1][before:])
+		}
+		// P2 restarted from its disk instead (it was away for a time it
+		// cannot know): it takes the claim, as the claimant's log says.
+		nt.restart(1, false, "back")
+		b = nt.nodes[1]
 		if err := b.StepAnswer(a.Answer(lockstep.GapRequest{From: uint64(b.Status().Entries), To: nt.ids[1].ID()})); err != nil {
 			t.Fatal(err)
 		}
-		nt.gone = -1
 		nt.run()
-		over := b.Status().Phase == lockstep.PhaseOver
-		for _, ev := range nt.events[1] {
-			over = over || ev.Kind == lockstep.EventGameOver && strings.Contains(ev.Text, "P1 claimed the win")
-		}
-		if !over {
-			t.Fatalf("P2, back, is in phase %v and was not told of the claim", b.Status().Phase)
+		if b.Status().Phase != lockstep.PhaseOver || b.Status().Result == nil || !strings.Contains(b.Status().Result.Reason, "P1 claimed the win") {
+			t.Fatalf("P2, restarted, is in phase %v (%+v) and did not take the claim", b.Status().Phase, b.Status().Result)
 		}
 	})
 	t.Run("back in time", func(t *testing.T) {

@@ -104,3 +104,81 @@ func TestNodeRefusesACheatPinnedOnIt(t *testing.T) {
 		t.Fatalf("P1's log ends with %s by %s", last.Kind, last.Author)
 	}
 }
+
+// TestNodeRefusesAnEarlyClaim: at a secret table of two, P2's modified
+// client claims the win (a plain claim: "P1 kept the table waiting") the
+// moment P1 has the move. P1 has kept nobody waiting for the claim
+// period, so it refuses the claim and its game goes on; P2's node, which
+// knows nothing of it, plays on. Later P1 sits on its move past the claim
+// period and P2 claims again: that claim P1 takes, and its game is over
+// with P2 the winner.
+func TestNodeRefusesAnEarlyClaim(t *testing.T) {
+	nt := newNodeGameTable(t, infinitecity.Game, 2, "early", false, func(i int, c *lockstep.Config) { c.DropAfter, c.StallAfter = 2000, 500 })
+	a := nt.nodes[0]
+	r := engine.NewRand([]byte("bots"))
+	// untilP1Moves plays both seats until P1 has the move at a step after
+	// from, with nothing in flight.
+	untilP1Moves := func(from uint64) {
+		t.Helper()
+		for steps := 0; steps < 5000; steps++ {
+			for nt.run() {
+			}
+			if a.CanAct() && a.Status().Seq > from {
+				return
+			}
+			for _, node := range nt.nodes {
+				if node.CanAct() {
+					st := node.State()
+					if err := node.Act(engine.RandomBot{}.Choose(st, st.Legal(nil), r)); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			nt.now += 10
+			for _, node := range nt.nodes {
+				node.Tick(nt.now)
+			}
+		}
+		t.Fatal("P1 never had the move")
+	}
+	claim := func() *crypto.Envelope {
+		st := a.Status()
+		e := engine.NewEncoder(nil)
+		e.Uint("seat", uint64(1-st.MySeat))
+		c := &crypto.Envelope{Session: st.Session, Seq: uint64(st.Entries), Kind: crypto.KindClaim, StateHash: crypto.Hash(engine.Hash(a.State())), Body: e.Bytes()}
+		crypto.Sign(nt.ids[1], c)
+		return c
+	}
+	untilP1Moves(3)
+	before := len(nt.events[0])
+	_ = a.Step(claim())
+	nt.run()
+	refused := ""
+	for _, ev := range nt.events[0][before:] {
+		if ev.Kind == lockstep.EventGameOver {
+			t.Fatalf("P1 took an early claim: %s", ev.Text)
+		}
+		if ev.Kind == lockstep.EventRejected && strings.Contains(ev.Text, "P2 claimed the win after this peer had kept the table waiting") {
+			refused = ev.Text
+		}
+	}
+	if refused == "" || !strings.Contains(refused, "a claim needs 2 s here") || a.Status().Phase != lockstep.PhasePlaying {
+		t.Fatalf("P2's early claim: P1 said %q, phase %v; events %v", refused, a.Status().Phase, nt.events[0][before:])
+	}
+	// The game goes on; at P1's next move, P1 sits on it past the claim
+	// period, and P2 claims again.
+	at := a.Status().Seq
+	untilP1Moves(at)
+	for i := 0; i < 25; i++ {
+		nt.now += 100
+		a.Tick(nt.now)
+		nt.run()
+	}
+	_ = a.Step(claim())
+	nt.run()
+	res := a.Status().Result
+	if a.Status().Phase != lockstep.PhaseOver || res == nil || len(res.Winners) != 1 || res.Winners[0] == a.Status().MySeat ||
+		!strings.Contains(res.Reason, "P1 left the table; P2 claimed the win") {
+		t.Fatalf("P2's claim after P1 kept it waiting 2.5 s: phase %v, result %+v", a.Status().Phase, res)
+	}
+}
