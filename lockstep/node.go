@@ -90,6 +90,7 @@ type Node struct {
 	votedAt  int64                 // when this node last voted to drop
 	asked    map[crypto.PeerID]int // log length when a gap was last requested from a peer
 	askTurn  int                   // how many stalled gap requests named a peer (gapAsk)
+	asks     askPacer              // the backoff of a stall's gap asks (asks.go)
 
 	counters Counters
 	raised   map[raisedKey]bool // events raised at log length raisedAt
@@ -701,6 +702,7 @@ func (n *Node) prune() {
 // already had. An input that was lost shows as an author two ahead, or as
 // a stall, which Tick asks for after ResendAfter.
 func (n *Node) noteFuture(env *crypto.Envelope) {
+	n.learnedNew()
 	var ahead bool
 	switch env.Kind {
 	case crypto.KindAction, crypto.KindCheckpoint:
@@ -803,7 +805,7 @@ func (n *Node) Tick(now int64) {
 		// machine its checks can outlast ResendAfter with nothing lost.)
 		n.resent = now
 		n.resendCards()
-		if n.m.cards != nil {
+		if n.m.cards != nil && n.askDue(now) {
 			n.rd.Requests = append(n.rd.Requests, GapRequest{From: uint64(len(n.m.log))})
 		}
 	}
@@ -875,7 +877,7 @@ func (n *Node) Tick(now int64) {
 		if n.lobbyOpen() {
 			// A re-proposal we missed is at the start of the others' logs.
 			n.rd.Requests = append(n.rd.Requests, GapRequest{From: 0})
-		} else {
+		} else if n.askDue(now) {
 			n.rd.Requests = append(n.rd.Requests, n.gapAsk(uint64(len(n.m.log))))
 		}
 	}

@@ -471,6 +471,7 @@ type heldCard struct {
 func (n *Node) tookCard(env *crypto.Envelope) {
 	if n.holdCard(env) && !n.replaying {
 		n.rd.Cards = append(n.rd.Cards, env)
+		n.learnedNew() // asks.go
 	}
 }
 
