@@ -960,6 +960,10 @@ func (n *Node) gapAsk(at uint64) GapRequest {
 		return req
 	}
 	req.From -= min(at, forkOverlap)
+	// The card envelopes near From are old ones we have: what a wait for
+	// cards lacks is asked for from our log's end (Tick), so this answer
+	// carries none (asks.go).
+	req.NoCards = true
 	var peers []crypto.PeerID
 	for _, mi := range n.m.activeMembers() {
 		if id := n.m.members[mi].ID; id != n.id.ID() {
@@ -1112,6 +1116,10 @@ type GapAnswer struct {
 	Entries []*crypto.Envelope
 	// Pending are the envelopes it holds that are not committed yet.
 	Pending []*crypto.Envelope
+	// NoCards: the answer is to a request that asked for no card
+	// envelopes (GapRequest.NoCards), so it shows nothing of them. The
+	// asker sets it from its own request (a runner, after decoding).
+	NoCards bool
 }
 
 // Answer answers a gap request: what Serve sends, with the committed
@@ -1125,7 +1133,7 @@ type GapAnswer struct {
 // lost what it signed gets it back; see CaughtUp); in the lobby, all (the
 // buffers bound them).
 func (n *Node) Answer(req GapRequest) GapAnswer {
-	a := GapAnswer{Peer: n.id.ID(), From: req.From}
+	a := GapAnswer{Peer: n.id.ID(), From: req.From, NoCards: req.NoCards}
 	if req.From < uint64(len(n.m.log)) {
 		end := min(uint64(len(n.m.log)), req.From+maxServe)
 		a.Entries = append(a.Entries, n.m.log[req.From:end]...)
@@ -1214,7 +1222,7 @@ func (n *Node) StepAnswer(a GapAnswer) error {
 	if end := a.From + uint64(len(a.Entries)); a.From <= at && end >= a.From && end <= uint64(len(n.m.log)) &&
 		len(a.Entries) < maxServe {
 		n.heardFrom(a.Peer)
-		if len(a.Entries) <= cardServeAhead {
+		if len(a.Entries) <= cardServeAhead && !a.NoCards {
 			// Short enough that the card envelopes it carried (those
 			// near a.From, cardsFor) cover its whole log.
 			n.cardHeardFrom(a.Peer)

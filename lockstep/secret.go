@@ -506,7 +506,7 @@ const (
 
 // cardsFor is what Answer serves of the card envelopes to req.To.
 func (n *Node) cardsFor(req GapRequest) []*crypto.Envelope {
-	if !n.Secret() || n.m.seatOfPeer(req.To) < 0 {
+	if !n.Secret() || n.m.seatOfPeer(req.To) < 0 || req.NoCards {
 		return nil
 	}
 	lo := uint64(0)
