@@ -471,6 +471,7 @@ type heldCard struct {
 func (n *Node) tookCard(env *crypto.Envelope) {
 	if n.holdCard(env) && !n.replaying {
 		n.rd.Cards = append(n.rd.Cards, env)
+		n.learnedNew() // asks.go
 	}
 }
 
@@ -505,7 +506,7 @@ const (
 
 // cardsFor is what Answer serves of the card envelopes to req.To.
 func (n *Node) cardsFor(req GapRequest) []*crypto.Envelope {
-	if !n.Secret() || n.m.seatOfPeer(req.To) < 0 {
+	if !n.Secret() || n.m.seatOfPeer(req.To) < 0 || req.NoCards {
 		return nil
 	}
 	lo := uint64(0)

@@ -339,7 +339,7 @@ func (n *simNet) serve(from int, req GapRequest) {
 		}
 		return out
 	}
-	n.answers = append(n.answers, simAnswer{to: from, at: n.now + 5, a: GapAnswer{Peer: n.peers[target].id.ID(), From: a.From, Entries: wire(a.Entries), Pending: wire(a.Pending)}})
+	n.answers = append(n.answers, simAnswer{to: from, at: n.now + 5, a: GapAnswer{Peer: n.peers[target].id.ID(), From: a.From, Entries: wire(a.Entries), Pending: wire(a.Pending), NoCards: req.NoCards}})
 }
 
 // crash takes peer i down: it loses everything but its disk.

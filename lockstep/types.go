@@ -139,6 +139,10 @@ func (rd *Ready) IsEmpty() bool {
 type GapRequest struct {
 	To   crypto.PeerID
 	From uint64
+	// NoCards: the asker needs no card envelopes (a stalled node's ask
+	// from before its log's end, gapAsk): the answer carries none. (Added
+	// with the asks' backoff, asks.go; additive.)
+	NoCards bool
 }
 
 // EventKind names an event.

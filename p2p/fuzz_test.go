@@ -61,6 +61,7 @@ func FuzzCatchupFrames(f *testing.F) {
 func FuzzCatchupQuery(f *testing.F) {
 	f.Add([]byte{0})
 	f.Add(AnswerQuery(300))
+	f.Add(NoCardsQuery(300))
 	f.Add(CommittedQuery(1 << 40))
 	f.Add([]byte{0x80, 0x00})
 	f.Fuzz(func(t *testing.T, q []byte) {
@@ -76,6 +77,8 @@ func FuzzCatchupQuery(f *testing.F) {
 			again = CommittedQuery(from)
 		case queryAnswer:
 			again = AnswerQuery(from)
+		case queryNoCards:
+			again = NoCardsQuery(from)
 		default:
 			t.Fatalf("mode %d accepted", mode)
 		}

@@ -843,6 +843,9 @@ func (r *Runner) fetch(ctx context.Context, q lockstep.GapRequest) {
 		r.asked++
 	}
 	query := AnswerQuery(q.From)
+	if q.NoCards {
+		query = NoCardsQuery(q.From)
+	}
 	if r.fetching.Load() >= maxFetching {
 		return // lockstep asks again after ResendAfter
 	}
@@ -859,6 +862,9 @@ func (r *Runner) fetch(ctx context.Context, q lockstep.GapRequest) {
 		if err != nil {
 			return
 		}
+		// What we asked, not what the peer says: an answer to a query
+		// for no card envelopes shows nothing of them (StepAnswer).
+		a.NoCards = q.NoCards
 		select {
 		case r.answers <- a:
 		case <-ctx.Done():
@@ -913,8 +919,8 @@ func (r *Runner) serveCatchup(from peer.ID, query []byte) ([][]byte, error) {
 			for i := fromIdx; i < uint64(len(log)) && len(out) < maxCommittedAnswer; i++ {
 				out = append(out, log[i].Marshal())
 			}
-		case queryAnswer:
-			out = EncodeAnswer(node.Answer(lockstep.GapRequest{To: crypto.PeerID(from), From: fromIdx}))
+		case queryAnswer, queryNoCards:
+			out = EncodeAnswer(node.Answer(lockstep.GapRequest{To: crypto.PeerID(from), From: fromIdx, NoCards: mode == queryNoCards}))
 		default:
 			for _, e := range node.Serve(lockstep.GapRequest{To: crypto.PeerID(from), From: fromIdx}) {
 				out = append(out, e.Marshal())
@@ -933,16 +939,25 @@ func (r *Runner) serveCatchup(from peer.ID, query []byte) ([][]byte, error) {
 // from the rest: the first item is uvarint(From) uvarint(len(Entries)),
 // then the entries, then the pending envelopes. That is what a runner
 // asks, so that StepAnswer learns which way the answering peer went at a
-// log position where we voted to drop.
+// log position where we voted to drop. Followed by the byte queryNoCards
+// it asks for the same answer without card envelopes (a stalled peer's
+// ask from before its log's end: lockstep's GapRequest.NoCards).
 const (
 	queryCommitted     = 1
 	queryAnswer        = 2
+	queryNoCards       = 3
 	maxCommittedAnswer = 4096
 )
 
 // AnswerQuery asks for lockstep's Answer to a gap request from index from.
 func AnswerQuery(from uint64) []byte {
 	return append(binary.AppendUvarint(nil, from), queryAnswer)
+}
+
+// NoCardsQuery asks for lockstep's Answer to a gap request from index
+// from that wants no card envelopes (GapRequest.NoCards).
+func NoCardsQuery(from uint64) []byte {
+	return append(binary.AppendUvarint(nil, from), queryNoCards)
 }
 
 // EncodeAnswer is the reply to an AnswerQuery, cut to the catch-up
@@ -1018,7 +1033,7 @@ var ErrBadQuery = errors.New("bad catch-up query")
 
 // ParseQuery reads a catch-up query: uvarint(from) in its shortest form,
 // then nothing (mode 0: committed entries from index from on and every
-// pending envelope), queryCommitted or queryAnswer.
+// pending envelope), queryCommitted, queryAnswer or queryNoCards.
 func ParseQuery(q []byte) (from uint64, mode byte, err error) {
 	var n int
 	from, n = binary.Uvarint(q)
@@ -1027,7 +1042,7 @@ func ParseQuery(q []byte) (from uint64, mode byte, err error) {
 		return 0, 0, ErrBadQuery
 	case n == len(q):
 		return from, 0, nil
-	case n+1 == len(q) && (q[n] == queryCommitted || q[n] == queryAnswer):
+	case n+1 == len(q) && (q[n] == queryCommitted || q[n] == queryAnswer || q[n] == queryNoCards):
 		return from, q[n], nil
 	}
 	return 0, 0, ErrBadQuery

@@ -73,6 +73,7 @@ func TestNetworkVectors(t *testing.T) {
 		{"net.query_committed_300", hex.EncodeToString(CommittedQuery(300))},
 		{"net.query_answer_300", hex.EncodeToString(AnswerQuery(300))},
 		{"net.request_answer_300", hex.EncodeToString(frame(AnswerQuery(300)))},
+		{"net.query_answer_no_cards_300", hex.EncodeToString(NoCardsQuery(300))},
 		{"net.reply_serve_one_envelope", hex.EncodeToString(frames([][]byte{env.Marshal()}))},
 		{"net.reply_answer_from5_1entry_1pending", hex.EncodeToString(frames(EncodeAnswer(lockstep.GapAnswer{From: 5,
 			Entries: []*crypto.Envelope{env}, Pending: []*crypto.Envelope{env}})))},

@@ -38,7 +38,7 @@ func (nt *nodeTable) answer(i int, q lockstep.GapRequest) {
 		if j == i || !nt.live(j) || j == nt.mute && nt.muted >= nt.muteAfter {
 			continue // a peer that is gone answers nothing
 		}
-		a := other.Answer(lockstep.GapRequest{To: nt.ids[i].ID(), From: q.From})
+		a := other.Answer(lockstep.GapRequest{To: nt.ids[i].ID(), From: q.From, NoCards: q.NoCards})
 		var b [][]byte
 		if nt.withhold != nil {
 			var kept []*crypto.Envelope
@@ -330,6 +330,12 @@ func TestCardCatchupPolicy(t *testing.T) {
 		far := uint64(len(node.Log())) + 1000
 		if n, _ := cards(node.Answer(lockstep.GapRequest{To: asker, From: far})); n != 0 {
 			t.Fatalf("peer %d served %d card envelopes far from the asker's position", i+1, n)
+		}
+		// A stalled peer's ask from before its log's end wants entries,
+		// not the old card envelopes near them (lockstep/asks.go).
+		a := node.Answer(lockstep.GapRequest{To: asker, From: 0, NoCards: true})
+		if n, _ := cards(a); n != 0 || len(a.Entries) != len(node.Log()) || !a.NoCards {
+			t.Fatalf("peer %d answered a request for no cards with %d card envelopes and %d of its %d entries (NoCards %v)", i+1, n, len(a.Entries), len(node.Log()), a.NoCards)
 		}
 	}
 }
