@@ -86,8 +86,12 @@ type Node struct {
 	progress int64 // time of the last commit
 	resent   int64 // time of the last re-send
 	stalled  bool
-	voted    map[uint64][][]int    // log position → seat sets this node voted to drop
-	votedAt  int64                 // when this node last voted to drop
+	voted    map[uint64][][]int // log position → seat sets this node voted to drop
+	votedAt  int64              // when this node last voted to drop
+	// waitedAt is the log position waited lists the seats of: every seat
+	// this node waited for there (Tick), for heldBy.
+	waitedAt uint64
+	waited   []int
 	asked    map[crypto.PeerID]int // log length when a gap was last requested from a peer
 	askTurn  int                   // how many stalled gap requests named a peer (gapAsk)
 
@@ -148,8 +152,11 @@ type Node struct {
 	// drop it at once (secretdrop.go), or, at a table of two, may claim.
 	convicted []CardCheat
 	replaying bool
-	modeFor   crypto.Hash // the session modeText is of
-	modeText  string
+	// replayRest is the rest of the log a replaying node is about to
+	// feed (cardsStep: a round of drop votes there pins a wait for cards).
+	replayRest []*crypto.Envelope
+	modeFor    crypto.Hash // the session modeText is of
+	modeText   string
 
 	stopped    bool
 	stateSent  map[uint64]bool
@@ -786,6 +793,7 @@ func (n *Node) Tick(now int64) {
 	}
 	n.dropConvicted()
 	waits := n.Waiting()
+	n.noteWaited(waits)
 	if n.cardWorked {
 		n.cardWorked, n.cardBusy = false, now
 	}
@@ -879,16 +887,99 @@ func (n *Node) Tick(now int64) {
 		// never sends its piece, and the key is rebuilt only once that
 		// seat is dropped too (lockstep/deal's pair escrows).
 		var seats []int
+		var joins [][]int
 		for _, w := range waits {
 			if w.Seat >= 0 && w.Peer != n.id.ID() && w.What != voteWaiting && (w.Seat >= len(n.m.dropped) || !n.m.dropped[w.Seat]) && !containsInt(seats, w.Seat) {
+				if d := n.heldBy(w.Peer); d != nil {
+					// Not slow: held by its own vote, which waits for ours.
+					joins = append(joins, d)
+					continue
+				}
 				seats = append(seats, w.Seat)
 			}
+		}
+		for _, d := range joins {
+			_ = n.voteDrop(d, "a peer this one waits for voted so here, and is held by that vote until the others join it")
 		}
 		if len(seats) > 0 {
 			_ = n.VoteDrop(seats)
 		}
 		n.extendDropVotes(now)
 	}
+}
+
+// heldBy is the seat set that peer p, which we wait for, voted to drop
+// at this log position in a state we have gone past here, where our
+// vote is needed and not cast, and each of whose seats we waited for
+// here too: the first such set in seat order, or nil.
+//
+// A voter never commits its position otherwise (mayCommitNormally), nor
+// ends a wait for cards there (cardsStep). So when it voted while a
+// wait was open, and the envelopes that end the wait came to us before
+// our own drop period ran out, we went on to the next step and it could
+// not: it cannot give what that step needs of it (its checkpoint, its
+// reveal, its move), and waiting for it is waiting for ourselves. Voting
+// it out for that would drop an honest peer for being held; going on
+// without it is impossible. So we join its vote (Tick, after the drop
+// period like any vote), and the drop is taken at the later of the two
+// steps the votes name (dropRound), where it catches up. We join only a
+// drop of seats we waited for here ourselves: a peer cannot lead us to
+// drop one that never kept us waiting by claiming it kept it waiting.
+func (n *Node) heldBy(p crypto.PeerID) []int {
+	m := n.m
+	at := uint64(len(m.log))
+	me := n.myMember()
+	var out []int
+	for s, env := range n.buf {
+		if s.kind != crypto.KindDrop || env.Seq != at || env.Author != p {
+			continue
+		}
+		seats, err := decodeSeats(env.Body, len(m.seats))
+		if err != nil {
+			continue
+		}
+		x, ok := m.dropExpectation(seats)
+		if !ok || me < 0 || !containsInt(x.who, me) || n.votedFor(at, seats) {
+			continue
+		}
+		if k, known := m.voteStep(env.StateHash); !known || k >= m.seq {
+			continue // not held back: it is where we are (or ahead)
+		}
+		waited := n.waitedAt == at
+		for _, d := range seats {
+			waited = waited && containsInt(n.waited, d)
+		}
+		if !waited {
+			continue
+		}
+		if out == nil || lessInts(seats, out) {
+			out = seats
+		}
+	}
+	return out
+}
+
+// noteWaited records the seats waits name (not for a drop vote) at the
+// current log position.
+func (n *Node) noteWaited(waits []Wait) {
+	if at := uint64(len(n.m.log)); n.waitedAt != at {
+		n.waitedAt, n.waited = at, nil
+	}
+	for _, w := range waits {
+		if w.Seat >= 0 && w.What != voteWaiting && !containsInt(n.waited, w.Seat) {
+			n.waited = append(n.waited, w.Seat)
+		}
+	}
+}
+
+// votedFor reports whether this node voted to drop seats at log position at.
+func (n *Node) votedFor(at uint64, seats []int) bool {
+	for _, v := range n.voted[at] {
+		if equalInts(v, seats) {
+			return true
+		}
+	}
+	return false
 }
 
 // extendDropVotes: a drop vote of ours that a voter it needs has not
@@ -1025,11 +1116,13 @@ func (n *Node) voteWaits() []Wait {
 			}
 			s := n.slot(crypto.KindDrop, id, at)
 			s.extra = string(encodeSeats(seats))
-			if env, have := n.buf[s]; have && env.StateHash == x.hash {
-				// (A vote cast at this position for another step, before
-				// or after a wait for cards ended with no entry, can
-				// never count here: still waited for, so said.)
-				continue
+			if env, have := n.buf[s]; have {
+				if _, known := m.voteStep(env.StateHash); known || m.cardsPending {
+					// Its vote counts: it names a step of this position,
+					// or one after the wait for cards we are in, which
+					// we go to once every vote is here (dropRound).
+					continue
+				}
 			}
 			seat := m.seatOf[mi]
 			out = append(out, Wait{Peer: id, Name: m.name(mi), Seat: seat, What: voteWaiting, For: n.now - n.progress,
