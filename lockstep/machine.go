@@ -1027,7 +1027,7 @@ func CheckEvidence(env *crypto.Envelope) (crypto.PeerID, error) {
 	if err := crypto.Verify(b); err != nil {
 		return "", fmt.Errorf("second envelope: %w", err)
 	}
-	if !crypto.SameSlot(a, b) || !evidenceKind(a.Kind) {
+	if !crypto.SameSlot(a, b) || !evidenceKind(a.Kind) || a.Kind == crypto.KindDrop && !bytes.Equal(a.Body, b.Body) {
 		return "", fmt.Errorf("%w: the two envelopes are not for one slot of a session", ErrBadBody)
 	}
 	if crypto.Equal(a, b) {
@@ -1049,6 +1049,13 @@ func CheckEvidence(env *crypto.Envelope) (crypto.PeerID, error) {
 func evidenceKind(k crypto.Kind) bool {
 	switch k {
 	case crypto.KindAccept, crypto.KindReveal, crypto.KindAction, crypto.KindCheckpoint, crypto.KindExtend:
+		return true
+	case crypto.KindDrop:
+		// For one seat set (one body): a voter votes to drop a set once
+		// at a log position, in the state it is in, and the votes of one
+		// position make one drop whichever of its states they name
+		// (voteStep). Two for one set and two states would let two peers
+		// take two different drops; a voter may vote for other sets.
 		return true
 	}
 	// Every card envelope is one of its author's slots (lockstep/deal);

@@ -409,8 +409,30 @@ func (n *Node) Act(a engine.Action) error {
 }
 
 // VoteDrop signs a vote to drop seats at the current step. The drop
-// happens once every other seated peer has voted for the same seats.
-func (n *Node) VoteDrop(seats []int) error { return n.voteDrop(seats, "") }
+// happens once every other seated peer has voted for the same seats. A
+// seat held by its own drop vote at a wait for cards this peer went past
+// (heldBy) is not voted out: this peer joins that vote instead.
+func (n *Node) VoteDrop(seats []int) error {
+	var rest []int
+	for _, s := range seats {
+		if s >= 0 && s < len(n.m.seats) && n.m.phase == PhasePlaying {
+			mi := n.m.seats[s]
+			if d := n.heldBy(n.m.members[mi].ID); d != nil {
+				// Not slow: held by its own vote, which waits for ours.
+				why := fmt.Sprintf("%s (seat %d), which this peer waits for, voted so here while a wait for cards this peer has gone past was open, and is held by that vote until the others join it", n.m.name(mi), s+1)
+				if err := n.voteDrop(d, why); err != nil {
+					return err
+				}
+				continue
+			}
+		}
+		rest = append(rest, s)
+	}
+	if len(rest) == 0 && len(seats) > 0 {
+		return nil
+	}
+	return n.voteDrop(rest, "")
+}
 
 // voteDrop is VoteDrop, with why (if set) said in the vote's event.
 func (n *Node) voteDrop(seats []int, why string) error {
@@ -576,6 +598,12 @@ func (n *Node) Step(env *crypto.Envelope) error {
 		if _, have := n.sent[s]; !have {
 			n.sent[s] = env
 			n.rd.Persist = append(n.rd.Persist, env)
+			if env.Kind == crypto.KindDrop && n.m.phase == PhasePlaying {
+				// A vote of ours binds as one we kept (mayCommitNormally).
+				if seats, err := decodeSeats(env.Body, len(n.m.seats)); err == nil && !n.votedFor(env.Seq, seats) {
+					n.voted[env.Seq] = append(n.voted[env.Seq], seats)
+				}
+			}
 		}
 	}
 	if !n.bufPut(s, env) {
@@ -887,19 +915,10 @@ func (n *Node) Tick(now int64) {
 		// never sends its piece, and the key is rebuilt only once that
 		// seat is dropped too (lockstep/deal's pair escrows).
 		var seats []int
-		var joins [][]int
 		for _, w := range waits {
 			if w.Seat >= 0 && w.Peer != n.id.ID() && w.What != voteWaiting && (w.Seat >= len(n.m.dropped) || !n.m.dropped[w.Seat]) && !containsInt(seats, w.Seat) {
-				if d := n.heldBy(w.Peer); d != nil {
-					// Not slow: held by its own vote, which waits for ours.
-					joins = append(joins, d)
-					continue
-				}
 				seats = append(seats, w.Seat)
 			}
-		}
-		for _, d := range joins {
-			_ = n.voteDrop(d, "a peer this one waits for voted so here, and is held by that vote until the others join it")
 		}
 		if len(seats) > 0 {
 			_ = n.VoteDrop(seats)
@@ -1080,6 +1099,14 @@ func (n *Node) Waiting() []Wait {
 		return nil
 	}
 	out := n.inputWaits()
+	for i, w := range out {
+		if w.Why != "" || w.Seat < 0 || n.m.phase != PhasePlaying {
+			continue
+		}
+		if d := n.heldBy(w.Peer); d != nil {
+			out[i].Why = fmt.Sprintf("held: it voted here to drop %s while a wait for cards this peer has gone past was open, and cannot go on until the others join that vote; a vote to drop it joins that vote instead", n.m.seatNames(d))
+		}
+	}
 	if len(out) == 0 {
 		// Every input is here, or the cards wait for nobody: what holds
 		// us may be our own drop vote; then the other voters are whom we

@@ -96,6 +96,13 @@ func (m *machine) verifyDrop(env *crypto.Envelope) error {
 	for i := 0; next.Kind != crypto.KindAction && i < len(m.ahead); i++ {
 		next = m.ahead[i]
 	}
+	if next.Kind != crypto.KindAction && m.droppedHidden() {
+		// A growing log (Verifier) has not brought the action that names
+		// them yet: it holds the entries until it has (as for a wait for
+		// cards), rather than counting the drop without them, in a state
+		// whose hash no seat signed.
+		return fmt.Errorf("%w: the log does not say yet which hidden cards %s held (%w)", ErrUnexpected, m.seatNames(m.dropCards), errOpenedAhead)
+	}
 	if next.Kind == crypto.KindAction {
 		s, err := decodeSecretAction(next.Body)
 		if err != nil {
@@ -273,4 +280,24 @@ func (m *machine) votesPin(rest []*crypto.Envelope) bool {
 		}
 	}
 	return true
+}
+
+// droppedHidden reports whether a seat whose drop is pending holds a
+// card not public: the drop's step shows it (verifyDrop).
+func (m *machine) droppedHidden() bool {
+	c := m.st.(engine.CardState).Cards()
+	for d := 0; d < c.NumDecks(); d++ {
+		for p := 0; c.Valid(engine.Handle{Deck: uint8(d), Pos: uint16(p)}); p++ {
+			h := engine.Handle{Deck: uint8(d), Pos: uint16(p)}
+			if _, pub := c.Public(h); pub {
+				continue
+			}
+			for _, s := range m.dropCards {
+				if c.Seen(h, s) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
