@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"time"
@@ -60,13 +61,18 @@ process, first time raw gossipsub broadcasts between them (publish until every
 other peer has the message: the floor), then play a full bot game and time
 every action from the moment its author publishes it until the last peer has
 committed it (signature, seq, pre-state hash and legality checked, applied,
-logged). Prints p50 and p99 of both and the ratio of the p50s.
+logged). Prints p50 and p99 of both and the ratio of the p50s; and, last,
+where that time goes: for each stage of a receiving peer (its topic
+validator has the action, has checked it, the runner has read it, the node
+has stepped it, the log has it, the screen is told), the p50 time from
+publishing until the first and until the last other peer reached it.
 
 Then, on a fresh table of the same size, one more bot game whose bots move
 at once: its wall time from the start of the runners until the last peer
 has seen the game end, against its floor (the game's critical path in
-broadcast rounds, one per distinct (kind, seq) slot of its log, times the
-gossip p50 above) and against the CPU time of this process over it (every
+broadcast rounds: the longest chain of envelopes of its log each of which
+its author could sign only once it had the one before it, times the gossip
+p50 above) and against the CPU time of this process over it (every
 peer together), the median time of an fsync here (each peer pays one
 before each envelope it signs leaves; the floor leaves it out), and the
 time from the start of its runners to the first move. Last, the start over the lobby protocol: a host that starts when the
@@ -154,7 +160,29 @@ func benchNetRun(opts *BenchNetOptions) error {
 		fmt.Fprintf(opts.IO.Out, "%5d %6d %7d %10s %10s %10.2f %10s %9s %10s %13s %13s\n", r.Peers, x.Steps, x.Rounds, ms(x.Wall), ms(x.Floor), x.WallPerFloor,
 			cpu, perCPU, ms(x.FsyncP50), ms(x.StartToMove), ms(x.JoinToMove))
 	}
+	printStages(opts.IO.Out, results)
 	return nil
+}
+
+// printStages prints where each table size's commit latency goes: for
+// each stage of a receiving peer, the p50 time from publishing an action
+// until the first and the last receiver reached it (NetBench.Stages).
+func printStages(w io.Writer, results []p2p.NetBench) {
+	fmt.Fprintf(w, "\nWhere an action's commit time goes: ms from publishing until the first / the last other peer reached each stage (p50 over the actions)\n")
+	fmt.Fprintf(w, "%5s", "peers")
+	if len(results) > 0 {
+		for _, s := range results[0].Stages {
+			fmt.Fprintf(w, " %13s", s.Stage)
+		}
+	}
+	fmt.Fprintln(w)
+	for _, r := range results {
+		fmt.Fprintf(w, "%5d", r.Peers)
+		for _, s := range r.Stages {
+			fmt.Fprintf(w, " %13s", fmt.Sprintf("%.2f / %.2f", float64(s.FirstP50)/float64(time.Millisecond), float64(s.LastP50)/float64(time.Millisecond)))
+		}
+		fmt.Fprintln(w)
+	}
 }
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d)/float64(time.Millisecond)) }

@@ -226,6 +226,19 @@ func TestBenchNetGameJSON(t *testing.T) {
 		g.Floor != time.Duration(g.Rounds)*res[0].GossipP50 {
 		t.Fatalf("bench net game = %+v (gossip p50 %v)", g, res[0].GossipP50)
 	}
+	// Where the commit time goes: every stage of the receiving peer's path,
+	// in order, each reached after the action was published; with one
+	// receiver, the first to reach a stage is the last.
+	want := []string{"validating", "validated", "received", "stepped", "logged", "shown"}
+	st := res[0].Stages
+	if len(st) != len(want) {
+		t.Fatalf("stages = %+v, want %v", st, want)
+	}
+	for i, s := range st {
+		if s.Stage != want[i] || s.FirstP50 <= 0 || s.FirstP50 != s.LastP50 {
+			t.Fatalf("stage %d = %+v, want %s reached after publishing, first = last", i, s, want[i])
+		}
+	}
 }
 
 // TestBenchVerifyJSON plays a real 2-peer game and checks what bench

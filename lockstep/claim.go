@@ -40,7 +40,7 @@ var cheatWords = []struct {
 	words string
 	kinds []crypto.Kind
 }{
-	{"wrong share", "a wrong decryption share", []crypto.Kind{crypto.KindShare}},
+	{"wrong share", "a wrong decryption share", []crypto.Kind{crypto.KindShare, crypto.KindAction}},
 	{"missing share", "a share or re-masking envelope that leaves out one it owes", []crypto.Kind{crypto.KindShare, crypto.KindRemask}},
 	{"forged shuffle", "a forged shuffle", []crypto.Kind{crypto.KindShuffle}},
 	{"bad re-masking", "a re-masking proven wrong", []crypto.Kind{crypto.KindRemask}},
@@ -48,7 +48,55 @@ var cheatWords = []struct {
 	{"bad escrow", "a wrong escrow of its card key", []crypto.Kind{crypto.KindEscrow}},
 	{"false accusation", "a false accusation of an escrow", []crypto.Kind{crypto.KindAccuse}},
 	{"wrong piece", "a wrong piece of a dropped seat's key", []crypto.Kind{crypto.KindPiece}},
+	{"bad reveal", "a revealed card that does not match its ciphertext", []crypto.Kind{crypto.KindAction}},
 	{"unexpected", "a card envelope for a slot where it owed nothing", []crypto.Kind{crypto.KindCardKey, crypto.KindShuffle, crypto.KindRemask, crypto.KindShare, crypto.KindEscrow, crypto.KindPiece, crypto.KindAccuse}},
+}
+
+// A cheat's proof must outlive a restart: a claim signed after one names
+// it, and what we sign is on disk before it leaves. The card layer's
+// proofs that it took are on disk already (card records), and a restart
+// steps them again, so the layer proves the cheat anew; one it refused
+// (a bad key proof, an envelope for a slot that owes none) and an action
+// whose shown card does not match its ciphertext (a bad reveal, refused
+// by the whole move) are kept as card records too (proveCheat), before
+// the claim can be signed. A restart steps an action found there again
+// at the same log position (recheckAction): the layer refuses it again
+// and names the same cheat, so nothing on disk is taken on trust.
+
+// proveCheat completes c, a cheat the card layer named, with its proof: a
+// cheat the layer found in the cards the refused action m.cardRefused
+// shows is proved by that action, signed by its mover. Then the proof of
+// a convicting cheat goes to disk.
+func (n *Node) proveCheat(c *CardCheat) {
+	m := n.m
+	if env := m.cardRefused; env != nil && !c.Convicted && c.Proof == nil && (c.Kind == "bad reveal" || c.Kind == "wrong share") {
+		if mi, ok := m.member(env.Author); ok && m.seatOf != nil && m.seatOf[mi] == c.Seat-1 {
+			c.Convicted, c.Proof = true, env
+			m.cardRefused = nil
+		}
+	}
+	if c.Convicted && c.Proof != nil {
+		n.tookCard(c.Proof) // once: a card record already there is not written again
+	}
+}
+
+// recheckAction steps again, in a restart's replay, an action of another
+// seat found among the card records: a refused move kept as the proof of
+// a bad reveal (proveCheat). At the same log position as when it came,
+// the card layer refuses it again and names the cheat again. One that
+// is not the move due here (a disk edited) changes nothing; a move due
+// here that the layer takes (a disk edited with another genuine move of
+// that seat) is taken as if it had come from the network.
+func (n *Node) recheckAction(env *crypto.Envelope) {
+	m := n.m
+	x, ok := m.expect()
+	if !ok || x.kind != crypto.KindAction || len(x.who) != 1 || m.members[x.who[0]].ID != env.Author || n.verify(env) != nil {
+		return
+	}
+	if m.check(env, x, x.who[0]) != nil {
+		return
+	}
+	_ = m.apply(env, x)
 }
 
 // claimCheat is the cheat a claim names, checked against the log.
@@ -263,6 +311,19 @@ func (n *Node) Claim() error {
 	return nil
 }
 
+// pinnedOnUs reports whether env, another seat's claim, names a cheat
+// of this peer's: its proof is an envelope this peer signed. The proof
+// inside cannot be re-checked here (the card layer checks other seats'
+// envelopes, not its own), and needs not be: an honest peer's card
+// envelopes are what its card layer made by the protocol, so such a
+// claim is false, or made by a client that is not this one. At a table
+// of two there is no third seat to judge; the peer accused is the one
+// that knows. (Verify, reading the claimant's log, cannot tell and takes
+// the claim; the accused peer's own log never holds it.)
+func (n *Node) pinnedOnUs(env *crypto.Envelope, cheat *claimCheat) bool {
+	return cheat != nil && env.Author != n.id.ID() && cheat.proof.Author == n.id.ID()
+}
+
 // claimNames reports whether a claim can name the cheat called name.
 func claimNames(name string) bool {
 	for _, c := range cheatWords {
@@ -297,6 +358,16 @@ func (n *Node) claimStep() bool {
 		}
 		if err != nil {
 			continue // a claim the table cannot take here (yet)
+		}
+		if n.pinnedOnUs(env, cheat) {
+			// Taking it would end the game, on this screen and in this
+			// log, with this honest peer convicted of a cheat it never
+			// made. Refused and said; the claimant's own node has ended
+			// its game, so this one pauses in turn, and may claim.
+			n.unbuf(s)
+			_ = n.reject(env, fmt.Errorf("%w: %s claimed the win, naming %s by this peer with an envelope this peer signed; this peer signed it as its own card layer made it by the protocol, so the claim is refused (whoever holds the card log can check that envelope)",
+				ErrFalseCheat, m.name(m.seats[seat]), cheat.words))
+			continue
 		}
 		n.unbuf(s)
 		m.applyClaim(env, seat, cheat)
@@ -354,8 +425,8 @@ func (n *Node) claimedAway(idx uint64, env *crypto.Envelope) {
 		return
 	}
 	cheat, err := m.checkClaimCheat(body, seat)
-	if err != nil {
-		return
+	if err != nil || n.pinnedOnUs(env, cheat) {
+		return // (a cheat pinned on us: refused, as in claimStep)
 	}
 	n.stopped = true
 	r := engine.Result{Scores: make([]int, len(m.seats)), Winners: []int{seat}, Reason: m.claimReason(seat, n.mySeat(), cheat)}

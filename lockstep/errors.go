@@ -35,6 +35,11 @@ var (
 	ErrDropped = errors.New("lockstep: author was dropped")
 	// ErrBadBody: a body that does not decode canonically for its kind.
 	ErrBadBody = errors.New("lockstep: malformed body")
+	// ErrFalseCheat: the other player's claim of the win names a cheat of
+	// this peer's, proven by an envelope this peer signed: an honest peer
+	// signs only what its own card layer made by the protocol, so it
+	// refuses the claim (claim.go, pinnedOnUs).
+	ErrFalseCheat = errors.New("lockstep: a claim names a cheat this peer did not commit")
 	// ErrUnexpected: an entry that cannot come next in a log.
 	ErrUnexpected = errors.New("lockstep: unexpected entry")
 	// ErrRefused: the roster names a game or rules version we do not have.

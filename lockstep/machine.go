@@ -100,7 +100,11 @@ type machine struct {
 	// until that drop step is counted.
 	dropCards []int
 	// claimed is the result of a game ended by a claim (claim.go).
-	claimed     *engine.Result
+	claimed *engine.Result
+	// cardRefused is the last action the card layer refused (a card it
+	// shows that does not match its ciphertext): the signed proof of the
+	// cheat the layer names for it (claim.go's proveCheat).
+	cardRefused *crypto.Envelope
 	cardsSynced bool // the layer has been told of the current wait
 	// pubKnown marks the cards known public (newlyPublic); opened lists
 	// those the card layer opened to everyone since the last action, which
@@ -488,7 +492,9 @@ func (m *machine) applyAction(env *crypto.Envelope) error {
 		}
 		// The cards the move shows are checked against their
 		// ciphertexts first; a forged one is named by the card layer.
-		err = m.cards.Apply(seat, a, env.Seq, s.reveals)
+		if err = m.cards.Apply(seat, a, env.Seq, s.reveals); err != nil {
+			m.cardRefused = env
+		}
 	}
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrIllegal, err)

@@ -537,6 +537,8 @@ func (n *Node) replay(log []*crypto.Envelope, cards []CardRecord) error {
 		for ci < len(cards) && cards[ci].After <= i {
 			n.settleCards()
 			switch env := cards[ci].Env; {
+			case env != nil && env.Kind == crypto.KindAction && env.Author != n.id.ID() && n.m.cards != nil:
+				n.recheckAction(env) // a cheat's proof (claim.go)
 			case env == nil || !env.Kind.Card() || env.Author == n.id.ID():
 			case n.m.cards != nil:
 				if n.m.cards.Step(env) == nil {
@@ -656,6 +658,7 @@ func (n *Node) drainCards() {
 	}
 	for _, c := range rd.Cheats {
 		n.rd.Events = append(n.rd.Events, Event{Kind: EventCheat, Cheat: CheatCards, Seat: c.Seat, Seq: n.m.seq, Text: c.Text, What: c.Text})
+		n.proveCheat(&c) // its proof, to disk (claim.go)
 		if c.Convicted {
 			n.convict(c.Seat-1, c)
 		}

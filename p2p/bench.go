@@ -33,6 +33,11 @@ type NetBench struct {
 	GossipP99 time.Duration `json:"gossip_p99_ns"`
 	// Ratio is CommitP50 / GossipP50.
 	Ratio float64 `json:"ratio_p50"`
+	// Stages is where the commit latency goes: for each Stage of a
+	// receiving peer, then the update that shows the commit, the median
+	// over the actions of the time from publishing until the first and
+	// until the last receiver reached it.
+	Stages []StageLatency `json:"stages"`
 	// Game is a second full bot game, on a fresh table of the same size,
 	// with no think time: how long a whole game takes against its floor.
 	Game GameBench `json:"game"`
@@ -72,6 +77,67 @@ type GameBench struct {
 	JoinToMove time.Duration `json:"join_to_first_move_ns"`
 }
 
+// StageLatency is one row of NetBench.Stages.
+type StageLatency struct {
+	Stage    string        `json:"stage"`
+	FirstP50 time.Duration `json:"first_p50_ns"`
+	LastP50  time.Duration `json:"last_p50_ns"`
+}
+
+// stageShown is the row after the runner's stages: the update that shows
+// a commit (the commit latency's end).
+const stageShown = stageCount
+
+// stageTimes is when each peer reached each stage with one action (zero:
+// not yet; the first time counts).
+type stageTimes [stageCount + 1][maxTablePeers]time.Time
+
+// maxTablePeers bounds a bench table (lockstep's largest table).
+const maxTablePeers = 8
+
+// stageRows is NetBench.Stages from the stage times of each published
+// action: per stage, the medians over the actions that every receiver
+// (every peer but the author) reached, of the first and the last.
+func stageRows(published map[slotKey]time.Time, authors map[slotKey]int, staged map[slotKey]*stageTimes, n int) []StageLatency {
+	var rows []StageLatency
+	for st := range int(stageCount) + 1 {
+		var first, last []time.Duration
+		for k, at := range published {
+			ts := staged[k]
+			if ts == nil {
+				continue
+			}
+			var lo, hi time.Duration
+			got := 0
+			for p := range n {
+				if p == authors[k] || ts[st][p].IsZero() {
+					continue
+				}
+				d := ts[st][p].Sub(at)
+				if got == 0 || d < lo {
+					lo = d
+				}
+				if got == 0 || d > hi {
+					hi = d
+				}
+				got++
+			}
+			if got == n-1 {
+				first, last = append(first, lo), append(last, hi)
+			}
+		}
+		name := "shown"
+		if st < int(stageCount) {
+			name = Stage(st).String()
+		}
+		if len(first) == 0 {
+			continue
+		}
+		rows = append(rows, StageLatency{Stage: name, FirstP50: percentile(first, 50), LastP50: percentile(last, 50)})
+	}
+	return rows
+}
+
 type slotKey struct {
 	author peer.ID
 	seq    uint64
@@ -91,16 +157,32 @@ func BenchNet(ctx context.Context, g *engine.Game, n int, seed []byte, broadcast
 		names[i] = fmt.Sprintf("bot%d", i+1)
 		bots[i] = g.Bots[i%len(g.Bots)].New()
 	}
+	if n > maxTablePeers {
+		return res, fmt.Errorf("at most %d peers", maxTablePeers)
+	}
 	var mu sync.Mutex
 	published := map[slotKey]time.Time{}
 	committed := map[slotKey][]time.Time{}
+	authors := map[slotKey]int{}
+	staged := map[slotKey]*stageTimes{}
+	reached := func(p int, st int, e *crypto.Envelope, now time.Time) {
+		k := slotKey{peer.ID(e.Author), e.Seq}
+		ts := staged[k]
+		if ts == nil {
+			ts = &stageTimes{}
+			staged[k] = ts
+		}
+		if ts[st][p].IsZero() {
+			ts[st][p] = now
+		}
+	}
 	dir, err := tempDir()
 	if err != nil {
 		return res, err
 	}
 	defer removeAll(dir)
 	t, err := NewTable(ctx, TableConfig{Game: g, Names: names, Bots: bots, Seed: seed, Dir: dir, BotDelay: think,
-		OnPublish: func(_ int, e *crypto.Envelope) {
+		OnPublish: func(i int, e *crypto.Envelope) {
 			if e.Kind != crypto.KindAction {
 				return
 			}
@@ -108,16 +190,27 @@ func BenchNet(ctx context.Context, g *engine.Game, n int, seed []byte, broadcast
 			mu.Lock()
 			if _, again := published[k]; !again { // a re-send is not a new action
 				published[k] = time.Now()
+				authors[k] = i
 			}
 			mu.Unlock()
 		},
-		OnUpdate: func(_ int, u Update) {
+		OnStage: func(i int, st Stage, e *crypto.Envelope) {
+			if e.Kind != crypto.KindAction {
+				return
+			}
+			now := time.Now()
+			mu.Lock()
+			reached(i, int(st), e, now)
+			mu.Unlock()
+		},
+		OnUpdate: func(i int, u Update) {
 			now := time.Now()
 			mu.Lock()
 			for _, e := range u.Entries {
 				if e.Kind == crypto.KindAction {
 					k := slotKey{peer.ID(e.Author), e.Seq}
 					committed[k] = append(committed[k], now)
+					reached(i, int(stageShown), e, now)
 				}
 			}
 			mu.Unlock()
@@ -154,6 +247,7 @@ func BenchNet(ctx context.Context, g *engine.Game, n int, seed []byte, broadcast
 	res.CommitP50, res.CommitP99 = percentile(commits, 50), percentile(commits, 99)
 	res.GossipP50, res.GossipP99 = percentile(floor, 50), percentile(floor, 99)
 	res.Ratio = float64(res.CommitP50) / float64(res.GossipP50)
+	res.Stages = stageRows(published, authors, staged, n)
 	if res.Game, err = benchGame(ctx, g, n, seed); err != nil {
 		return res, fmt.Errorf("game without think time: %w", err)
 	}

@@ -51,6 +51,11 @@ type RunnerConfig struct {
 	// OnPublish, if set, is called just before each envelope is published
 	// (for latency measurements).
 	OnPublish func(*crypto.Envelope)
+	// OnStage, if set, is called as each envelope from another peer
+	// passes a Stage of this peer (for latency breakdowns; it may be
+	// called on gossipsub's validation goroutines, so it must be safe for
+	// concurrent use and not block).
+	OnStage func(Stage, *crypto.Envelope)
 	// StartWhen, for the host, proposes the roster as soon as that many
 	// peers (the host included) have joined; 0 leaves it to Do(Propose).
 	StartWhen int
@@ -151,7 +156,7 @@ func NewRunner(cfg RunnerConfig) (*Runner, error) {
 		done:     make(chan struct{}),
 	}
 	r.guard = newGuard(cfg.Host.ID(), cfg.Lobby)
-	t, err := JoinTopic(cfg.PubSub, cfg.Host.ID(), TopicName(cfg.Lobby.String()), r.guard.check)
+	t, err := JoinTopic(cfg.PubSub, cfg.Host.ID(), TopicName(cfg.Lobby.String()), stagedVerifier(r.guard.check, cfg.OnStage))
 	if err != nil {
 		return nil, err
 	}
@@ -553,6 +558,9 @@ func (r *Runner) step(in inbound) {
 		defer func() { r.cfg.Trusted.env = nil }()
 	}
 	r.cfg.Node.Step(in.env)
+	if r.cfg.OnStage != nil {
+		r.cfg.OnStage(StageStepped, in.env)
+	}
 }
 
 // ErrStopped is returned by Run when the session stopped on an
@@ -628,6 +636,13 @@ func (r *Runner) drain(ctx context.Context) error {
 		}
 		if err := r.cfg.Log.Append(recs...); err != nil {
 			return err
+		}
+		if r.cfg.OnStage != nil {
+			for _, e := range rd.Entries {
+				if e.Author != r.cfg.Node.ID() {
+					r.cfg.OnStage(StageLogged, e)
+				}
+			}
 		}
 		// lockstep says when (Ready.MustSync: whenever it signed something).
 		// A desync bundle (Keep), the game's end and a stop are synced too,
@@ -1036,6 +1051,9 @@ func (r *Runner) read(ctx context.Context) {
 			in.env, in.verified = env, true
 		} else if in.env, err = crypto.Unmarshal(m.Data); err != nil {
 			continue
+		}
+		if r.cfg.OnStage != nil {
+			r.cfg.OnStage(StageReceived, in.env)
 		}
 		select {
 		case r.in <- in:

@@ -43,6 +43,9 @@ type TableConfig struct {
 	WantState bool
 	// OnPublish, if set, sees every envelope a peer publishes.
 	OnPublish func(peer int, env *crypto.Envelope)
+	// OnStage, if set, sees every other peer's envelope pass each Stage
+	// of each peer (RunnerConfig.OnStage: safe for concurrent use).
+	OnStage func(peer int, s Stage, env *crypto.Envelope)
 	// Keys, if set, are the peers' identities (else fresh ones).
 	Keys []*crypto.Identity
 	// Tune, if set, adjusts each peer's node configuration before the
@@ -208,6 +211,9 @@ func NewTable(ctx context.Context, cfg TableConfig) (t *Table, err error) {
 		}
 		if cfg.OnPublish != nil {
 			rc.OnPublish = func(e *crypto.Envelope) { cfg.OnPublish(pi, e) }
+		}
+		if cfg.OnStage != nil {
+			rc.OnStage = func(s Stage, e *crypto.Envelope) { cfg.OnStage(pi, s, e) }
 		}
 		if p.Runner, err = NewRunner(rc); err != nil {
 			return nil, err

@@ -76,6 +76,8 @@ type nodeTable struct {
 	// onIdle, if set, is called by playTicking each time the table has
 	// settled, before the clock moves (a test's late deliveries).
 	onIdle func()
+	// tune is newNodeGameTable's, for a restarted node's config too.
+	tune func(i int, c *lockstep.Config)
 }
 
 func newNodeTable(t *testing.T, n int, seed string, openHands bool) *nodeTable {
@@ -116,6 +118,7 @@ func newNodeGameTable(t *testing.T, g *engine.Game, n int, seed string, openHand
 		}
 		nt.nodes = append(nt.nodes, node)
 	}
+	nt.tune = tune
 	lobby := crypto.Hash{7}
 	if err := nt.nodes[0].Host(lobby, g, nil); err != nil {
 		t.Fatal(err)

@@ -122,8 +122,12 @@ func (nt *nodeTable) restart(i int, torn bool, seed string) {
 	}
 	var k [32]byte
 	copy(k[:], seed)
-	node, err := lockstep.New(lockstep.Config{Identity: nt.ids[i], Name: fmt.Sprintf("P%d", i+1), Games: games.Lookup,
-		Cards: cardsource.Maker(rand.NewChaCha8(k)), Log: lf.Entries, Sent: lf.SentBy(nt.ids[i]), CardKey: nt.keys[i], CardLog: lf.Cards})
+	cfg := lockstep.Config{Identity: nt.ids[i], Name: fmt.Sprintf("P%d", i+1), Games: games.Lookup,
+		Cards: cardsource.Maker(rand.NewChaCha8(k)), Log: lf.Entries, Sent: lf.SentBy(nt.ids[i]), CardKey: nt.keys[i], CardLog: lf.Cards}
+	if nt.tune != nil {
+		nt.tune(i, &cfg)
+	}
+	node, err := lockstep.New(cfg)
 	if err != nil {
 		for _, r := range lf.Records {
 			nt.t.Logf("rec %d %s seq %d by %s", r.Type, r.Env.Kind, r.Env.Seq, r.Env.Author.String()[:8])

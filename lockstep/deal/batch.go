@@ -2,7 +2,6 @@ package deal
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/boardmesh/boardmesh/crypto"
 	mp "github.com/boardmesh/boardmesh/crypto/mentalpoker"
@@ -478,11 +477,12 @@ func (m *Machine) shareCheat(b *batch, kind CheatKind, s int, text string, env *
 // whose own list lacks it does not check one that arrives late.
 
 // holdingRemasks is the batches declared before seat d's drop in which
-// this seat holds d's re-masking envelope, ascending.
+// this seat holds d's re-masking envelope (not one that came late,
+// escrow.go's standing), ascending.
 func (m *Machine) holdingRemasks(d int) []uint64 {
 	var out []uint64
 	for i := 0; i < m.dropBatches[d]; i++ {
-		if m.seen[slotKey{crypto.KindRemask, d, uint64(i)}] != nil {
+		if k := (slotKey{crypto.KindRemask, d, uint64(i)}); m.seen[k] != nil && !m.late[k] {
 			out = append(out, uint64(i))
 		}
 	}
@@ -490,25 +490,26 @@ func (m *Machine) holdingRemasks(d int) []uint64 {
 }
 
 // remaskFrozen reports whether this seat must not check dropped seat s's
-// re-masking of batch seq yet: its own list says it did not hold it, and
-// the lists are not all in.
+// re-masking of batch seq yet: no list of a seat in play names it (nor
+// this seat's list still to sign), and the lists are not all in.
 func (m *Machine) remaskFrozen(seq uint64, s int) bool {
-	return m.dropped[s] && !m.decided[s] && seq < uint64(m.dropBatches[s]) && m.claimed[s][m.me] && !slices.Contains(m.remaskHolds[s][m.me], seq)
+	return m.dropped[s] && s != m.me && seq < uint64(m.dropBatches[s]) && !m.mayUse(s, seq, true)
 }
 
 // decideRemask lets batch seq go on without dropped seat s's re-masking
 // once the lists are in and no holder holds it; it reports whether it did.
 func (m *Machine) decideRemask(seq uint64, b *batch, s int) bool {
-	if !m.dropped[s] || !m.decided[s] || seq >= uint64(m.dropBatches[s]) || b.remaskBad[s] {
+	if !m.dropped[s] || seq >= uint64(m.dropBatches[s]) || b.remaskBad[s] {
 		return false
 	}
-	for h := range m.seats {
-		if h != s && m.claimed[s][h] && slices.Contains(m.remaskHolds[s][h], seq) {
-			return false
-		}
+	st, named := m.standingBy(s, seq, true)
+	if st != skipped {
+		return false
 	}
 	b.remaskOK[s] = true
+	// Never to be listed again (holdingRemasks), nor used.
+	m.late[slotKey{crypto.KindRemask, s, seq}] = true
 	m.rd.Events = append(m.rd.Events, Event{Kind: EventLinkSkipped, Seat: s + 1, Batch: seq,
-		Text: fmt.Sprintf("batch %d goes on without %s's re-masking, which no other seat received before its drop (the cards it was to re-mask open to it as they were, and are shown with its hand)", seq, m.who(s))})
+		Text: fmt.Sprintf("batch %d goes on without %s's re-masking, %s (the cards it was to re-mask open to it as they were, and are shown with its hand)", seq, m.who(s), m.noneHolds(named))})
 	return true
 }

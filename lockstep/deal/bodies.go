@@ -248,24 +248,39 @@ const maxHolds = 1024
 // without it (escrow.go, decideChains): every peer reads the same signed
 // lists, so every peer skips the same links. Then Remasks: the batches
 // declared before the drop, ascending, in which the holder held the
-// dropped seat's re-masking envelope (batch.go, decideRemask). A piece of
-// a pair escrow (pairescrow.go) has empty lists.
+// dropped seat's re-masking envelope (batch.go, decideRemask). Then
+// Relays and RelayRemasks: the same for the seats dropped before this
+// one, each entry relayKey(seat, seq or batch), ascending: what the holder
+// holds of theirs now, so that a link kept only by the list of a holder
+// that is dropped in its turn (one that lied about it, say) is decided
+// again by the lists of the seats still in play (escrow.go, standing). A
+// piece of a pair escrow (pairescrow.go) has empty lists.
 type pieceBody struct {
-	Piece   []byte
-	Holds   []uint64
-	Remasks []uint64
+	Piece        []byte
+	Holds        []uint64
+	Remasks      []uint64
+	Relays       []uint64
+	RelayRemasks []uint64
 }
+
+// relayKey names dropped seat s's envelope of seq (a shuffle's seq, or a
+// batch) in a piece's Relays or RelayRemasks: the seat in the top byte. A
+// shuffle's seq is below 2^40 (chain, attempt<<32), a batch below 2^32.
+func relayKey(s int, seq uint64) uint64 { return uint64(s)<<56 | seq }
+
+func splitRelay(q uint64) (int, uint64) { return int(q >> 56), q &^ (0xff << 56) }
 
 func (b *pieceBody) encode() []byte {
 	e := engine.NewEncoder(nil)
 	e.Blob("piece", b.Piece)
-	e.Len("holds", len(b.Holds))
-	for _, c := range b.Holds {
-		e.Uint("seq", c)
-	}
-	e.Len("remasks", len(b.Remasks))
-	for _, c := range b.Remasks {
-		e.Uint("batch", c)
+	for _, l := range []struct {
+		name, item string
+		list       []uint64
+	}{{"holds", "seq", b.Holds}, {"remasks", "batch", b.Remasks}, {"relays", "relay", b.Relays}, {"relay-remasks", "relay", b.RelayRemasks}} {
+		e.Len(l.name, len(l.list))
+		for _, c := range l.list {
+			e.Uint(l.item, c)
+		}
 	}
 	return e.Bytes()
 }
@@ -273,21 +288,18 @@ func (b *pieceBody) encode() []byte {
 func decodePiece(in []byte) (*pieceBody, error) {
 	d := engine.NewDecoder(in)
 	b := &pieceBody{Piece: d.Blob(mp.ScalarLen)}
-	n := d.Len(maxHolds)
-	for i := 0; i < n && d.Err() == nil; i++ {
-		c := d.Uint()
-		if d.Err() == nil && i > 0 && c <= b.Holds[i-1] {
-			return nil, fmt.Errorf("%w: piece: shuffle seqs not strictly ascending", ErrBadBody)
+	for _, l := range []struct {
+		what string
+		list *[]uint64
+	}{{"shuffle seqs", &b.Holds}, {"batches", &b.Remasks}, {"relayed shuffles", &b.Relays}, {"relayed re-maskings", &b.RelayRemasks}} {
+		n := d.Len(maxHolds)
+		for i := 0; i < n && d.Err() == nil; i++ {
+			c := d.Uint()
+			if d.Err() == nil && i > 0 && c <= (*l.list)[i-1] {
+				return nil, fmt.Errorf("%w: piece: %s not strictly ascending", ErrBadBody, l.what)
+			}
+			*l.list = append(*l.list, c)
 		}
-		b.Holds = append(b.Holds, c)
-	}
-	n = d.Len(maxHolds)
-	for i := 0; i < n && d.Err() == nil; i++ {
-		c := d.Uint()
-		if d.Err() == nil && i > 0 && c <= b.Remasks[i-1] {
-			return nil, fmt.Errorf("%w: piece: batches not strictly ascending", ErrBadBody)
-		}
-		b.Remasks = append(b.Remasks, c)
 	}
 	if d.Err() == nil && len(b.Piece) != mp.ScalarLen {
 		return nil, fmt.Errorf("%w: piece: %d bytes, want %d", ErrBadBody, len(b.Piece), mp.ScalarLen)

@@ -123,7 +123,10 @@
 // agree. After a drop, what the dropped seat signed for batches declared
 // before it, and its links of chains some holder's piece says it holds,
 // must still reach every peer (by relay or catch-up) for those to finish;
-// its links no other seat held are skipped. Three seats dropped at once
+// its links no other seat held are skipped, and so are those only a holder
+// dropped since had listed (a liar, or one that went before relaying),
+// unless a seat in play lists them at that holder's drop (escrow.go's
+// standing). Three seats dropped at once
 // before their pieces came, or a seat dropped before its escrow reached
 // anyone, cannot be rebuilt: Waiting says so in plain words. Stalls' timing is not here: Waiting says
 // who is awaited; lockstep's stall and drop machinery decides when to act.

@@ -3,6 +3,7 @@ package deal
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/boardmesh/boardmesh/crypto"
 	mp "github.com/boardmesh/boardmesh/crypto/mentalpoker"
@@ -74,17 +75,23 @@ func (m *Machine) stepEscrow() bool {
 		m.rd.Events = append(m.rd.Events, Event{Kind: EventEscrows, Text: "every seat's escrow has checked"})
 		return true
 	}
-	for d, dropped := range m.dropped {
-		if !dropped || m.recovered[d] != nil || m.escrows[d] == nil {
+	for o := 1; o <= m.drops; o++ {
+		// In the order of the drops: what this seat's list for a drop
+		// says of the seats dropped before it is read after what its
+		// lists for theirs say (standing).
+		d := m.droppedAt(o)
+		if d < 0 || m.recovered[d] != nil || m.escrows[d] == nil {
 			continue
 		}
 		if !m.pieceSent[d] && !m.dropped[m.me] && m.mayNew(crypto.KindPiece, uint64(d)) {
 			m.pieceSent[d] = true
 			body := &pieceBody{Piece: m.myPieces[d].Bytes(), Holds: m.holding(d), Remasks: m.holdingRemasks(d)}
+			body.Relays, body.RelayRemasks = m.relaying(d)
 			sent := m.sign(&crypto.Envelope{Seq: uint64(d), Kind: crypto.KindPiece, Body: body.encode()})
 			if b, err := decodePiece(sent.Body); err == nil {
 				// After a restart, what this seat signed before binds it.
 				m.holds[d][m.me], m.remaskHolds[d][m.me], m.claimed[d][m.me] = b.Holds, b.Remasks, true
+				m.relays[d][m.me], m.relayRemasks[d][m.me] = b.Relays, b.RelayRemasks
 			}
 			p := m.myPieces[d]
 			m.pieces[d][m.me] = &p
@@ -289,7 +296,7 @@ func (m *Machine) routeEscrow(env *crypto.Envelope, seat int) error {
 			if seat != x {
 				p, err = m.pairs[d][x].VerifyPiece(subSeat(seat, x), pb.Piece)
 			}
-			if err == nil && len(pb.Holds)+len(pb.Remasks) > 0 {
+			if err == nil && len(pb.Holds)+len(pb.Remasks)+len(pb.Relays)+len(pb.RelayRemasks) > 0 {
 				err = fmt.Errorf("a piece of a pair escrow carries a list")
 			}
 			if err != nil {
@@ -303,7 +310,7 @@ func (m *Machine) routeEscrow(env *crypto.Envelope, seat int) error {
 			return m.cheat(CheatWrongPiece, seat, fmt.Sprintf("%s's published piece of %s's key is wrong: %v", m.who(seat), m.who(d), err), env)
 		}
 		for _, q := range pb.Holds {
-			if ci, f := q&chainMask, q>>32; ci >= uint64(m.dropChains[d]) || len(m.chains[ci].links) == 0 || f > uint64(len(m.seats)) {
+			if !m.owedShuffle(d, q) {
 				return m.cheat(CheatWrongPiece, seat, fmt.Sprintf("%s's piece of %s's key lists shuffle %d, of a chain in which %s owed no shuffle before its drop", m.who(seat), m.who(d), q, m.who(d)), env)
 			}
 		}
@@ -312,8 +319,12 @@ func (m *Machine) routeEscrow(env *crypto.Envelope, seat int) error {
 				return m.cheat(CheatWrongPiece, seat, fmt.Sprintf("%s's piece of %s's key lists batch %d, declared after its drop", m.who(seat), m.who(d), q), env)
 			}
 		}
+		if err := m.checkRelays(d, seat, pb); err != nil {
+			return m.cheat(CheatWrongPiece, seat, fmt.Sprintf("%s's piece of %s's key %v", m.who(seat), m.who(d), err), env)
+		}
 		m.pieces[d][seat] = &p
 		m.holds[d][seat], m.remaskHolds[d][seat], m.claimed[d][seat] = pb.Holds, pb.Remasks, true
+		m.relays[d][seat], m.relayRemasks[d][seat] = pb.Relays, pb.RelayRemasks
 	}
 	return nil
 }
@@ -355,9 +366,29 @@ func (m *Machine) declaredEscrow(env *crypto.Envelope) bool {
 // the chain may go on without it. One that held the link goes on as
 // before: its own list says so, and the chain keeps the link.
 
+// A holder's list can be a lie: it may name a link it never had (or had
+// and kept to itself). The chain then waits for that holder, whom
+// Waiting names, and the table drops it; and a link kept only by the
+// lists of holders that are dropped in their turn is decided again by
+// the seats still in play. At every drop each holder's piece lists, with
+// the dropped seat's envelopes, those it holds now of the seats dropped
+// before (pieceBody.Relays): a link stands (standing) while a seat in
+// play has signed that it holds it (that seat is to relay it), and is
+// skipped once every list of every drop since the dropped seat's is in
+// and none of a seat in play names it. Every peer reads the same signed
+// lists, so every peer decides alike, whenever the late link or the
+// lists reach it. What keeps an honest peer from taking a link that
+// the others then skip: it uses a link only while it stands; one that
+// reaches it while undecided, after its last list (late), it keeps
+// unused and leaves out of its next list, and uses (and lists from then
+// on) only once some seat in play's list names it. So a peer that took
+// the liar's link before the liar's drop lists it at that drop, the
+// link stands, and that peer relays it to the rest; if none did, it is
+// skipped everywhere.
+
 // holding is the seqs of seat d's shuffle envelopes of chains declared
 // before its drop that this seat holds (checked or not, of any attempt,
-// or kept ahead), ascending.
+// or kept ahead; not one that came late), ascending.
 func (m *Machine) holding(d int) []uint64 {
 	var out []uint64
 	add := func(q uint64) {
@@ -368,7 +399,8 @@ func (m *Machine) holding(d int) []uint64 {
 	for i := 0; i < m.dropChains[d]; i++ {
 		c := m.chains[i]
 		for _, q := range append([]uint64{c.seq}, c.past...) {
-			if m.seen[slotKey{crypto.KindShuffle, d, q}] != nil {
+			k := slotKey{crypto.KindShuffle, d, q}
+			if m.seen[k] != nil && !m.late[k] {
 				add(q)
 			}
 		}
@@ -382,53 +414,219 @@ func (m *Machine) holding(d int) []uint64 {
 	return out
 }
 
-// heldBySome reports whether some holder's signed list names seat d's
-// shuffle of seq (a holder dropped before d sent none).
-func (m *Machine) heldBySome(d int, seq uint64) bool {
-	for h := range m.seats {
-		if h != d && m.claimed[d][h] && slices.Contains(m.holds[d][h], seq) {
-			return true
+// owedShuffle reports whether q can be the seq of a shuffle dropped seat
+// d owed before its drop: of a chain declared before it that has links,
+// of an attempt a table of this size can have.
+func (m *Machine) owedShuffle(d int, q uint64) bool {
+	ci, f := q&chainMask, q>>32
+	return ci < uint64(m.dropChains[d]) && len(m.chains[ci].links) > 0 && f <= uint64(len(m.seats))
+}
+
+// relaying is what this seat's piece of dropped seat e's key lists of the
+// seats dropped before e (pieceBody.Relays, RelayRemasks).
+func (m *Machine) relaying(e int) (shuffles, remasks []uint64) {
+	for d := range m.seats {
+		if d == e || d == m.me || !m.laterDrop(d, e) {
+			continue
+		}
+		for _, q := range m.holding(d) {
+			shuffles = append(shuffles, relayKey(d, q))
+		}
+		for _, q := range m.holdingRemasks(d) {
+			remasks = append(remasks, relayKey(d, q))
 		}
 	}
-	return false
+	// (Ascending: seats in order, each seat's list ascending.)
+	return shuffles[:min(len(shuffles), maxHolds)], remasks[:min(len(remasks), maxHolds)]
+}
+
+// checkRelays checks holder's lists, in its piece of dropped seat e's key,
+// of what it holds of the seats dropped before e.
+func (m *Machine) checkRelays(e, holder int, pb *pieceBody) error {
+	for _, q := range pb.Relays {
+		d, seq := splitRelay(q)
+		if d >= len(m.seats) || d == holder || !m.laterDrop(d, e) || !m.owedShuffle(d, seq) {
+			return fmt.Errorf("lists shuffle %d of seat %d, which is no shuffle a seat dropped before it owed", seq, d+1)
+		}
+	}
+	for _, q := range pb.RelayRemasks {
+		d, seq := splitRelay(q)
+		if d >= len(m.seats) || d == holder || !m.laterDrop(d, e) || seq >= uint64(m.dropBatches[d]) {
+			return fmt.Errorf("lists the re-masking of batch %d by seat %d, which is none a seat dropped before it owed", seq, d+1)
+		}
+	}
+	return nil
+}
+
+// standing is what the signed lists say of dropped seat d's envelope of
+// seq (a shuffle's seq, or with remask the batch of a re-masking), owed
+// before its drop.
+type standing uint8
+
+const (
+	undecided standing = iota // lists that could name it are not all in
+	stands                    // a seat in play has signed that it holds it: it is to relay it
+	skipped                   // every list is in, and none of a seat in play names it
+)
+
+func (m *Machine) standing(d int, seq uint64, remask bool) standing {
+	st, _ := m.standingBy(d, seq, remask)
+	return st
+}
+
+// standingBy is standing, with the seats whose lists name it, by seat:
+// the dropped seat whose key's piece named it first, plus 1 (0: none);
+// while it stands, only those still in play (this seat too if its list
+// still to sign will name it), which are to relay it; once skipped,
+// every seat that named it (all dropped since). The lists are read drop
+// by drop in the order of the drops, from d's own: after each, if no seat
+// still in play has named it, it is skipped once the lists of that drop
+// and every one before are in (undecided until then), and what later
+// lists say of it counts for nothing, so every peer comes to the same at
+// the same drop, whatever it received first.
+func (m *Machine) standingBy(d int, seq uint64, remask bool) (standing, []int) {
+	kind, q := crypto.KindShuffle, relayKey(d, seq)
+	if remask {
+		kind = crypto.KindRemask
+	}
+	k := slotKey{kind, d, seq}
+	mine := m.seen[k] != nil && !m.late[k] && !m.dropped[m.me]
+	named := make([]int, len(m.seats))
+	all := true
+	for o := m.dropOrder[d]; o <= m.drops; o++ {
+		e := m.droppedAt(o)
+		if e < 0 {
+			continue
+		}
+		all = all && m.decided[e]
+		for h := range m.seats {
+			if h == e || named[h] > 0 || m.dropped[h] && m.dropOrder[h] < o {
+				continue
+			}
+			var has bool
+			switch list := m.relays[e][h]; {
+			case m.claimed[e][h] && e == d && !remask:
+				has = slices.Contains(m.holds[d][h], seq)
+			case m.claimed[e][h] && e == d:
+				has = slices.Contains(m.remaskHolds[d][h], seq)
+			case m.claimed[e][h]:
+				if remask {
+					list = m.relayRemasks[e][h]
+				}
+				has = slices.Contains(list, q)
+			case h == m.me && mine:
+				// This seat's list for e, still to sign, will name it.
+				has = true
+			}
+			if has {
+				named[h] = e + 1
+			}
+		}
+		live := make([]int, len(m.seats))
+		found := false
+		for h, by := range named {
+			if by > 0 && !(m.dropped[h] && m.dropOrder[h] <= o) {
+				live[h], found = by, true
+			}
+		}
+		switch {
+		case !found && all:
+			return skipped, named
+		case !found:
+			return undecided, nil
+		case o == m.drops:
+			return stands, live
+		}
+	}
+	return undecided, nil
+}
+
+// droppedAt is the seat whose drop was the o-th (1 for the first), -1 if
+// none.
+func (m *Machine) droppedAt(o int) int {
+	for s, x := range m.dropOrder {
+		if x == o && m.dropped[s] {
+			return s
+		}
+	}
+	return -1
+}
+
+// mayUse reports whether this seat may use dropped seat d's envelope of
+// seq (as standing): only while it stands. One that came late is this
+// seat's to list from then on, as any it holds.
+func (m *Machine) mayUse(d int, seq uint64, remask bool) bool {
+	if m.standing(d, seq, remask) != stands {
+		return false
+	}
+	kind := crypto.KindShuffle
+	if remask {
+		kind = crypto.KindRemask
+	}
+	delete(m.late, slotKey{kind, d, seq})
+	return true
+}
+
+// arrived marks dropped seat d's envelope of seq, just stepped in, late
+// if it does not stand: this seat's last list left it out.
+func (m *Machine) arrived(k slotKey, remask bool) {
+	if m.dropped[k.seat] && k.seat != m.me && m.standing(k.seat, k.seq, remask) != stands {
+		m.late[k] = true
+	}
 }
 
 // frozen reports whether chain ci waits for the lists of a dropped seat's
 // holders before this seat may go on in it.
 func (m *Machine) frozen(ci int) bool {
 	c := m.chains[ci]
-	if len(c.links) == 0 {
+	if len(c.links) == 0 || c.done {
+		// (A chain done here has nothing left to do, and its links
+		// are not read again: no need to weigh the lists for it.)
 		return false
 	}
 	for d, dr := range m.dropped {
-		if !dr || m.decided[d] || ci >= m.dropChains[d] || c.links[d].skipped {
+		if !dr || ci >= m.dropChains[d] || c.links[d].skipped {
 			continue
 		}
-		if m.claimed[d][m.me] {
-			if !slices.Contains(m.holds[d][m.me], c.seq) {
+		if d == m.me {
+			// (This seat is the one dropped: it holds its own link.)
+			if !m.decided[d] && c.links[d].env == nil {
 				return true
 			}
-		} else if c.links[d].env == nil {
+			continue
+		}
+		if !m.mayUse(d, c.seq, false) {
 			return true
 		}
 	}
 	return false
 }
 
-// decideChains skips dropped seat d's link in the current attempt of
-// every chain declared before its drop that no holder's list names.
+// decideChains skips, once dropped seat d's lists are in, its link in
+// the current attempt of every chain declared before its drop that no
+// list names; and decides again the links of the seats dropped before it
+// that its lists could have kept.
 func (m *Machine) decideChains(d int) {
 	m.decided[d] = true
-	for i := 0; i < m.dropChains[d]; i++ {
-		m.decideLink(i, d)
+	for x := range m.seats {
+		if x != d && !m.laterDrop(x, d) {
+			continue
+		}
+		for i := 0; i < m.dropChains[x]; i++ {
+			m.decideLink(i, x)
+		}
 	}
 }
 
 // decideLink skips dropped seat d's link in chain ci's current attempt if
-// d's lists are decided and no holder holds it.
+// the lists say so (standing).
 func (m *Machine) decideLink(ci, d int) {
 	c := m.chains[ci]
-	if !m.decided[d] || ci >= m.dropChains[d] || len(c.links) == 0 || c.links[d].skipped || m.heldBySome(d, c.seq) {
+	if ci >= m.dropChains[d] || len(c.links) == 0 || c.links[d].skipped {
+		return
+	}
+	st, named := m.standingBy(d, c.seq, false)
+	if st != skipped {
 		return
 	}
 	if c.done {
@@ -436,8 +634,25 @@ func (m *Machine) decideLink(ci, d int) {
 		// dropped seat's own machine, which holds its link, gets here.
 		return
 	}
+	k := slotKey{crypto.KindShuffle, d, c.seq}
 	c.links[d] = link{skipped: true, verified: true}
-	delete(m.seen, slotKey{crypto.KindShuffle, d, c.seq})
+	delete(m.seen, k)
+	delete(m.late, k)
 	m.rd.Events = append(m.rd.Events, Event{Kind: EventLinkSkipped, Seat: d + 1, Deck: c.deck,
-		Text: fmt.Sprintf("chain %d (deck %d) goes on without %s's shuffle, which no other seat received before its drop", ci, c.deck, m.who(d))})
+		Text: fmt.Sprintf("chain %d (deck %d) goes on without %s's shuffle, %s", ci, c.deck, m.who(d), m.noneHolds(named))})
+}
+
+// noneHolds says, for a skipped envelope of a dropped seat, who had said
+// they held it (named, as standingBy's) and never relayed it.
+func (m *Machine) noneHolds(named []int) string {
+	var liars []string
+	for h, by := range named {
+		if by > 0 {
+			liars = append(liars, fmt.Sprintf("%s (in its piece of %s's key)", m.who(h), m.who(by-1)))
+		}
+	}
+	if liars == nil {
+		return "which no other seat received before its drop"
+	}
+	return fmt.Sprintf("which no seat still in play holds: %s said it held it but never relayed it, and is dropped", strings.Join(liars, " and "))
 }

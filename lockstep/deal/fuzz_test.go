@@ -90,6 +90,7 @@ func FuzzDecodeEscrowBodies(f *testing.F) {
 func FuzzDecodePiece(f *testing.F) {
 	f.Add((&pieceBody{Piece: make([]byte, mp.ScalarLen)}).encode())
 	f.Add((&pieceBody{Piece: make([]byte, mp.ScalarLen), Holds: []uint64{0, 3, 1 << 33}, Remasks: []uint64{2}}).encode())
+	f.Add((&pieceBody{Piece: make([]byte, mp.ScalarLen), Holds: []uint64{1}, Relays: []uint64{relayKey(2, 0), relayKey(2, 1<<32), relayKey(3, 5)}, RelayRemasks: []uint64{relayKey(1, 4)}}).encode())
 	f.Fuzz(func(t *testing.T, b []byte) {
 		roundTrip(t, b, decodePiece, func(p *pieceBody) []byte { return p.encode() })
 	})

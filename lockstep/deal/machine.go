@@ -205,6 +205,14 @@ type Machine struct {
 	remaskHolds [][][]uint64
 	claimed     [][]bool
 	decided     []bool
+	// relays and relayRemasks: [dropped seat][holder], what each holder's
+	// piece of the dropped seat's key lists of the seats dropped before
+	// it (pieceBody.Relays); late: the envelopes of dropped seats this
+	// seat received after its last list, while no list of a seat in play
+	// named them (lookup only): its next list leaves them out (standing).
+	relays       [][][]uint64
+	relayRemasks [][][]uint64
+	late         map[slotKey]bool
 	// Pair escrows (pairescrow.go): [dealer][left-out seat], this seat's
 	// pieces of them, the published pieces [dropped][left out][holder],
 	// which this seat sent; and the order of the drops (1 for the first).
@@ -253,6 +261,7 @@ func New(cfg Config) (*Machine, error) {
 		dropped: make([]bool, n), convicted: make([]bool, n), recovered: make([]*mp.SecretKey, n), pieces: make([][]*mp.Piece, n), pieceSent: make([]bool, n)}
 	m.dropChains, m.holds, m.claimed, m.decided = make([]int, n), make([][][]uint64, n), make([][]bool, n), make([]bool, n)
 	m.dropBatches, m.remaskHolds = make([]int, n), make([][][]uint64, n)
+	m.relays, m.relayRemasks, m.late = make([][][]uint64, n), make([][][]uint64, n), map[slotKey]bool{}
 	m.pairs, m.myPairs, m.pairPieces, m.pairSent, m.dropOrder = make([][]*mp.Escrow, n), make([][]mp.Piece, n), make([][][]*mp.Piece, n), make([][]bool, n), make([]int, n)
 	for i := range m.pieces {
 		m.myPairs[i], m.pairSent[i], m.pairPieces[i] = make([]mp.Piece, n), make([]bool, n), make([][]*mp.Piece, n)
@@ -262,6 +271,7 @@ func New(cfg Config) (*Machine, error) {
 		m.pieces[i] = make([]*mp.Piece, n)
 		m.holds[i] = make([][]uint64, n)
 		m.remaskHolds[i] = make([][]uint64, n)
+		m.relays[i], m.relayRemasks[i] = make([][]uint64, n), make([][]uint64, n)
 		m.claimed[i] = make([]bool, n)
 	}
 	m.held = cfg.Hold
@@ -727,8 +737,14 @@ func (m *Machine) route(env *crypto.Envelope, seat int) error {
 			return m.forged(ci, seat, fmt.Sprintf("%s's shuffle of deck %d holds a card that is not a valid ciphertext (%v)", m.who(seat), c.deck, err), env)
 		}
 		c.links[seat] = link{env: env, out: out, proof: b.Proof}
+		if ci < m.dropChains[seat] {
+			m.arrived(slotKey{env.Kind, seat, env.Seq}, false)
+		}
 	case crypto.KindRemask:
 		m.batches[env.Seq].remaskEnv[seat] = env
+		if env.Seq < uint64(m.dropBatches[seat]) {
+			m.arrived(slotKey{env.Kind, seat, env.Seq}, true)
+		}
 	case crypto.KindShare:
 		m.batches[env.Seq].shareEnv[seat] = env
 	case crypto.KindEscrow, crypto.KindPiece, crypto.KindAccuse:

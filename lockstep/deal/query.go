@@ -2,7 +2,6 @@ package deal
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/boardmesh/boardmesh/crypto"
 	mp "github.com/boardmesh/boardmesh/crypto/mentalpoker"
@@ -153,7 +152,7 @@ func (m *Machine) Waiting() []Wait {
 					w = append(w, Wait{s, fmt.Sprintf("its drop (its shuffle of deck %d is proven forged)", c.deck)})
 					break
 				}
-				if c.links[s].env == nil && !c.links[s].skipped && s != m.me {
+				if (c.links[s].env == nil || m.late[slotKey{crypto.KindShuffle, s, c.seq}]) && !c.links[s].skipped && s != m.me {
 					switch {
 					case m.dropped[s] && !m.decided[s]:
 						// Whether the chain waits for the dropped seat's
@@ -209,7 +208,7 @@ func (m *Machine) Waiting() []Wait {
 					continue
 				}
 			}
-			if !b.remaskOK[s] && m.dropped[s] && m.decided[s] && b.remaskEnv[s] == nil && !b.remaskBad[s] {
+			if !b.remaskOK[s] && m.dropped[s] && m.decided[s] && (b.remaskEnv[s] == nil || m.late[slotKey{crypto.KindRemask, s, uint64(o.batch)}]) && !b.remaskBad[s] {
 				w = append(w, m.relayWaits(s, uint64(o.batch), true, fmt.Sprintf("%s's re-masking for batch %d", m.who(s), o.batch))...)
 			} else if !b.remaskOK[s] && b.remaskBad[s] {
 				w = append(w, Wait{s, fmt.Sprintf("its drop (its re-masking for batch %d is proven wrong)", o.batch)})
@@ -296,21 +295,26 @@ func (m *Machine) livePieceWaits(d int) []Wait {
 	return w
 }
 
-// relayWaits lists the holders whose piece of dropped seat d's key says
-// they hold what (seq: a shuffle's seq, or a batch for a re-masking),
-// which this peer lacks (remask: seq is a batch): each is to relay it.
+// relayWaits lists whom dropped seat d's envelope of seq (a shuffle's
+// seq; with remask a batch's re-masking) waits for, which this peer lacks
+// or may not use yet (escrow.go's standing): the seats in play whose list
+// says they hold it (each is to relay it); or, while the lists of a later
+// drop that decide it are not all in, their holders; or d itself.
 func (m *Machine) relayWaits(d int, seq uint64, remask bool, what string) []Wait {
+	st, live := m.standingBy(d, seq, remask)
 	var w []Wait
-	for h := range m.seats {
-		if h == d || h == m.me || !m.claimed[d][h] {
-			continue
+	switch st {
+	case stands:
+		for h, by := range live {
+			if by > 0 && h != m.me {
+				w = append(w, Wait{h, fmt.Sprintf("%s, which its piece of %s's key says it holds (it is to relay it)", what, m.who(by-1))})
+			}
 		}
-		list := m.holds[d][h]
-		if remask {
-			list = m.remaskHolds[d][h]
-		}
-		if slices.Contains(list, seq) {
-			w = append(w, Wait{h, fmt.Sprintf("%s, which its piece of %s's key says it holds (it is to relay it)", what, m.who(d))})
+	case undecided:
+		for o := m.dropOrder[d]; o <= m.drops; o++ {
+			if e := m.droppedAt(o); e >= 0 && !m.decided[e] {
+				w = append(w, m.pieceWaits(e)...)
+			}
 		}
 	}
 	if w == nil {
