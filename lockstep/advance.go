@@ -199,12 +199,46 @@ func (n *Node) mayCommitNormally(x expectation) bool {
 	return n.m.phase != PhasePlaying || len(n.voted[uint64(len(n.m.log))]) == 0
 }
 
-// tryDrop commits a complete round of drop votes at the current step.
+// tryDrop commits a complete round of drop votes at the current log
+// position (dropRound), when its votes name the current step.
 func (n *Node) tryDrop() bool {
 	m := n.m
 	if m.phase != PhasePlaying || m.group != nil {
 		return false
 	}
+	seats, x, envs, _ := n.dropRound()
+	if envs == nil {
+		return false
+	}
+	m.startDrop(seats)
+	for _, env := range envs {
+		if err := m.apply(env, x); err != nil {
+			m.dropSet = nil
+			return false
+		}
+	}
+	n.clearDropVotes()
+	// Our votes at this step are spent: the drop happened.
+	for at := range n.voted {
+		if at < uint64(len(m.log)) {
+			delete(n.voted, at)
+		}
+	}
+	return true
+}
+
+// dropRound finds the round of drop votes at the current log position:
+// of the seat sets every voter has voted for here, the first in a fixed
+// order (so that two peers holding the same votes make the same choice).
+// It returns the round's votes in voter order when the latest step they
+// name is the current one (machine.dropStep: the drop is taken there);
+// or ahead, when a vote names no state of this position we have been in:
+// its voter ended a wait for cards (with no entry) before it voted, and
+// we must end it too to take the drop (cardsStep). A round whose votes
+// all name steps before ours is skipped: we went past it (a voter never
+// does, cardsStep), so only a peer outside the vote can be there.
+func (n *Node) dropRound() (seats []int, x expectation, envs []*crypto.Envelope, ahead bool) {
+	m := n.m
 	var sets [][]int
 	at := uint64(len(m.log))
 	for s, env := range n.buf {
@@ -225,8 +259,6 @@ func (n *Node) tryDrop() bool {
 			sets = append(sets, seats)
 		}
 	}
-	// Candidates in a fixed order, so that two peers holding the same
-	// votes make the same choice.
 	sort.Slice(sets, func(a, b int) bool { return lessInts(sets[a], sets[b]) })
 	for _, seats := range sets {
 		x, ok := m.dropExpectation(seats)
@@ -234,37 +266,36 @@ func (n *Node) tryDrop() bool {
 			continue
 		}
 		body := string(encodeSeats(seats))
-		envs := make([]*crypto.Envelope, 0, len(x.who))
+		votes := make([]*crypto.Envelope, 0, len(x.who))
+		later := false
 		m.startDrop(seats)
 		for _, mi := range x.who {
 			s := n.slot(crypto.KindDrop, m.members[mi].ID, at)
 			s.extra = body
 			env, ok := n.buf[s]
-			if !ok || m.check(env, x, mi) != nil {
+			if !ok {
 				break
 			}
-			envs = append(envs, env)
+			if err := m.check(env, x, mi); err != nil {
+				if !errors.Is(err, ErrStateHash) {
+					break
+				}
+				later = true // a state we have not been in (yet)
+			}
+			votes = append(votes, env)
 		}
-		if len(envs) < len(x.who) {
-			m.dropSet = nil
+		m.dropSet = nil
+		if len(votes) < len(x.who) {
 			continue
 		}
-		for _, env := range envs {
-			if err := m.apply(env, x); err != nil {
-				m.dropSet = nil
-				return false
-			}
+		if later {
+			return seats, x, nil, true
 		}
-		n.clearDropVotes()
-		// Our votes at this step are spent: the drop happened.
-		for at := range n.voted {
-			if at < uint64(len(m.log)) {
-				delete(n.voted, at)
-			}
+		if k, ok := m.dropStep(votes); ok && k == m.seq {
+			return seats, x, votes, false
 		}
-		return true
 	}
-	return false
+	return nil, expectation{}, nil, false
 }
 
 // clearDropVotes forgets buffered votes that can no longer complete.

@@ -64,15 +64,23 @@ type machine struct {
 	groupKind crypto.Kind
 	dropSet   []int
 
-	hashes  []crypto.Hash // hashes[s] = hash of the state after s steps
-	steps   []stepInfo    // steps[s] = the step from s to s+1
-	beacons []crypto.Hash // beacons[k] = beacon round k
-	log     []*crypto.Envelope
-	logSeq  []uint64 // logSeq[i] = machine seq when entry i was committed
-	enc     *engine.Encoder
-	scratch []byte
-	reveals []crypto.Hash
-	events  []Event // produced by apply, drained by Node
+	hashes []crypto.Hash // hashes[s] = hash of the state after s steps
+	// posStart is the first step of the current log position (posSet
+	// says it is known): a secret table counts steps with no entry (a
+	// wait for cards ended, a drop's step), so one log position can see
+	// several steps, and a drop vote there may name any of them
+	// (voteStep). Set lazily, at the first step or question after the
+	// entry that made the position, once that entry's own steps are done.
+	posStart uint64
+	posSet   bool
+	steps    []stepInfo    // steps[s] = the step from s to s+1
+	beacons  []crypto.Hash // beacons[k] = beacon round k
+	log      []*crypto.Envelope
+	logSeq   []uint64 // logSeq[i] = machine seq when entry i was committed
+	enc      *engine.Encoder
+	scratch  []byte
+	reveals  []crypto.Hash
+	events   []Event // produced by apply, drained by Node
 
 	// Secret tables (secret.go): this peer's identity and card layer
 	// maker (Node only), the layer once the seats are drawn, and whether
@@ -377,8 +385,8 @@ func (m *machine) check(env *crypto.Envelope, x expectation, who int) error {
 		// mutates, so a refused action leaves everything as it was, and a
 		// clone here would double the cost of every action.
 	case crypto.KindDrop:
-		if env.StateHash != x.hash {
-			return fmt.Errorf("%w: drop vote for state %s, ours is %s", ErrStateHash, env.StateHash.Short(), x.hash.Short())
+		if _, ok := m.voteStep(env.StateHash); !ok {
+			return fmt.Errorf("%w: drop vote for state %s, not one of this log position's (ours is %s)", ErrStateHash, env.StateHash.Short(), m.hashes[m.seq].Short())
 		}
 		seats, err := decodeSeats(env.Body, len(m.seats))
 		if err != nil {
@@ -437,6 +445,11 @@ func (m *machine) apply(env *crypto.Envelope, x expectation) error {
 			Text: fmt.Sprintf("turn %d begins", m.turn+1)})
 		return m.autoplay()
 	case crypto.KindDrop:
+		// The drop is taken at the step its votes name: the latest of
+		// them, which every peer that commits it is at.
+		if k, ok := m.dropStep(g); !ok || k != m.seq {
+			return fmt.Errorf("%w: the drop votes name no state this peer is in at step %d", ErrStateHash, m.seq)
+		}
 		return m.finishDrop()
 	}
 	return nil
@@ -497,6 +510,56 @@ func (m *machine) applyAction(env *crypto.Envelope) error {
 func (m *machine) appendLog(env *crypto.Envelope) {
 	m.log = append(m.log, env)
 	m.logSeq = append(m.logSeq, m.seq)
+	if env.Kind != crypto.KindDrop {
+		// A new log position. (A drop round's votes all name the position
+		// of its first: it starts anew once the round is complete,
+		// finishDrop.)
+		m.posSet = false
+	}
+}
+
+// posFrom is the first step of the current log position (posStart).
+func (m *machine) posFrom() uint64 {
+	if !m.posSet {
+		m.posSet, m.posStart = true, m.seq
+	}
+	return m.posStart
+}
+
+// voteStep is the step at the current log position whose state hash is h
+// (the latest, should two have one hash), if any: what a drop vote cast
+// here names. A vote names the step its voter was at, and at a secret
+// table two honest voters may be at two steps of one position (one ended
+// a wait for cards, with no entry, before it voted; the other voted while
+// the wait was open). Their votes make one drop, taken at the latest step
+// any of them names (dropStep).
+func (m *machine) voteStep(h crypto.Hash) (uint64, bool) {
+	from := m.posFrom()
+	for k := m.seq; k >= from && k < uint64(len(m.hashes)); k-- {
+		if m.hashes[k] == h {
+			return k, true
+		}
+		if k == 0 {
+			break
+		}
+	}
+	return 0, false
+}
+
+// dropStep is the step a round of drop votes names: the latest any of
+// them names, or false if one names no step of this position (yet).
+func (m *machine) dropStep(votes []*crypto.Envelope) (uint64, bool) {
+	var at uint64
+	for i, env := range votes {
+		k, ok := m.voteStep(env.StateHash)
+		if !ok {
+			return 0, false
+		}
+		if i == 0 || k > at {
+			at = k
+		}
+	}
+	return at, len(votes) > 0
 }
 
 // finishReveals computes the beacon of a complete round and uses it.
@@ -660,6 +723,7 @@ func (m *machine) autoplay() error {
 func (m *machine) finishDrop() error {
 	seats := m.dropSet
 	m.dropSet = nil
+	m.posSet = false // the next log position starts after the round
 	for _, s := range seats {
 		m.dropped[s] = true
 	}
@@ -752,10 +816,11 @@ func (m *machine) dropExpectation(seats []int) (expectation, bool) {
 	if len(who) == 0 || 2*len(who) <= active {
 		return expectation{}, false
 	}
-	// A drop vote names the log position where the drop goes, not the
-	// step: one step can be waited on at two positions (its checkpoint
-	// round, then its action or reveals), and a vote cast at one must
-	// never count at the other.
+	// A drop vote names the log position where the drop goes (its seq),
+	// and the state its voter is in (hash): one step can be waited on at
+	// two positions (its checkpoint round, then its action or reveals),
+	// and a vote cast at one must never count at the other; one position
+	// can see several steps at a secret table (voteStep).
 	return expectation{kind: crypto.KindDrop, seq: uint64(len(m.log)), who: who, hash: m.hashes[m.seq], what: "a drop vote"}, true
 }
 
@@ -968,7 +1033,7 @@ func CheckEvidence(env *crypto.Envelope) (crypto.PeerID, error) {
 	if err := crypto.Verify(b); err != nil {
 		return "", fmt.Errorf("second envelope: %w", err)
 	}
-	if !crypto.SameSlot(a, b) || !evidenceKind(a.Kind) {
+	if !crypto.SameSlot(a, b) || !evidenceKind(a.Kind) || a.Kind == crypto.KindDrop && !bytes.Equal(a.Body, b.Body) {
 		return "", fmt.Errorf("%w: the two envelopes are not for one slot of a session", ErrBadBody)
 	}
 	if crypto.Equal(a, b) {
@@ -990,6 +1055,13 @@ func CheckEvidence(env *crypto.Envelope) (crypto.PeerID, error) {
 func evidenceKind(k crypto.Kind) bool {
 	switch k {
 	case crypto.KindAccept, crypto.KindReveal, crypto.KindAction, crypto.KindCheckpoint, crypto.KindExtend:
+		return true
+	case crypto.KindDrop:
+		// For one seat set (one body): a voter votes to drop a set once
+		// at a log position, in the state it is in, and the votes of one
+		// position make one drop whichever of its states they name
+		// (voteStep). Two for one set and two states would let two peers
+		// take two different drops; a voter may vote for other sets.
 		return true
 	}
 	// Every card envelope is one of its author's slots (lockstep/deal);
@@ -1181,9 +1253,18 @@ func (m *machine) feed(env *crypto.Envelope) error {
 }
 
 // endsWait reports whether env, fed next, first ends a wait for cards or
-// a pending drop (feed).
+// a pending drop (feed). A drop vote does only when it names a state
+// after the wait: one that names a step of this position signs the
+// waiting state or one before it (voteStep).
 func (m *machine) endsWait(env *crypto.Envelope) bool {
-	return m.phase == PhasePlaying && env.Kind != crypto.KindClaim && (env.Kind != crypto.KindDrop || m.group != nil || env.StateHash != m.hashes[m.seq])
+	if m.phase != PhasePlaying || env.Kind == crypto.KindClaim {
+		return false
+	}
+	if env.Kind != crypto.KindDrop || m.group != nil && m.groupKind != crypto.KindDrop {
+		return true
+	}
+	_, named := m.voteStep(env.StateHash)
+	return !named
 }
 
 func (m *machine) nameOf(id crypto.PeerID) string {

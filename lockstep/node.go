@@ -86,8 +86,12 @@ type Node struct {
 	progress int64 // time of the last commit
 	resent   int64 // time of the last re-send
 	stalled  bool
-	voted    map[uint64][][]int    // log position → seat sets this node voted to drop
-	votedAt  int64                 // when this node last voted to drop
+	voted    map[uint64][][]int // log position → seat sets this node voted to drop
+	votedAt  int64              // when this node last voted to drop
+	// waitedAt is the log position waited lists the seats of: every seat
+	// this node waited for there (Tick), for heldBy.
+	waitedAt uint64
+	waited   []int
 	asked    map[crypto.PeerID]int // log length when a gap was last requested from a peer
 	askTurn  int                   // how many stalled gap requests named a peer (gapAsk)
 	asks     askPacer              // the backoff of a stall's gap asks (asks.go)
@@ -149,8 +153,11 @@ type Node struct {
 	// drop it at once (secretdrop.go), or, at a table of two, may claim.
 	convicted []CardCheat
 	replaying bool
-	modeFor   crypto.Hash // the session modeText is of
-	modeText  string
+	// replayRest is the rest of the log a replaying node is about to
+	// feed (cardsStep: a round of drop votes there pins a wait for cards).
+	replayRest []*crypto.Envelope
+	modeFor    crypto.Hash // the session modeText is of
+	modeText   string
 
 	stopped    bool
 	stateSent  map[uint64]bool
@@ -403,8 +410,30 @@ func (n *Node) Act(a engine.Action) error {
 }
 
 // VoteDrop signs a vote to drop seats at the current step. The drop
-// happens once every other seated peer has voted for the same seats.
-func (n *Node) VoteDrop(seats []int) error { return n.voteDrop(seats, "") }
+// happens once every other seated peer has voted for the same seats. A
+// seat held by its own drop vote at a wait for cards this peer went past
+// (heldBy) is not voted out: this peer joins that vote instead.
+func (n *Node) VoteDrop(seats []int) error {
+	var rest []int
+	for _, s := range seats {
+		if s >= 0 && s < len(n.m.seats) && n.m.phase == PhasePlaying {
+			mi := n.m.seats[s]
+			if d := n.heldBy(n.m.members[mi].ID); d != nil {
+				// Not slow: held by its own vote, which waits for ours.
+				why := fmt.Sprintf("%s (seat %d), which this peer waits for, voted so here while a wait for cards this peer has gone past was open, and is held by that vote until the others join it", n.m.name(mi), s+1)
+				if err := n.voteDrop(d, why); err != nil {
+					return err
+				}
+				continue
+			}
+		}
+		rest = append(rest, s)
+	}
+	if len(rest) == 0 && len(seats) > 0 {
+		return nil
+	}
+	return n.voteDrop(rest, "")
+}
 
 // voteDrop is VoteDrop, with why (if set) said in the vote's event.
 func (n *Node) voteDrop(seats []int, why string) error {
@@ -570,6 +599,12 @@ func (n *Node) Step(env *crypto.Envelope) error {
 		if _, have := n.sent[s]; !have {
 			n.sent[s] = env
 			n.rd.Persist = append(n.rd.Persist, env)
+			if env.Kind == crypto.KindDrop && n.m.phase == PhasePlaying {
+				// A vote of ours binds as one we kept (mayCommitNormally).
+				if seats, err := decodeSeats(env.Body, len(n.m.seats)); err == nil && !n.votedFor(env.Seq, seats) {
+					n.voted[env.Seq] = append(n.voted[env.Seq], seats)
+				}
+			}
 		}
 	}
 	if !n.bufPut(s, env) {
@@ -794,6 +829,7 @@ func (n *Node) Tick(now int64) {
 	}
 	n.dropConvicted()
 	waits := n.Waiting()
+	n.noteWaited(waits)
 	if n.cardWorked {
 		n.cardWorked, n.cardBusy = false, now
 	}
@@ -899,6 +935,80 @@ func (n *Node) Tick(now int64) {
 	}
 }
 
+// heldBy is the seat set that peer p, which we wait for, voted to drop
+// at this log position in a state we have gone past here, where our
+// vote is needed and not cast, and each of whose seats we waited for
+// here too: the first such set in seat order, or nil.
+//
+// A voter never commits its position otherwise (mayCommitNormally), nor
+// ends a wait for cards there (cardsStep). So when it voted while a
+// wait was open, and the envelopes that end the wait came to us before
+// our own drop period ran out, we went on to the next step and it could
+// not: it cannot give what that step needs of it (its checkpoint, its
+// reveal, its move), and waiting for it is waiting for ourselves. Voting
+// it out for that would drop an honest peer for being held; going on
+// without it is impossible. So we join its vote (Tick, after the drop
+// period like any vote), and the drop is taken at the later of the two
+// steps the votes name (dropRound), where it catches up. We join only a
+// drop of seats we waited for here ourselves: a peer cannot lead us to
+// drop one that never kept us waiting by claiming it kept it waiting.
+func (n *Node) heldBy(p crypto.PeerID) []int {
+	m := n.m
+	at := uint64(len(m.log))
+	me := n.myMember()
+	var out []int
+	for s, env := range n.buf {
+		if s.kind != crypto.KindDrop || env.Seq != at || env.Author != p {
+			continue
+		}
+		seats, err := decodeSeats(env.Body, len(m.seats))
+		if err != nil {
+			continue
+		}
+		x, ok := m.dropExpectation(seats)
+		if !ok || me < 0 || !containsInt(x.who, me) || n.votedFor(at, seats) {
+			continue
+		}
+		if k, known := m.voteStep(env.StateHash); !known || k >= m.seq {
+			continue // not held back: it is where we are (or ahead)
+		}
+		waited := n.waitedAt == at
+		for _, d := range seats {
+			waited = waited && containsInt(n.waited, d)
+		}
+		if !waited {
+			continue
+		}
+		if out == nil || lessInts(seats, out) {
+			out = seats
+		}
+	}
+	return out
+}
+
+// noteWaited records the seats waits name (not for a drop vote) at the
+// current log position.
+func (n *Node) noteWaited(waits []Wait) {
+	if at := uint64(len(n.m.log)); n.waitedAt != at {
+		n.waitedAt, n.waited = at, nil
+	}
+	for _, w := range waits {
+		if w.Seat >= 0 && w.What != voteWaiting && !containsInt(n.waited, w.Seat) {
+			n.waited = append(n.waited, w.Seat)
+		}
+	}
+}
+
+// votedFor reports whether this node voted to drop seats at log position at.
+func (n *Node) votedFor(at uint64, seats []int) bool {
+	for _, v := range n.voted[at] {
+		if equalInts(v, seats) {
+			return true
+		}
+	}
+	return false
+}
+
 // extendDropVotes: a drop vote of ours that a voter it needs has not
 // joined for DropAfter. That voter went too, at the same moment as the
 // seats we voted out (two players who quit together: the action waited
@@ -1001,6 +1111,14 @@ func (n *Node) Waiting() []Wait {
 		return nil
 	}
 	out := n.inputWaits()
+	for i, w := range out {
+		if w.Why != "" || w.Seat < 0 || n.m.phase != PhasePlaying {
+			continue
+		}
+		if d := n.heldBy(w.Peer); d != nil {
+			out[i].Why = fmt.Sprintf("held: it voted here to drop %s while a wait for cards this peer has gone past was open, and cannot go on until the others join that vote; a vote to drop it joins that vote instead", n.m.seatNames(d))
+		}
+	}
 	if len(out) == 0 {
 		// Every input is here, or the cards wait for nobody: what holds
 		// us may be our own drop vote; then the other voters are whom we
@@ -1037,11 +1155,13 @@ func (n *Node) voteWaits() []Wait {
 			}
 			s := n.slot(crypto.KindDrop, id, at)
 			s.extra = string(encodeSeats(seats))
-			if env, have := n.buf[s]; have && env.StateHash == x.hash {
-				// (A vote cast at this position for another step, before
-				// or after a wait for cards ended with no entry, can
-				// never count here: still waited for, so said.)
-				continue
+			if env, have := n.buf[s]; have {
+				if _, known := m.voteStep(env.StateHash); known || m.cardsPending {
+					// Its vote counts: it names a step of this position,
+					// or one after the wait for cards we are in, which
+					// we go to once every vote is here (dropRound).
+					continue
+				}
 			}
 			seat := m.seatOf[mi]
 			out = append(out, Wait{Peer: id, Name: m.name(mi), Seat: seat, What: voteWaiting, For: n.now - n.progress,

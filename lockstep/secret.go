@@ -553,7 +553,9 @@ func (n *Node) replay(log []*crypto.Envelope, cards []CardRecord) error {
 			}
 			ci++
 		}
+		n.replayRest = log[i:]
 		n.settleCards()
+		n.replayRest = nil
 		if i == len(log) {
 			break
 		}
@@ -588,7 +590,10 @@ func (n *Node) settleCards() {
 			worked = true
 		}
 		n.drainCards()
-		if !n.cardsStep() && !worked {
+		// A drop's step too (secretdrop.go): live, advance counts it once
+		// the pieces have rebuilt the key; a replay that skipped it met
+		// the checkpoint round after it with nothing due.
+		if !n.cardsStep() && !n.cardDropStep() && !worked {
 			return
 		}
 	}
@@ -730,16 +735,27 @@ func (n *Node) cardsStep() bool {
 	if m.needCP || m.group != nil || m.st.ToAct().Kind == engine.ActorCards {
 		return false
 	}
-	if !n.mayCommitNormally(expectation{}) {
-		// Our drop vote at this log position binds the step it was cast
-		// at (its state hash): ending the wait for cards here, with no
-		// entry, would make the step another under the votes, so that
-		// the drop could never complete on any peer that did the same,
-		// and each would sit held by its own vote, waiting for nothing
-		// (the shares came just after the votes, and the seat voted out
-		// vanished). The wait ends by the drop, or once a peer that went
-		// on without voting frees us (StepAnswer), as for an action.
+	if n.replaying && m.votesPin(n.replayRest) {
+		// A restarted node replaying its log: the next entries are a
+		// round of drop votes that name this step as their latest (or an
+		// earlier one), so the wait was still open when it committed
+		// (the card envelopes that end it may have come before the
+		// round, to a voter held by its own vote, below).
 		return false
+	}
+	if !n.mayCommitNormally(expectation{}) {
+		// Our drop vote at this log position names the step it was cast
+		// at (its state hash), and a drop is taken at the latest step its
+		// votes name (dropRound): ending the wait for cards here, with no
+		// entry, would take us past a drop that every other voter may
+		// still join where we voted. So the wait ends by the drop, or
+		// once a peer that went on without voting frees us (StepAnswer),
+		// as for an action; or when every voter has voted and a vote
+		// names a state after the wait, which its voter reached before
+		// voting: then the drop is taken there, and we go there too.
+		if _, _, _, ahead := n.dropRound(); !ahead {
+			return false
+		}
 	}
 	m.cardsSynced = false
 	if err := m.cardsDone(); err != nil {
@@ -759,6 +775,7 @@ func (n *Node) cardsStep() bool {
 
 // cardsDone counts the end of a wait for cards as a step (no entry).
 func (m *machine) cardsDone() error {
+	m.posFrom() // a step with no entry: the log position's first, if none came before
 	m.cardsPending, m.cardsSynced = false, false
 	m.opened = append(m.opened, m.newlyPublic()...)
 	info := stepInfo{Kind: "cards", Seat: -1, Entry: -1}
@@ -773,7 +790,15 @@ func (m *machine) cardsDone() error {
 // from the next action, which may come after it (Verifier holds entries
 // until it has it).
 func (m *machine) cardsFromLog() bool {
-	return m.cardsPending && m.cards == nil && !m.needCP && m.group == nil && m.phase == PhasePlaying
+	return m.waitFromLog() && m.group == nil
+}
+
+// waitFromLog is cardsFromLog, in a round or not: a round of drop votes
+// whose next vote names the state after the wait ends it there (feed:
+// the first voter voted while the wait was open, the next after it
+// ended, at the same log position).
+func (m *machine) waitFromLog() bool {
+	return m.cardsPending && m.cards == nil && !m.needCP && m.phase == PhasePlaying
 }
 
 // verifyCards is Verify's (and a restarted node's) way past a wait for
@@ -781,7 +806,7 @@ func (m *machine) cardsFromLog() bool {
 // next action carries. Without one (another kind of entry) only private
 // openings can be answered.
 func (m *machine) verifyCards(env *crypto.Envelope) error {
-	if !m.cardsFromLog() {
+	if !m.cardsFromLog() && !(m.waitFromLog() && m.group != nil && m.groupKind == crypto.KindDrop && env.Kind == crypto.KindDrop) {
 		return nil
 	}
 	var opened []pubCard

@@ -48,6 +48,7 @@ func (m *machine) dropReady() bool {
 // public in the state (shown by the card layer, or, for Verify, read from
 // the next action's list), then the game drops them.
 func (m *machine) finishCardDrop() error {
+	m.posFrom() // a step with no entry (cardsDone)
 	seats := m.dropCards
 	m.dropCards = nil
 	shown := m.newlyPublic()
@@ -94,6 +95,13 @@ func (m *machine) verifyDrop(env *crypto.Envelope) error {
 	next := env
 	for i := 0; next.Kind != crypto.KindAction && i < len(m.ahead); i++ {
 		next = m.ahead[i]
+	}
+	if next.Kind != crypto.KindAction && m.droppedHidden() {
+		// A growing log (Verifier) has not brought the action that names
+		// them yet: it holds the entries until it has (as for a wait for
+		// cards), rather than counting the drop without them, in a state
+		// whose hash no seat signed.
+		return fmt.Errorf("%w: the log does not say yet which hidden cards %s held (%w)", ErrUnexpected, m.seatNames(m.dropCards), errOpenedAhead)
 	}
 	if next.Kind == crypto.KindAction {
 		s, err := decodeSecretAction(next.Body)
@@ -250,4 +258,46 @@ func (n *Node) dropConvicted() {
 		}
 		_ = n.voteDrop([]int{s}, "the card protocol proved it a cheat by an envelope it signed")
 	}
+}
+
+// votesPin reports whether rest, the log a replaying node is about to
+// feed, starts with a round of drop votes at the current log position
+// whose votes all name steps this node has been in at this position: the
+// round was taken at one of them (the latest, machine.dropStep), so a
+// wait for cards open now was still open then and must not end before
+// the round. A vote that names a state not reached yet is after the
+// wait: the wait ended first.
+func (m *machine) votesPin(rest []*crypto.Envelope) bool {
+	if len(rest) == 0 || rest[0].Kind != crypto.KindDrop || rest[0].Seq != uint64(len(m.log)) {
+		return false
+	}
+	for _, env := range rest {
+		if env.Kind != crypto.KindDrop || env.Seq != rest[0].Seq || string(env.Body) != string(rest[0].Body) {
+			break
+		}
+		if _, ok := m.voteStep(env.StateHash); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// droppedHidden reports whether a seat whose drop is pending holds a
+// card not public: the drop's step shows it (verifyDrop).
+func (m *machine) droppedHidden() bool {
+	c := m.st.(engine.CardState).Cards()
+	for d := 0; d < c.NumDecks(); d++ {
+		for p := 0; c.Valid(engine.Handle{Deck: uint8(d), Pos: uint16(p)}); p++ {
+			h := engine.Handle{Deck: uint8(d), Pos: uint16(p)}
+			if _, pub := c.Public(h); pub {
+				continue
+			}
+			for _, s := range m.dropCards {
+				if c.Seen(h, s) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
