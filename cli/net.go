@@ -76,7 +76,7 @@ func addPeerFlags(cmd *cobra.Command, nf *NetFlags, withName bool) {
 func addSeatFlags(cmd *cobra.Command, nf *NetFlags) {
 	cmd.Flags().StringVar(&nf.Bot, "bot", "", "let a bot of this kind play your seat (see 'boardmesh games')")
 	cmd.Flags().DurationVar(&nf.BotDelay, "bot-delay", 0, "pause before each of the bot's moves")
-	cmd.Flags().DurationVar(&nf.DropAfter, "drop-after", defaultDropAfter, "after this long waiting for a player, you may vote to drop them (d on the game screen; without it this peer votes by itself); 0: wait for them forever")
+	cmd.Flags().DurationVar(&nf.DropAfter, "drop-after", defaultDropAfter, "after this long waiting for a player, you may vote to drop them (d on the game screen; without it this peer votes by itself); 0: wait for them forever. At a table of two, also how long you must have kept the other player waiting before this peer takes their claim of the win (0: 60s)")
 	cmd.Flags().Int64Var(&nf.InjectDesync, "inject-desync", -1, "developers: make this peer's engine state go wrong at step SEQ, so the others report a desync (see 'boardmesh play --help')")
 }
 
