@@ -89,9 +89,10 @@ type Node struct {
 	voted    map[uint64][][]int // log position → seat sets this node voted to drop
 	votedAt  int64              // when this node last voted to drop
 	// waitedAt is the log position waited lists the seats of: every seat
-	// this node waited for there (Tick), for heldBy.
+	// this node waited for there (Tick), with the longest it waited for
+	// each, for heldBy.
 	waitedAt uint64
-	waited   []int
+	waited   []seatWait
 	asked    map[crypto.PeerID]int // log length when a gap was last requested from a peer
 	askTurn  int                   // how many stalled gap requests named a peer (gapAsk)
 	asks     askPacer              // the backoff of a stall's gap asks (asks.go)
@@ -950,8 +951,11 @@ func (n *Node) Tick(now int64) {
 // without it is impossible. So we join its vote (Tick, after the drop
 // period like any vote), and the drop is taken at the later of the two
 // steps the votes name (dropRound), where it catches up. We join only a
-// drop of seats we waited for here ourselves: a peer cannot lead us to
-// drop one that never kept us waiting by claiming it kept it waiting.
+// drop of seats that each kept us waiting here ourselves, for long
+// (joinAfter): a peer cannot lead us to drop one that never kept us
+// waiting by claiming it kept it waiting, nor one that was only a moment
+// slow in a routine wait for cards (the vote at once, then its own
+// silence, would get the honest seat dropped and keep the voter).
 func (n *Node) heldBy(p crypto.PeerID) []int {
 	m := n.m
 	at := uint64(len(m.log))
@@ -974,7 +978,7 @@ func (n *Node) heldBy(p crypto.PeerID) []int {
 		}
 		waited := n.waitedAt == at
 		for _, d := range seats {
-			waited = waited && containsInt(n.waited, d)
+			waited = waited && n.waitedFor(d) >= n.joinAfter()
 		}
 		if !waited {
 			continue
@@ -986,17 +990,57 @@ func (n *Node) heldBy(p crypto.PeerID) []int {
 	return out
 }
 
+// seatWait is a seat this node waited for at waitedAt, and the longest
+// it waited for it there.
+type seatWait struct {
+	seat int
+	For  int64
+}
+
 // noteWaited records the seats waits name (not for a drop vote) at the
-// current log position.
+// current log position, each with the longest wait for it.
 func (n *Node) noteWaited(waits []Wait) {
 	if at := uint64(len(n.m.log)); n.waitedAt != at {
 		n.waitedAt, n.waited = at, nil
 	}
 	for _, w := range waits {
-		if w.Seat >= 0 && w.What != voteWaiting && !containsInt(n.waited, w.Seat) {
-			n.waited = append(n.waited, w.Seat)
+		if w.Seat < 0 || w.What == voteWaiting {
+			continue
+		}
+		i := 0
+		for i < len(n.waited) && n.waited[i].seat != w.Seat {
+			i++
+		}
+		if i == len(n.waited) {
+			n.waited = append(n.waited, seatWait{seat: w.Seat})
+		}
+		n.waited[i].For = max(n.waited[i].For, w.For)
+	}
+}
+
+// waitedFor is the longest this node waited for seat at the current log
+// position (0 if never).
+func (n *Node) waitedFor(seat int) int64 {
+	if n.waitedAt != uint64(len(n.m.log)) {
+		return 0
+	}
+	for _, w := range n.waited {
+		if w.seat == seat {
+			return w.For
 		}
 	}
+	return 0
+}
+
+// joinAfter is how long a seat must have kept this node waiting at a
+// position before it joins a held voter's vote to drop it (heldBy): a
+// quarter of the drop period (a person's: its claim period), at least the
+// stall period. The held voter voted after its own drop period of waiting
+// for that seat, which this node, waiting for the same envelopes, mostly
+// saw too; a routine wait for cards lasts milliseconds.
+func (n *Node) joinAfter() int64 {
+	period := max(n.cfg.DropAfter, n.cfg.ClaimAfter)
+	return max(n.cfg.StallAfter, period/4)
 }
 
 // votedFor reports whether this node voted to drop seats at log position at.
