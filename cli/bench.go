@@ -179,7 +179,11 @@ func printStages(w io.Writer, results []p2p.NetBench) {
 	for _, r := range results {
 		fmt.Fprintf(w, "%5d", r.Peers)
 		for _, s := range r.Stages {
-			fmt.Fprintf(w, " %13s", fmt.Sprintf("%.2f / %.2f", float64(s.FirstP50)/float64(time.Millisecond), float64(s.LastP50)/float64(time.Millisecond)))
+			cell := "n/a"
+			if s.LastP50 > 0 {
+				cell = fmt.Sprintf("%.2f / %.2f", float64(s.FirstP50)/float64(time.Millisecond), float64(s.LastP50)/float64(time.Millisecond))
+			}
+			fmt.Fprintf(w, " %13s", cell)
 		}
 		fmt.Fprintln(w)
 	}

@@ -84,19 +84,24 @@ func (n *Node) proveCheat(c *CardCheat) {
 // seat found among the card records: a refused move kept as the proof of
 // a bad reveal (proveCheat). At the same log position as when it came,
 // the card layer refuses it again and names the cheat again. One that
-// is not the move due here (a disk edited) changes nothing; a move due
-// here that the layer takes (a disk edited with another genuine move of
-// that seat) is taken as if it had come from the network.
-func (n *Node) recheckAction(env *crypto.Envelope) {
+// is not the move due here (a disk edited) changes nothing. A move due
+// here that the layer takes is no refused move: the file holds, as a
+// card record, a genuine move its log does not (a damaged or edited
+// file); taking it would leave this node's log one entry longer than the
+// file's, so the restart stops and says so.
+func (n *Node) recheckAction(env *crypto.Envelope) error {
 	m := n.m
 	x, ok := m.expect()
 	if !ok || x.kind != crypto.KindAction || len(x.who) != 1 || m.members[x.who[0]].ID != env.Author || n.verify(env) != nil {
-		return
+		return nil
 	}
 	if m.check(env, x, x.who[0]) != nil {
-		return
+		return nil
 	}
-	_ = m.apply(env, x)
+	if m.apply(env, x) == nil {
+		return fmt.Errorf("lockstep: the log file's card records hold a move of %s for step %d that its log does not: the file is damaged or was edited", m.name(x.who[0]), env.Seq+1)
+	}
+	return nil
 }
 
 // claimCheat is the cheat a claim names, checked against the log.
@@ -133,6 +138,13 @@ func (m *machine) checkClaimCheat(b *claimBody, seat int) (*claimCheat, error) {
 	}
 	if !fits {
 		return nil, fmt.Errorf("%w: a claim proves %s with a %s envelope", ErrBadBody, cheatWords[i].words, proof.Kind)
+	}
+	if proof.Kind == crypto.KindAction && proof.Seq != m.seq {
+		// A refused move proves a cheat only at the step it was refused
+		// at, the one the claim is made at (the table cannot have gone
+		// on without it); a move of an earlier step is one the table
+		// took, or never asked for.
+		return nil, fmt.Errorf("%w: a claim proves %s with %s's move of step %d, but the table is at step %d: a move the table took, or never asked for, proves no cheat", ErrBadBody, cheatWords[i].words, m.name(m.seats[other]), proof.Seq+1, m.seq+1)
 	}
 	if err := crypto.Verify(proof); err != nil {
 		return nil, fmt.Errorf("%w: a claim's proof of a cheat is not signed by %s (seat %d): %v", ErrBadBody, m.name(m.seats[other]), other+1, err)
@@ -252,8 +264,14 @@ func (m *machine) result() engine.Result {
 	return m.st.Result()
 }
 
-// claimAfter is how long the other seat must have kept us waiting.
+// claimAfter is how long the other seat must have kept us waiting, and
+// how long we must have kept it waiting before we take its claim
+// (claimRefusal): Config.ClaimAfter, else the drop period, else the stall
+// period.
 func (n *Node) claimAfter() int64 {
+	if n.cfg.ClaimAfter > 0 {
+		return n.cfg.ClaimAfter
+	}
 	if n.cfg.DropAfter > 0 {
 		return n.cfg.DropAfter
 	}
@@ -340,10 +358,7 @@ func (n *Node) claimRefusal(env *crypto.Envelope, claimant int, cheat *claimChea
 				"if what this peer sent never reached %s, the two are cut off from each other; the claim is refused here", name, name, w.What, name)
 		}
 	}
-	period := n.cfg.ClaimAfter
-	if period <= 0 {
-		period = n.claimAfter()
-	}
+	period := n.claimAfter()
 	if waited := n.now - n.progress; n.progress > 0 && waited < period-period/10 {
 		return fmt.Sprintf("%s claimed the win after this peer had kept the table waiting %s; a claim needs %s here; the claim is refused here",
 			name, fmtMillis(waited), fmtMillis(period))
@@ -476,8 +491,13 @@ func (n *Node) claimedAway(idx uint64, env *crypto.Envelope) {
 		return
 	}
 	cheat, err := m.checkClaimCheat(body, seat)
-	if err != nil || n.pinnedOnUs(env, cheat) {
-		return // (a cheat pinned on us: refused, as in claimStep)
+	if err != nil {
+		return
+	}
+	if n.pinnedOnUs(env, cheat) {
+		_ = n.reject(env, fmt.Errorf("%w: %s claimed the win at log entry %d, naming %s by this peer with an envelope this peer signed; this peer signed it as its own card layer made it by the protocol, so the claim is refused (whoever holds the card log can check that envelope)",
+			ErrFalseCheat, m.name(mi), idx, cheat.words))
+		return
 	}
 	if cheat == nil && (!n.restarted || idx < uint64(n.released)) {
 		// A plain claim where this peer, running all along, went on: it

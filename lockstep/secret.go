@@ -539,7 +539,9 @@ func (n *Node) replay(log []*crypto.Envelope, cards []CardRecord) error {
 			n.settleCards()
 			switch env := cards[ci].Env; {
 			case env != nil && env.Kind == crypto.KindAction && env.Author != n.id.ID() && n.m.cards != nil:
-				n.recheckAction(env) // a cheat's proof (claim.go)
+				if err := n.recheckAction(env); err != nil { // a cheat's proof (claim.go)
+					return err
+				}
 			case env == nil || !env.Kind.Card() || env.Author == n.id.ID():
 			case n.m.cards != nil:
 				if n.m.cards.Step(env) == nil {

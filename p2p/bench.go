@@ -97,7 +97,8 @@ const maxTablePeers = 8
 
 // stageRows is NetBench.Stages from the stage times of each published
 // action: per stage, the medians over the actions that every receiver
-// (every peer but the author) reached, of the first and the last.
+// (every peer but the author) reached, of the first and the last; every
+// stage has its row, zero where no action was reached everywhere.
 func stageRows(published map[slotKey]time.Time, authors map[slotKey]int, staged map[slotKey]*stageTimes, n int) []StageLatency {
 	var rows []StageLatency
 	for st := range int(stageCount) + 1 {
@@ -130,10 +131,11 @@ func stageRows(published map[slotKey]time.Time, authors map[slotKey]int, staged 
 		if st < int(stageCount) {
 			name = Stage(st).String()
 		}
-		if len(first) == 0 {
-			continue
+		row := StageLatency{Stage: name} // zero: no action reached it everywhere
+		if len(first) > 0 {
+			row.FirstP50, row.LastP50 = percentile(first, 50), percentile(last, 50)
 		}
-		rows = append(rows, StageLatency{Stage: name, FirstP50: percentile(first, 50), LastP50: percentile(last, 50)})
+		rows = append(rows, row)
 	}
 	return rows
 }

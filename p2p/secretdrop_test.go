@@ -168,8 +168,11 @@ func newDropTableTuned(t *testing.T, ctx context.Context, g *engine.Game, names 
 		// every other peer holds every escrow (on a loaded machine one
 		// could still be on its way when a bot's move comes, and a seat
 		// gone before its escrow arrived cannot be rebuilt, by design).
-		for wait := time.Now(); len(names) >= 3 && !escrowsEverywhere(tbl, victim) && time.Since(wait) < 30*time.Second; {
-			time.Sleep(20 * time.Millisecond)
+		for wait := time.Now(); len(names) >= 3 && !escrowsEverywhere(tbl, victim); time.Sleep(20 * time.Millisecond) {
+			if time.Since(wait) > 30*time.Second {
+				t.Errorf("30 s after %s's last move some peer still lacks an escrow; the scenario is not the one under test", names[victim])
+				break
+			}
 		}
 		_ = tbl.Peers[victim].Host.Close()
 		d.cancel[victim]()

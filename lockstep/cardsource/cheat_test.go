@@ -454,6 +454,21 @@ func claimForged(t *testing.T, nt *nodeTable, log []*crypto.Envelope) {
 	unsigned := *p
 	unsigned.Sig = append([]byte(nil), p.Sig...)
 	unsigned.Sig[0] ^= 1
+	// A move of the other seat's for another step than the claim's,
+	// signed by it (one the table took, or never asked for): any signed
+	// move fits "bad reveal" by its kind, but only one refused at the
+	// claim's step proves it.
+	var taken []byte
+	for _, id := range nt.ids {
+		if id.ID() == p.Author {
+			mv := crypto.Envelope{Session: claim.Session, Seq: 1 << 20, Kind: crypto.KindAction, Body: []byte{0}}
+			crypto.Sign(id, &mv)
+			taken = mv.Marshal()
+		}
+	}
+	if taken == nil {
+		t.Fatal("no identity of the other seat")
+	}
 	for what, c := range map[string]struct {
 		name  string
 		proof []byte
@@ -462,6 +477,7 @@ func claimForged(t *testing.T, nt *nodeTable, log []*crypto.Envelope) {
 		"a bad signature":             {name, unsigned.Marshal()},
 		"a cheat of another kind":     {"bad escrow", proof},
 		"an unknown cheat":            {"rude", proof},
+		"a move of another step":      {"bad reveal", taken},
 	} {
 		e := engine.NewEncoder(nil)
 		e.Uint("seat", seat)
