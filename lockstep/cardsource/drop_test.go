@@ -292,15 +292,7 @@ func TestNodeSecretPauseAndClaim(t *testing.T) {
 		_ = b.StepAnswer(answer)
 		nt.gone = -1
 		nt.run()
-		refused := ""
-		for _, ev := range nt.events[1][before:] {
-			if ev.Kind == lockstep.EventGameOver {
-				t.Fatalf("P2, back, took the claim: %s", ev.Text)
-			}
-			if ev.Kind == lockstep.EventRejected && strings.Contains(ev.Text, "P1 claimed the win, saying this peer kept the table waiting, but this peer has sent all it owes here") {
-				refused = ev.Text
-			}
-		}
+		refused := nt.claimRefused(1, before, "P1 claimed the win, saying this peer kept the table waiting, but this peer has sent all it owes here")
 		if refused == "" || b.Status().Phase != lockstep.PhasePlaying || !strings.Contains(refused, "cut off") {
 			t.Fatalf("P2, back, is in phase %v and said %q; events %v", b.Status().Phase, refused, nt.events[1][before:])
 		}
@@ -660,16 +652,8 @@ func TestNodeSecretLateSharesAfterDropVotes(t *testing.T) {
 				}
 				return true
 			}
-			voted := func(i int) bool {
-				for _, ev := range nt.events[i] {
-					if ev.Kind == lockstep.EventDropVote {
-						return true
-					}
-				}
-				return false
-			}
 			nt.onIdle = func() {
-				if released || !voted(0) || !voted(1) {
+				if released || !nt.votedDrop(0) || !nt.votedDrop(1) {
 					return
 				}
 				released = true

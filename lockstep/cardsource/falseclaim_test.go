@@ -58,15 +58,7 @@ func TestNodeRefusesACheatPinnedOnIt(t *testing.T) {
 	_ = a.Step(claim)
 	nt.left = []bool{false, true} // P2's client has ended its game
 	nt.run()
-	said := ""
-	for _, ev := range nt.events[0][before:] {
-		if ev.Kind == lockstep.EventGameOver {
-			t.Fatalf("P1's game ended: %s", ev.Text)
-		}
-		if ev.Kind == lockstep.EventRejected && strings.Contains(ev.Text, "P2 claimed the win, naming a wrong decryption share by this peer") {
-			said = ev.Text
-		}
-	}
+	said := nt.claimRefused(0, before, "P2 claimed the win, naming a wrong decryption share by this peer")
 	if said == "" || a.Status().Phase != lockstep.PhasePlaying {
 		t.Fatalf("P2's claim pinning a share on P1: said %q, P1's phase %v; events %v", said, a.Status().Phase, nt.events[0][before:])
 	}
@@ -153,15 +145,7 @@ func TestNodeRefusesAnEarlyClaim(t *testing.T) {
 	before := len(nt.events[0])
 	_ = a.Step(claim())
 	nt.run()
-	refused := ""
-	for _, ev := range nt.events[0][before:] {
-		if ev.Kind == lockstep.EventGameOver {
-			t.Fatalf("P1 took an early claim: %s", ev.Text)
-		}
-		if ev.Kind == lockstep.EventRejected && strings.Contains(ev.Text, "P2 claimed the win after this peer had kept the table waiting") {
-			refused = ev.Text
-		}
-	}
+	refused := nt.claimRefused(0, before, "P2 claimed the win after this peer had kept the table waiting")
 	if refused == "" || !strings.Contains(refused, "a claim needs 2 s here") || a.Status().Phase != lockstep.PhasePlaying {
 		t.Fatalf("P2's early claim: P1 said %q, phase %v; events %v", refused, a.Status().Phase, nt.events[0][before:])
 	}
@@ -181,4 +165,31 @@ func TestNodeRefusesAnEarlyClaim(t *testing.T) {
 		!strings.Contains(res.Reason, "P1 left the table; P2 claimed the win") {
 		t.Fatalf("P2's claim after P1 kept it waiting 2.5 s: phase %v, result %+v", a.Status().Phase, res)
 	}
+}
+
+// claimRefused is the text of the rejection peer i raised since its
+// event before that contains want ("" if none); a game over among those
+// events fails the test: the claim was taken.
+func (nt *nodeTable) claimRefused(i, before int, want string) string {
+	nt.t.Helper()
+	said := ""
+	for _, ev := range nt.events[i][before:] {
+		if ev.Kind == lockstep.EventGameOver {
+			nt.t.Fatalf("peer %d took the claim: %s", i+1, ev.Text)
+		}
+		if ev.Kind == lockstep.EventRejected && strings.Contains(ev.Text, want) {
+			said = ev.Text
+		}
+	}
+	return said
+}
+
+// votedDrop reports whether peer i has voted to drop a seat.
+func (nt *nodeTable) votedDrop(i int) bool {
+	for _, ev := range nt.events[i] {
+		if ev.Kind == lockstep.EventDropVote {
+			return true
+		}
+	}
+	return false
 }

@@ -107,19 +107,11 @@ func TestNodeSecretDropVotesAcrossCardWait(t *testing.T) {
 				late = append(late, env)
 				return true
 			}
-			voted := func(i int) bool {
-				for _, ev := range nt.events[i] {
-					if ev.Kind == lockstep.EventDropVote {
-						return true
-					}
-				}
-				return false
-			}
 			nt.onIdle = func() {
-				if released || !armed || !voted(0) {
+				if released || !armed || !nt.votedDrop(0) {
 					return
 				}
-				if voted(1) {
+				if nt.votedDrop(1) {
 					t.Fatal("the second peer voted before the shares came; the scenario did not happen")
 				}
 				released = true
