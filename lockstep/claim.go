@@ -379,6 +379,13 @@ func (n *Node) pinnedOnUs(env *crypto.Envelope, cheat *claimCheat) bool {
 	return cheat != nil && env.Author != n.id.ID() && cheat.proof.Author == n.id.ID()
 }
 
+// falseCheat is the refusal of claimant's claim of the win (made where:
+// "" or " at log entry N") that pins cheat on this peer (pinnedOnUs).
+func falseCheat(claimant, where string, cheat *claimCheat) error {
+	return fmt.Errorf("%w: %s claimed the win%s, naming %s by this peer with an envelope this peer signed; this peer signed it as its own card layer made it by the protocol, so the claim is refused (whoever holds the card log can check that envelope)",
+		ErrFalseCheat, claimant, where, cheat.words)
+}
+
 // claimNames reports whether a claim can name the cheat called name.
 func claimNames(name string) bool {
 	for _, c := range cheatWords {
@@ -431,8 +438,7 @@ func (n *Node) claimStep() bool {
 			// made. Refused and said; the claimant's own node has ended
 			// its game, so this one pauses in turn, and may claim.
 			n.unbuf(s)
-			_ = n.reject(env, fmt.Errorf("%w: %s claimed the win, naming %s by this peer with an envelope this peer signed; this peer signed it as its own card layer made it by the protocol, so the claim is refused (whoever holds the card log can check that envelope)",
-				ErrFalseCheat, m.name(m.seats[seat]), cheat.words))
+			_ = n.reject(env, falseCheat(m.name(m.seats[seat]), "", cheat))
 			continue
 		}
 		n.unbuf(s)
@@ -495,8 +501,7 @@ func (n *Node) claimedAway(idx uint64, env *crypto.Envelope) {
 		return
 	}
 	if n.pinnedOnUs(env, cheat) {
-		_ = n.reject(env, fmt.Errorf("%w: %s claimed the win at log entry %d, naming %s by this peer with an envelope this peer signed; this peer signed it as its own card layer made it by the protocol, so the claim is refused (whoever holds the card log can check that envelope)",
-			ErrFalseCheat, m.name(mi), idx, cheat.words))
+		_ = n.reject(env, falseCheat(m.name(mi), fmt.Sprintf(" at log entry %d", idx), cheat))
 		return
 	}
 	if cheat == nil && (!n.restarted || idx < uint64(n.released)) {
