@@ -224,12 +224,81 @@ func (n *Node) tryDrop() bool {
 			delete(n.voted, at)
 		}
 	}
+	for at := range n.ceded {
+		if at < uint64(len(m.log)) {
+			delete(n.ceded, at)
+		}
+	}
 	return true
 }
 
+// Which complete round a peer may take. Two rounds of drop votes for two
+// seat sets can both complete at one log position: three of five vote to
+// drop E, then (the fourth, D, not joining for the drop period) to drop D
+// and E, and D's late vote for E alone completes the first round too. A
+// peer that then takes whichever is complete in its buffer first forks
+// the table: one honest peer commits the drop of E, another the drop of D
+// and E. So a peer that voted at a position takes only the round of its
+// own greatest vote there (voteLess), or a greater round that drops its
+// own seat (the others went on without it), or one a peer that went on
+// without it shows it committed (ceded, StepAnswer).
+//
+// Why that is enough: any two rounds that complete are each voted by a
+// strict majority of the seats in play, so some voter V voted both. Say
+// honest P takes S and honest Q takes T, S ≠ T, P outside T and Q outside
+// S. Then P voted T (T needs its vote) and Q voted S, so by the rule
+// T < S (S is P's greatest) and S < T (T is Q's greatest): impossible.
+// So one of any two peers that took different rounds is dropped by the
+// other's, and it is the peer that the others dropped while it went on
+// alone, which the catch-up's overlap shows it (forked). A peer that is
+// in S takes S only when S is above every vote of its own, so the same
+// two inequalities hold for it. The order must be one every peer shares
+// (it is a rule of the protocol), and any fixed order would do for the
+// proof; the larger set is the greater one so that a vote extended to a
+// seat that is gone too supersedes the smaller vote it extends.
+
+// voteLess is the order of drop votes at one position: the larger seat
+// set is the greater; of two sets of one size, the one first in seat
+// order (lessInts) is the lesser.
+func voteLess(a, b []int) bool {
+	if len(a) != len(b) {
+		return len(a) < len(b)
+	}
+	return lessInts(a, b)
+}
+
+// ownDropVote is the greatest seat set (voteLess) this node voted to drop
+// at log position at, or nil if it did not vote there.
+func (n *Node) ownDropVote(at uint64) []int {
+	var top []int
+	for _, v := range n.voted[at] {
+		if top == nil || voteLess(top, v) {
+			top = v
+		}
+	}
+	return top
+}
+
+// mayTakeDrop reports whether this node may commit a complete round of
+// drop votes for seats at the current log position (see above).
+func (n *Node) mayTakeDrop(seats []int) bool {
+	at := uint64(len(n.m.log))
+	own := n.ownDropVote(at)
+	switch {
+	case own == nil, equalInts(own, seats):
+		return true
+	case containsInt(seats, n.mySeat()) && voteLess(own, seats):
+		return true
+	}
+	return n.ceded[at] != nil && equalInts(n.ceded[at], seats)
+}
+
 // dropRound finds the round of drop votes at the current log position:
-// of the seat sets every voter has voted for here, the first in a fixed
-// order (so that two peers holding the same votes make the same choice).
+// of the seat sets every voter has voted for here that this node may take
+// (mayTakeDrop), one that drops its own seat first (the others went on
+// without it: following them keeps its log theirs), then the first in a
+// fixed order (so that two peers holding the same votes make the same
+// choice).
 // It returns the round's votes in voter order when the latest step they
 // name is the current one (machine.dropStep: the drop is taken there);
 // or ahead, when a vote names no state of this position we have been in:
@@ -259,8 +328,17 @@ func (n *Node) dropRound() (seats []int, x expectation, envs []*crypto.Envelope,
 			sets = append(sets, seats)
 		}
 	}
-	sort.Slice(sets, func(a, b int) bool { return lessInts(sets[a], sets[b]) })
+	me := n.mySeat()
+	sort.Slice(sets, func(a, b int) bool {
+		if ina, inb := containsInt(sets[a], me), containsInt(sets[b], me); ina != inb {
+			return ina
+		}
+		return lessInts(sets[a], sets[b])
+	})
 	for _, seats := range sets {
+		if !n.mayTakeDrop(seats) {
+			continue
+		}
 		x, ok := m.dropExpectation(seats)
 		if !ok {
 			continue

@@ -88,6 +88,10 @@ type Node struct {
 	stalled  bool
 	voted    map[uint64][][]int // log position → seat sets this node voted to drop
 	votedAt  int64              // when this node last voted to drop
+	// ceded is, by log position, a drop that a peer which went on without
+	// our vote shows it committed there (StepAnswer): we may take it though
+	// our own greatest vote there is for other seats (mayTakeDrop).
+	ceded map[uint64][]int
 	// waitedAt is the log position waited lists the seats of: every seat
 	// this node waited for there (Tick), with the longest it waited for
 	// each, for heldBy.
@@ -186,7 +190,7 @@ func New(cfg Config) (*Node, error) {
 	}
 	n := &Node{cfg: cfg, id: cfg.Identity, m: newMachine(cfg.Games),
 		buf: map[slot]*crypto.Envelope{}, use: map[crypto.PeerID]*bufUse{}, seen: map[slot]*crypto.Envelope{}, sent: map[slot]*crypto.Envelope{},
-		voted: map[uint64][][]int{}, asked: map[crypto.PeerID]int{}, stateSent: map[uint64]bool{}, cardHas: map[slot]bool{}}
+		voted: map[uint64][][]int{}, ceded: map[uint64][]int{}, asked: map[crypto.PeerID]int{}, stateSent: map[uint64]bool{}, cardHas: map[slot]bool{}}
 	n.m.me, n.m.cardMaker, n.m.verifier = cfg.Identity, cfg.Cards, cfg.Verifier
 	n.m.cardKey = cfg.CardKey
 	n.m.cardHold = cfg.CardKey != nil
@@ -1362,9 +1366,18 @@ func (n *Node) StepAnswer(a GapAnswer) error {
 			n.forked(idx, placed[i:])
 			return fmt.Errorf("%w: entry %d differs from ours", ErrFork, idx)
 		}
-		if idx == at && env.Kind != crypto.KindDrop && len(n.voted[at]) > 0 && n.m.phase == PhasePlaying && n.wentOn(a.Peer, at) {
-			if err := n.verify(env); err == nil && env.Session == n.m.session {
+		if idx == at && len(n.voted[at]) > 0 && n.m.phase == PhasePlaying && n.wentOn(a.Peer, at) {
+			if err := n.verify(env); err != nil || env.Session != n.m.session {
+				continue
+			}
+			if env.Kind != crypto.KindDrop {
 				delete(n.voted, at)
+			} else if seats, err := decodeSeats(env.Body, len(n.m.seats)); err == nil && env.Seq == at {
+				// That peer took a drop of other seats here, where it
+				// could only if it never voted ours (mayTakeDrop): ours
+				// can never complete, and we take its drop too, once
+				// its votes (in this answer) are here.
+				n.ceded[at] = seats
 			}
 		}
 	}

@@ -1,0 +1,270 @@
+package lockstep
+
+import (
+	"testing"
+
+	"github.com/boardmesh/boardmesh/crypto"
+)
+
+// forkTable is a table of five dice-race peers whose drop votes are held
+// back from the network, for the test to deliver in the order it chooses:
+// e is the peer to act, which vanishes; d is slow; a, b and c vote.
+type forkTable struct {
+	t             *testing.T
+	n             *simNet
+	a, b, c, d, e int
+	// votes holds every drop vote a peer signed, by author and seat set,
+	// instead of broadcasting it.
+	votes map[string]*crypto.Envelope
+}
+
+func newForkTable(t *testing.T, seed string) *forkTable {
+	n := startDice(t, seed, 5, Config{})
+	ft := &forkTable{t: t, n: n, votes: map[string]*crypto.Envelope{}}
+	ft.e, _ = n.actor()
+	var rest []int
+	for i := range n.peers {
+		if i != ft.e {
+			rest = append(rest, i)
+		}
+	}
+	ft.a, ft.b, ft.c, ft.d = rest[0], rest[1], rest[2], rest[3]
+	n.crash(ft.e)
+	for i, p := range n.peers {
+		p.hook = func(env *crypto.Envelope) []*crypto.Envelope {
+			if env.Kind != crypto.KindDrop {
+				return []*crypto.Envelope{env}
+			}
+			ft.votes[ft.key(i, env.Body)] = env
+			return nil
+		}
+	}
+	return ft
+}
+
+func (ft *forkTable) seat(i int) int { return ft.n.peers[i].node.mySeat() }
+
+func (ft *forkTable) key(author int, body []byte) string {
+	return string(ft.n.peers[author].id.ID()) + "/" + string(body)
+}
+
+// vote has peer i vote to drop the seats of peers.
+func (ft *forkTable) vote(i int, peers ...int) {
+	ft.t.Helper()
+	var seats []int
+	for _, p := range peers {
+		seats = append(seats, ft.seat(p))
+	}
+	if err := ft.n.peers[i].node.VoteDrop(seats); err != nil {
+		ft.t.Fatalf("%s: vote to drop %v: %v", ft.n.peers[i].name, seats, err)
+	}
+	ft.n.drain(i)
+}
+
+// deliver hands voter's vote to drop the seats of peers to peer to, as
+// the network would (a decoded copy).
+func (ft *forkTable) deliver(to, voter int, peers ...int) {
+	ft.t.Helper()
+	var seats []int
+	for _, p := range peers {
+		seats = append(seats, ft.seat(p))
+	}
+	env := ft.votes[ft.key(voter, encodeSeats(sortedSeats(seats)))]
+	if env == nil {
+		ft.t.Fatalf("%s never voted to drop %v", ft.n.peers[voter].name, seats)
+	}
+	wire, err := crypto.Unmarshal(env.Marshal())
+	if err != nil {
+		ft.t.Fatal(err)
+	}
+	_ = ft.n.peers[to].node.Step(wire)
+	ft.n.drain(to)
+}
+
+// dropAt reports the seats of the drop peer i committed at log index at,
+// or nil.
+func (ft *forkTable) dropAt(i int, at int) []int {
+	log := ft.n.peers[i].node.Log()
+	if len(log) <= at || log[at].Kind != crypto.KindDrop {
+		return nil
+	}
+	seats, _ := decodeSeats(log[at].Body, 5)
+	return seats
+}
+
+// finish checks that a, b, c and d committed one drop, of want's seats, at
+// log index at, then lets the game run to its end with bots and checks
+// that their logs are identical and verify.
+func (ft *forkTable) finish(at int, want ...int) {
+	ft.t.Helper()
+	var seats []int
+	for _, p := range want {
+		seats = append(seats, ft.seat(p))
+	}
+	seats = sortedSeats(seats)
+	for _, i := range []int{ft.a, ft.b, ft.c, ft.d} {
+		if got := ft.dropAt(i, at); !equalInts(got, seats) {
+			ft.t.Fatalf("%s committed the drop of seats %v at entry %d, want %v: two honest peers, two logs",
+				ft.n.peers[i].name, got, at, seats)
+		}
+	}
+	for _, p := range ft.n.peers {
+		p.hook = nil
+	}
+	ft.n.setBots(diceGame)
+	live := []int{ft.a, ft.b, ft.c, ft.d}
+	if !ft.n.run(200000, ft.n.allOver(live...)) {
+		ft.t.Fatalf("the game did not finish: %+v", ft.n.peers[ft.a].node.Status())
+	}
+	ft.n.checkAgree(live...)
+}
+
+// TestDropVotesOfTwoSetsDoNotFork: at five seats the peer to act (E)
+// vanishes; A, B and C vote to drop it; D is slow. A, B and C then vote
+// again to drop D and E (it has not voted either, and is gone too), and
+// D's vote to drop E alone arrives late. Both rounds are complete now:
+// A, B, C and D for E; A, B and C for D and E. A peer that took the first
+// complete round in its buffer committed E's drop where D's late vote
+// reached it before the others' second votes (A here), and D's and E's
+// where it did not (B, C): two honest peers, two logs. A voter takes only
+// the round of its own greatest vote (or one that drops its own seat), so
+// every peer commits the drop of D and E, and the game goes on with
+// identical logs.
+func TestDropVotesOfTwoSetsDoNotFork(t *testing.T) {
+	ft := newForkTable(t, "drop fork")
+	a, b, c, d, e := ft.a, ft.b, ft.c, ft.d, ft.e
+	at := len(ft.n.peers[a].node.Log())
+	for _, v := range []int{a, b, c, d} {
+		ft.vote(v, e)
+	}
+	for _, to := range []int{a, b, c} {
+		for _, v := range []int{a, b, c} {
+			if v != to {
+				ft.deliver(to, v, e)
+			}
+		}
+	}
+	for _, v := range []int{a, b, c} {
+		ft.vote(v, d, e)
+	}
+	// A: D's late vote first, then the others' second votes.
+	ft.deliver(a, d, e)
+	ft.deliver(a, b, d, e)
+	ft.deliver(a, c, d, e)
+	// B and C: the second votes first.
+	for _, to := range []int{b, c} {
+		for _, v := range []int{a, b, c} {
+			if v != to {
+				ft.deliver(to, v, d, e)
+			}
+		}
+		ft.deliver(to, d, e)
+	}
+	// D: the second votes before the last of the first ones.
+	for _, v := range []int{a, b, c} {
+		ft.deliver(d, v, d, e)
+	}
+	for _, v := range []int{a, b, c} {
+		ft.deliver(d, v, e)
+	}
+	ft.finish(at, d, e)
+}
+
+// TestDropVoteSurvivesRestartBetweenVotes: as
+// TestDropVotesOfTwoSetsDoNotFork, but A restarts from its disk after its
+// first vote, votes again after the restart, and restarts once more before
+// D's late vote reaches it. The votes it signed are on its disk, so after
+// each restart it knows its greatest vote there and still takes only that
+// round.
+func TestDropVoteSurvivesRestartBetweenVotes(t *testing.T) {
+	ft := newForkTable(t, "drop fork restart")
+	n := ft.n
+	a, b, c, d, e := ft.a, ft.b, ft.c, ft.d, ft.e
+	at := len(n.peers[a].node.Log())
+	restartA := func() {
+		n.crash(a)
+		n.restart(a)
+		n.answers = nil // its catch-up asks are lost: the test delivers
+		for _, v := range []int{b, c} {
+			ft.deliver(a, v, e)
+		}
+	}
+	for _, v := range []int{a, b, c, d} {
+		ft.vote(v, e)
+	}
+	for _, to := range []int{a, b, c} {
+		for _, v := range []int{a, b, c} {
+			if v != to {
+				ft.deliver(to, v, e)
+			}
+		}
+	}
+	restartA()
+	for _, v := range []int{a, b, c} {
+		ft.vote(v, d, e)
+	}
+	restartA()
+	ft.deliver(a, d, e)
+	if got := ft.dropAt(a, at); got != nil {
+		t.Fatalf("A, restarted after its vote to drop D and E, committed the drop of seats %v on D's late vote", got)
+	}
+	ft.deliver(a, b, d, e)
+	ft.deliver(a, c, d, e)
+	for _, to := range []int{b, c} {
+		for _, v := range []int{a, b, c} {
+			if v != to {
+				ft.deliver(to, v, d, e)
+			}
+		}
+		ft.deliver(to, d, e)
+	}
+	for _, v := range []int{a, b, c} {
+		ft.deliver(d, v, d, e)
+	}
+	for _, v := range []int{a, b, c} {
+		ft.deliver(d, v, e)
+	}
+	ft.finish(at, d, e)
+}
+
+// TestDropVoteFreedByTheSmallerDrop: only A votes again to drop D and E;
+// B and C take E's drop on D's late vote before they would. A's own
+// greatest vote can then never complete (B and C went on without it), so
+// A must not wait for it for ever: a gap answer of B's shows E's drop
+// committed at A's position, by a peer outside every seat set A voted to
+// drop there, and A takes that drop too. Every peer ends with one log.
+func TestDropVoteFreedByTheSmallerDrop(t *testing.T) {
+	ft := newForkTable(t, "drop fork freed")
+	n := ft.n
+	a, b, c, d, e := ft.a, ft.b, ft.c, ft.d, ft.e
+	at := len(n.peers[a].node.Log())
+	for _, v := range []int{a, b, c, d} {
+		ft.vote(v, e)
+	}
+	for _, to := range []int{a, b, c, d} {
+		for _, v := range []int{a, b, c, d} {
+			if v != to && !(to == a && v == d) {
+				ft.deliver(to, v, e)
+			}
+		}
+	}
+	ft.vote(a, d, e)
+	ft.deliver(a, d, e)
+	if got := ft.dropAt(a, at); got != nil {
+		t.Fatalf("A, whose greatest vote drops D and E, committed the drop of seats %v", got)
+	}
+	for _, i := range []int{b, c, d} {
+		if got := ft.dropAt(i, at); !equalInts(got, []int{ft.seat(e)}) {
+			t.Fatalf("%s committed %v at entry %d, want E's drop", n.peers[i].name, got, at)
+		}
+	}
+	// A is held by its vote; its catch-up asks (Tick) reach B and C,
+	// whose answers show E's drop.
+	for _, p := range n.peers {
+		p.hook = nil
+	}
+	if !n.run(20000, func() bool { return ft.dropAt(a, at) != nil }) {
+		t.Fatalf("A never took the drop the others committed: %+v", n.peers[a].node.Status().Waiting)
+	}
+	ft.finish(at, e)
+}
