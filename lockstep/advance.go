@@ -243,19 +243,22 @@ func (n *Node) tryDrop() bool {
 // own seat (the others went on without it), or one a peer that went on
 // without it shows it committed (ceded, StepAnswer).
 //
-// Why that is enough: any two rounds that complete are each voted by a
-// strict majority of the seats in play, so some voter V voted both. Say
-// honest P takes S and honest Q takes T, S ≠ T, P outside T and Q outside
-// S. Then P voted T (T needs its vote) and Q voted S, so by the rule
-// T < S (S is P's greatest) and S < T (T is Q's greatest): impossible.
+// Why that is enough: say honest P takes S and honest Q takes T, S ≠ T,
+// P outside T and Q outside S. Then P voted T (T needs its vote) and Q
+// voted S, so by the rule T < S (S is P's greatest vote, or above it: a
+// peer in S takes S only then) and S < T (likewise for Q): impossible.
 // So one of any two peers that took different rounds is dropped by the
-// other's, and it is the peer that the others dropped while it went on
-// alone, which the catch-up's overlap shows it (forked). A peer that is
-// in S takes S only when S is above every vote of its own, so the same
-// two inequalities hold for it. The order must be one every peer shares
-// (it is a rule of the protocol), and any fixed order would do for the
-// proof; the larger set is the greater one so that a vote extended to a
-// seat that is gone too supersedes the smaller vote it extends.
+// other's: the peer the others dropped while it went on alone, which the
+// catch-up's overlap shows it (forked). A peer that takes the round
+// ceded to it by X, outside every set it voted, keeps this so: for any
+// other round U taken, X is in U or U's taker is in X's round, and X in
+// U is impossible where the peer voted U, while where it did not vote U
+// it is in U. The order must be one every peer shares (it is a rule of
+// the protocol), and any fixed order would do for the proof; the larger
+// set is the greater one so that a vote extended to a seat that is gone
+// too supersedes the smaller vote it extends, and it applies to any votes
+// of a peer at one position, not only to those that extend one another
+// (the seats a checkpoint round waits for shrink as checkpoints come).
 
 // voteLess is the order of drop votes at one position: the larger seat
 // set is the greater; of two sets of one size, the one first in seat

@@ -1,9 +1,11 @@
 package lockstep
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/boardmesh/boardmesh/crypto"
+	"github.com/boardmesh/boardmesh/engine"
 )
 
 // forkTable is a table of five dice-race peers whose drop votes are held
@@ -267,4 +269,114 @@ func TestDropVoteFreedByTheSmallerDrop(t *testing.T) {
 		t.Fatalf("A never took the drop the others committed: %+v", n.peers[a].node.Status().Waiting)
 	}
 	ft.finish(at, e)
+}
+
+// TestDropVotesInAnyOrderAgree: the race of TestDropVotesOfTwoSetsDoNotFork
+// in many orders. D votes to drop E; A, B and C vote to drop E, or D and
+// E, and each may vote for the other set too at any point before it has
+// taken a drop; every vote reaches every other voter, each in its own
+// order.
+// However the votes interleave, A, B and C commit one drop and end with
+// identical logs that verify; D, which the second votes drop, either
+// follows them or, having taken E's drop alone, stops and says that the
+// others dropped it.
+func TestDropVotesInAnyOrderAgree(t *testing.T) {
+	cases := 40
+	if testing.Short() {
+		cases = 10
+	}
+	for k := 0; k < cases; k++ {
+		t.Run(fmt.Sprint(k), func(t *testing.T) { dropVotesInOrder(t, k) })
+	}
+}
+
+func dropVotesInOrder(t *testing.T, k int) {
+	ft := newForkTable(t, fmt.Sprintf("drop order %d", k))
+	n := ft.n
+	a, b, c, d, e := ft.a, ft.b, ft.c, ft.d, ft.e
+	at := len(n.peers[a].node.Log())
+	rng := engine.NewRand([]byte(fmt.Sprintf("drop order schedule %d", k)))
+	// An event is a delivery of voter's vote to drop E (two: D and E)
+	// to peer to, or (to < 0) voter's vote for that set.
+	type event struct {
+		to, voter int
+		two       bool
+	}
+	voters := []int{a, b, c, d}
+	var events []event
+	cast := func(v int, two bool) {
+		if two {
+			ft.vote(v, d, e)
+		} else {
+			ft.vote(v, e)
+		}
+		for _, to := range voters {
+			if to != v {
+				events = append(events, event{to: to, voter: v, two: two})
+			}
+		}
+	}
+	cast(d, false)
+	for _, v := range []int{a, b, c} {
+		// Mostly E first, then perhaps D and E ("gone too"); sometimes
+		// D and E first, then E alone (the seats a vote waits for
+		// shrink: D's input came): a peer's votes at one position need
+		// not extend one another.
+		first := rng.Intn(4) == 0
+		cast(v, first)
+		if first || rng.Intn(3) > 0 {
+			events = append(events, event{to: -1, voter: v, two: !first})
+		}
+	}
+	for len(events) > 0 {
+		i := rng.Intn(len(events))
+		ev := events[i]
+		events = append(events[:i], events[i+1:]...)
+		switch {
+		case ev.to >= 0 && ev.two:
+			ft.deliver(ev.to, ev.voter, d, e)
+		case ev.to >= 0:
+			ft.deliver(ev.to, ev.voter, e)
+		case len(n.peers[ev.voter].node.Log()) == at:
+			// Not yet past the position (an honest peer never votes
+			// at a position it has committed).
+			cast(ev.voter, ev.two)
+		}
+	}
+	for _, p := range n.peers {
+		p.hook = nil
+	}
+	n.setBots(diceGame)
+	dStopped := func() bool { return n.peers[d].node.Status().Phase == PhaseStopped }
+	live := []int{a, b, c}
+	if !n.run(200000, func() bool { return n.allOver(live...)() && (dStopped() || n.allOver(d)()) }) {
+		t.Fatalf("the game did not finish: A %v, D %v; the drops at entry %d: A %v, B %v, C %v, D %v",
+			n.peers[a].node.Status().Phase, n.peers[d].node.Status().Phase, at, ft.dropAt(a, at), ft.dropAt(b, at), ft.dropAt(c, at), ft.dropAt(d, at))
+	}
+	want := ft.dropAt(a, at)
+	for _, i := range live {
+		if got := ft.dropAt(i, at); got == nil || !equalInts(got, want) {
+			t.Fatalf("%s committed the drop of seats %v at entry %d, %s of %v: two honest peers, two logs",
+				n.peers[i].name, got, at, n.peers[a].name, want)
+		}
+	}
+	if dStopped() {
+		// D took E's drop alone, the others D's and E's: it went on
+		// alone, a peer the others dropped, and its log is no longer
+		// theirs; it stops (on their first checkpoint, which differs
+		// from its own, or on a gap answer).
+		if !containsInt(want, ft.seat(d)) || equalInts(ft.dropAt(d, at), want) {
+			t.Fatalf("D stopped, with the drop of seats %v at entry %d, the others %v", ft.dropAt(d, at), at, want)
+		}
+	} else {
+		live = append(live, d)
+	}
+	for _, i := range []int{a, b, c, d} {
+		for _, ev := range n.peers[i].events {
+			if ev.Kind == EventCheat || ev.Kind == EventEquivocation {
+				t.Fatalf("%s accused a peer: %s", n.peers[i].name, ev.Text)
+			}
+		}
+	}
+	n.checkAgree(live...)
 }

@@ -1373,10 +1373,12 @@ func (n *Node) StepAnswer(a GapAnswer) error {
 			if env.Kind != crypto.KindDrop {
 				delete(n.voted, at)
 			} else if seats, err := decodeSeats(env.Body, len(n.m.seats)); err == nil && env.Seq == at {
-				// That peer took a drop of other seats here, where it
-				// could only if it never voted ours (mayTakeDrop): ours
-				// can never complete, and we take its drop too, once
-				// its votes (in this answer) are here.
+				// That peer, outside every seat set we voted here, took
+				// a drop here: our greatest vote may never complete (it
+				// went on without it), and taking its drop too keeps
+				// every two peers that took different drops apart only
+				// where one is dropped by the other's (mayTakeDrop). We
+				// take it once its votes (in this answer) are here.
 				n.ceded[at] = seats
 			}
 		}
