@@ -131,6 +131,13 @@ func spectateRun(opts *SpectateOptions) error {
 	runErr := make(chan error, 1)
 	go func() {
 		_, err := sp.Run(ctx)
+		if err != nil && ctx.Err() == nil {
+			// The spectator cannot go on (the table is gone, or served a
+			// forged log): leave the screen so that the reason is said
+			// at once, not after the user quits a board that no longer
+			// moves.
+			prog.Quit()
+		}
 		runErr <- err
 	}()
 	if _, err := prog.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) && !errors.Is(err, context.Canceled) {
@@ -138,6 +145,9 @@ func spectateRun(opts *SpectateOptions) error {
 	}
 	cancel()
 	if err := <-runErr; err != nil && !errors.Is(err, context.Canceled) {
+		if errors.Is(err, p2p.ErrForgedLog) {
+			return &ExitCodeError{Code: ExitCheating, Err: err}
+		}
 		return err
 	}
 	return nil

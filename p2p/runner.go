@@ -37,7 +37,8 @@ type RunnerConfig struct {
 	// TickEvery is the node's clock resolution (default 50 ms).
 	TickEvery time.Duration
 	// Linger keeps serving catch-up after the game ends, for peers that
-	// are still finishing (default 2 s).
+	// are still finishing (default 2 s). A spectator this runner served
+	// that has not fetched the end yet keeps it longer (spectatorPatience).
 	Linger time.Duration
 	// OnUpdate is called on the runner's goroutine after each batch of
 	// changes. It must not block (hand the Update to another goroutine).
@@ -134,6 +135,9 @@ type Runner struct {
 	// lobbyPeers are the authors of the joins the node holds while there
 	// is no roster: the peers that may use the catch-up stream then.
 	lobbyPeers atomic.Pointer[map[peer.ID]bool]
+	// spectators are the peers outside the roster that fetched the
+	// committed log, for the linger (runner's goroutine only).
+	spectators map[peer.ID]*spectatorSeen
 	done       chan struct{}
 	wg         sync.WaitGroup
 }
@@ -306,7 +310,7 @@ func (r *Runner) Run(ctx context.Context) error {
 				lingerUntil = time.Now().Add(r.cfg.Linger)
 				r.cfg.Log.Sync()
 			}
-			if time.Now().After(lingerUntil) {
+			if now := time.Now(); now.After(lingerUntil) && !r.spectatorsWaiting(now, lingerUntil) {
 				if st.Phase == lockstep.PhaseStopped {
 					return r.stopError(st)
 				}
@@ -918,6 +922,11 @@ func (r *Runner) serveCatchup(from peer.ID, query []byte) ([][]byte, error) {
 			log := node.Log()
 			for i := fromIdx; i < uint64(len(log)) && len(out) < maxCommittedAnswer; i++ {
 				out = append(out, log[i].Marshal())
+			}
+			if !r.guard.isMember(from) {
+				ph := node.Status().Phase
+				end := (ph == lockstep.PhaseOver || ph == lockstep.PhaseStopped) && fromIdx+uint64(len(out)) >= uint64(len(log))
+				r.sawSpectator(from, end)
 			}
 		case queryAnswer, queryNoCards:
 			out = EncodeAnswer(node.Answer(lockstep.GapRequest{To: crypto.PeerID(from), From: fromIdx, NoCards: mode == queryNoCards}))
