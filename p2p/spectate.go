@@ -43,7 +43,7 @@ var ErrForgedLog = errors.New("a peer served a log that does not verify")
 // ErrTableGone is returned when no member of the table has answered for
 // Spectator.GoneAfter: the players have left (or the network between
 // us is down), and the log verified so far is all there is to show.
-var ErrTableGone = errors.New("the table is gone: no player of it has answered")
+var ErrTableGone = errors.New("the table is gone: none of its players answers")
 
 // Run follows the session until it ends (nil) or ctx is cancelled.
 func (s *Spectator) Run(ctx context.Context) (*lockstep.Replay, error) {
@@ -74,6 +74,9 @@ func (s *Spectator) Run(ctx context.Context) (*lockstep.Replay, error) {
 	contact := time.Now()
 	for {
 		got, err := s.fetch(ctx, members)
+		if errors.Is(err, ErrForgedLog) {
+			return last, err // a member served bytes that are no envelope
+		}
 		if err == nil && len(got) > 0 {
 			// Each entry is verified once, as it arrives: the verifier
 			// carries the replay from one poll to the next.
@@ -127,34 +130,46 @@ func (s *Spectator) gone(last *lockstep.Replay, since time.Duration) error {
 	if last != nil && last.Phase >= lockstep.PhasePlaying {
 		had = fmt.Sprintf("the game had not ended (%d log entries verified)", len(s.log))
 	}
-	return fmt.Errorf("%w for %s; %s", ErrTableGone, since.Round(time.Second), had)
+	return fmt.Errorf("%w (nothing for %s); %s", ErrTableGone, since.Round(time.Second), had)
 }
 
-// fetch asks connected members in turn for the entries after ours.
+// fetch asks connected members in turn for the entries after ours; with
+// none connected it dials them again and, if that reached one, asks at
+// once (a link that dropped and came back is not a table gone).
 func (s *Spectator) fetch(ctx context.Context, members []peer.ID) ([]*crypto.Envelope, error) {
-	var lastErr error = errors.New("no member is reachable")
+	out, asked, err := s.ask(ctx, members)
+	if asked {
+		return out, err
+	}
+	ConnectMembers(ctx, s.Host, s.Info.Members)
+	out, _, err = s.ask(ctx, members)
+	return out, err
+}
+
+// ask asks the connected members in turn; asked says some member was.
+func (s *Spectator) ask(ctx context.Context, members []peer.ID) (out []*crypto.Envelope, asked bool, err error) {
+	err = errors.New("no member is reachable")
 	for _, id := range members {
 		if s.Host.Network().Connectedness(id) != network.Connected {
 			continue
 		}
-		items, err := Fetch(ctx, s.Host, id, CommittedQuery(uint64(len(s.log))))
-		if err != nil {
-			lastErr = err
+		asked = true
+		items, ferr := Fetch(ctx, s.Host, id, CommittedQuery(uint64(len(s.log))))
+		if ferr != nil {
+			err = ferr
 			continue
 		}
-		out := make([]*crypto.Envelope, 0, len(items))
+		out = make([]*crypto.Envelope, 0, len(items))
 		for _, b := range items {
-			env, err := crypto.Unmarshal(b)
-			if err != nil {
-				return nil, fmt.Errorf("%w: %v", ErrForgedLog, err)
+			env, uerr := crypto.Unmarshal(b)
+			if uerr != nil {
+				return nil, true, fmt.Errorf("%w: %v", ErrForgedLog, uerr)
 			}
 			out = append(out, env)
 		}
-		return out, nil
+		return out, true, nil
 	}
-	// Nobody is connected: dial the members again for the next round.
-	ConnectMembers(ctx, s.Host, s.Info.Members)
-	return nil, lastErr
+	return nil, asked, err
 }
 
 // Log returns the verified entries so far.
