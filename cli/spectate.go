@@ -39,7 +39,9 @@ func newCmdSpectate(f *Factory, runF func(*SpectateOptions) error) *cobra.Comman
 committed log from the players over the catch-up stream and re-verifies every
 entry (signatures, roster, beacon reveals, pre-state hashes, legality of every
 move, checkpoints) before it shows the board as a spectator may see it. A peer
-that serves a log that does not verify is reported and the spectator stops.`,
+that serves a log that does not verify is reported and the spectator stops.
+If none of the players answers for 5 seconds (they have left), it says so,
+with what it verified until then, and exits with status 1.`,
 		Example: `  boardmesh spectate amber-falcon-river
   boardmesh spectate /ip4/192.168.1.5/tcp/4001/p2p/12D3KooW... --auto`,
 		Args: usageArgs(cobra.ExactArgs(1)),
