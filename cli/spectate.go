@@ -39,7 +39,9 @@ func newCmdSpectate(f *Factory, runF func(*SpectateOptions) error) *cobra.Comman
 committed log from the players over the catch-up stream and re-verifies every
 entry (signatures, roster, beacon reveals, pre-state hashes, legality of every
 move, checkpoints) before it shows the board as a spectator may see it. A peer
-that serves a log that does not verify is reported and the spectator stops.`,
+that serves a log that does not verify is reported and the spectator stops.
+If none of the players answers for 5 seconds (they have left), it says so,
+with what it verified until then, and exits with status 1.`,
 		Example: `  boardmesh spectate amber-falcon-river
   boardmesh spectate /ip4/192.168.1.5/tcp/4001/p2p/12D3KooW... --auto`,
 		Args: usageArgs(cobra.ExactArgs(1)),
@@ -131,6 +133,13 @@ func spectateRun(opts *SpectateOptions) error {
 	runErr := make(chan error, 1)
 	go func() {
 		_, err := sp.Run(ctx)
+		if err != nil && ctx.Err() == nil {
+			// The spectator cannot go on (the table is gone, or served a
+			// forged log): leave the screen so that the reason is said
+			// at once, not after the user quits a board that no longer
+			// moves.
+			prog.Quit()
+		}
 		runErr <- err
 	}()
 	if _, err := prog.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) && !errors.Is(err, context.Canceled) {
@@ -138,6 +147,9 @@ func spectateRun(opts *SpectateOptions) error {
 	}
 	cancel()
 	if err := <-runErr; err != nil && !errors.Is(err, context.Canceled) {
+		if errors.Is(err, p2p.ErrForgedLog) {
+			return &ExitCodeError{Code: ExitCheating, Err: err}
+		}
 		return err
 	}
 	return nil

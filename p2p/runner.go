@@ -37,7 +37,8 @@ type RunnerConfig struct {
 	// TickEvery is the node's clock resolution (default 50 ms).
 	TickEvery time.Duration
 	// Linger keeps serving catch-up after the game ends, for peers that
-	// are still finishing (default 2 s).
+	// are still finishing (default 2 s). A spectator this runner served
+	// that has not fetched the end yet keeps it longer (spectatorPatience).
 	Linger time.Duration
 	// OnUpdate is called on the runner's goroutine after each batch of
 	// changes. It must not block (hand the Update to another goroutine).
@@ -134,6 +135,9 @@ type Runner struct {
 	// lobbyPeers are the authors of the joins the node holds while there
 	// is no roster: the peers that may use the catch-up stream then.
 	lobbyPeers atomic.Pointer[map[peer.ID]bool]
+	// spectators are the peers outside the roster that fetched the
+	// committed log, for the linger (runner's goroutine only).
+	spectators map[peer.ID]*spectatorSeen
 	done       chan struct{}
 	wg         sync.WaitGroup
 }
@@ -223,6 +227,9 @@ func (r *Runner) Act(ctx context.Context, a engine.Action) error {
 		if r.catchingUp() {
 			return ErrCatchingUp
 		}
+		if !n.SetupOut() {
+			return ErrCardsSetup
+		}
 		return n.Act(a)
 	})
 }
@@ -230,6 +237,10 @@ func (r *Runner) Act(ctx context.Context, a engine.Action) error {
 // ErrCatchingUp is Act's answer while a resumed peer is still fetching
 // what the table did while it was away.
 var ErrCatchingUp = errors.New("still catching up with the table; try again in a moment")
+
+// ErrCardsSetup is Act's answer while this seat's part of the hidden
+// cards' setup (its key escrow) has not gone out yet: lockstep's SetupOut.
+var ErrCardsSetup = errors.New("the hidden cards are still being set up; try again in a moment")
 
 // catchingUp says whether this peer may not act yet: a node restarted
 // from its log acts only once it has caught up (lockstep's CaughtUp; its
@@ -288,7 +299,7 @@ func (r *Runner) Run(ctx context.Context) error {
 	botTimer.Stop()
 	defer botTimer.Stop()
 	for {
-		if r.cfg.Bot != nil && r.cfg.BotDelay <= 0 && n.HasReady() && n.CanAct() && !r.catchingUp() {
+		if r.cfg.Bot != nil && r.cfg.BotDelay <= 0 && n.HasReady() && r.botMayAct() {
 			// A bot that moves at once moves before the batch is drained:
 			// its action then shares the batch's write and fsync, and goes
 			// out with what the batch sends (at a turn's start, its
@@ -306,7 +317,7 @@ func (r *Runner) Run(ctx context.Context) error {
 				lingerUntil = time.Now().Add(r.cfg.Linger)
 				r.cfg.Log.Sync()
 			}
-			if time.Now().After(lingerUntil) {
+			if now := time.Now(); now.After(lingerUntil) && !r.spectatorsWaiting(now, lingerUntil) {
 				if st.Phase == lockstep.PhaseStopped {
 					return r.stopError(st)
 				}
@@ -318,7 +329,7 @@ func (r *Runner) Run(ctx context.Context) error {
 				return fmt.Errorf("start the game: %w", err)
 			}
 			continue
-		} else if r.cfg.Bot != nil && n.CanAct() && !r.catchingUp() {
+		} else if r.cfg.Bot != nil && r.botMayAct() {
 			if botAt.IsZero() {
 				botAt = time.Now().Add(r.cfg.BotDelay)
 				botTimer.Reset(r.cfg.BotDelay)
@@ -582,6 +593,15 @@ func (r *Runner) stopError(st lockstep.Status) error {
 		return fmt.Errorf("%w: %s", ErrStoppedInLobby, why)
 	}
 	return fmt.Errorf("%w: %s", ErrStopped, why)
+}
+
+// botMayAct says whether the bot is to move now: its seat may act
+// (lockstep's CanAct), this peer has caught up, and the seat's card setup
+// is out (lockstep's SetupOut; until then the loop goes on to the card
+// layer's work and the keys still to come, which is what makes it out).
+func (r *Runner) botMayAct() bool {
+	n := r.cfg.Node
+	return n.CanAct() && !r.catchingUp() && n.SetupOut()
 }
 
 func (r *Runner) playBot() error {
@@ -918,6 +938,11 @@ func (r *Runner) serveCatchup(from peer.ID, query []byte) ([][]byte, error) {
 			log := node.Log()
 			for i := fromIdx; i < uint64(len(log)) && len(out) < maxCommittedAnswer; i++ {
 				out = append(out, log[i].Marshal())
+			}
+			if !r.guard.isMember(from) {
+				ph := node.Status().Phase
+				end := (ph == lockstep.PhaseOver || ph == lockstep.PhaseStopped) && fromIdx+uint64(len(out)) >= uint64(len(log))
+				r.sawSpectator(from, end)
 			}
 		case queryAnswer, queryNoCards:
 			out = EncodeAnswer(node.Answer(lockstep.GapRequest{To: crypto.PeerID(from), From: fromIdx, NoCards: mode == queryNoCards}))
