@@ -25,26 +25,28 @@ func envelopeSum(env *crypto.Envelope) crypto.Hash { return sha256.Sum256(env.Ma
 
 // spillCards lets go of the held card envelopes the store holds. The
 // runner calls Advance once a Ready is persisted, so what the last Ready
-// held is written by then; cardFresh is where the ones still in memory
-// start (held in order, the store writes in order).
+// held is written by then; one the store does not hold (yet) stays in
+// memory and is tried again. cardFresh is where the ones still in memory
+// start.
 func (n *Node) spillCards() {
 	store := n.cfg.CardStore
 	if store == nil {
 		return
 	}
-	for n.cardFresh < len(n.cardHeld) {
-		h := &n.cardHeld[n.cardFresh]
+	fresh := len(n.cardHeld)
+	for i := n.cardFresh; i < len(n.cardHeld); i++ {
+		h := &n.cardHeld[i]
 		if h.env == nil {
-			n.cardFresh++
 			continue
 		}
 		if !store.Holds(h.env.Kind, h.env.Author, h.env.Seq) {
-			return
+			fresh = min(fresh, i)
+			continue
 		}
 		h.kind, h.author, h.seq, h.sum = h.env.Kind, h.env.Author, h.env.Seq, envelopeSum(h.env)
 		h.env = nil
-		n.cardFresh++
 	}
+	n.cardFresh = fresh
 }
 
 // heldEnv is h's envelope, from the store if it went there.
