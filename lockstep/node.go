@@ -147,6 +147,9 @@ type Node struct {
 	// for catch-up answers (cardsFor); replaying is set while New steps
 	// a restarted seat's card log.
 	cardHeld []heldCard
+	// cardFresh: cardHeld before it went to Config.CardStore
+	// (cardstore.go).
+	cardFresh int
 	// cardStamps are the steps at which members signed card envelopes
 	// for our state (desynccards.go): what disputes a state that differs
 	// there, as an action in our log does.
@@ -192,6 +195,12 @@ func New(cfg Config) (*Node, error) {
 		buf: map[slot]*crypto.Envelope{}, use: map[crypto.PeerID]*bufUse{}, seen: map[slot]*crypto.Envelope{}, sent: map[slot]*crypto.Envelope{},
 		voted: map[uint64][][]int{}, ceded: map[uint64][]int{}, asked: map[crypto.PeerID]int{}, stateSent: map[uint64]bool{}, cardHas: map[slot]bool{}}
 	n.m.me, n.m.cardMaker, n.m.verifier = cfg.Identity, cfg.Cards, cfg.Verifier
+	if store, make := cfg.CardStore, cfg.Cards; store != nil && make != nil {
+		n.m.cardMaker = func(st engine.CardState, cc CardConfig) (CardLayer, error) {
+			cc.Store = store
+			return make(st, cc)
+		}
+	}
 	n.m.cardKey = cfg.CardKey
 	n.m.cardHold = cfg.CardKey != nil
 	for _, env := range cfg.Sent {
@@ -1261,7 +1270,10 @@ func (n *Node) Ready() Ready {
 
 // Advance acknowledges the last Ready: its entries are persisted and its
 // messages sent.
-func (n *Node) Advance() { n.rd = Ready{} }
+func (n *Node) Advance() {
+	n.rd = Ready{}
+	n.spillCards() // cardstore.go: what was just persisted may leave memory
+}
 
 // Serve answers a gap request from another peer: committed entries from
 // req.From on, then every uncommitted envelope this node holds. Answer

@@ -142,6 +142,23 @@ type CardConfig struct {
 	// layer signs nothing new until Release; own envelopes back from the
 	// peers' catch-up answers bind it meanwhile.
 	Hold bool
+	// Store is Config.CardStore: where the runner persisted the card
+	// envelopes (lockstep/deal's Store; nil keeps them in memory).
+	Store CardStore
+}
+
+// CardStore is a runner's reader of the card envelopes it persisted: its
+// own (Ready.Persist) and the other seats' it was handed (Ready.Cards),
+// as etcd raft's Storage is its application's reader of what it saved.
+// With one, the node and the card layer keep an old card envelope by its
+// slot and hash only, and read it back when a catch-up answer or an
+// equivocation's proof needs it (cardstore.go). lockstep/deal.Store has
+// the same methods.
+type CardStore interface {
+	// Holds reports whether author's envelope of kind for seq is written.
+	Holds(kind crypto.Kind, author crypto.PeerID, seq uint64) bool
+	// Card reads it back, or says why it cannot.
+	Card(kind crypto.Kind, author crypto.PeerID, seq uint64) (*crypto.Envelope, error)
 }
 
 // CardMaker makes a seat's card layer over st (fresh from Setup).
@@ -463,10 +480,15 @@ func (n *Node) stepCard(env *crypto.Envelope) error {
 }
 
 // heldCard is a card envelope this node holds, and its log length when it
-// came.
+// came. With a CardStore, env is nil once the store holds it (spillCards):
+// then kind, author, seq and sum find it again and say it is the same.
 type heldCard struct {
-	env *crypto.Envelope
-	at  uint64
+	env    *crypto.Envelope
+	at     uint64
+	kind   crypto.Kind
+	author crypto.PeerID
+	seq    uint64
+	sum    crypto.Hash
 }
 
 // tookCard notes a card envelope the layer took from another seat: it goes
@@ -486,7 +508,7 @@ func (n *Node) holdCard(env *crypto.Envelope) bool {
 		return false
 	}
 	n.cardHas[s] = true
-	n.cardHeld = append(n.cardHeld, heldCard{env, uint64(len(n.m.log))})
+	n.cardHeld = append(n.cardHeld, heldCard{env: env, at: uint64(len(n.m.log))})
 	return true
 }
 
@@ -518,9 +540,15 @@ func (n *Node) cardsFor(req GapRequest) []*crypto.Envelope {
 	}
 	hi := req.From + cardServeAhead
 	var out []*crypto.Envelope
-	for _, h := range n.cardHeld {
-		if h.at >= lo && h.at <= hi && len(out) < maxCardServe {
-			out = append(out, h.env)
+	for i := range n.cardHeld {
+		if h := &n.cardHeld[i]; h.at >= lo && h.at <= hi && len(out) < maxCardServe {
+			env, err := n.heldEnv(h)
+			if err != nil {
+				n.rd.Events = append(n.rd.Events, Event{Kind: EventRejected, Err: err,
+					Text: fmt.Sprintf("a catch-up answer leaves out a card envelope: %v", err)})
+				continue
+			}
+			out = append(out, env)
 		}
 	}
 	return out
@@ -652,6 +680,13 @@ func (n *Node) drainCards() {
 		// Every message of the layer is this seat's own (new, or one it
 		// had signed before a restart, sent again).
 		if n.holdCard(env) {
+			// Only the last few are ever sent again (resendCards); the
+			// rest are in cardHeld.
+			if len(n.cardSent) >= 2*maxCardResend {
+				k := copy(n.cardSent, n.cardSent[len(n.cardSent)-maxCardResend:])
+				clear(n.cardSent[k:])
+				n.cardSent = n.cardSent[:k]
+			}
 			n.cardSent = append(n.cardSent, env)
 		}
 		n.noteCardStamp(env)

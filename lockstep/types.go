@@ -59,6 +59,11 @@ type Config struct {
 	// (cardsource.Maker). A node without it hosts only open tables and
 	// cannot take a seat at a secret one (it says so at the seat draw).
 	Cards CardMaker
+	// CardStore, on a secret table, reads back the card envelopes the
+	// runner persisted (Ready.Persist and Ready.Cards): the node and the
+	// card layer then keep old ones on disk only (cardstore.go). Nil keeps
+	// them in memory (the simulator, tests).
+	CardStore CardStore
 	// CardKey is the card-key file of this seat (EncodeCardKey of the
 	// session and an earlier Ready.CardSecret), after a restart of a
 	// secret table; nil at the first start or at an open table.

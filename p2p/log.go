@@ -34,6 +34,21 @@ type Log struct {
 	size    int64
 	durable int64
 	buf     []byte
+	// cards: where each card envelope of the file is (card and sent
+	// records), for Card (lockstep.CardStore).
+	cards map[cardSlot]span
+}
+
+type cardSlot struct {
+	kind   crypto.Kind
+	author crypto.PeerID
+	seq    uint64
+}
+
+// span is one record's place in the file.
+type span struct {
+	off  int64
+	size int
 }
 
 // Repair describes what OpenLog found wrong with a log and did about it.
@@ -93,11 +108,14 @@ func OpenLog(path string) (*Log, *lockstep.LogFile, *Repair, error) {
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("open log: %w", err)
 	}
-	l := &Log{f: f, path: path}
+	l := &Log{f: f, path: path, cards: map[cardSlot]span{}}
 	lf, rep, err := l.load()
 	if err != nil {
 		l.f.Close()
 		return nil, nil, nil, err
+	}
+	for i, r := range lf.Records {
+		l.noteCard(r.Type, r.Env, int64(lf.Offsets[i]))
 	}
 	return l, lf, rep, nil
 }
@@ -286,6 +304,7 @@ func (l *Log) Append(recs ...lockstep.Record) error {
 		}
 		l.buf = lockstep.AppendRecord(l.buf, r.Type, r.Env)
 	}
+	start := l.size
 	if l.size+int64(len(l.buf)) > lockstep.MaxLogFile {
 		return fmt.Errorf("append to log %s: it would be larger than %s", l.path, fileio.Size(lockstep.MaxLogFile))
 	}
@@ -294,6 +313,9 @@ func (l *Log) Append(recs ...lockstep.Record) error {
 	}
 	l.n += len(recs)
 	l.size += int64(len(l.buf))
+	for _, r := range recs {
+		start += int64(l.noteCard(r.Type, r.Env, start))
+	}
 	if cap(l.buf) > 1<<20 {
 		l.buf = nil // do not keep a large state envelope's buffer
 	}
@@ -311,6 +333,57 @@ func (l *Log) AppendSent(envs ...*crypto.Envelope) error {
 		return err
 	}
 	return l.Sync()
+}
+
+// noteCard indexes a card envelope's record at off; it returns the
+// record's size.
+func (l *Log) noteCard(t lockstep.RecordType, env *crypto.Envelope, off int64) int {
+	if env == nil {
+		return 0
+	}
+	size := lockstep.RecordFrame + 1 + env.Size()
+	if (t == lockstep.RecordCard || t == lockstep.RecordSent) && env.Kind.Card() {
+		k := cardSlot{env.Kind, env.Author, env.Seq}
+		if _, ok := l.cards[k]; !ok {
+			l.cards[k] = span{off, size}
+		}
+	}
+	return size
+}
+
+// Holds reports whether the log has a record of author's card envelope of
+// kind for seq (lockstep.CardStore).
+func (l *Log) Holds(kind crypto.Kind, author crypto.PeerID, seq uint64) bool {
+	_, ok := l.cards[cardSlot{kind, author, seq}]
+	return ok
+}
+
+// Card reads that envelope back from the file (lockstep.CardStore). The
+// bytes are the disk's: the record's checksum and the envelope's slot are
+// checked here, its hash by the caller.
+func (l *Log) Card(kind crypto.Kind, author crypto.PeerID, seq uint64) (*crypto.Envelope, error) {
+	sp, ok := l.cards[cardSlot{kind, author, seq}]
+	if !ok {
+		return nil, fmt.Errorf("log %s has no %s envelope of %s for seq %d", l.path, kind, author, seq)
+	}
+	if l.f == nil {
+		return nil, ErrLogClosed
+	}
+	if sp.size > lockstep.MaxRecord+lockstep.RecordFrame {
+		return nil, fmt.Errorf("log %s: a card record of %d bytes", l.path, sp.size)
+	}
+	b := make([]byte, sp.size)
+	if _, err := l.f.ReadAt(b, sp.off); err != nil {
+		return nil, fmt.Errorf("read log %s at byte %d: %w", l.path, sp.off, err)
+	}
+	r, _, err := lockstep.DecodeRecord(b)
+	if err != nil {
+		return nil, fmt.Errorf("log %s at byte %d: %w", l.path, sp.off, err)
+	}
+	if r.Env == nil || r.Env.Kind != kind || r.Env.Author != author || r.Env.Seq != seq {
+		return nil, fmt.Errorf("log %s at byte %d: not the %s envelope of %s for seq %d", l.path, sp.off, kind, author, seq)
+	}
+	return r.Env, nil
 }
 
 // Sync makes every appended record durable (fsync), if any is not yet.

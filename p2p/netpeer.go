@@ -416,12 +416,21 @@ func (p *NetPeer) open(entries, sent []*crypto.Envelope, wait ...peer.ID) error 
 	return p.openNode(entries, sent, wait...)
 }
 
+// cardStore is the log file as the node's reader of its card envelopes
+// (lockstep.Config.CardStore), nil without a log.
+func (p *NetPeer) cardStore() lockstep.CardStore {
+	if p.Log == nil {
+		return nil
+	}
+	return p.Log
+}
+
 func (p *NetPeer) openNode(entries, sent []*crypto.Envelope, wait ...peer.ID) error {
 	trusted := &Trusted{}
 	node, err := lockstep.New(lockstep.Config{Identity: p.cfg.Identity, Name: p.cfg.Name, Games: p.cfg.Games, Log: entries, Sent: sent, Verifier: trusted.Verify,
 		CardKey: p.resumeCards.key, CardLog: p.resumeCards.log,
 		DropAfter: p.cfg.DropAfter.Milliseconds(), ClaimAfter: p.cfg.ClaimAfter.Milliseconds(), AcceptTimeout: p.cfg.AcceptTimeout.Milliseconds(),
-		Cards: cardsource.Maker(rand.Reader), OpenHands: p.cfg.OpenHands})
+		Cards: cardsource.Maker(rand.Reader), OpenHands: p.cfg.OpenHands, CardStore: p.cardStore()})
 	if err != nil {
 		return fmt.Errorf("replay the session log: %w", err)
 	}

@@ -15,7 +15,7 @@ import (
 func Maker(r io.Reader) lockstep.CardMaker {
 	return func(st engine.CardState, cfg lockstep.CardConfig) (lockstep.CardLayer, error) {
 		s, err := New(st, deal.Config{Identity: cfg.Identity, Session: cfg.Session, Seats: cfg.Seats, Names: cfg.Names, Rand: r, Verify: cfg.Verify,
-			Secret: cfg.Secret, Sent: cfg.Sent, Hold: cfg.Hold})
+			Secret: cfg.Secret, Sent: cfg.Sent, Hold: cfg.Hold, Store: cfg.Store})
 		if err != nil {
 			return nil, err
 		}

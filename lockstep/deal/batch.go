@@ -382,7 +382,7 @@ func (m *Machine) finishBatch(seq uint64, b *batch) {
 			c.ct, c.shares, c.privTo = e.ct, make([]*mp.Share, n), -1
 		}
 		for s, sh := range e.shares {
-			if sh != nil {
+			if sh != nil && c.shares != nil { // nil: public, none is used again
 				c.shares[s] = sh
 			}
 		}
@@ -419,6 +419,7 @@ func (m *Machine) finishBatch(seq uint64, b *batch) {
 				return
 			}
 			c.pub, c.mine = k, k
+			c.shares = nil // public: nothing of it is owed again (plan)
 		}
 		if c.pub >= 0 && e.op.To == Public || c.mine >= 0 && e.op.To == m.me {
 			ev.Known, ev.Card = true, m.space[c.mine]
@@ -431,6 +432,13 @@ func (m *Machine) finishBatch(seq uint64, b *batch) {
 		m.rd.Events = append(m.rd.Events, ev)
 	}
 	b.done = true
+	// The cards hold what the openings showed; of an entry, only who
+	// owed what is asked again (a late envelope, route), not its points.
+	for i := range b.entries {
+		b.entries[i].ct, b.entries[i].shares = mp.Ciphertext{}, nil
+	}
+	m.spillLater(crypto.KindRemask, seq, func(s int) bool { return b.remaskEnv[s] != nil })
+	m.spillLater(crypto.KindShare, seq, func(s int) bool { return b.shareEnv[s] != nil })
 	m.rd.Events = append(m.rd.Events, Event{Kind: EventBatchDone, Batch: seq, Text: fmt.Sprintf("batch %d is open", seq)})
 }
 
@@ -482,7 +490,7 @@ func (m *Machine) shareCheat(b *batch, kind CheatKind, s int, text string, env *
 func (m *Machine) holdingRemasks(d int) []uint64 {
 	var out []uint64
 	for i := 0; i < m.dropBatches[d]; i++ {
-		if k := (slotKey{crypto.KindRemask, d, uint64(i)}); m.seen[k] != nil && !m.late[k] {
+		if k := (slotKey{crypto.KindRemask, d, uint64(i)}); m.taken(k) && !m.late[k] {
 			out = append(out, uint64(i))
 		}
 	}

@@ -208,8 +208,7 @@ func (m *Machine) revealDropped(dr int) {
 				m.cheat(CheatBadReveal, -1, fmt.Sprintf("%s does not open to a card of the game: %v", cardName(h), err))
 				return
 			}
-			c.shares[c.privTo] = &sh
-			c.pub, c.mine = k, k
+			c.pub, c.mine, c.shares = k, k, nil // public: no share is used again (plan)
 			m.rd.Events = append(m.rd.Events, Event{Kind: EventDropReveal, Seat: c.privTo + 1, Deck: d.id,
 				Opening: Opening{Deck: d.id, Pos: uint16(pos), To: Public}, Card: m.space[k], Known: true,
 				Text: fmt.Sprintf("%s, held by %s, which dropped, is card %d", cardName(h), m.who(c.privTo), m.space[k])})
@@ -408,7 +407,7 @@ func (m *Machine) holding(d int) []uint64 {
 		c := m.chains[i]
 		for _, q := range append([]uint64{c.seq}, c.past...) {
 			k := slotKey{crypto.KindShuffle, d, q}
-			if m.seen[k] != nil && !m.late[k] {
+			if m.taken(k) && !m.late[k] {
 				add(q)
 			}
 		}
@@ -498,7 +497,7 @@ func (m *Machine) standingBy(d int, seq uint64, remask bool) (standing, []int) {
 		kind = crypto.KindRemask
 	}
 	k := slotKey{kind, d, seq}
-	mine := m.seen[k] != nil && !m.late[k] && !m.dropped[m.me]
+	mine := m.taken(k) && !m.late[k] && !m.dropped[m.me]
 	named := make([]int, len(m.seats))
 	all := true
 	for o := m.dropOrder[d]; o <= m.drops; o++ {
@@ -598,7 +597,7 @@ func (m *Machine) frozen(ci int) bool {
 		}
 		if d == m.me {
 			// (This seat is the one dropped: it holds its own link.)
-			if !m.decided[d] && c.links[d].env == nil {
+			if !m.decided[d] && !c.links[d].has() {
 				return true
 			}
 			continue
@@ -644,7 +643,7 @@ func (m *Machine) decideLink(ci, d int) {
 	}
 	k := slotKey{crypto.KindShuffle, d, c.seq}
 	c.links[d] = link{skipped: true, verified: true}
-	delete(m.seen, k)
+	m.forget(k)
 	delete(m.late, k)
 	m.rd.Events = append(m.rd.Events, Event{Kind: EventLinkSkipped, Seat: d + 1, Deck: c.deck,
 		Text: fmt.Sprintf("chain %d (deck %d) goes on without %s's shuffle, %s", ci, c.deck, m.who(d), m.noneHolds(named))})

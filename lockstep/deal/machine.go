@@ -75,12 +75,18 @@ type link struct {
 	out      mp.Deck
 	proof    []byte
 	verified bool
-	skipped  bool // a seat dropped before the chain was declared
+	// stored: the chain is done and env went to the Store (store.go);
+	// the link has an envelope all the same.
+	stored  bool
+	skipped bool // a seat dropped before the chain was declared
 	// forged: its proof failed, or its output is no deck of the chain;
 	// its author is convicted, and the chain is redone without it once
 	// it is dropped (forge.go). out is nil: nobody shuffles on it.
 	forged bool
 }
+
+// has reports whether the link has its envelope (in memory or stored).
+func (l *link) has() bool { return l.env != nil || l.stored }
 
 // chain is one shuffle chain: seat 0 shuffles the input, every next seat
 // the previous seat's output; the last output becomes the deck.
@@ -177,7 +183,13 @@ type Machine struct {
 	ops     []op
 	head    int // every op before it is done (a long game's queue is not rescanned)
 
-	seen    map[slotKey]*crypto.Envelope // lookup only, never ranged over
+	seen map[slotKey]*crypto.Envelope // lookup only, never ranged over
+	// store, stored and spillQ: card envelopes on disk (store.go). stored
+	// holds the hash of each envelope of seen that went to the Store;
+	// spillQ the slots of done chains and batches still in seen.
+	store   Store
+	stored  map[slotKey]crypto.Hash // lookup only
+	spillQ  []slotKey
 	own     map[slotKey]*crypto.Envelope // Config.Sent, by slot; lookup only
 	ahead   []*crypto.Envelope           // for chains and batches not declared yet, in arrival order
 	aheadN  []int                        // by seat: how many
@@ -275,6 +287,7 @@ func New(cfg Config) (*Machine, error) {
 		m.claimed[i] = make([]bool, n)
 	}
 	m.held = cfg.Hold
+	m.store = cfg.Store
 	m.verify = cfg.Verify
 	if m.verify == nil {
 		m.verify = crypto.Verify
@@ -577,7 +590,7 @@ func (m *Machine) Step(env *crypto.Envelope) error {
 	if seat < 0 {
 		return ErrNotMember
 	}
-	if old, ok := m.seen[slotKey{env.Kind, seat, env.Seq}]; ok && crypto.Equal(old, env) {
+	if m.same(slotKey{env.Kind, seat, env.Seq}, env) {
 		return ErrDuplicate
 	}
 	if err := m.verify(env); err != nil {
@@ -589,7 +602,7 @@ func (m *Machine) Step(env *crypto.Envelope) error {
 	if m.stopped {
 		return ErrStopped
 	}
-	if m.convicted[seat] && (env.Kind != crypto.KindShuffle && env.Kind != crypto.KindRemask && env.Kind != crypto.KindPiece || m.seen[slotKey{env.Kind, seat, env.Seq}] != nil) {
+	if m.convicted[seat] && (env.Kind != crypto.KindShuffle && env.Kind != crypto.KindRemask && env.Kind != crypto.KindPiece || m.taken(slotKey{env.Kind, seat, env.Seq})) {
 		// Nothing it signs counts any more, not even a second claim for
 		// the slot of its proven lie (convict.go). But its shuffle of
 		// another chain still counts: a peer that holds it keeps that
@@ -614,7 +627,13 @@ func (m *Machine) Step(env *crypto.Envelope) error {
 		}
 	}
 	k := slotKey{env.Kind, seat, env.Seq}
-	if old, ok := m.seen[k]; ok {
+	if m.taken(k) {
+		old, err := m.slotEnv(k)
+		if err != nil {
+			// The slot is taken by another envelope, which this peer can
+			// no longer show: nothing is proven, nothing is taken.
+			return fmt.Errorf("%s signed a second, different %s envelope for seq %d, but the first cannot be shown: %w", m.who(seat), env.Kind, env.Seq, err)
+		}
 		return m.cheat(CheatEquivocation, seat, fmt.Sprintf("%s signed two different %s envelopes for seq %d", m.who(seat), env.Kind, env.Seq), old, env)
 	}
 	if seat == m.me {
@@ -724,7 +743,7 @@ func (m *Machine) route(env *crypto.Envelope, seat int) error {
 		if len(c.links) == 0 || c.links[seat].skipped {
 			// A one-card chain has no links; a seat dropped before the
 			// chain was declared has none in it. Nothing to keep, no slot.
-			delete(m.seen, slotKey{env.Kind, seat, env.Seq})
+			m.forget(slotKey{env.Kind, seat, env.Seq})
 			return fmt.Errorf("%w: %s has no shuffle in chain %d", ErrBadInput, m.who(seat), env.Seq)
 		}
 		b, _ := decodeShuffle(env.Body)
@@ -766,6 +785,7 @@ func (m *Machine) route(env *crypto.Envelope, seat int) error {
 func (m *Machine) progress() {
 	for !m.stopped && m.step() {
 	}
+	m.spill()
 }
 
 // step makes one change and reports whether it did.
@@ -886,6 +906,16 @@ func (m *Machine) finishChain(i int, c *chain) {
 	for s := range c.links {
 		c.links[s].out, c.links[s].proof = nil, nil
 	}
+	m.spillLater(crypto.KindShuffle, c.seq, func(s int) bool { return c.links[s].env != nil })
+	// The cards the chain took are in this deck now; their handles name
+	// nothing any more (Reshuffle marked them gone, every earlier opening
+	// of them is done, as the chain started after it), so their points
+	// are of no more use. What this seat knew of them (pub, mine) stays.
+	for _, h := range c.from {
+		if src := m.decks[h.Deck]; src != nil && src != d && int(h.Pos) < len(src.cards) && src.gone != nil && src.gone[h.Pos] {
+			src.cards[h.Pos].ct, src.cards[h.Pos].shares = mp.Ciphertext{}, nil
+		}
+	}
 	d.chain, d.ready = i, true
 	m.rd.Events = append(m.rd.Events, Event{Kind: EventDeckReady, Deck: c.deck,
 		Text: fmt.Sprintf("deck %d is shuffled by every seat (%d cards)", c.deck, c.n)})
@@ -932,7 +962,7 @@ func (m *Machine) nextWork(do bool) bool {
 		if len(c.links) == 0 || m.frozen(i) {
 			continue
 		}
-		if l := &c.links[m.me]; l.env == nil && !l.skipped && c.started && m.mayNew(crypto.KindShuffle, c.seq) && !c.forgedBefore(m.me) {
+		if l := &c.links[m.me]; !l.has() && !l.skipped && c.started && m.mayNew(crypto.KindShuffle, c.seq) && !c.forgedBefore(m.me) {
 			if in := c.input(m.me); in != nil {
 				if do {
 					m.shuffle(c, in)

@@ -117,8 +117,7 @@ func (m *Machine) CheckReveal(seat int, h Handle, seq uint64, claimed uint16, sh
 	if m.space[k] != claimed {
 		return m.reject(CheatBadReveal, seat, fmt.Sprintf("%s claims %s is card %d, but its ciphertext holds card %d", m.who(seat), cardName(h), claimed, m.space[k]), nil)
 	}
-	c.shares[seat] = &sh
-	c.pub, c.mine = k, k
+	c.pub, c.mine, c.shares = k, k, nil // public: no share is used again (plan)
 	return nil
 }
 
@@ -152,7 +151,7 @@ func (m *Machine) Waiting() []Wait {
 					w = append(w, Wait{s, fmt.Sprintf("its drop (its shuffle of deck %d is proven forged)", c.deck)})
 					break
 				}
-				if (c.links[s].env == nil || m.late[slotKey{crypto.KindShuffle, s, c.seq}]) && !c.links[s].skipped && s != m.me {
+				if (!c.links[s].has() || m.late[slotKey{crypto.KindShuffle, s, c.seq}]) && !c.links[s].skipped && s != m.me {
 					switch {
 					case m.dropped[s] && !m.decided[s]:
 						// Whether the chain waits for the dropped seat's

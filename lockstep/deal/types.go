@@ -78,6 +78,11 @@ type Config struct {
 	// a second, different envelope for a slot it signed before the crash
 	// (which every peer would rightly call an equivocation).
 	Hold bool
+	// Store, if set, is where the runner persisted the card envelopes;
+	// the machine then keeps those of done chains and batches on disk
+	// only, by slot and hash, and reads them back to prove an
+	// equivocation (store.go). Nil keeps every envelope in memory.
+	Store Store
 }
 
 // MaxCards bounds the cards of all decks of a game together: every card
