@@ -844,6 +844,7 @@ func (n *Node) Tick(now int64) {
 	n.dropConvicted()
 	waits := n.Waiting()
 	n.noteWaited(waits)
+	n.joinHeld(waits)
 	if n.cardWorked {
 		n.cardWorked, n.cardBusy = false, now
 	}
@@ -1001,6 +1002,31 @@ func (n *Node) heldBy(p crypto.PeerID) []int {
 		}
 	}
 	return out
+}
+
+// joinHeld joins, at once, the vote of a held voter among waits
+// (heldBy), where this node votes to drop at all (Config.DropAfter).
+// Not after the drop period as other votes: what lets us join (each seat
+// of the vote kept us waiting here, waitedFor) is in memory only, and a
+// restart in the drop period would lose it, leaving us to vote the held
+// voter out, a vote the seat it waits for, gone, never joins: the table
+// would stand still for good. Signed now, the vote is on disk (Sent) and
+// a restart goes on with it. Joining early changes no outcome: once
+// heldBy names a set, nothing but that drop moves this position (the
+// held voter commits it no other way, and we cannot go on without its
+// envelope).
+func (n *Node) joinHeld(waits []Wait) {
+	if n.cfg.DropAfter <= 0 || n.m.phase != PhasePlaying {
+		return
+	}
+	for _, w := range waits {
+		if w.Seat < 0 || w.What == voteWaiting || w.Peer == n.id.ID() {
+			continue
+		}
+		if d := n.heldBy(w.Peer); d != nil {
+			_ = n.VoteDrop([]int{w.Seat})
+		}
+	}
 }
 
 // seatWait is a seat this node waited for at waitedAt, and the longest

@@ -50,9 +50,21 @@ func (v *Verifier) Feed(env *crypto.Envelope) error {
 		return v.err
 	}
 	if len(v.held) == 0 {
+		// A wait for cards the hint can answer is passed here, before
+		// the entry that ends it, not after the entry before it: a round
+		// of drop votes that all name the waiting state (each voter held
+		// by its vote there) is taken at that state, and a wait passed
+		// before it could not be undone (endsWait; a node's replay does
+		// the same, §5.6). The caller's PassCards passes it sooner, once
+		// it has fed what it has.
+		if v.m.endsWait(env) {
+			if err := v.PassCards(); err != nil {
+				return err
+			}
+		}
 		err := v.feed(env, nil)
 		if err == nil {
-			return v.PassCards()
+			return nil
 		}
 		if !errors.Is(err, errOpenedAhead) {
 			return err
@@ -73,7 +85,7 @@ func (v *Verifier) Feed(env *crypto.Envelope) error {
 			return err
 		}
 	}
-	return v.PassCards()
+	return nil
 }
 
 // SetCardHint gives the Verifier of a live peer the values of the cards
@@ -85,7 +97,12 @@ func (v *Verifier) Feed(env *crypto.Envelope) error {
 func (v *Verifier) SetCardHint(f func(engine.Handle) (card int, ok bool)) { v.m.cardHint = f }
 
 // PassCards passes a wait for cards the card hint can answer now (see
-// SetCardHint); Feed calls it after each entry.
+// SetCardHint). Feed calls it only before an entry that ends the wait
+// (not before a drop vote that names the waiting state, §5.6), so a
+// caller with a hint calls it once it has fed every entry it has: the
+// hint must then be of a state no further on than those entries (a live
+// peer's own state is: a peer held at a wait by its vote has not
+// observed the wait's cards).
 func (v *Verifier) PassCards() error {
 	if v.err != nil || len(v.held) > 0 {
 		return v.err
