@@ -94,9 +94,13 @@ type Node struct {
 	ceded map[uint64][]int
 	// waitedAt is the log position waited lists the seats of: every seat
 	// this node waited for there (Tick), with the longest it waited for
-	// each, for heldBy.
+	// each, for heldBy; noted: waitedAt is set. askFrom (if askSeen) is
+	// when this node first asked the peers for a catch-up there.
 	waitedAt uint64
 	waited   []seatWait
+	noted    bool
+	askSeen  bool
+	askFrom  int64
 	asked    map[crypto.PeerID]int // log length when a gap was last requested from a peer
 	askTurn  int                   // how many stalled gap requests named a peer (gapAsk)
 	asks     askPacer              // the backoff of a stall's gap asks (asks.go)
@@ -1038,23 +1042,50 @@ type seatWait struct {
 
 // noteWaited records the seats waits name (not for a drop vote) at the
 // current log position, each with the longest wait for it.
+//
+// What this node waited for is not on its disk: restarted past a wait for
+// cards (its disk holds the envelopes that ended it), it no longer waits
+// for the seat that kept it there, and would never join a held voter's
+// vote to drop it (heldBy), nor could the table go on without that vote.
+// But a restarted node's card layer is held until every other seat in
+// play has answered its catch-up (cardsHeld), which it asks for at each
+// re-send, and a seat that has not answered is one this node really
+// waits for, since it first asked at this position: that time, and no
+// earlier one it cannot show, counts. (An honest seat answers at once.)
 func (n *Node) noteWaited(waits []Wait) {
-	if at := uint64(len(n.m.log)); n.waitedAt != at {
-		n.waitedAt, n.waited = at, nil
+	if at := uint64(len(n.m.log)); n.waitedAt != at || !n.noted {
+		n.waitedAt, n.waited, n.noted, n.askSeen = at, nil, true, false
+		n.askFrom = n.now
+	}
+	if !n.askSeen && n.resent >= n.askFrom {
+		// Tick asks after noting, and sets resent when it does.
+		n.askSeen, n.askFrom = true, n.resent
 	}
 	for _, w := range waits {
 		if w.Seat < 0 || w.What == voteWaiting {
 			continue
 		}
-		i := 0
-		for i < len(n.waited) && n.waited[i].seat != w.Seat {
-			i++
-		}
-		if i == len(n.waited) {
-			n.waited = append(n.waited, seatWait{seat: w.Seat})
-		}
-		n.waited[i].For = max(n.waited[i].For, w.For)
+		n.noteWait(w.Seat, w.For)
 	}
+	if n.cardsHeld() && n.m.phase == PhasePlaying && n.askSeen {
+		for _, mi := range n.m.activeMembers() {
+			if p := n.m.members[mi].ID; p != n.id.ID() && !containsID(n.cardHeard, p) {
+				n.noteWait(n.m.seatOf[mi], n.now-n.askFrom)
+			}
+		}
+	}
+}
+
+// noteWait records that this node waited d for seat at waitedAt.
+func (n *Node) noteWait(seat int, d int64) {
+	i := 0
+	for i < len(n.waited) && n.waited[i].seat != seat {
+		i++
+	}
+	if i == len(n.waited) {
+		n.waited = append(n.waited, seatWait{seat: seat})
+	}
+	n.waited[i].For = max(n.waited[i].For, d)
 }
 
 // waitedFor is the longest this node waited for seat at the current log
