@@ -61,9 +61,6 @@ type CardLayer interface {
 	// answered its catch-up request, see releaseCards).
 	Held() bool
 	Release()
-	// EscrowDue says this seat's key escrow (3 or more seats) is still
-	// to be signed: the seat makes no move before it (SetupOut).
-	EscrowDue() bool
 	// At tells the layer the hash of the shared state after the step just
 	// counted (the node calls it after every step, on every peer alike):
 	// the chains and batches the layer declares from then on answer that
@@ -1013,20 +1010,6 @@ func (m *machine) openedByHash(want crypto.Hash) []pubCard {
 // opening needs every seat, so no peer can hold an envelope of ours that
 // the deal still has to reach, and waiting for all of them loses no
 // liveness (the cards could not go on without each of them anyway).
-
-// SetupOut reports whether this seat's card layer has sent what must go
-// out before the seat's moves: at a secret table of 3 or more seats, its
-// key escrow. Until then CanAct's callers wait (a runner does not move
-// its bot, Runner.Act asks the player to try again): a seat that drops
-// after a move it made can then always be rebuilt from the pieces the
-// others hold, and not only once its card work happened to come before
-// its move. The escrow needs every seat's key, which the deal sends at
-// the start, so the wait is the time those take to arrive. It says true
-// where there is nothing to wait for: no card layer, a table of two, a
-// layer that stopped.
-func (n *Node) SetupOut() bool {
-	return n.m.cards == nil || n.cardsStopped || !n.m.cards.EscrowDue()
-}
 
 // cardsHeld reports whether the card layer waits for releaseCards.
 func (n *Node) cardsHeld() bool { return n.m.cards != nil && n.m.cards.Held() }

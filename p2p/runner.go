@@ -227,9 +227,6 @@ func (r *Runner) Act(ctx context.Context, a engine.Action) error {
 		if r.catchingUp() {
 			return ErrCatchingUp
 		}
-		if !n.SetupOut() {
-			return ErrCardsSetup
-		}
 		return n.Act(a)
 	})
 }
@@ -237,10 +234,6 @@ func (r *Runner) Act(ctx context.Context, a engine.Action) error {
 // ErrCatchingUp is Act's answer while a resumed peer is still fetching
 // what the table did while it was away.
 var ErrCatchingUp = errors.New("still catching up with the table; try again in a moment")
-
-// ErrCardsSetup is Act's answer while this seat's part of the hidden
-// cards' setup (its key escrow) has not gone out yet: lockstep's SetupOut.
-var ErrCardsSetup = errors.New("the hidden cards are still being set up; try again in a moment")
 
 // catchingUp says whether this peer may not act yet: a node restarted
 // from its log acts only once it has caught up (lockstep's CaughtUp; its
@@ -299,7 +292,7 @@ func (r *Runner) Run(ctx context.Context) error {
 	botTimer.Stop()
 	defer botTimer.Stop()
 	for {
-		if r.cfg.Bot != nil && r.cfg.BotDelay <= 0 && n.HasReady() && r.botMayAct() {
+		if r.cfg.Bot != nil && r.cfg.BotDelay <= 0 && n.HasReady() && n.CanAct() && !r.catchingUp() {
 			// A bot that moves at once moves before the batch is drained:
 			// its action then shares the batch's write and fsync, and goes
 			// out with what the batch sends (at a turn's start, its
@@ -329,7 +322,7 @@ func (r *Runner) Run(ctx context.Context) error {
 				return fmt.Errorf("start the game: %w", err)
 			}
 			continue
-		} else if r.cfg.Bot != nil && r.botMayAct() {
+		} else if r.cfg.Bot != nil && n.CanAct() && !r.catchingUp() {
 			if botAt.IsZero() {
 				botAt = time.Now().Add(r.cfg.BotDelay)
 				botTimer.Reset(r.cfg.BotDelay)
@@ -593,15 +586,6 @@ func (r *Runner) stopError(st lockstep.Status) error {
 		return fmt.Errorf("%w: %s", ErrStoppedInLobby, why)
 	}
 	return fmt.Errorf("%w: %s", ErrStopped, why)
-}
-
-// botMayAct says whether the bot is to move now: its seat may act
-// (lockstep's CanAct), this peer has caught up, and the seat's card setup
-// is out (lockstep's SetupOut; until then the loop goes on to the card
-// layer's work and the keys still to come, which is what makes it out).
-func (r *Runner) botMayAct() bool {
-	n := r.cfg.Node
-	return n.CanAct() && !r.catchingUp() && n.SetupOut()
 }
 
 func (r *Runner) playBot() error {

@@ -32,7 +32,6 @@ func (l *layer) Work() bool                      { return l.s.Work() }
 func (l *layer) Err() error                      { return l.s.Err() }
 func (l *layer) Sync()                           { l.s.Sync() }
 func (l *layer) Held() bool                      { return l.s.Held() }
-func (l *layer) EscrowDue() bool                 { return l.s.EscrowDue() }
 func (l *layer) Release()                        { l.s.Release() }
 func (l *layer) At(h crypto.Hash)                { l.s.At(h) }
 

@@ -106,10 +106,6 @@ func (s *Source) Release() {
 	s.pump()
 }
 
-// EscrowDue reports whether this seat's key escrow is still to go out
-// (deal.Machine.EscrowDue).
-func (s *Source) EscrowDue() bool { return s.err == nil && s.m.EscrowDue() }
-
 // HasWork reports whether a shuffle proof is waiting to be made or checked.
 func (s *Source) HasWork() bool { return s.err == nil && s.m.HasWork() }
 

@@ -42,14 +42,6 @@ func (m *Machine) escrowsDone() bool {
 	return true
 }
 
-// EscrowDue reports whether this seat's escrow is still to be signed (at
-// a table of 3 or more seats, once every key has checked): a seat's
-// moves wait for it (lockstep's Node.SetupOut), so that a seat gone after
-// its first move has always left the others what rebuilds its key.
-func (m *Machine) EscrowDue() bool {
-	return !m.stopped && m.escrowOn() && m.escrows[m.me] == nil
-}
-
 // stepEscrow makes one change of the escrow and drop machinery.
 func (m *Machine) stepEscrow() bool {
 	if !m.escrowOn() || !m.keyOK {
