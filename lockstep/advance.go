@@ -224,11 +224,6 @@ func (n *Node) tryDrop() bool {
 			delete(n.voted, at)
 		}
 	}
-	for at := range n.ceded {
-		if at < uint64(len(m.log)) {
-			delete(n.ceded, at)
-		}
-	}
 	return true
 }
 
@@ -240,8 +235,7 @@ func (n *Node) tryDrop() bool {
 // the table: one honest peer commits the drop of E, another the drop of D
 // and E. So a peer that voted at a position takes only the round of its
 // own greatest vote there (voteLess), or a greater round that drops its
-// own seat (the others went on without it), or one a peer that went on
-// without it shows it committed (ceded, StepAnswer).
+// own seat (the others went on without it).
 //
 // Why that is enough: say honest P takes S and honest Q takes T, S ≠ T,
 // P outside T and Q outside S. Then P voted T (T needs its vote) and Q
@@ -249,16 +243,26 @@ func (n *Node) tryDrop() bool {
 // peer in S takes S only then) and S < T (likewise for Q): impossible.
 // So one of any two peers that took different rounds is dropped by the
 // other's: the peer the others dropped while it went on alone, which the
-// catch-up's overlap shows it (forked). A peer that takes the round
-// ceded to it by X, outside every set it voted, keeps this so: for any
-// other round U taken, X is in U or U's taker is in X's round, and X in
-// U is impossible where the peer voted U, while where it did not vote U
-// it is in U. The order must be one every peer shares (it is a rule of
-// the protocol), and any fixed order would do for the proof; the larger
-// set is the greater one so that a vote extended to a seat that is gone
-// too supersedes the smaller vote it extends, and it applies to any votes
-// of a peer at one position, not only to those that extend one another
-// (the seats a checkpoint round waits for shrink as checkpoints come).
+// catch-up's overlap shows it (forked). The order must be one every peer
+// shares (it is a rule of the protocol), and any fixed order would do for
+// the proof; the larger set is the greater one so that a vote extended to
+// a seat that is gone too supersedes the smaller vote it extends, and it
+// applies to any votes of a peer at one position, not only to those that
+// extend one another (the seats a checkpoint round waits for shrink as
+// checkpoints come).
+//
+// The cost is liveness, not safety: a voter whose greatest round can no
+// longer complete (the others took a smaller drop before they extended
+// their votes) stays held at that position; the others go on and, after
+// their drop period, drop it as they would any silent seat (where they
+// are a strict majority of the seats in play; else the table waits). This
+// is a known limit left open. A voter used to take the drop a peer outside its
+// votes showed it committed (a gap answer), but that trusted one peer's
+// word: a hostile peer could give its vote for the greater round to one
+// honest peer only, which takes it, and show another the smaller round's
+// votes as committed, which then took that: two honest logs. A safe way
+// out needs proof that no honest peer can take our greatest round (every
+// seat it needs signing a state after the smaller drop, say).
 
 // voteLess is the order of drop votes at one position: the larger seat
 // set is the greater; of two sets of one size, the one first in seat
@@ -287,13 +291,10 @@ func (n *Node) ownDropVote(at uint64) []int {
 func (n *Node) mayTakeDrop(seats []int) bool {
 	at := uint64(len(n.m.log))
 	own := n.ownDropVote(at)
-	switch {
-	case own == nil, equalInts(own, seats):
-		return true
-	case containsInt(seats, n.mySeat()) && voteLess(own, seats):
+	if own == nil || equalInts(own, seats) {
 		return true
 	}
-	return n.ceded[at] != nil && equalInts(n.ceded[at], seats)
+	return containsInt(seats, n.mySeat()) && voteLess(own, seats)
 }
 
 // dropRound finds the round of drop votes at the current log position:

@@ -229,13 +229,16 @@ func TestDropVoteSurvivesRestartBetweenVotes(t *testing.T) {
 	ft.finish(at, d, e)
 }
 
-// TestDropVoteFreedByTheSmallerDrop: only A votes again to drop D and E;
-// B and C take E's drop on D's late vote before they would. A's own
-// greatest vote can then never complete (B and C went on without it), so
-// A must not wait for it for ever: a gap answer of B's shows E's drop
-// committed at A's position, by a peer outside every seat set A voted to
-// drop there, and A takes that drop too. Every peer ends with one log.
-func TestDropVoteFreedByTheSmallerDrop(t *testing.T) {
+// TestDropVoteHeldBehindTheSmallerDrop: only A votes again to drop D and
+// E; B, C and D take E's drop on D's late vote before they would. A's own
+// greatest vote can then never complete (B, C and D went on without it).
+// A takes no other drop, whatever the others' gap answers show: its word
+// that it committed E's drop could be a hostile peer's lie
+// (TestHostileGapAnswerDoesNotForkTheDrop). So A stays held at that
+// position (a liveness limit, no fork); B, C and D go on, drop A as they
+// would any silent seat, and finish the game with identical logs that
+// verify; nobody accuses A of a cheat.
+func TestDropVoteHeldBehindTheSmallerDrop(t *testing.T) {
 	ft := newForkTable(t, "drop fork freed")
 	n := ft.n
 	a, b, c, d, e := ft.a, ft.b, ft.c, ft.d, ft.e
@@ -252,23 +255,52 @@ func TestDropVoteFreedByTheSmallerDrop(t *testing.T) {
 	}
 	ft.vote(a, d, e)
 	ft.deliver(a, d, e)
-	if got := ft.dropAt(a, at); got != nil {
-		t.Fatalf("A, whose greatest vote drops D and E, committed the drop of seats %v", got)
-	}
 	for _, i := range []int{b, c, d} {
 		if got := ft.dropAt(i, at); !equalInts(got, []int{ft.seat(e)}) {
 			t.Fatalf("%s committed %v at entry %d, want E's drop", n.peers[i].name, got, at)
 		}
 	}
-	// A is held by its vote; its catch-up asks (Tick) reach B and C,
-	// whose answers show E's drop.
+	// A is held by its vote; its catch-up asks (Tick) reach B, C and D,
+	// whose answers show E's drop. Let them run.
 	for _, p := range n.peers {
 		p.hook = nil
 	}
-	if !n.run(20000, func() bool { return ft.dropAt(a, at) != nil }) {
-		t.Fatalf("A never took the drop the others committed: %+v", n.peers[a].node.Status().Waiting)
+	n.run(20000, func() bool { return false })
+	dE := []int{ft.seat(e)}
+	if got := ft.dropAt(a, at); equalInts(got, dE) || len(n.peers[a].node.Log()) > at && got == nil {
+		t.Fatalf("A, whose greatest vote drops D and E, committed %v at entry %d (log of %d entries)",
+			got, at, len(n.peers[a].node.Log()))
 	}
-	ft.finish(at, e)
+	// B, C and D drop A, silent to them, as after their drop period.
+	live := []int{b, c, d}
+	for _, i := range live {
+		if len(n.peers[i].node.Log()) != len(n.peers[b].node.Log()) {
+			t.Fatalf("%s has %d entries, B %d", n.peers[i].name, len(n.peers[i].node.Log()), len(n.peers[b].node.Log()))
+		}
+	}
+	past := len(n.peers[b].node.Log())
+	for _, i := range live {
+		if err := n.peers[i].node.VoteDrop([]int{ft.seat(a)}); err != nil {
+			t.Fatalf("%s: vote to drop A: %v", n.peers[i].name, err)
+		}
+		n.drain(i)
+	}
+	n.setBots(diceGame)
+	if !n.run(200000, n.allOver(live...)) {
+		t.Fatalf("the game did not finish: %+v", n.peers[b].node.Status())
+	}
+	if got := ft.dropAt(b, past); !equalInts(got, []int{ft.seat(a)}) {
+		t.Fatalf("B committed %v at entry %d, want A's drop", got, past)
+	}
+	n.checkAgree(live...)
+	// No cheat or equivocation at all, so none names A.
+	for _, i := range []int{a, b, c, d} {
+		for _, ev := range n.peers[i].events {
+			if ev.Kind == EventCheat || ev.Kind == EventEquivocation {
+				t.Fatalf("%s accused a peer: %s", n.peers[i].name, ev.Text)
+			}
+		}
+	}
 }
 
 // TestDropVotesInAnyOrderAgree: the race of TestDropVotesOfTwoSetsDoNotFork
@@ -276,10 +308,15 @@ func TestDropVoteFreedByTheSmallerDrop(t *testing.T) {
 // E, and each may vote for the other set too at any point before it has
 // taken a drop; every vote reaches every other voter, each in its own
 // order.
-// However the votes interleave, A, B and C commit one drop and end with
-// identical logs that verify; D, which the second votes drop, either
-// follows them or, having taken E's drop alone, stops and says that the
-// others dropped it.
+// However the votes interleave, no two of A, B and C commit two drops:
+// each commits one, the same, or (its greatest vote for D and E, which the
+// others went past by taking E's drop first) is held at the position and
+// takes none. D, which the second votes drop, either follows them or,
+// having taken E's drop alone, stops and says that the others dropped it.
+// Those that went on end with identical logs that verify: after the game,
+// or after they drop the held voters (where they are a strict majority of
+// the seats in play), or waiting for them (where they are not: a known
+// liveness limit). Nobody is accused of a cheat.
 func TestDropVotesInAnyOrderAgree(t *testing.T) {
 	cases := 40
 	if testing.Short() {
@@ -348,17 +385,31 @@ func dropVotesInOrder(t *testing.T, k int) {
 	}
 	n.setBots(diceGame)
 	dStopped := func() bool { return n.peers[d].node.Status().Phase == PhaseStopped }
-	live := []int{a, b, c}
-	if !n.run(200000, func() bool { return n.allOver(live...)() && (dStopped() || n.allOver(d)()) }) {
-		t.Fatalf("the game did not finish: A %v, D %v; the drops at entry %d: A %v, B %v, C %v, D %v",
-			n.peers[a].node.Status().Phase, n.peers[d].node.Status().Phase, at, ft.dropAt(a, at), ft.dropAt(b, at), ft.dropAt(c, at), ft.dropAt(d, at))
-	}
-	want := ft.dropAt(a, at)
-	for _, i := range live {
-		if got := ft.dropAt(i, at); got == nil || !equalInts(got, want) {
-			t.Fatalf("%s committed the drop of seats %v at entry %d, %s of %v: two honest peers, two logs",
-				n.peers[i].name, got, at, n.peers[a].name, want)
+	n.run(200000, func() bool { return n.allOver(a, b, c)() && (dStopped() || n.allOver(d)()) })
+	// A voter whose greatest vote the others went past (they took E's
+	// drop first) takes no drop there: it is held at the position (a
+	// liveness limit, no fork). Every other one of A, B and C took one
+	// drop, the same.
+	var want []int
+	var live, held []int
+	for _, i := range []int{a, b, c} {
+		got := ft.dropAt(i, at)
+		if got == nil {
+			if len(n.peers[i].node.Log()) != at {
+				t.Fatalf("%s committed %s at entry %d, no drop", n.peers[i].name, n.peers[i].node.Log()[at].Kind, at)
+			}
+			held = append(held, i)
+			continue
 		}
+		if want != nil && !equalInts(got, want) {
+			t.Fatalf("%s committed the drop of seats %v at entry %d, another %v: two honest peers, two logs",
+				n.peers[i].name, got, at, want)
+		}
+		want = got
+		live = append(live, i)
+	}
+	if want == nil {
+		t.Fatalf("none of A, B and C committed a drop at entry %d; D %v", at, ft.dropAt(d, at))
 	}
 	if dStopped() {
 		// D took E's drop alone, the others D's and E's: it went on
@@ -369,7 +420,54 @@ func dropVotesInOrder(t *testing.T, k int) {
 			t.Fatalf("D stopped, with the drop of seats %v at entry %d, the others %v", ft.dropAt(d, at), at, want)
 		}
 	} else {
+		if got := ft.dropAt(d, at); !equalInts(got, want) {
+			t.Fatalf("D committed the drop of seats %v at entry %d, the others %v: two honest peers, two logs", got, at, want)
+		}
 		live = append(live, d)
+	}
+	if len(held) > 0 {
+		// The others wait for the held seats; after their drop period
+		// they vote them out, as any silent seats, if they are a strict
+		// majority of the seats in play; else the table waits, its logs
+		// still one.
+		var seats []int
+		for _, i := range held {
+			seats = append(seats, ft.seat(i))
+		}
+		if n.allOver(live...)() {
+			t.Fatalf("the game ended without the held seats %v", seats)
+		}
+		for _, i := range live[1:] {
+			if len(n.peers[i].node.Log()) != len(n.peers[live[0]].node.Log()) {
+				t.Fatalf("%s waits at entry %d, %s at %d", n.peers[i].name, len(n.peers[i].node.Log()),
+					n.peers[live[0]].name, len(n.peers[live[0]].node.Log()))
+			}
+		}
+		past := len(n.peers[live[0]].node.Log())
+		if 2*len(live) > len(live)+len(held) {
+			for _, i := range live {
+				if err := n.peers[i].node.VoteDrop(seats); err != nil {
+					t.Fatalf("%s: vote to drop the held seats %v: %v", n.peers[i].name, seats, err)
+				}
+			}
+			if !n.run(200000, n.allOver(live...)) {
+				t.Fatalf("the game did not finish after the held seats' drop: %+v", n.peers[live[0]].node.Status())
+			}
+			if got := ft.dropAt(live[0], past); !equalInts(got, sortedSeats(seats)) {
+				t.Fatalf("%s committed %v at entry %d, want the held seats' drop %v", n.peers[live[0]].name, got, past, seats)
+			}
+		} else {
+			t.Logf("held seats %v are half the table in play: it waits", sortedSeats(seats))
+		}
+		for _, i := range held {
+			if len(n.peers[i].node.Log()) != at || n.peers[i].node.Status().Phase != PhasePlaying {
+				t.Fatalf("%s, held, has %d entries and is %v", n.peers[i].name, len(n.peers[i].node.Log()), n.peers[i].node.Status().Phase)
+			}
+		}
+		t.Logf("held at entry %d: %d voter(s)", at, len(held))
+	} else if !n.allOver(live...)() {
+		t.Fatalf("the game did not finish: A %v, D %v; the drops at entry %d: A %v, B %v, C %v, D %v",
+			n.peers[a].node.Status().Phase, n.peers[d].node.Status().Phase, at, ft.dropAt(a, at), ft.dropAt(b, at), ft.dropAt(c, at), ft.dropAt(d, at))
 	}
 	for _, i := range []int{a, b, c, d} {
 		for _, ev := range n.peers[i].events {
@@ -379,4 +477,68 @@ func dropVotesInOrder(t *testing.T, k int) {
 		}
 	}
 	n.checkAgree(live...)
+}
+
+// TestHostileGapAnswerDoesNotForkTheDrop: A, B, C and D vote to drop E;
+// then A, B and C vote to drop D and E. A is hostile: it gives its vote
+// for D and E to B only, so B takes that drop (rightly: every voter it
+// needs voted). A then answers C's gap request with the four votes for E
+// as its "committed" entries at that position. Were C to take the drop a
+// peer outside its votes shows it committed, it would commit E's drop and
+// B D's and E's: two honest peers, two logs, on one peer's word. C takes
+// only the round of its own greatest vote, so it stays at the position
+// until A's vote for D and E reaches it, and then commits B's drop.
+func TestHostileGapAnswerDoesNotForkTheDrop(t *testing.T) {
+	ft := newForkTable(t, "drop fork hostile answer")
+	n := ft.n
+	a, b, c, d, e := ft.a, ft.b, ft.c, ft.d, ft.e
+	at := len(n.peers[a].node.Log())
+	for _, v := range []int{a, b, c, d} {
+		ft.vote(v, e)
+	}
+	for _, to := range []int{a, b, c} {
+		for _, v := range []int{a, b, c} {
+			if v != to {
+				ft.deliver(to, v, e)
+			}
+		}
+	}
+	for _, v := range []int{a, b, c} {
+		ft.vote(v, d, e)
+	}
+	ft.deliver(b, a, d, e)
+	ft.deliver(b, c, d, e)
+	ft.deliver(c, b, d, e)
+	ft.deliver(c, d, e)
+	dDE := sortedSeats([]int{ft.seat(d), ft.seat(e)})
+	if got := ft.dropAt(b, at); !equalInts(got, dDE) {
+		t.Fatalf("B committed %v at entry %d, want the drop of D and E", got, at)
+	}
+	if got := ft.dropAt(c, at); got != nil {
+		t.Fatalf("C committed %v at entry %d before A's answer", got, at)
+	}
+	// A's answer: the four votes for E, as if it had committed them.
+	var entries []*crypto.Envelope
+	for _, v := range []int{a, b, c, d} {
+		env := ft.votes[ft.key(v, encodeSeats([]int{ft.seat(e)}))]
+		wire, err := crypto.Unmarshal(env.Marshal())
+		if err != nil {
+			t.Fatal(err)
+		}
+		entries = append(entries, wire)
+	}
+	_ = n.peers[c].node.StepAnswer(GapAnswer{Peer: n.peers[a].id.ID(), From: uint64(at), Entries: entries})
+	n.drain(c)
+	if got := ft.dropAt(c, at); got != nil {
+		t.Fatalf("C committed the drop of seats %v at entry %d on A's answer; B committed %v: two honest peers, two logs", got, at, dDE)
+	}
+	ft.deliver(c, a, d, e)
+	if got := ft.dropAt(c, at); !equalInts(got, dDE) {
+		t.Fatalf("C committed %v at entry %d once A's vote reached it, want the drop of D and E as B", got, at)
+	}
+	for _, i := range []int{b, c} {
+		if !crypto.Equal(n.peers[i].node.Log()[at], n.peers[b].node.Log()[at]) {
+			t.Fatalf("%s and B differ at entry %d", n.peers[i].name, at)
+		}
+	}
 }

@@ -88,10 +88,6 @@ type Node struct {
 	stalled  bool
 	voted    map[uint64][][]int // log position → seat sets this node voted to drop
 	votedAt  int64              // when this node last voted to drop
-	// ceded is, by log position, a drop that a peer which went on without
-	// our vote shows it committed there (StepAnswer): we may take it though
-	// our own greatest vote there is for other seats (mayTakeDrop).
-	ceded map[uint64][]int
 	// waitedAt is the log position waited lists the seats of: every seat
 	// this node waited for there (Tick), with the longest it waited for
 	// each, for heldBy; noted: waitedAt is set. askFrom (if askSeen) is
@@ -197,7 +193,7 @@ func New(cfg Config) (*Node, error) {
 	}
 	n := &Node{cfg: cfg, id: cfg.Identity, m: newMachine(cfg.Games),
 		buf: map[slot]*crypto.Envelope{}, use: map[crypto.PeerID]*bufUse{}, seen: map[slot]*crypto.Envelope{}, sent: map[slot]*crypto.Envelope{},
-		voted: map[uint64][][]int{}, ceded: map[uint64][]int{}, asked: map[crypto.PeerID]int{}, stateSent: map[uint64]bool{}, cardHas: map[slot]bool{}}
+		voted: map[uint64][][]int{}, asked: map[crypto.PeerID]int{}, stateSent: map[uint64]bool{}, cardHas: map[slot]bool{}}
 	n.m.me, n.m.cardMaker, n.m.verifier = cfg.Identity, cfg.Cards, cfg.Verifier
 	if store, make := cfg.CardStore, cfg.Cards; store != nil && make != nil {
 		n.m.cardMaker = func(st engine.CardState, cc CardConfig) (CardLayer, error) {
@@ -1439,16 +1435,13 @@ func (n *Node) StepAnswer(a GapAnswer) error {
 			if err := n.verify(env); err != nil || env.Session != n.m.session {
 				continue
 			}
+			// A drop entry there frees nothing: the answering peer's
+			// word alone is no proof that no honest peer takes our
+			// greatest vote here (a hostile peer could give its vote
+			// for our round to one peer and show us a smaller drop),
+			// so taking it could fork two honest peers (protocol §5.6).
 			if env.Kind != crypto.KindDrop {
 				delete(n.voted, at)
-			} else if seats, err := decodeSeats(env.Body, len(n.m.seats)); err == nil && env.Seq == at {
-				// That peer, outside every seat set we voted here, took
-				// a drop here: our greatest vote may never complete (it
-				// went on without it), and taking its drop too keeps
-				// every two peers that took different drops apart only
-				// where one is dropped by the other's (mayTakeDrop). We
-				// take it once its votes (in this answer) are here.
-				n.ceded[at] = seats
 			}
 		}
 	}
