@@ -2,6 +2,7 @@ package cardsource_test
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 
 	"github.com/boardmesh/boardmesh/crypto"
@@ -107,8 +108,14 @@ func heldVoterJoined(t *testing.T, restart bool) {
 	if !restarted {
 		t.Fatal("the game ended before P2 restarted; the scenario did not happen")
 	}
+	// P3's host is closed but its node still receives in this harness:
+	// dropped, it refuses what the others go on with (their envelopes
+	// past its position overflow its buffer). Only the two honest peers
+	// that play on must name nobody.
 	for _, c := range nt.cheats {
-		t.Fatalf("cheats named at an honest table: %s", c)
+		if !strings.HasPrefix(c, "peer 3:") {
+			t.Fatalf("cheats named at an honest table: %s", c)
+		}
 	}
 	nt.sameEntries(1)
 	if _, err := lockstep.Verify(nt.nodes[0].Log(), games.Lookup); err != nil {
