@@ -88,6 +88,12 @@ type Node struct {
 	stalled  bool
 	voted    map[uint64][][]int // log position → seat sets this node voted to drop
 	votedAt  int64              // when this node last voted to drop
+	// wentOnBy lists the members whose gap answers showed a committed
+	// entry that is not a drop vote at log position wentOnAt: each went on
+	// there without voting (if honest). Our votes there hold us until
+	// every round we voted needs one of them (roundDead).
+	wentOnAt uint64
+	wentOnBy []crypto.PeerID
 	// waitedAt is the log position waited lists the seats of: every seat
 	// this node waited for there (Tick), with the longest it waited for
 	// each, for heldBy; noted: waitedAt is set. askFrom (if askSeen) is
@@ -1441,7 +1447,7 @@ func (n *Node) StepAnswer(a GapAnswer) error {
 			// for our round to one peer and show us a smaller drop),
 			// so taking it could fork two honest peers (protocol §5.6).
 			if env.Kind != crypto.KindDrop {
-				delete(n.voted, at)
+				n.noteWentOn(a.Peer, at)
 			}
 		}
 	}
@@ -1508,17 +1514,58 @@ func (n *Node) heardFrom(p crypto.PeerID) {
 	n.heard = append(n.heard, p)
 }
 
-// wentOn reports whether an answer from p may show that a drop we voted
-// for at log position at can never complete: p must be a seated peer
-// outside every seat set we voted to drop there (a peer being dropped
-// naturally has its own input), and not us.
+// wentOn reports whether an answer from p may show that p went on
+// without voting at log position at: p must be a seated peer still in
+// play, and not us. (Which of our rounds its word bears on is roundDead's
+// question: a peer being dropped naturally has its own input, so it
+// counts only for the rounds it would have to vote in.)
 func (n *Node) wentOn(p crypto.PeerID, at uint64) bool {
 	seat := n.m.seatOfPeer(p)
-	if seat < 0 || p == n.id.ID() || n.m.dropped[seat] {
-		return false
+	return seat >= 0 && p != n.id.ID() && !n.m.dropped[seat]
+}
+
+// noteWentOn records that member p's gap answer showed a committed entry
+// at our log position at that is not a drop vote, and frees our votes
+// there once every round we voted there is dead (roundDead): only then
+// may this node commit the position otherwise (mayCommitNormally).
+//
+// One peer's word is not enough. A hostile D, one of the voters that our
+// round needs, could give its vote to honest B only (B takes the drop,
+// rightly) and show us the late input as its committed entry: were that
+// to free us, we would commit the input where B committed the drop, two
+// honest peers with two logs (TestHostileWentOnAnswerDoesNotForkTheDrop).
+// A round needs the vote of every seat outside it, so once each of those
+// but us has shown it went on, an honest one among them never voted, and
+// if none is honest no honest peer but us could take it.
+func (n *Node) noteWentOn(p crypto.PeerID, at uint64) {
+	if n.wentOnAt != at {
+		n.wentOnAt, n.wentOnBy = at, nil
+	}
+	if !containsID(n.wentOnBy, p) {
+		n.wentOnBy = append(n.wentOnBy, p)
 	}
 	for _, set := range n.voted[at] {
-		if containsInt(set, seat) {
+		if !n.roundDead(set) {
+			return
+		}
+	}
+	delete(n.voted, at)
+}
+
+// roundDead reports whether no honest peer but this one can ever take the
+// drop of seats at the current log position: a seat of it is already
+// dropped, its voters are no strict majority of the seats in play, or
+// every voter it needs but this node has shown it went on (noteWentOn).
+func (n *Node) roundDead(seats []int) bool {
+	m := n.m
+	if m.group != nil {
+		return false
+	}
+	if _, ok := m.dropExpectation(seats); !ok {
+		return true
+	}
+	for _, mi := range m.dropVoters(seats) {
+		if id := m.members[mi].ID; id != n.id.ID() && !containsID(n.wentOnBy, id) {
 			return false
 		}
 	}
