@@ -900,7 +900,7 @@ func (n *Node) Tick(now int64) {
 		// voting frees us (StepAnswer), so ask.
 		n.resent = now
 		n.resend()
-		n.rd.Requests = append(n.rd.Requests, n.gapAsk(uint64(len(n.m.log))))
+		n.rd.Requests = append(n.rd.Requests, n.heldAsks(uint64(len(n.m.log)))...)
 	}
 	if len(waits) == 0 {
 		return
@@ -1201,6 +1201,33 @@ func (n *Node) gapAsk(at uint64) GapRequest {
 		n.askTurn++
 	}
 	return req
+}
+
+// heldAsks are the gap requests of a node held by its own drop votes at
+// log length at: one to each seated peer in play but us that has not yet
+// shown it went on there (noteWentOn), all at once. Every voter a round
+// needs must show it before we are free, and asked one a period in turn,
+// the others' drop period can run out first: they vote the held peer out
+// as silent (TestDragonsLairOverFaultyNetwork, seed 90 of 8 players).
+func (n *Node) heldAsks(at uint64) []GapRequest {
+	base := n.gapAsk(at)
+	if base.To == "" {
+		return []GapRequest{base}
+	}
+	var out []GapRequest
+	for _, mi := range n.m.activeMembers() {
+		id := n.m.members[mi].ID
+		if id == n.id.ID() || (n.wentOnAt == at && containsID(n.wentOnBy, id)) {
+			continue
+		}
+		req := base
+		req.To = id
+		out = append(out, req)
+	}
+	if len(out) == 0 {
+		return []GapRequest{base}
+	}
+	return out
 }
 
 // resend queues again this node's signed envelopes that are not committed.
