@@ -118,11 +118,18 @@ func (P *point) Null() kyber.Point {
 	return P
 }
 
+// Base sets P to G, with its encoding (a transcript names G in every
+// proof; encoding it afresh would cost an inverse square root each time).
 func (P *point) Base() kyber.Point {
-	P.encOK = false
 	P.p.Base()
+	P.enc, P.encOK = baseEnc, true
 	return P
 }
+
+var (
+	rBase   = r255.NewElement().Base()
+	baseEnc = [PointLen]byte(rBase.Encode(nil))
+)
 
 // Pick sets P to a uniformly random element: ristretto255's one-way map
 // (RFC 9496, section 4.3.4) of 64 bytes of rand.
@@ -182,13 +189,16 @@ func (P *point) Neg(a kyber.Point) kyber.Point {
 	return P
 }
 
-// Mul sets P to s·a, or s·G for a nil a (with the precomputed base table,
-// constant-time). A public P multiplies in variable time.
+// Mul sets P to s·a, or s·G for a nil a or a equal to G (with the
+// precomputed base table, constant-time: kyber's proof framework hands G
+// over as a point, e.g. to the Chaum–Pedersen prover of a share, whose
+// commitment to G then costs a quarter of a generic multiplication).
+// Otherwise a public P multiplies in variable time.
 func (P *point) Mul(s kyber.Scalar, a kyber.Point) kyber.Point {
 	x := toScalar(s)
 	P.encOK = false
 	switch {
-	case a == nil:
+	case a == nil || our(a).p.Equal(rBase) == 1:
 		P.p.ScalarBaseMult(x)
 	case P.varTime:
 		P.p.VarTimeDoubleScalarBaseMult(x, &our(a).p, rZero)
