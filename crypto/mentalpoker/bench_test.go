@@ -249,6 +249,24 @@ func BenchmarkDraw(b *testing.B) {
 			}
 		})
 	})
+	// One share envelope's worth (VerifyShares, as deal checks them): one
+	// share, and five (a Dominion hand); cpu-ms/op is per envelope.
+	for _, k := range []int{1, 5} {
+		var checks []ShareCheck
+		for i := range k {
+			c := ctx
+			c.Slot = uint32(i)
+			s, _ := MakeShare(rnd, c, 1, tb.sks[1], deck[i])
+			checks = append(checks, ShareCheck{Ctx: c, CT: deck[i], Share: s.Bytes()})
+		}
+		b.Run(fmt.Sprintf("shares-verify-batch=%d", k), func(b *testing.B) {
+			measure(b, func() {
+				if _, _, err := VerifyShares(1, tb.pks[1], checks); err != nil {
+					b.Fatal(err)
+				}
+			})
+		})
+	}
 	others := tb.sharesFor(b, ctx, deck[0], 0, rnd)
 	cardTable() // built once per process; not part of a draw
 	b.Run("open-private", func(b *testing.B) {

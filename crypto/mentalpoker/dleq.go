@@ -23,6 +23,30 @@ import (
 // strictly (one encoding per proof) and refused if it is the identity, as
 // every proof point (strictSuite).
 func dleqVerify(name string, a, h, b kyber.Point, prf []byte) error {
+	p, err := dleqRead(name, prf)
+	if err != nil {
+		return err
+	}
+	lhs1 := r255.NewElement().VarTimeDoubleScalarBaseMult(p.c, &our(a).p, p.r)
+	if lhs1.Equal(&p.v1.p) != 1 {
+		return errDLEQ
+	}
+	lhs2 := r255.NewElement().VarTimeMultiScalarMult([]*r255.Scalar{p.c, p.r}, []*r255.Element{&our(b).p, &our(h).p})
+	if lhs2.Equal(&p.v2.p) != 1 {
+		return errDLEQ
+	}
+	return nil
+}
+
+// dleqProof is a decoded Chaum–Pedersen proof with its challenge c.
+type dleqProof struct {
+	v1, v2 *point
+	c, r   *r255.Scalar
+}
+
+// dleqRead decodes prf and computes its challenge, as kyber's HashVerify
+// does (its XOF over name, then V1 ‖ V2), without checking the equations.
+func dleqRead(name string, prf []byte) (dleqProof, error) {
 	var v1, v2 kyber.Point
 	var c, r kyber.Scalar
 	read := func(ctx proof.VerifierContext) error {
@@ -41,18 +65,54 @@ func dleqVerify(name string, a, h, b kyber.Point, prf []byte) error {
 		return nil
 	}
 	if err := proof.HashVerify(pinnedSuite{verifierSuite}, name, read, prf); err != nil {
-		return err
+		return dleqProof{}, err
 	}
-	cs, rs := toScalar(c), toScalar(r)
-	lhs1 := r255.NewElement().VarTimeDoubleScalarBaseMult(cs, &our(a).p, rs)
-	if lhs1.Equal(&our(v1).p) != 1 {
-		return errDLEQ
+	return dleqProof{v1: our(v1), v2: our(v2), c: toScalar(c), r: toScalar(r)}, nil
+}
+
+// dleqStatement is one decoded proof of log_G A = log_H B.
+type dleqStatement struct {
+	a, h, b kyber.Point
+	p       dleqProof
+}
+
+// dleqBatch reports whether every statement's two equations,
+// V1 = c·A + r·G and V2 = c·B + r·H, hold, checked as one random linear
+// combination in one variable-time multi-scalar multiplication: the
+// small-exponent batch test that pairVerify uses for a shuffle (see there
+// for the references), with 128-bit weights drawn from seed, which the
+// caller takes from a hash of every statement's transcript name and proof
+// bytes, so the weights are fixed only once every proof is. Sound because
+// every point is a strictly decoded ristretto255 element (a group of prime
+// order): if one equation fails, the sum is the identity with probability
+// at most 2^-128. It does not say which statement failed; the caller
+// checks each then (dleqVerify), so a cheat is named as before.
+//
+// Consecutive statements with the same A (one seat's shares, all under
+// its key) share its term.
+func dleqBatch(sts []dleqStatement, seed [32]byte) bool {
+	w := &batchWeights{seed: seed}
+	var m msm
+	cG := r255.NewScalar()
+	var cA *r255.Scalar
+	for i, st := range sts {
+		z1, z2 := w.next(), w.next()
+		// z1·(c·A + r·G − V1) + z2·(c·B + r·H − V2)
+		if i == 0 || st.a != sts[i-1].a {
+			cA = r255.NewScalar()
+			m.term(cA, st.a)
+		}
+		cA.Add(cA, r255.NewScalar().Multiply(z1, st.p.c))
+		cG.Add(cG, r255.NewScalar().Multiply(z1, st.p.r))
+		m.term(r255.NewScalar().Negate(z1), st.p.v1)
+		m.term(r255.NewScalar().Multiply(z2, st.p.c), st.b)
+		m.term(r255.NewScalar().Multiply(z2, st.p.r), st.h)
+		m.term(r255.NewScalar().Negate(z2), st.p.v2)
 	}
-	lhs2 := r255.NewElement().VarTimeMultiScalarMult([]*r255.Scalar{cs, rs}, []*r255.Element{&our(b).p, &our(h).p})
-	if lhs2.Equal(&our(v2).p) != 1 {
-		return errDLEQ
-	}
-	return nil
+	m.scalars = append(m.scalars, cG)
+	m.points = append(m.points, r255.NewElement().Base())
+	sum := r255.NewElement().VarTimeMultiScalarMult(m.scalars, m.points)
+	return sum.Equal(r255.NewElement()) == 1
 }
 
 var errDLEQ = errors.New("invalid proof: commit mismatch")
@@ -69,24 +129,13 @@ func (s pinnedSuite) Read(r io.Reader, objs ...any) error {
 	for _, o := range objs {
 		switch v := o.(type) {
 		case *point:
-			var b [PointLen]byte
-			if _, err := io.ReadFull(r, b[:]); err != nil {
-				return fmt.Errorf("%w: truncated proof", ErrMalformed)
-			}
-			if err := decodeCanonical(v, b[:]); err != nil {
+			if err := readProofPoint(r, v); err != nil {
 				return err
 			}
-			if isIdentity(v) {
-				return fmt.Errorf("%w: the identity point in a proof", ErrMalformed)
-			}
 		case kyber.Scalar:
-			var b [ScalarLen]byte
-			if _, err := io.ReadFull(r, b[:]); err != nil {
-				return fmt.Errorf("%w: truncated proof", ErrMalformed)
-			}
-			sc, err := decodeScalar(b[:])
+			sc, err := readProofScalar(r)
 			if err != nil {
-				return fmt.Errorf("%w: non-canonical element in a proof", ErrMalformed)
+				return err
 			}
 			v.Set(sc)
 		default:

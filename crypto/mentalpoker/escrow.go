@@ -247,7 +247,7 @@ func (e *Escrow) Recover(pieces []Piece) (*SecretKey, error) {
 			return nil, fmt.Errorf("%w: no piece from seat %d", ErrBadInput, j+1)
 		}
 	}
-	sk := &SecretKey{x: x}
+	sk := newSecretKey(x)
 	if !sk.Public().Equal(e.keys[e.dealer]) { // cannot happen once every piece matched
 		return nil, fmt.Errorf("%w: the pieces do not rebuild seat %d's key", ErrInvalidProof, e.dealer+1)
 	}

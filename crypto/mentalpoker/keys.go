@@ -13,7 +13,19 @@ const KeyProofLen = PointLen + ScalarLen
 
 // SecretKey is one seat's share of the joint decryption key. It never
 // leaves its owner, except piecewise through escrow.
-type SecretKey struct{ x kyber.Scalar }
+type SecretKey struct {
+	x kyber.Scalar
+	// pub is x·G, computed and encoded once (newSecretKey): a share and
+	// a key proof name it in their transcripts, so each would otherwise
+	// pay a scalar multiplication and an encoding for it.
+	pub PublicKey
+}
+
+func newSecretKey(x kyber.Scalar) *SecretKey {
+	pub := base.Point().Mul(x, nil)
+	pointBytes(pub) // caches its encoding
+	return &SecretKey{x: x, pub: PublicKey{pub}}
+}
 
 // PublicKey is x·G for a seat's secret x; never the identity.
 type PublicKey struct{ p kyber.Point }
@@ -28,7 +40,7 @@ func GenerateKey(rand io.Reader) (*SecretKey, error) {
 	if x.Equal(base.Scalar().Zero()) { // probability 2^-252; keeps PublicKey ≠ identity
 		return nil, fmt.Errorf("%w: randomness gave the zero key", ErrBadInput)
 	}
-	return &SecretKey{x: x}, nil
+	return newSecretKey(x), nil
 }
 
 // Bytes is the canonical 32-byte scalar encoding (keep it secret).
@@ -43,11 +55,16 @@ func ParseSecretKey(b []byte) (*SecretKey, error) {
 	if x.Equal(base.Scalar().Zero()) {
 		return nil, fmt.Errorf("%w: the zero key", ErrMalformed)
 	}
-	return &SecretKey{x: x}, nil
+	return newSecretKey(x), nil
 }
 
-// Public returns x·G.
-func (sk *SecretKey) Public() PublicKey { return PublicKey{base.Point().Mul(sk.x, nil)} }
+// Public returns x·G (a copy: the caller may not change sk's).
+func (sk *SecretKey) Public() PublicKey {
+	if sk.pub.p == nil {
+		return PublicKey{base.Point().Mul(sk.x, nil)}
+	}
+	return PublicKey{sk.pub.p.Clone()}
+}
 
 // Bytes is the canonical 32-byte point encoding.
 func (pk PublicKey) Bytes() []byte { return pointBytes(pk.p) }

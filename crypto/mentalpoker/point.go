@@ -40,10 +40,17 @@ type point struct {
 	varTime bool
 	enc     [PointLen]byte
 	encOK   bool
+	// deferMul and terms: sums of products deferred into one
+	// constant-time multi-scalar multiplication (deferred.go). A point
+	// with terms is p + Σ terms; our() and every method that reads it
+	// evaluate them first.
+	deferMul bool
+	terms    []term
 }
 
 // bytes is the point's encoding (cached; the caller must not modify it).
 func (P *point) bytes() []byte {
+	P.force()
 	if !P.encOK {
 		P.p.Encode(P.enc[:0])
 		P.encOK = true
@@ -59,8 +66,16 @@ func newPoint() *point {
 	return q
 }
 
-// our is the point type of this package; any other kyber.Point is a bug.
+// our is the point type of this package, with its deferred terms (if
+// any) evaluated, so its p is its value; any other kyber.Point is a bug.
 func our(p kyber.Point) *point {
+	q := ourLazy(p)
+	q.force()
+	return q
+}
+
+// ourLazy is our without evaluating deferred terms (for Add).
+func ourLazy(p kyber.Point) *point {
 	q, ok := p.(*point)
 	if !ok {
 		panic(errNotOurPoint)
@@ -84,7 +99,7 @@ func (P *point) MarshalBinary() ([]byte, error) { return append([]byte(nil), P.b
 // element; anything else is refused. An accepted b is therefore the
 // element's one encoding, and is kept as such.
 func (P *point) UnmarshalBinary(b []byte) error {
-	P.encOK = false
+	P.encOK, P.terms = false, nil
 	if err := P.p.Decode(b); err != nil {
 		return errors.New("not a ristretto255 encoding")
 	}
@@ -110,26 +125,37 @@ func (P *point) UnmarshalFrom(r io.Reader) (int, error) {
 	return n, P.UnmarshalBinary(buf)
 }
 
-func (P *point) Equal(q kyber.Point) bool { return P.p.Equal(&our(q).p) == 1 }
+func (P *point) Equal(q kyber.Point) bool {
+	P.force()
+	return P.p.Equal(&our(q).p) == 1
+}
 
 func (P *point) Null() kyber.Point {
-	P.encOK = false
+	P.encOK, P.terms = false, nil
 	P.p.Zero()
 	return P
 }
 
+// Base sets P to G, with its encoding (a transcript names G in every
+// proof; encoding it afresh would cost an inverse square root each time).
 func (P *point) Base() kyber.Point {
-	P.encOK = false
+	P.terms = nil
 	P.p.Base()
+	P.enc, P.encOK = baseEnc, true
 	return P
 }
+
+var (
+	rBase   = r255.NewElement().Base()
+	baseEnc = [PointLen]byte(rBase.Encode(nil))
+)
 
 // Pick sets P to a uniformly random element: ristretto255's one-way map
 // (RFC 9496, section 4.3.4) of 64 bytes of rand.
 func (P *point) Pick(rand cipher.Stream) kyber.Point {
 	var b [64]byte
 	rand.XORKeyStream(b[:], b[:])
-	P.encOK = false
+	P.encOK, P.terms = false, nil
 	P.p.FromUniformBytes(b[:])
 	return P
 }
@@ -155,45 +181,67 @@ func (P *point) Set(q kyber.Point) kyber.Point {
 	o := our(q)
 	P.p = o.p
 	P.enc, P.encOK = o.enc, o.encOK
+	P.terms = nil
 	return P
 }
 
 // Clone copies the point, not its variable-time mark (as kyber's Clone).
 func (P *point) Clone() kyber.Point {
+	P.force()
 	q := &point{p: P.p, enc: P.enc, encOK: P.encOK}
 	return q
 }
 
+// Add adds a and b; their deferred terms, if any, stay deferred in P.
 func (P *point) Add(a, b kyber.Point) kyber.Point {
+	A, B := ourLazy(a), ourLazy(b)
+	P.terms = sumTerms(P, A, B)
 	P.encOK = false
-	P.p.Add(&our(a).p, &our(b).p)
+	P.p.Add(&A.p, &B.p)
 	return P
 }
 
 func (P *point) Sub(a, b kyber.Point) kyber.Point {
-	P.encOK = false
-	P.p.Subtract(&our(a).p, &our(b).p)
+	A, B := our(a), our(b)
+	P.encOK, P.terms = false, nil
+	P.p.Subtract(&A.p, &B.p)
 	return P
 }
 
 func (P *point) Neg(a kyber.Point) kyber.Point {
-	P.encOK = false
-	P.p.Negate(&our(a).p)
+	A := our(a)
+	P.encOK, P.terms = false, nil
+	P.p.Negate(&A.p)
 	return P
 }
 
-// Mul sets P to s·a, or s·G for a nil a (with the precomputed base table,
-// constant-time). A public P multiplies in variable time.
+// Mul sets P to s·a, or s·G for a nil a or a equal to G (with the
+// precomputed base table, constant-time: kyber's proof framework hands G
+// over as a point, e.g. to the Chaum–Pedersen prover of a share, whose
+// commitment to G then costs a quarter of a generic multiplication).
+// Otherwise a public P multiplies in variable time.
+//
+// A product by a point marked deferMul (deferred.go) is not computed
+// here: P becomes the term s·a, evaluated with the other terms of the sum
+// it is added into.
 func (P *point) Mul(s kyber.Scalar, a kyber.Point) kyber.Point {
 	x := toScalar(s)
-	P.encOK = false
+	var A *point
+	if a != nil {
+		A = our(a)
+	}
+	P.encOK, P.terms = false, nil
 	switch {
-	case a == nil:
+	case a == nil || A.p.Equal(rBase) == 1:
 		P.p.ScalarBaseMult(x)
 	case P.varTime:
-		P.p.VarTimeDoubleScalarBaseMult(x, &our(a).p, rZero)
+		P.p.VarTimeDoubleScalarBaseMult(x, &A.p, rZero)
+	case A.deferMul:
+		e := A.p
+		P.p.Zero()
+		P.terms = []term{{s: x, p: &e}}
 	default:
-		P.p.ScalarMult(x, &our(a).p)
+		P.p.ScalarMult(x, &A.p)
 	}
 	return P
 }

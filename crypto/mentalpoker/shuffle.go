@@ -103,8 +103,11 @@ func Shuffle(rand io.Reader, ctx Context, seat int, h PublicKey, in Deck) (Deck,
 	// precomputed table, about three times faster than a generic G.
 	suite := proverSuite(s)
 	ps := new(shuffle.PairShuffle).Init(suite, n)
+	// X and Y go in as deferred copies: kyber's Λ1 and Λ2 become two
+	// multi-scalar multiplications (deferred.go).
+	dX, dY := deferred(X), deferred(Y)
 	prover := func(pc proof.ProverContext) error {
-		return ps.Prove(pi, nil, h.p, beta, X, Y, s, pc)
+		return ps.Prove(pi, nil, h.p, beta, dX, dY, s, pc)
 	}
 	prf, err := proof.HashProve(suite, name, prover)
 	if err == nil {

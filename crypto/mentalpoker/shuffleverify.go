@@ -184,7 +184,7 @@ func (w *batchWeights) next() *r255.Scalar {
 func pairVerify(name string, h kyber.Point, X, Y, Xbar, Ybar []kyber.Point, prf []byte) error {
 	k := len(X)
 	pp := newPairProof(k)
-	if err := proof.HashVerify(verifierSuite, name, pp.read, prf); err != nil {
+	if err := proof.HashVerify(shuffleVerifierSuite, name, pp.read, prf); err != nil {
 		return err
 	}
 	w := newBatchWeights(name, prf)

@@ -344,31 +344,56 @@ func (m *Machine) sendShares(seq uint64, b *batch) {
 	b.sentShares, b.shareOK[m.me] = true, true
 }
 
+// checkShares checks seat s's share envelope for batch b: one share, in
+// slot order, for every entry it owes one for, and nothing else. The
+// shares' proofs are checked together (mentalpoker.VerifyShares, one
+// batch), and the first fault in slot order is named, as if each share
+// were checked in turn: a wrong share before a left-out one is the wrong
+// share.
 func (m *Machine) checkShares(seq uint64, b *batch, s int) {
 	env := b.shareEnv[s]
 	es, _ := decodeShares(env.Body)
 	k := 0
+	var slots []int // the entries of the shares to check, in order
+	var checks []mp.ShareCheck
+	missing := -1 // the first entry whose share is left out
 	for i := range b.entries {
 		e := &b.entries[i]
 		if !e.need[s] {
 			continue
 		}
-		h := Handle{Deck: e.op.Deck, Pos: e.op.Pos}
 		if k >= len(es) || es[k].Slot != i {
-			m.shareCheat(b, CheatMissingShare, s, fmt.Sprintf("%s's shares for batch %d leave out its share of %s (slot %d)", m.who(s), seq, cardName(h), i+1), env)
-			return
+			missing = i
+			break
 		}
-		sh, err := mp.VerifyShare(m.ctx(seq, uint32(i), ctxShare), s, m.keys[s], e.ct, es[k].Share)
+		slots = append(slots, i)
+		checks = append(checks, mp.ShareCheck{Ctx: m.ctx(seq, uint32(i), ctxShare), CT: e.ct, Share: es[k].Share})
+		k++
+	}
+	var shares []mp.Share
+	if len(checks) > 0 {
+		var bad int
+		var err error
+		shares, bad, err = mp.VerifyShares(s, m.keys[s], checks)
 		if err != nil {
+			e := &b.entries[slots[bad]]
+			h := Handle{Deck: e.op.Deck, Pos: e.op.Pos}
 			m.shareCheat(b, CheatWrongShare, s, fmt.Sprintf("%s's decryption share of %s in batch %d is wrong: %v", m.who(s), cardName(h), seq, err), env)
 			return
 		}
-		e.shares[s] = &sh
-		k++
+	}
+	if missing >= 0 {
+		e := &b.entries[missing]
+		h := Handle{Deck: e.op.Deck, Pos: e.op.Pos}
+		m.shareCheat(b, CheatMissingShare, s, fmt.Sprintf("%s's shares for batch %d leave out its share of %s (slot %d)", m.who(s), seq, cardName(h), missing+1), env)
+		return
 	}
 	if k != len(es) {
 		m.shareCheat(b, CheatMissingShare, s, fmt.Sprintf("%s's shares for batch %d hold one for slot %d, which it does not owe", m.who(s), seq, es[k].Slot+1), env)
 		return
+	}
+	for j, i := range slots {
+		b.entries[i].shares[s] = &shares[j]
 	}
 	b.shareOK[s] = true
 }
