@@ -1,12 +1,8 @@
 package cardsource_test
 
 import (
-	"bytes"
-	"strings"
 	"testing"
 
-	"github.com/boardmesh/boardmesh/crypto"
-	"github.com/boardmesh/boardmesh/engine"
 	"github.com/boardmesh/boardmesh/engine/dominion"
 	"github.com/boardmesh/boardmesh/engine/games"
 	"github.com/boardmesh/boardmesh/lockstep"
@@ -32,61 +28,25 @@ func TestNodeHeldVoterJoinedAfterRestartPastTheWait(t *testing.T) {
 // heldVoterJoined is TestNodeHeldVoterJoinedAfterRestartPastTheWait, with P2
 // restarting past the wait if restart is set.
 func heldVoterJoined(t *testing.T, restart bool) {
-	nt := newNodeGameTable(t, dominion.Game, 3, "across dominion", false, func(i int, c *lockstep.Config) {
-		c.DropAfter, c.StallAfter = 2000, 500
-		if i == 1 {
-			c.DropAfter = 4000
-		}
-	})
-	var late []*crypto.Envelope
-	armed, released, restarted := false, false, false
-	nt.withhold = func(from int, env *crypto.Envelope) bool {
-		if released || from != 2 || env.Kind != crypto.KindShare {
-			return false
-		}
-		if !armed {
-			st := nt.nodes[2].State()
-			me := nt.nodes[2].Status().MySeat
-			needsP3 := false
-			for _, o := range st.(engine.CardState).Openings(nil) {
-				needsP3 = needsP3 || o.To != me
-			}
-			next := afterCards(st)
-			if !needsP3 || next == nil {
-				return false
-			}
-			p1 := nt.seatOf(2, "P1")
-			who := next.ToAct()
-			if !(who.Kind == engine.ActorSeat && who.Seat == p1 || who.Kind == engine.ActorChance || next.Turn() != st.Turn()) {
-				return false
-			}
-			armed = true
-		}
-		late = append(late, env)
-		return true
-	}
+	nt := heldVoterTable(t, dominion.Game, "across dominion", "P1", p2Waits4s)
+	restarted := false
 	var before uint64
 	nt.onIdle = func() {
-		if !armed || restarted {
+		if !nt.armed || restarted {
 			return
 		}
-		if !released {
+		if !nt.released {
 			if !nt.votedDrop(0) {
 				return
 			}
 			if nt.votedDrop(1) {
 				t.Fatal("P2 voted before the shares came; the scenario did not happen")
 			}
-			released = true
 			before = nt.nodes[1].Status().Seq
-			for _, env := range late {
-				for j := 0; j < 2; j++ {
-					nt.inbox[j] = append(nt.inbox[j], env.Marshal())
-				}
-			}
+			nt.release()
 			// Its host closes: nothing more of P3's goes out, nor any
 			// answer to a catch-up.
-			nt.mute, nt.muteAfter, nt.muted, nt.escrowed = 2, 0, 0, true
+			nt.hostCloses(2, 0)
 			return
 		}
 		// P2 went past the wait (one step further, at the same log
@@ -112,25 +72,13 @@ func heldVoterJoined(t *testing.T, restart bool) {
 	// dropped, it refuses what the others go on with (their envelopes
 	// past its position overflow its buffer). Only the two honest peers
 	// that play on must name nobody.
-	for _, c := range nt.cheats {
-		if !strings.HasPrefix(c, "peer 3:") {
-			t.Fatalf("cheats named at an honest table: %s", c)
-		}
-	}
+	nt.onlyCheatsOf(2)
 	nt.sameEntries(1)
 	if _, err := lockstep.Verify(nt.nodes[0].Log(), games.Lookup); err != nil {
 		t.Fatalf("the log does not verify: %v", err)
 	}
 	nt.replaysSame(1)
-	for i := 0; i < 2; i++ {
-		st := nt.nodes[i].Status()
-		if st.Phase != lockstep.PhaseOver {
-			t.Fatalf("peer %d is in phase %v", i+1, st.Phase)
-		}
-		if !st.Dropped[nt.seatOf(i, "P3")] || st.Dropped[nt.seatOf(i, "P1")] || st.Dropped[nt.seatOf(i, "P2")] {
-			t.Fatalf("peer %d: dropped %v; only P3 should be", i+1, st.Dropped)
-		}
-	}
+	nt.onlyDropped("P3", 0, 1)
 }
 
 // TestNodeRestartedPeerCannotBeLedToDropAnHonestSeat is
@@ -141,64 +89,20 @@ func heldVoterJoined(t *testing.T, restart bool) {
 // at once: so P2 does not join P1's vote, P2 and P3 vote P1 out, and the
 // two play to the end with identical logs.
 func TestNodeRestartedPeerCannotBeLedToDropAnHonestSeat(t *testing.T) {
-	nt := newNodeGameTable(t, dominion.Game, 3, "across dominion", false, func(i int, c *lockstep.Config) {
+	nt := heldVoterTable(t, dominion.Game, "across dominion", "P1", func(i int, c *lockstep.Config) {
 		// Restarted, P2 asks for a catch-up at its first tick, and then
 		// each re-send period: here shorter than its join period, as it
 		// is by default, so that P3's checkpoint, lost with P2's memory,
 		// is back before it counts as a wait for P3.
-		c.DropAfter, c.StallAfter, c.ResendAfter = 2000, 500, 200
+		c.ResendAfter = 200
 	})
-	var late []*crypto.Envelope
-	armed, released, restarted := false, false, false
-	nt.withhold = func(from int, env *crypto.Envelope) bool {
-		if released || from != 2 || env.Kind != crypto.KindShare {
-			return false
-		}
-		if !armed {
-			st := nt.nodes[2].State()
-			me := nt.nodes[2].Status().MySeat
-			needsP3 := false
-			for _, o := range st.(engine.CardState).Openings(nil) {
-				needsP3 = needsP3 || o.To != me
-			}
-			next := afterCards(st)
-			if !needsP3 || next == nil {
-				return false
-			}
-			p1 := nt.seatOf(2, "P1")
-			who := next.ToAct()
-			if !(who.Kind == engine.ActorSeat && who.Seat == p1 || who.Kind == engine.ActorChance || next.Turn() != st.Turn()) {
-				return false
-			}
-			armed = true
-		}
-		late = append(late, env)
-		return true
-	}
-	voted, votedAt := false, int64(0)
+	restarted := false
 	nt.onIdle = func() {
-		if restarted || !armed {
+		if restarted || !nt.armed || !nt.p1VotedTickAgo() {
 			return
 		}
-		if !voted {
-			voted, votedAt = true, nt.now
-			if err := nt.nodes[0].VoteDrop([]int{nt.seatOf(0, "P3")}); err != nil {
-				t.Fatalf("P1's vote: %v", err)
-			}
-			nt.run() // its vote goes out; then nothing more of P1's does
-			nt.mute, nt.muteAfter, nt.muted, nt.escrowed = 0, 1, 0, true
-			return
-		}
-		if nt.now == votedAt {
-			return
-		}
-		if !released {
-			released = true
-			for _, env := range late {
-				for j := 0; j < 2; j++ {
-					nt.inbox[j] = append(nt.inbox[j], env.Marshal())
-				}
-			}
+		if !nt.released {
+			nt.release()
 			return
 		}
 		restarted = true
@@ -209,22 +113,6 @@ func TestNodeRestartedPeerCannotBeLedToDropAnHonestSeat(t *testing.T) {
 	if !restarted {
 		t.Fatal("the game ended before P2 restarted; the scenario did not happen")
 	}
-	a, b := nt.entries[1], nt.entries[2]
-	if len(a) != len(b) {
-		t.Fatalf("P2 committed %d entries, P3 %d", len(a), len(b))
-	}
-	for k := range a {
-		if !bytes.Equal(a[k].Marshal(), b[k].Marshal()) {
-			t.Fatalf("entry %d differs between P2 and P3", k)
-		}
-	}
-	for _, i := range []int{1, 2} {
-		st := nt.nodes[i].Status()
-		if st.Phase != lockstep.PhaseOver {
-			t.Fatalf("peer %d is in phase %v", i+1, st.Phase)
-		}
-		if !st.Dropped[nt.seatOf(i, "P1")] || st.Dropped[nt.seatOf(i, "P3")] || st.Dropped[nt.seatOf(i, "P2")] {
-			t.Fatalf("peer %d: dropped %v; only P1 should be", i+1, st.Dropped)
-		}
-	}
+	nt.sameEntriesAs(1, 2)
+	nt.onlyDropped("P1", 1, 2)
 }

@@ -3,7 +3,6 @@ package cardsource_test
 import (
 	"testing"
 
-	"github.com/boardmesh/boardmesh/crypto"
 	"github.com/boardmesh/boardmesh/engine"
 	"github.com/boardmesh/boardmesh/engine/dominion"
 	"github.com/boardmesh/boardmesh/engine/games"
@@ -21,45 +20,17 @@ import (
 // where Verify ends, not pass the wait the hint could answer before the
 // round and then refuse the round's votes.
 func TestHintedVerifierHeldDropRound(t *testing.T) {
-	nt := newNodeGameTable(t, dominion.Game, 3, "across dominion", false, func(i int, c *lockstep.Config) {
-		c.DropAfter, c.StallAfter = 2000, 500
-	})
-	var late []*crypto.Envelope
-	armed, released := false, false
-	nt.withhold = func(from int, env *crypto.Envelope) bool {
-		if released || from != 2 || env.Kind != crypto.KindShare {
-			return false
-		}
-		if !armed {
-			st := nt.nodes[2].State()
-			me := nt.nodes[2].Status().MySeat
-			needsP3 := false
-			for _, o := range st.(engine.CardState).Openings(nil) {
-				needsP3 = needsP3 || o.To != me
-			}
-			if !needsP3 || afterCards(st) == nil {
-				return false
-			}
-			armed = true
-		}
-		late = append(late, env)
-		return true
-	}
+	nt := heldVoterTable(t, dominion.Game, "across dominion", "", nil)
 	nt.onIdle = func() {
-		if released || !armed || !nt.votedDrop(0) || !nt.votedDrop(1) {
+		if nt.released || !nt.armed || !nt.votedDrop(0) || !nt.votedDrop(1) {
 			return
 		}
-		released = true
-		for _, env := range late {
-			for j := 0; j < 2; j++ {
-				nt.inbox[j] = append(nt.inbox[j], env.Marshal())
-			}
-		}
-		nt.mute, nt.muteAfter, nt.muted, nt.escrowed = 2, 1, 0, true
+		nt.release()
+		nt.hostCloses(2, 1)
 	}
 	nt.cheatsOK = true
 	nt.playTicking()
-	if !released {
+	if !nt.released {
 		t.Fatal("the game ended before both voted; the scenario did not happen")
 	}
 	log := nt.nodes[0].Log()

@@ -165,13 +165,20 @@ func (nt *nodeTable) cut(i, num, den int) {
 // byte.
 func (nt *nodeTable) sameEntries(i int) {
 	nt.t.Helper()
-	want, got := nt.entries[0], nt.entries[i]
+	nt.sameEntriesAs(i, 0)
+}
+
+// sameEntriesAs asserts that peer i committed peer j's entries, byte for
+// byte (sameEntries: peer 1's).
+func (nt *nodeTable) sameEntriesAs(i, j int) {
+	nt.t.Helper()
+	want, got := nt.entries[j], nt.entries[i]
 	if len(got) != len(want) {
-		nt.t.Fatalf("peer %d committed %d entries, peer 1 %d", i+1, len(got), len(want))
+		nt.t.Fatalf("peer %d committed %d entries, peer %d %d", i+1, len(got), j+1, len(want))
 	}
 	for k := range want {
 		if !bytes.Equal(want[k].Marshal(), got[k].Marshal()) {
-			nt.t.Fatalf("peer %d's entry %d differs from peer 1's", i+1, k)
+			nt.t.Fatalf("peer %d's entry %d differs from peer %d's", i+1, k, j+1)
 		}
 	}
 }

@@ -1,13 +1,11 @@
 package cardsource_test
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/boardmesh/boardmesh/crypto"
 	"github.com/boardmesh/boardmesh/engine"
 	"github.com/boardmesh/boardmesh/engine/dominion"
-	"github.com/boardmesh/boardmesh/lockstep"
 )
 
 // TestNodeHeldVoterJoinedAfterRestart: the race of
@@ -24,62 +22,30 @@ import (
 // disk before the restart: the table goes on without P3, and the two
 // play to the end with identical logs, nobody honest named.
 func TestNodeHeldVoterJoinedAfterRestart(t *testing.T) {
-	nt := newNodeGameTable(t, dominion.Game, 3, "across dominion", false, func(i int, c *lockstep.Config) {
-		c.DropAfter, c.StallAfter = 2000, 500
-		if i == 1 {
-			c.DropAfter = 4000
-		}
-	})
-	var late []*crypto.Envelope
-	armed, released, restarted := false, false, false
+	nt := heldVoterTable(t, dominion.Game, "across dominion", "P3", p2Waits4s)
+	restarted := false
 	var releasedAt int64
+	shares := nt.withhold
 	nt.withhold = func(from int, env *crypto.Envelope) bool {
-		if from == 1 && released && !restarted && env.Kind == crypto.KindDrop {
+		if from == 1 && nt.released && !restarted && env.Kind == crypto.KindDrop {
 			return true // its host restarts before the vote leaves
 		}
-		if released || from != 2 || env.Kind != crypto.KindShare {
-			return false
-		}
-		if !armed {
-			p3 := nt.nodes[2]
-			st := p3.State()
-			next := afterCards(st)
-			if next == nil {
-				return false
-			}
-			me := p3.Status().MySeat
-			needsP3 := false
-			for _, o := range st.(engine.CardState).Openings(nil) {
-				needsP3 = needsP3 || o.To != me
-			}
-			who := next.ToAct()
-			again := who.Kind == engine.ActorSeat && who.Seat == me || who.Kind == engine.ActorChance || next.Turn() != st.Turn()
-			if !needsP3 || !again {
-				return false
-			}
-			armed = true
-		}
-		late = append(late, env)
-		return true
+		return shares(from, env)
 	}
 	nt.onIdle = func() {
-		if !armed {
+		if !nt.armed {
 			return
 		}
-		if !released {
+		if !nt.released {
 			if !nt.votedDrop(0) {
 				return
 			}
 			if nt.votedDrop(1) {
 				t.Fatal("the second peer voted before the shares came; the scenario did not happen")
 			}
-			released, releasedAt = true, nt.now
-			for _, env := range late {
-				for j := 0; j < 2; j++ {
-					nt.inbox[j] = append(nt.inbox[j], env.Marshal())
-				}
-			}
-			nt.mute, nt.muteAfter, nt.muted, nt.escrowed = 2, 1, 0, true
+			nt.release()
+			releasedAt = nt.now
+			nt.hostCloses(2, 1)
 			return
 		}
 		if restarted || nt.now-releasedAt < 500 {
@@ -99,19 +65,7 @@ func TestNodeHeldVoterJoinedAfterRestart(t *testing.T) {
 	if !restarted {
 		t.Fatal("the game ended before the second peer restarted; the scenario did not happen")
 	}
-	for _, c := range nt.cheats {
-		if !strings.HasPrefix(c, "peer 3:") {
-			t.Fatalf("cheats named at an honest table: %s", c)
-		}
-	}
+	nt.onlyCheatsOf(2)
 	nt.sameEntries(1)
-	for i := 0; i < 2; i++ {
-		st := nt.nodes[i].Status()
-		if st.Phase != lockstep.PhaseOver {
-			t.Fatalf("peer %d is in phase %v", i+1, st.Phase)
-		}
-		if !st.Dropped[nt.seatOf(i, "P3")] || st.Dropped[nt.seatOf(i, "P1")] || st.Dropped[nt.seatOf(i, "P2")] {
-			t.Fatalf("peer %d: dropped %v; only P3 should be", i+1, st.Dropped)
-		}
-	}
+	nt.onlyDropped("P3", 0, 1)
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/boardmesh/boardmesh/crypto"
@@ -70,62 +69,29 @@ func TestNodeSecretDropVotesAcrossCardWait(t *testing.T) {
 			continue
 		}
 		t.Run(g.Name, func(t *testing.T) {
-			nt := newNodeGameTable(t, g, 3, seed, false, func(i int, c *lockstep.Config) {
-				c.DropAfter, c.StallAfter = 2000, 500
-				if i == 1 {
-					c.DropAfter = 4000
-				}
-			})
-			var late, votes []*crypto.Envelope
-			armed, released := false, false
+			nt := heldVoterTable(t, g, seed, "P3", p2Waits4s)
+			var votes []*crypto.Envelope
+			shares := nt.withhold
 			nt.withhold = func(from int, env *crypto.Envelope) bool {
 				if env.Kind == crypto.KindDrop && from < 2 {
 					votes = append(votes, env) // seen, not withheld
 				}
-				if released || from != 2 || env.Kind != crypto.KindShare {
-					return false
-				}
-				if !armed {
-					p3 := nt.nodes[2]
-					st := p3.State()
-					next := afterCards(st)
-					if next == nil {
-						return false
-					}
-					me := p3.Status().MySeat
-					needsP3 := false
-					for _, o := range st.(engine.CardState).Openings(nil) {
-						needsP3 = needsP3 || o.To != me
-					}
-					who := next.ToAct()
-					again := who.Kind == engine.ActorSeat && who.Seat == me || who.Kind == engine.ActorChance || next.Turn() != st.Turn()
-					if !needsP3 || !again {
-						return false
-					}
-					armed = true
-				}
-				late = append(late, env)
-				return true
+				return shares(from, env)
 			}
 			nt.onIdle = func() {
-				if released || !armed || !nt.votedDrop(0) {
+				if nt.released || !nt.armed || !nt.votedDrop(0) {
 					return
 				}
 				if nt.votedDrop(1) {
 					t.Fatal("the second peer voted before the shares came; the scenario did not happen")
 				}
-				released = true
-				for _, env := range late {
-					for j := 0; j < 2; j++ {
-						nt.inbox[j] = append(nt.inbox[j], env.Marshal())
-					}
-				}
+				nt.release()
 				// Then its host closes.
-				nt.mute, nt.muteAfter, nt.muted, nt.escrowed = 2, 1, 0, true
+				nt.hostCloses(2, 1)
 			}
 			nt.cheatsOK = true
 			nt.playTicking()
-			if !released {
+			if !nt.released {
 				t.Fatal("the game ended before the first peer voted; the scenario did not happen")
 			}
 			// The race happened: both voted at one log position for one
@@ -140,11 +106,7 @@ func TestNodeSecretDropVotesAcrossCardWait(t *testing.T) {
 			if !raced {
 				t.Fatal("the two votes name the same step; the scenario did not happen")
 			}
-			for _, c := range nt.cheats {
-				if !strings.HasPrefix(c, "peer 3:") {
-					t.Fatalf("cheats named at an honest table: %s", c)
-				}
-			}
+			nt.onlyCheatsOf(2)
 			nt.sameEntries(1)
 			// The log, with its two votes for two states, verifies on its
 			// own; and each of the two, restarted from its disk, replays
@@ -165,15 +127,7 @@ func TestNodeSecretDropVotesAcrossCardWait(t *testing.T) {
 			}
 			nt.replaysSame(0)
 			nt.replaysSame(1)
-			for i := 0; i < 2; i++ {
-				st := nt.nodes[i].Status()
-				if st.Phase != lockstep.PhaseOver {
-					t.Fatalf("peer %d is in phase %v", i+1, st.Phase)
-				}
-				if !st.Dropped[nt.seatOf(i, "P3")] || st.Dropped[nt.seatOf(i, "P1")] || st.Dropped[nt.seatOf(i, "P2")] {
-					t.Fatalf("peer %d: dropped %v; only P3 should be", i+1, st.Dropped)
-				}
-			}
+			nt.onlyDropped("P3", 0, 1)
 		})
 	}
 }
