@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -41,25 +42,44 @@ const (
 
 // Serving limits: at most servePerPeer streams of one peer at once and
 // serveTotal of all peers; each peer may open serveBurst streams at once
-// and then serveRate a second. A stream over a limit is reset unread.
-// Spectators (CatchupCommitted) have a pool of their own, smaller, so no
-// number of them can take a member's place; a peer with no access at all
-// is reset before it takes a place in either. queryTimeout bounds the wait
-// for the query, so a peer that opens a stream and says nothing holds its
-// place for that long only.
+// and then serveRate a second. Spectators (CatchupCommitted) have a pool
+// of their own, smaller, so no number of them can take a member's place;
+// a peer with no access at all is reset before it takes a place in
+// either. A place is taken only once the whole query has come: while it
+// is read, the stream holds a place among the queries being read
+// (serveReading, watchReading, with the same per-peer bound), for
+// queryTimeout at most, so that a peer that opens streams and says
+// nothing (one byte of a length, never the rest) keeps no asker from the
+// places where queries are answered (libp2p's resource manager lets one
+// IPv4 address hold 8 connections, loopback aside, so filling the
+// queries being read takes several addresses). A spectator's stream over a limit is
+// told busy (catchupBusy) while the server still serves, so that it can
+// tell a full table from one that has gone; any other is reset.
 const (
 	servePerPeer = 2
 	serveTotal   = 16
+	serveReading = 64
 	serveBurst   = 8
 	serveRate    = 4
 
 	watchPerPeer = 1
 	watchTotal   = 4
+	watchReading = 32
 	watchBurst   = 4
 	watchRate    = 2
 
 	queryTimeout = 5 * time.Second
+	busyTimeout  = time.Second
 )
+
+// catchupBusy, in place of an answer's count, says "here, but over a
+// limit: ask again later". It is a count no answer may have (an asker that
+// does not know it refuses it as too large, as it would a reset).
+const catchupBusy = 1<<32 - 1
+
+// ErrCatchupBusy is Fetch's error when the peer answered busy: it is
+// there, and serving, but had no place for us.
+var ErrCatchupBusy = errors.New("the peer is busy")
 
 // CatchupAccess is what a peer may ask over the catch-up stream.
 type CatchupAccess int
@@ -84,7 +104,8 @@ type CatchupServer func(from peer.ID, query []byte) ([][]byte, error)
 
 // streamLimits tracks the streams of one protocol being served, per
 // peer: at most perPeer of one peer and total of all at once, and burst
-// streams of one peer in a row, then rate a second.
+// streams of one peer in a row, then rate a second (no rate if burst is
+// 0: the stream was counted against one already).
 type streamLimits struct {
 	perPeer, total int
 	burst, rate    float64
@@ -102,14 +123,19 @@ func newStreamLimits(perPeer, total int, burst, rate float64) *streamLimits {
 		now: time.Now, active: map[peer.ID]int{}, buckets: map[peer.ID]*bucket{}}
 }
 
-func newCatchupLimits() *streamLimits {
-	return newStreamLimits(servePerPeer, serveTotal, serveBurst, serveRate)
-}
-
 // enter admits one stream of p, or says no.
 func (l *streamLimits) enter(p peer.ID) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.burst == 0 {
+		if l.active[p] >= l.perPeer || l.n >= l.total {
+			l.refused.Add(1)
+			return false
+		}
+		l.active[p]++
+		l.n++
+		return true
+	}
 	b, ok := l.buckets[p]
 	if !ok {
 		if len(l.buckets) >= maxBucketMap {
@@ -149,60 +175,126 @@ func (l *streamLimits) leave(p peer.ID) {
 // tests). It returns the count of streams refused: over a limit, by the
 // policy, or with a query the asker may not make.
 func ServeCatchup(h host.Host, allow CatchupPolicy, serve CatchupServer) func() int64 {
-	full, watch := newCatchupLimits(), newStreamLimits(watchPerPeer, watchTotal, watchBurst, watchRate)
-	var denied atomic.Int64
+	c := &catchupServer{self: h.ID(), serve: serve,
+		fullIn: newStreamLimits(servePerPeer, serveReading, serveBurst, serveRate), full: newStreamLimits(servePerPeer, serveTotal, 0, 0),
+		watchIn: newStreamLimits(watchPerPeer, watchReading, watchBurst, watchRate), watch: newStreamLimits(watchPerPeer, watchTotal, 0, 0)}
 	h.SetStreamHandler(CatchupProtocol, func(s network.Stream) {
-		from := s.Conn().RemotePeer()
 		access := CatchupFull
 		if allow != nil {
-			access = allow(from)
+			access = allow(s.Conn().RemotePeer())
 		}
-		lim := full
-		switch access {
-		case CatchupFull:
-		case CatchupCommitted:
-			lim = watch
-		default:
-			denied.Add(1)
-			s.Reset()
-			return
-		}
-		if !lim.enter(from) {
-			s.Reset()
-			return
-		}
-		defer lim.leave(from)
-		defer s.Close()
-		s.SetDeadline(time.Now().Add(queryTimeout))
-		r := bufio.NewReader(io.LimitReader(s, maxQuery+binary.MaxVarintLen64))
-		query, err := readFrame(r, maxQuery)
-		if err != nil {
-			s.Reset()
-			return
-		}
-		if access == CatchupCommitted {
-			if _, mode, err := ParseQuery(query); err != nil || mode != queryCommitted {
-				denied.Add(1)
-				s.Reset()
-				return
-			}
-		}
-		s.SetDeadline(time.Now().Add(serveTimeout))
-		items, err := serve(from, query)
-		if err != nil {
-			s.Reset()
-			return
-		}
-		w := bufio.NewWriter(s)
-		if err := writeFrames(w, capItems(items)); err != nil {
-			s.Reset()
-			return
-		}
-		if err := w.Flush(); err != nil {
-			s.Reset()
-		}
+		c.handle(s, access)
 	})
-	return func() int64 { return full.refused.Load() + watch.refused.Load() + denied.Load() }
+	return func() int64 {
+		return c.fullIn.refused.Load() + c.full.refused.Load() + c.watchIn.refused.Load() + c.watch.refused.Load() + c.denied.Load()
+	}
+}
+
+// catchupServer is one host's catch-up handler and its limits.
+type catchupServer struct {
+	self                         peer.ID
+	serve                        CatchupServer
+	fullIn, full, watchIn, watch *streamLimits
+	denied                       atomic.Int64
+
+	// The last probe of serve (alive): when, and whether it failed.
+	mu       sync.Mutex
+	probing  bool
+	probedAt time.Time
+	ended    bool
+}
+
+func (c *catchupServer) handle(s network.Stream, access CatchupAccess) {
+	from := s.Conn().RemotePeer()
+	reading, lim := c.fullIn, c.full
+	switch access {
+	case CatchupFull:
+	case CatchupCommitted:
+		reading, lim = c.watchIn, c.watch
+	default:
+		c.denied.Add(1)
+		s.Reset()
+		return
+	}
+	if !reading.enter(from) {
+		c.refuse(s, access)
+		return
+	}
+	s.SetDeadline(time.Now().Add(queryTimeout))
+	r := bufio.NewReaderSize(io.LimitReader(s, maxQuery+binary.MaxVarintLen64), 16)
+	query, err := readFrame(r, maxQuery)
+	reading.leave(from)
+	if err != nil {
+		s.Reset()
+		return
+	}
+	if access == CatchupCommitted {
+		if _, mode, err := ParseQuery(query); err != nil || mode != queryCommitted {
+			c.denied.Add(1)
+			s.Reset()
+			return
+		}
+	}
+	if !lim.enter(from) {
+		c.refuse(s, access)
+		return
+	}
+	defer lim.leave(from)
+	defer s.Close()
+	s.SetDeadline(time.Now().Add(serveTimeout))
+	items, err := c.serve(from, query)
+	if err != nil {
+		s.Reset()
+		return
+	}
+	w := bufio.NewWriter(s)
+	if err := writeFrames(w, capItems(items)); err != nil {
+		s.Reset()
+		return
+	}
+	if err := w.Flush(); err != nil {
+		s.Reset()
+	}
+}
+
+// refuse answers a spectator's stream over a limit with catchupBusy, or
+// resets it if serve serves no more (a host that outlived its runner is
+// not a table still there, however many streams hold its places). A
+// member's stream over a limit is reset: its runner asks again, or
+// another member, whatever it is told.
+func (c *catchupServer) refuse(s network.Stream, access CatchupAccess) {
+	if access != CatchupCommitted || !c.alive() {
+		s.Reset()
+		return
+	}
+	s.SetDeadline(time.Now().Add(busyTimeout))
+	if _, err := s.Write(binary.AppendUvarint(nil, catchupBusy)); err != nil {
+		s.Reset()
+		return
+	}
+	s.Close()
+}
+
+// alive says whether serve still answers: it asks serve, on our own
+// behalf (a member: there are spectators only once there is a roster, so
+// the runner does not take the probe for a spectator it served), for the
+// committed entries past any log's end (nothing), at most
+// once a second whatever the number of streams over a limit; the streams
+// that come meanwhile, or while a probe is under way, get the last
+// probe's answer (before the first: serving, as a server just set up is).
+func (c *catchupServer) alive() bool {
+	c.mu.Lock()
+	if c.probing || time.Since(c.probedAt) < time.Second {
+		defer c.mu.Unlock()
+		return !c.ended
+	}
+	c.probing = true
+	c.mu.Unlock()
+	_, err := c.serve(c.self, CommittedQuery(math.MaxUint64))
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.probing, c.probedAt, c.ended = false, time.Now(), err != nil
+	return !c.ended
 }
 
 // capItems cuts an answer to the limits an asker enforces. Items are in
@@ -296,6 +388,9 @@ func readFrames(r *bufio.Reader) ([][]byte, error) {
 	count, err := binary.ReadUvarint(r)
 	if err != nil {
 		return nil, err
+	}
+	if count == catchupBusy {
+		return nil, ErrCatchupBusy
 	}
 	if count > maxCatchupItems {
 		return nil, fmt.Errorf("%w: %d items", errFrameTooLarge, count)

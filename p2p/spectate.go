@@ -29,7 +29,9 @@ type Spectator struct {
 	// GoneAfter is how long no member may answer (each poll dials them
 	// again) before Run gives up with ErrTableGone (default 5 s): a
 	// table whose players have all left has nobody to ask, and the
-	// spectator should say so rather than wait for it.
+	// spectator should say so rather than wait for it. A member that
+	// answers busy (its places for spectators are taken, by anyone) is
+	// there: only a table none of whose members serves counts as gone.
 	GoneAfter time.Duration
 	// OnReplay receives every newly verified replay with its log length.
 	OnReplay func(rp *lockstep.Replay, entries int)
@@ -73,7 +75,7 @@ func (s *Spectator) Run(ctx context.Context) (*lockstep.Replay, error) {
 	defer tick.Stop()
 	contact := time.Now()
 	for {
-		got, err := s.fetch(ctx, members)
+		got, busy, err := s.fetch(ctx, members)
 		if errors.Is(err, ErrForgedLog) {
 			return last, err // a member served bytes that are no envelope
 		}
@@ -97,10 +99,11 @@ func (s *Spectator) Run(ctx context.Context) (*lockstep.Replay, error) {
 		// Whether the table is there is looked at now, after our own
 		// work on what came: a spectator slow to verify has not lost it.
 		// Once the log has begun, the table is there while a member
-		// answers (a member's host may outlive its runner, which then
-		// refuses every fetch); before, while one is connected (a lobby
+		// answers, if only to say it is busy (a member's host may
+		// outlive its runner, which then refuses every fetch, and says
+		// busy no more); before, while one is connected (a lobby
 		// refuses spectators until its roster).
-		if err == nil || len(s.log) == 0 && s.connected(members) {
+		if err == nil || busy || len(s.log) == 0 && s.connected(members) {
 			contact = time.Now()
 		}
 		if since := time.Since(contact); since > goneAfter && ctx.Err() == nil {
@@ -135,19 +138,21 @@ func (s *Spectator) gone(last *lockstep.Replay, since time.Duration) error {
 
 // fetch asks connected members in turn for the entries after ours; with
 // none connected it dials them again and, if that reached one, asks at
-// once (a link that dropped and came back is not a table gone).
-func (s *Spectator) fetch(ctx context.Context, members []peer.ID) ([]*crypto.Envelope, error) {
-	out, asked, err := s.ask(ctx, members)
+// once (a link that dropped and came back is not a table gone). busy
+// says a member asked answered that it was busy.
+func (s *Spectator) fetch(ctx context.Context, members []peer.ID) (out []*crypto.Envelope, busy bool, err error) {
+	out, asked, busy, err := s.ask(ctx, members)
 	if asked {
-		return out, err
+		return out, busy, err
 	}
 	ConnectMembers(ctx, s.Host, s.Info.Members)
-	out, _, err = s.ask(ctx, members)
-	return out, err
+	out, _, busy, err = s.ask(ctx, members)
+	return out, busy, err
 }
 
-// ask asks the connected members in turn; asked says some member was.
-func (s *Spectator) ask(ctx context.Context, members []peer.ID) (out []*crypto.Envelope, asked bool, err error) {
+// ask asks the connected members in turn until one answers; asked says
+// some member was, busy that one of them said it was busy.
+func (s *Spectator) ask(ctx context.Context, members []peer.ID) (out []*crypto.Envelope, asked, busy bool, err error) {
 	err = errors.New("no member is reachable")
 	for _, id := range members {
 		if s.Host.Network().Connectedness(id) != network.Connected {
@@ -156,6 +161,7 @@ func (s *Spectator) ask(ctx context.Context, members []peer.ID) (out []*crypto.E
 		asked = true
 		items, ferr := Fetch(ctx, s.Host, id, CommittedQuery(uint64(len(s.log))))
 		if ferr != nil {
+			busy = busy || errors.Is(ferr, ErrCatchupBusy)
 			err = ferr
 			continue
 		}
@@ -163,13 +169,13 @@ func (s *Spectator) ask(ctx context.Context, members []peer.ID) (out []*crypto.E
 		for _, b := range items {
 			env, uerr := crypto.Unmarshal(b)
 			if uerr != nil {
-				return nil, true, fmt.Errorf("%w: %v", ErrForgedLog, uerr)
+				return nil, true, busy, fmt.Errorf("%w: %v", ErrForgedLog, uerr)
 			}
 			out = append(out, env)
 		}
-		return out, true, nil
+		return out, true, busy, nil
 	}
-	return nil, asked, err
+	return nil, asked, busy, err
 }
 
 // Log returns the verified entries so far.
