@@ -181,6 +181,7 @@ func namedP2(t *testing.T, nt *nodeTable, i int, what *regexp.Regexp) {
 // verifies on its own. Without the rule the table stands still after the
 // cheat.
 func TestNodeShareCheatDropsTheCheater(t *testing.T) {
+	t.Parallel() // its own simulated clock and disks: it runs beside the others
 	for _, g := range hiddenCardGames(t, 4) {
 		t.Run(g.Name, func(t *testing.T) {
 			nt, cheated := shareCheatTable(t, g, 4, "share cheat "+g.Name)
@@ -266,6 +267,7 @@ func forgeReshuffle(setup int) func(*testing.T, []byte) []byte {
 // identical logs and states, naming nobody else; the log verifies on its
 // own. Without the rule the table stands still after the forgery.
 func TestNodeForgedShuffleDropsTheForger(t *testing.T) {
+	t.Parallel() // its own simulated clock and disks: it runs beside the others
 	for _, g := range games.All() {
 		st, err := g.Setup(4, nil)
 		if err != nil {

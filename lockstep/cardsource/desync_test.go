@@ -39,6 +39,7 @@ func stateEnv(id *crypto.Identity, session crypto.Hash, from uint64, hashes []cr
 // after the wait, and replay names the first divergent entry and the
 // differing fields.
 func TestDesyncAtAWaitForCards(t *testing.T) {
+	t.Parallel() // its own simulated clock and disks: it runs beside the others
 	for _, g := range hiddenCardGames(t, 0) {
 		t.Run(g.Name, func(t *testing.T) {
 			nt := newNodeTableOf(t, g, 3, "dc "+g.Name, false)

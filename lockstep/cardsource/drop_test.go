@@ -95,6 +95,7 @@ func (nt *nodeTable) playTicking() int {
 // their escrow pieces, show the cards it held, and play to the end with
 // identical logs and states; the log verifies on its own.
 func TestNodeSecretDrop(t *testing.T) {
+	t.Parallel() // its own simulated clock and disks: it runs beside the others
 	for _, g := range hiddenCardGames(t, 3) {
 		t.Run(g.Name, func(t *testing.T) {
 			// (The seed "drop infinitecity" meets a bug outside the drop,
@@ -352,6 +353,7 @@ func TestNodeSecretPauseAndClaim(t *testing.T) {
 // has it) and play to the end: identical logs and states everywhere, no
 // cheat named (playTicking fails on one), and the log verifies on its own.
 func TestNodeSecretDropBeforeItsLink(t *testing.T) {
+	t.Parallel() // its own simulated clock and disks: it runs beside the others
 	for _, n := range []int{3, 4} {
 		for _, at := range []string{"setup", "reshuffle"} {
 			t.Run(fmt.Sprintf("%d seats, %s", n, at), func(t *testing.T) {
@@ -414,6 +416,7 @@ func TestNodeSecretDropBeforeItsLink(t *testing.T) {
 // held and play to the end with identical logs and states; the log
 // verifies on its own.
 func TestNodeSecretTwoDropAtOnce(t *testing.T) {
+	t.Parallel() // its own simulated clock and disks: it runs beside the others
 	for _, at := range []string{"share", "move"} {
 		t.Run("at its "+at, func(t *testing.T) { twoDropAtOnce(t, at) })
 	}
@@ -509,6 +512,7 @@ func shownToAll(t *testing.T, c *engine.Cards, gone int, name string) {
 // end with identical logs. (Its card key or escrow lost leaves a key
 // nobody can rebuild: TestNodeSecretLostEscrowIsAwaited.)
 func TestNodeSecretDropLosesLastEnvelopes(t *testing.T) {
+	t.Parallel() // its own simulated clock and disks: it runs beside the others
 	if testing.Short() {
 		t.Skip("plays many whole secret games")
 	}
@@ -628,6 +632,7 @@ func TestNodeSecretLostEscrowIsAwaited(t *testing.T) {
 // complete, with nothing named; they drop the third peer and play to the
 // end with identical logs.
 func TestNodeSecretLateSharesAfterDropVotes(t *testing.T) {
+	t.Parallel() // its own simulated clock and disks: it runs beside the others
 	for _, g := range hiddenCardGames(t, 3) {
 		t.Run(g.Name, func(t *testing.T) {
 			nt := newNodeGameTable(t, g, 3, "late "+g.Name, false, func(i int, c *lockstep.Config) { c.DropAfter, c.StallAfter = 2000, 500 })

@@ -21,6 +21,7 @@ import (
 // verifies, and P2 replays its disk to where it is. (Without the
 // restart, "went on", P2 joins as well: P3 kept it waiting at the wait.)
 func TestNodeHeldVoterJoinedAfterRestartPastTheWait(t *testing.T) {
+	t.Parallel() // its own simulated clock and disks: it runs beside the others
 	t.Run("went on", func(t *testing.T) { heldVoterJoined(t, false) })
 	t.Run("restarted", func(t *testing.T) { heldVoterJoined(t, true) })
 }
@@ -89,6 +90,7 @@ func heldVoterJoined(t *testing.T, restart bool) {
 // at once: so P2 does not join P1's vote, P2 and P3 vote P1 out, and the
 // two play to the end with identical logs.
 func TestNodeRestartedPeerCannotBeLedToDropAnHonestSeat(t *testing.T) {
+	t.Parallel() // its own simulated clock and disks: it runs beside the others
 	nt := heldVoterTable(t, dominion.Game, "across dominion", "P1", func(i int, c *lockstep.Config) {
 		// Restarted, P2 asks for a catch-up at its first tick, and then
 		// each re-send period: here shorter than its join period, as it

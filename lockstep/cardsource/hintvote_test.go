@@ -20,6 +20,7 @@ import (
 // where Verify ends, not pass the wait the hint could answer before the
 // round and then refuse the round's votes.
 func TestHintedVerifierHeldDropRound(t *testing.T) {
+	t.Parallel() // its own simulated clock and disks: it runs beside the others
 	nt := heldVoterTable(t, dominion.Game, "across dominion", "", nil)
 	nt.onIdle = func() {
 		if nt.released || !nt.armed || !nt.votedDrop(0) || !nt.votedDrop(1) {

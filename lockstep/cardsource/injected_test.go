@@ -124,6 +124,7 @@ const (
 //     buggy peer's layer cannot check against its state;
 //   - the table never stands still without those reports.
 func TestInjectedDesyncBeforeShuffles(t *testing.T) {
+	t.Parallel() // its own simulated clock and disks: it runs beside the others
 	// need says, per game, the kinds of point that must be shown: each
 	// list at least once by a point at which the buggy engine does go
 	// wrong. InjectDesync goes wrong later than the step asked where no

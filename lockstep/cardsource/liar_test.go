@@ -23,6 +23,7 @@ import (
 // relayed it, play to the end with identical logs and states, no cheat
 // named, and the log verifies on its own.
 func TestNodeSecretLiarVotedOut(t *testing.T) {
+	t.Parallel() // its own simulated clock and disks: it runs beside the others
 	const n, liar = 4, 0
 	nt := newNodeGameTable(t, dominion.Game, n, "liar 4", false, func(i int, c *lockstep.Config) { c.DropAfter, c.StallAfter = 2000, 500 })
 	nt.gone, nt.goneKind, nt.goneAfter = n-1, crypto.KindShuffle, 1

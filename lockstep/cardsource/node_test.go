@@ -457,6 +457,7 @@ func TestNodeOpenHands(t *testing.T) {
 // entry signs. The replayed final state is the table's shared state, and
 // a spectator's engine holds no card that is not public.
 func TestSecretLogVerifiesAsItGrows(t *testing.T) {
+	t.Parallel() // its own simulated clock and disks: it runs beside the others
 	for _, g := range hiddenCardGames(t, 0) {
 		t.Run(g.Name, func(t *testing.T) {
 			nt := newNodeTableOf(t, g, 3, "grow "+g.Name, false)

@@ -234,6 +234,7 @@ func (nt *nodeTable) checkSame() {
 // signing anew for a slot would be an equivocation), and a restarted
 // seat's engine knows its own tiles again.
 func TestSecretTableRestart(t *testing.T) {
+	t.Parallel() // its own simulated clock and disks: it runs beside the others
 	for _, tc := range []struct {
 		name  string
 		seats int

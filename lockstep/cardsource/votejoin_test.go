@@ -17,6 +17,7 @@ import (
 // drop P3, and the table stood still for good: P3 waiting for P2, P2
 // held by a vote that P3 would never join.)
 func TestNodeHeldVoterCannotDropAnHonestSeat(t *testing.T) {
+	t.Parallel() // its own simulated clock and disks: it runs beside the others
 	nt := heldVoterTable(t, dominion.Game, "across dominion", "P1", nil)
 	nt.onIdle = func() {
 		if nt.released || !nt.armed || !nt.p1VotedTickAgo() {

@@ -22,6 +22,7 @@ import (
 // disk before the restart: the table goes on without P3, and the two
 // play to the end with identical logs, nobody honest named.
 func TestNodeHeldVoterJoinedAfterRestart(t *testing.T) {
+	t.Parallel() // its own simulated clock and disks: it runs beside the others
 	nt := heldVoterTable(t, dominion.Game, "across dominion", "P3", p2Waits4s)
 	restarted := false
 	var releasedAt int64

@@ -63,6 +63,7 @@ func afterCards(st engine.State) engine.State {
 // wait it voted in, and the two play to the end with identical logs,
 // nobody honest named.
 func TestNodeSecretDropVotesAcrossCardWait(t *testing.T) {
+	t.Parallel() // its own simulated clock and disks: it runs beside the others
 	for _, g := range hiddenCardGames(t, 3) {
 		seed, ok := acrossSeeds[g.Name]
 		if !ok {
