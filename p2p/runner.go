@@ -129,9 +129,9 @@ type Runner struct {
 	floods map[peer.ID]*floodTold
 	// behind remembers that the node had not caught up yet.
 	behind bool
-	// asked counts gap requests without a peer, to spread them over the
-	// topic's peers (one that cannot help is not asked every time).
-	asked int
+	// asks is whom gap requests go to: the turn of those that name no
+	// peer, and the peers our fetches are under way with (fetch).
+	asks fetchTurns
 	// lobbyPeers are the authors of the joins the node holds while there
 	// is no roster: the peers that may use the catch-up stream then.
 	lobbyPeers atomic.Pointer[map[peer.ID]bool]
@@ -831,33 +831,30 @@ func (r *Runner) nameFlooders(n *lockstep.Node) {
 // fetch asks one peer for a gap on another goroutine and hands its answer
 // to Run, which gives it to the node's StepAnswer; the node verifies every
 // envelope. The answer's Peer is the stream's remote peer (libp2p
-// authenticated it), never what the answer says of itself.
+// authenticated it), never what the answer says of itself. A request
+// whose peer is not connected, or is still busy with one of our fetches,
+// goes to the next peer in turn instead (gapPeer).
 func (r *Runner) fetch(ctx context.Context, q lockstep.GapRequest) {
+	if r.fetching.Load() >= maxFetching {
+		return // lockstep asks again after ResendAfter
+	}
 	to := peer.ID(q.To)
 	h := r.cfg.Host
-	if to == "" || h.Network().Connectedness(to) != network.Connected {
-		// Ask the topic's peers in turn: an answer helps only from a peer
-		// that went on (StepAnswer), and which one did is not known here.
-		peers := r.topic.Peers()
-		if len(peers) == 0 {
+	if to == "" || h.Network().Connectedness(to) != network.Connected || !r.asks.take(to) {
+		if to = r.gapPeer(); to == "" {
 			return
 		}
-		sort.Slice(peers, func(i, j int) bool { return peers[i] < peers[j] })
-		to = peers[r.asked%len(peers)]
-		r.asked++
 	}
 	query := AnswerQuery(q.From)
 	if q.NoCards {
 		query = NoCardsQuery(q.From)
-	}
-	if r.fetching.Load() >= maxFetching {
-		return // lockstep asks again after ResendAfter
 	}
 	r.fetching.Add(1)
 	r.wg.Add(1)
 	go func() {
 		defer r.wg.Done()
 		defer r.fetching.Add(-1)
+		defer r.asks.done(to)
 		items, err := Fetch(ctx, h, to, query)
 		if err != nil {
 			return // lockstep asks again after ResendAfter
@@ -874,6 +871,68 @@ func (r *Runner) fetch(ctx context.Context, q lockstep.GapRequest) {
 		case <-ctx.Done():
 		}
 	}()
+}
+
+// gapPeer picks, and takes (fetchTurns.take), the peer a gap request goes
+// to when it names none: the topic's peers in turn, in peer-id order (an
+// answer helps only from a peer that went on, StepAnswer, and which one
+// did is not known here), but once there is a roster its members only.
+// Anyone can subscribe to the topic, and a peer that takes the stream and
+// never answers holds one of our maxFetching fetches for catchupTimeout:
+// a few outsiders in the turn kept a member's answers from ever being
+// fetched. A peer still holding one of our fetches is passed over, so
+// one that does not answer (a hostile member) holds at most one of them
+// and costs no turn meanwhile. "" if nobody may be asked now.
+func (r *Runner) gapPeer() peer.ID {
+	peers := r.topic.Peers()
+	if r.guard.hasRoster() {
+		members := peers[:0]
+		for _, p := range peers {
+			if r.guard.isMember(p) {
+				members = append(members, p)
+			}
+		}
+		peers = members
+	}
+	sort.Slice(peers, func(i, j int) bool { return peers[i] < peers[j] })
+	for range peers {
+		p := peers[r.asks.turn%len(peers)]
+		r.asks.turn++
+		if r.asks.take(p) {
+			return p
+		}
+	}
+	return ""
+}
+
+// fetchTurns is the state of gapPeer: turn counts the turns taken (Run's
+// goroutine only); busy holds the peers a fetch of ours is under way
+// with, at most maxFetching of them, shared with the fetchers.
+type fetchTurns struct {
+	turn int
+	mu   sync.Mutex
+	busy map[peer.ID]bool
+}
+
+// take marks p busy and says true, or says false if it is already.
+func (t *fetchTurns) take(p peer.ID) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.busy[p] {
+		return false
+	}
+	if t.busy == nil {
+		t.busy = map[peer.ID]bool{}
+	}
+	t.busy[p] = true
+	return true
+}
+
+// done ends p's fetch.
+func (t *fetchTurns) done(p peer.ID) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	delete(t.busy, p)
 }
 
 // learnLobby records who has joined, for catchupAccess before a roster.
