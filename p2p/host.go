@@ -165,12 +165,23 @@ func Connect(ctx context.Context, h host.Host, addr string) (peer.AddrInfo, erro
 	if err != nil {
 		return peer.AddrInfo{}, fmt.Errorf("%q has no /p2p/<peer id> part: %w", addr, err)
 	}
-	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, connectTimeout(m))
 	defer cancel()
 	if err := h.Connect(ctx, *info); err != nil {
 		return *info, fmt.Errorf("cannot reach %s: %w", addr, err)
 	}
 	return *info, nil
+}
+
+// connectTimeout is how long Connect tries: 10 s, or 30 s through a relay,
+// where the connection is two links, each its own handshakes, and a lossy
+// home link (15% loss, TestInternetLossAndCut) once took over 10 s. A
+// refused address fails at once either way.
+func connectTimeout(m ma.Multiaddr) time.Duration {
+	if _, err := m.ValueForProtocol(ma.P_CIRCUIT); err == nil {
+		return 30 * time.Second
+	}
+	return 10 * time.Second
 }
 
 // preferTCP dials TCP addresses at once and QUIC ones 300 ms later, so on

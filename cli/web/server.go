@@ -130,9 +130,13 @@ func (s *Server) Tell(text string) {
 }
 
 // Close stops the server and closes every page's socket, after giving
-// each page up to a second to get the latest frame (the final score).
+// each page up to five seconds to get the latest frame (the final score).
+// A second was too little for a browser on a loaded machine, still
+// reading the frames before it: its page said "Disconnected" instead of
+// showing the end (TestBrowserWatchesToTheEnd, once, in the CI's first
+// step). A page that has the frame costs no wait.
 func (s *Server) Close() error {
-	for range 50 {
+	for range 250 {
 		if s.flushed() {
 			break
 		}
