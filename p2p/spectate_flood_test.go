@@ -49,6 +49,7 @@ type floodedTable struct {
 	over chan struct{}
 	// done gets each runner's error; mu/returned say when all had.
 	done     chan error
+	runners  sync.WaitGroup // the runners' goroutines, waited for before the table closes
 	mu       sync.Mutex
 	returned time.Time
 }
@@ -69,6 +70,9 @@ func newFloodedTable(t *testing.T, ctx, actx context.Context, outsiders int, bot
 		t.Fatal(err)
 	}
 	t.Cleanup(tbl.Close)
+	// Runs before tbl.Close (cleanups run last first): the runners stop
+	// with the test's context and must be out before their logs close.
+	t.Cleanup(f.runners.Wait)
 	f.tbl = tbl
 	var members []MemberAddr
 	for _, p := range tbl.Peers {
@@ -103,7 +107,9 @@ func (f *floodedTable) start(ctx context.Context) {
 	var n sync.WaitGroup
 	for _, p := range f.tbl.Peers {
 		n.Add(1)
+		f.runners.Add(1)
 		go func() {
+			defer f.runners.Done()
 			err := p.Runner.Run(ctx)
 			n.Done()
 			f.done <- err

@@ -23,6 +23,9 @@ type spectatedTable struct {
 	over chan struct{}
 	// done gets each runner's error as it returns.
 	done chan error
+	// runners are the runners' goroutines, waited for before the table
+	// closes: a runner still syncing its log as Close shuts it is a race.
+	runners sync.WaitGroup
 }
 
 func newSpectatedTable(t *testing.T, ctx context.Context) *spectatedTable {
@@ -50,13 +53,18 @@ func newSpectatedTable(t *testing.T, ctx context.Context) *spectatedTable {
 		t.Fatal(err)
 	}
 	t.Cleanup(tbl.Close)
+	t.Cleanup(s.runners.Wait) // before tbl.Close: cleanups run last first
 	s.tbl = tbl
 	return s
 }
 
 func (s *spectatedTable) start(ctx context.Context) {
 	for _, p := range s.tbl.Peers {
-		go func() { s.done <- p.Runner.Run(ctx) }()
+		s.runners.Add(1)
+		go func() {
+			defer s.runners.Done()
+			s.done <- p.Runner.Run(ctx)
+		}()
 	}
 }
 
