@@ -325,6 +325,11 @@ func Fetch(ctx context.Context, h host.Host, p peer.ID, query []byte) ([][]byte,
 	if dl, ok := ctx.Deadline(); ok {
 		s.SetDeadline(dl)
 	}
+	// The deadline alone bounds the stream by catchupTimeout; a caller
+	// that gives up sooner (a runner told to stop) must not wait for a
+	// silent peer that long: its cancellation resets the stream.
+	stop := context.AfterFunc(ctx, func() { s.Reset() })
+	defer stop()
 	w := bufio.NewWriter(s)
 	if err := writeFrame(w, query); err != nil {
 		s.Reset()
@@ -338,6 +343,9 @@ func Fetch(ctx context.Context, h host.Host, p peer.ID, query []byte) ([][]byte,
 	items, err := readFrames(bufio.NewReader(s))
 	if err != nil {
 		s.Reset()
+		if cerr := ctx.Err(); cerr != nil {
+			err = cerr
+		}
 		return nil, fmt.Errorf("catch-up from %s: %w", short(p), err)
 	}
 	return items, nil
