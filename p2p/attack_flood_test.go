@@ -51,9 +51,8 @@ func TestAttackMemberFloodIsNamed(t *testing.T) {
 	// (256 KiB a second) as soon as a validator sees 300 of his a second,
 	// so a validator starved under -race (0.6 ms a signature there, for
 	// two validating peers and the signer on two cores) still names him
-	// within seconds; the count bound alone is checked at that rate by
-	// the guard's own tests and, over processes, by cli/e2e's
-	// TestFloodMemory.
+	// within seconds; the count bound alone is checked by
+	// TestGuardLimitsAMembersRate.
 	padding := make([]int32, 200)
 	for i := range padding {
 		padding[i] = 1<<30 + int32(i)
