@@ -426,7 +426,7 @@ func (s *setupSchedule) drain(i int) error {
 				s.ready[i]++
 			case deal.EventEscrows:
 				s.escrow[i] = true
-			case deal.EventCheat, deal.EventFlood:
+			case deal.EventCheat, deal.EventAheadFull:
 				return fmt.Errorf("seat %d: %s", i+1, e.Text)
 			}
 		}

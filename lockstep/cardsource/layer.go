@@ -46,23 +46,25 @@ func (l *layer) TakeReady() lockstep.CardReady {
 		switch ev.Kind {
 		case deal.EventOtherState:
 			out.OtherState = append(out.OtherState, ev.Evidence...)
-		case deal.EventCheat, deal.EventFlood:
+		case deal.EventCheat:
 			c := lockstep.CardCheat{Seat: ev.Seat, Text: ev.Text}
-			if ev.Kind == deal.EventCheat && ev.Cheat == deal.CheatEquivocation && len(ev.Evidence) == 2 {
+			if ev.Cheat == deal.CheatEquivocation && len(ev.Evidence) == 2 {
 				c.Evidence = ev.Evidence
 			}
 			// One envelope of the named seat's as evidence is a bad proof
 			// of its own: it convicts the seat, whether the deal goes on
 			// and waits for its drop (ev.Convicted) or stopped.
-			c.Convicted = ev.Kind == deal.EventCheat && ev.Seat > 0 && (ev.Convicted || len(ev.Evidence) == 1)
+			c.Convicted = ev.Seat > 0 && (ev.Convicted || len(ev.Evidence) == 1)
 			c.Kind = ev.Cheat.String()
 			if c.Convicted && len(ev.Evidence) == 1 {
 				c.Proof = ev.Evidence[0]
 			}
 			out.Cheats = append(out.Cheats, c)
-		case deal.EventRecovered, deal.EventLinkSkipped, deal.EventChainRedone:
+		case deal.EventRecovered, deal.EventLinkSkipped, deal.EventChainRedone, deal.EventAheadFull:
 			// What changes the table for the players (the rest, a deck
-			// shuffled or the keys in, is routine and not told).
+			// shuffled or the keys in, is routine and not told), and a
+			// seat so far ahead that this peer drops some of its card
+			// envelopes: a lagging peer's news, not a cheat of that seat.
 			out.Notes = append(out.Notes, ev.Text)
 		}
 	}

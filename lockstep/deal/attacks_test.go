@@ -399,7 +399,7 @@ func TestFloodAheadIsBounded(t *testing.T) {
 	tb.collect()
 	floods := 0
 	for _, e := range tb.events[0] {
-		if e.Kind == EventFlood && e.Seat == 2 {
+		if e.Kind == EventAheadFull && e.Seat == 2 {
 			floods++
 		}
 	}

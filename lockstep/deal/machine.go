@@ -677,10 +677,16 @@ func (m *Machine) keepAhead(env *crypto.Envelope, seat int) error {
 		}
 	}
 	if m.aheadN[seat] >= maxAhead || m.aheadB[seat]+env.Size() > maxAheadBytes {
+		// Not a cheat: a seat that is far ahead of this peer (this peer
+		// was cut off, dropped, or is catching up after a restart) sends
+		// honest envelopes for chains and batches not declared here, as
+		// many as the game has gone on. A flooder gains nothing by it
+		// (what is held is bounded; the gossip gate names a fast one),
+		// and naming it named honest peers on a lagging peer's screen.
 		if !m.flooded[seat] {
 			m.flooded[seat] = true
-			m.rd.Events = append(m.rd.Events, Event{Kind: EventFlood, Seat: seat + 1,
-				Text: fmt.Sprintf("%s sent more envelopes ahead of the game than this peer holds (%d, %d bytes); the rest are dropped", m.who(seat), maxAhead, maxAheadBytes)})
+			m.rd.Events = append(m.rd.Events, Event{Kind: EventAheadFull, Seat: seat + 1,
+				Text: fmt.Sprintf("%s is further ahead than this peer keeps card envelopes for (%d, %d bytes); the rest are dropped, and a catch-up brings them when this peer gets there", m.who(seat), maxAhead, maxAheadBytes)})
 		}
 		return fmt.Errorf("%w: the buffer for %s is full", ErrBadInput, m.who(seat))
 	}

@@ -123,7 +123,7 @@ const (
 	EventOpened                           // an opening is done (Batch, Slot, Opening, Card if Known)
 	EventBatchDone                        // every opening of a batch is done (Batch)
 	EventCheat                            // a cheat, named (Cheat, Seat, Text, Evidence)
-	EventFlood                            // envelopes from a seat dropped: its buffer is full (Seat)
+	EventAheadFull                        // a seat's envelopes for what is not declared here yet were dropped: its buffer is full (Seat); not a cheat
 	EventDropped                          // Drop: a seat is dropped; the others publish its key's pieces (Seat)
 	EventRecovered                        // a dropped seat's key is rebuilt (Seat)
 	EventDropReveal                       // a card a dropped seat held is now public (Seat, Opening, Card)
@@ -134,7 +134,7 @@ const (
 )
 
 var eventNames = [...]string{EventKeys: "keys", EventDeckReady: "deck-ready", EventOpened: "opened",
-	EventBatchDone: "batch-done", EventCheat: "cheat", EventFlood: "flood", EventDropped: "dropped",
+	EventBatchDone: "batch-done", EventCheat: "cheat", EventAheadFull: "ahead-full", EventDropped: "dropped",
 	EventRecovered: "recovered", EventDropReveal: "drop-reveal", EventEscrows: "escrows",
 	EventLinkSkipped: "link-skipped", EventChainRedone: "chain-redone", EventOtherState: "other-state"}
 
