@@ -166,6 +166,9 @@ type Node struct {
 	// by an envelope it signed (Text "" if nothing): the node votes to
 	// drop it at once (secretdrop.go), or, at a table of two, may claim.
 	convicted []CardCheat
+	// votesOut are members' drop votes against this node's seat at
+	// earlier log positions (keepVoteOut, votedOut), a few per member.
+	votesOut  []*crypto.Envelope
 	replaying bool
 	// replayRest is the rest of the log a replaying node is about to
 	// feed (cardsStep: a round of drop votes there pins a wait for cards).
@@ -595,6 +598,7 @@ func (n *Node) Step(env *crypto.Envelope) error {
 	}
 	if err := n.admissible(env); err != nil {
 		if errors.Is(err, ErrStale) {
+			n.keepVoteOut(env)
 			return err
 		}
 		return n.reject(env, err)

@@ -694,7 +694,22 @@ func (n *Node) drainCards() {
 	for _, env := range rd.OtherState {
 		n.otherCardState(env)
 	}
+	votedOut := len(rd.Cheats) > 0 && n.votedOut()
 	for _, c := range rd.Cheats {
+		if votedOut && len(c.Evidence) != 2 {
+			// The others have voted this seat out (every voter the drop
+			// needs), or dropped it, and went on or may go on without
+			// it: their card envelopes since build on decks and keys
+			// without this seat's, and fail against this node's. That
+			// proves nothing of their authors, so nobody is named or
+			// convicted (an equivocation, two envelopes of one author
+			// for one slot, proves itself in any game, and still is).
+			if !n.replaying {
+				n.rd.Events = append(n.rd.Events, Event{Kind: EventCards, Seq: n.m.seq,
+					Text: "the others have voted this peer out and may have gone on without it; what they sent since does not check against this peer's cards, which names nobody (" + c.Text + ")"})
+			}
+			continue
+		}
 		n.rd.Events = append(n.rd.Events, Event{Kind: EventCheat, Cheat: CheatCards, Seat: c.Seat, Seq: n.m.seq, Text: c.Text, What: c.Text})
 		n.proveCheat(&c) // its proof, to disk (claim.go)
 		if c.Convicted {

@@ -231,6 +231,95 @@ func (n *Node) convict(seat int, c CardCheat) {
 	}
 }
 
+// votedOut reports whether this node's seat is dropped, or whether this
+// node holds drop votes for a seat set
+// with its own seat in it, at its log position or an earlier one, from
+// every voter that drop needs (a strict majority of the seats in play):
+// the others can take that drop and go on without this node, which is
+// then no judge of the card envelopes they send after it (drainCards).
+// Earlier ones: a node whose envelopes were lost on the way goes on alone
+// past the position where the others voted it out (forked stops it once
+// a catch-up shows their log); their votes are stale to it, and only the
+// ones against its own seat are kept, in votesOut. A minority cannot make
+// a complete set: it needs the votes of every seat outside it.
+func (n *Node) votedOut() bool {
+	me := n.mySeat()
+	if me < 0 || n.m.phase != PhasePlaying {
+		return false
+	}
+	if n.m.dropped[me] {
+		return true // the drop is taken: this seat is out of the deal
+	}
+	var votes []*crypto.Envelope
+	at := uint64(len(n.m.log))
+	for s, env := range n.buf { // any complete set will do: the order does not matter
+		if s.kind == crypto.KindDrop && env.Seq == at {
+			votes = append(votes, env)
+		}
+	}
+	votes = append(votes, n.votesOut...)
+	for _, v := range votes {
+		seats, err := decodeSeats(v.Body, len(n.m.seats))
+		if err != nil || !containsInt(seats, me) || v.Seq > at {
+			continue
+		}
+		who := n.m.dropVoters(seats)
+		if active := len(n.m.activeMembers()); len(who) == 0 || 2*len(who) <= active {
+			continue
+		}
+		all := true
+		for _, mi := range who {
+			found := false
+			for _, o := range votes {
+				found = found || o.Author == n.m.members[mi].ID && o.Seq == v.Seq && string(o.Body) == string(v.Body)
+			}
+			all = all && found
+		}
+		if all {
+			return true
+		}
+	}
+	return false
+}
+
+// maxVotesOutPerMember bounds votesOut: a few positions' votes per member.
+const maxVotesOutPerMember = 4
+
+// keepVoteOut keeps a member's signed drop vote for an earlier log
+// position that drops this node's seat (votedOut), at most
+// maxVotesOutPerMember per member, the latest kept.
+func (n *Node) keepVoteOut(env *crypto.Envelope) {
+	if env.Kind != crypto.KindDrop || n.m.phase != PhasePlaying || env.Session != n.m.session || env.Seq >= uint64(len(n.m.log)) {
+		return
+	}
+	if _, ok := n.m.member(env.Author); !ok || env.Author == n.id.ID() {
+		return
+	}
+	seats, err := decodeSeats(env.Body, len(n.m.seats))
+	if err != nil || !containsInt(seats, n.mySeat()) {
+		return
+	}
+	mine, oldest := 0, -1
+	for i, v := range n.votesOut {
+		if crypto.Equal(v, env) {
+			return
+		}
+		if v.Author == env.Author {
+			mine++
+			if oldest < 0 || v.Seq < n.votesOut[oldest].Seq {
+				oldest = i
+			}
+		}
+	}
+	if mine >= maxVotesOutPerMember {
+		if env.Seq <= n.votesOut[oldest].Seq {
+			return
+		}
+		n.votesOut = append(n.votesOut[:oldest], n.votesOut[oldest+1:]...)
+	}
+	n.votesOut = append(n.votesOut, env)
+}
+
 // convictedWhy is why seat was proven a cheat, or "".
 func (n *Node) convictedWhy(seat int) string {
 	if seat < 0 || seat >= len(n.convicted) {

@@ -132,14 +132,22 @@ func (nt *nodeTable) hostCloses(i, after int) {
 }
 
 // onlyCheatsOf asserts that every cheat named at the table was named by
-// peer i (0-based): a peer the others dropped while its node still runs
-// refuses what they go on with, but none of the others may name anybody.
+// peer i (0-based), and that peer i named none of the others: a peer the
+// others dropped while its node still runs refuses what they go on with
+// (its own card layer may stop), but nobody may name an honest peer, not
+// even on the dropped peer's screen (it once named the others as
+// flooders of card envelopes for the game they played on without it).
 func (nt *nodeTable) onlyCheatsOf(i int) {
 	nt.t.Helper()
 	prefix := fmt.Sprintf("peer %d:", i+1)
 	for _, c := range nt.cheats {
 		if !strings.HasPrefix(c, prefix) {
 			nt.t.Fatalf("cheats named at an honest table: %s", c)
+		}
+		for k := range nt.nodes {
+			if k != i && strings.Contains(c, fmt.Sprintf("(P%d)", k+1)) {
+				nt.t.Fatalf("the dropped peer named honest P%d: %s", k+1, c)
+			}
 		}
 	}
 }
