@@ -199,6 +199,33 @@ func TestNodeShareCheatDropsTheCheater(t *testing.T) {
 		}
 		cheaterDropped(t, nt, cheated, shareLie)
 	})
+	// Just before its lie P2 signs a vote to drop P3, and every peer gets
+	// it first: one vote of a drop that needs three. P3 is not voted out
+	// by it (a voted-out peer names nobody for card envelopes that fail
+	// against its cards), so it still names P2's lie and votes with the
+	// others.
+	t.Run("its vote against P3 first", func(t *testing.T) {
+		nt, cheated := shareCheatTable(t, infinitecity.Game, 4, "share cheat")
+		lie := nt.tamper
+		nt.tamper = func(from int, env *crypto.Envelope) *crypto.Envelope {
+			was := *cheated
+			out := lie(from, env)
+			if !was && *cheated {
+				e := engine.NewEncoder(nil)
+				e.Len("seats", 1)
+				e.Uint("seat", uint64(nt.seatOf(1, "P3")))
+				vote := &crypto.Envelope{Session: env.Session, Seq: uint64(len(nt.nodes[1].Log())), Kind: crypto.KindDrop, StateHash: env.StateHash, Body: e.Bytes()}
+				crypto.Sign(nt.ids[1], vote)
+				for j := range nt.nodes {
+					if j != 1 {
+						nt.inbox[j] = append(nt.inbox[j], vote.Marshal())
+					}
+				}
+			}
+			return out
+		}
+		cheaterDropped(t, nt, cheated, shareLie)
+	})
 }
 
 // cheaterDropped plays nt to its end and checks that every honest peer
