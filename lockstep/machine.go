@@ -791,6 +791,21 @@ func (m *machine) dropVoters(seats []int) []int {
 	return out
 }
 
+// dropQuorum is the voters a drop of seats needs (every seat in play
+// outside it) and whether they are a strict majority of the seats still in
+// play: two sides of a partition can then never drop each other and play
+// on as two games. (A table of two can therefore not drop; it waits.)
+func (m *machine) dropQuorum(seats []int) ([]int, bool) {
+	who := m.dropVoters(seats)
+	active := 0
+	for _, d := range m.dropped {
+		if !d {
+			active++
+		}
+	}
+	return who, len(who) > 0 && 2*len(who) > active
+}
+
 // dropExpectation is the group of votes that drops seats at the current
 // step. ok is false if the drop is impossible (a seat already dropped or
 // no voter left).
@@ -803,17 +818,8 @@ func (m *machine) dropExpectation(seats []int) (expectation, bool) {
 			return expectation{}, false
 		}
 	}
-	who := m.dropVoters(seats)
-	active := 0
-	for _, d := range m.dropped {
-		if !d {
-			active++
-		}
-	}
-	// The voters must be a strict majority of the seats still in play:
-	// two sides of a partition can then never drop each other and play on
-	// as two games. (A table of two can therefore not drop; it waits.)
-	if len(who) == 0 || 2*len(who) <= active {
+	who, ok := m.dropQuorum(seats)
+	if !ok {
 		return expectation{}, false
 	}
 	// A drop vote names the log position where the drop goes (its seq),

@@ -1625,14 +1625,8 @@ func (n *Node) forked(idx uint64, entries []*crypto.Envelope) {
 	if err != nil || !containsInt(seats, n.mySeat()) {
 		return
 	}
-	need := n.m.dropVoters(seats)
-	active := 0
-	for _, d := range n.m.dropped {
-		if !d {
-			active++
-		}
-	}
-	if len(need) == 0 || 2*len(need) <= active {
+	need, ok := n.m.dropQuorum(seats)
+	if !ok {
 		return
 	}
 	voted := make([]bool, len(need))

@@ -232,9 +232,9 @@ func (n *Node) convict(seat int, c CardCheat) {
 }
 
 // votedOut reports whether this node's seat is dropped, or whether this
-// node holds drop votes for a seat set
-// with its own seat in it, at its log position or an earlier one, from
-// every voter that drop needs (a strict majority of the seats in play):
+// node holds drop votes for a seat set with its own seat in it, at its log
+// position or an earlier one, from every voter that drop needs (a strict
+// majority of the seats in play, dropQuorum):
 // the others can take that drop and go on without this node, which is
 // then no judge of the card envelopes they send after it (drainCards).
 // Earlier ones: a node whose envelopes were lost on the way goes on alone
@@ -263,8 +263,8 @@ func (n *Node) votedOut() bool {
 		if err != nil || !containsInt(seats, me) || v.Seq > at {
 			continue
 		}
-		who := n.m.dropVoters(seats)
-		if active := len(n.m.activeMembers()); len(who) == 0 || 2*len(who) <= active {
+		who, ok := n.m.dropQuorum(seats)
+		if !ok {
 			continue
 		}
 		all := true
