@@ -264,6 +264,10 @@ func (r *Runner) Run(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	r.ctx = ctx
+	// A node resumed from its log knows the roster already: the guard
+	// does from the first envelope read and the first gap request on,
+	// not from the end of the first Ready.
+	r.learnRoster(r.cfg.Node.Status().Members)
 	r.wg.Add(1)
 	go r.read(ctx)
 	if len(r.cfg.Peers) > 0 {
@@ -723,12 +727,16 @@ func (r *Runner) drain(ctx context.Context) error {
 				continue
 			}
 		}
-		for _, q := range rd.Requests {
-			r.fetch(ctx, q)
-		}
+		// The roster this Ready holds is the guard's before any gap
+		// request of the same Ready is sent: one that names no peer goes
+		// to the members only once there is a roster (gapPeer), and an
+		// outsider on the topic must not get even the first.
 		r.learnRoster(st.Members)
 		if !r.guard.hasRoster() {
 			r.learnLobby(n.Joined())
+		}
+		for _, q := range rd.Requests {
+			r.fetch(ctx, q)
 		}
 		n.Advance()
 	}
