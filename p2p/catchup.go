@@ -52,7 +52,9 @@ const (
 // nothing (one byte of a length, never the rest) keeps no asker from the
 // places where queries are answered (libp2p's resource manager lets one
 // IPv4 address hold 8 connections, loopback aside, so filling the
-// queries being read takes several addresses). A spectator's stream over a limit is
+// queries being read takes several addresses). A spectator's answer,
+// once made, leaves its place for the sending budget (watchBytes) while it
+// is written, so a slow reader holds bytes, not a place. A spectator's stream over a limit is
 // told busy (catchupBusy) while the server still serves, so that it can
 // tell a full table from one that has gone; any other is reset.
 const (
@@ -67,6 +69,14 @@ const (
 	watchReading = 32
 	watchBurst   = 4
 	watchRate    = 2
+	// A spectator's answer leaves its place once it is made: written, it
+	// is held against watchSending instead (one stream of a peer at
+	// once, watchBytes of answers in all), so that a few peer ids that
+	// ask and then read slowly keep no other spectator from a place.
+	// An answer to a spectator is at most watchAnswer bytes of items (a
+	// prefix; it asks again from where it got to).
+	watchBytes  = 16 << 20
+	watchAnswer = 4 << 20
 
 	queryTimeout = 5 * time.Second
 	busyTimeout  = time.Second
@@ -177,7 +187,8 @@ func (l *streamLimits) leave(p peer.ID) {
 func ServeCatchup(h host.Host, allow CatchupPolicy, serve CatchupServer) func() int64 {
 	c := &catchupServer{self: h.ID(), serve: serve,
 		fullIn: newStreamLimits(servePerPeer, serveReading, serveBurst, serveRate), full: newStreamLimits(servePerPeer, serveTotal, 0, 0),
-		watchIn: newStreamLimits(watchPerPeer, watchReading, watchBurst, watchRate), watch: newStreamLimits(watchPerPeer, watchTotal, 0, 0)}
+		watchIn: newStreamLimits(watchPerPeer, watchReading, watchBurst, watchRate), watch: newStreamLimits(watchPerPeer, watchTotal, 0, 0),
+		sending: newSendBudget(watchPerPeer, watchBytes)}
 	h.SetStreamHandler(CatchupProtocol, func(s network.Stream) {
 		access := CatchupFull
 		if allow != nil {
@@ -186,7 +197,7 @@ func ServeCatchup(h host.Host, allow CatchupPolicy, serve CatchupServer) func() 
 		c.handle(s, access)
 	})
 	return func() int64 {
-		return c.fullIn.refused.Load() + c.full.refused.Load() + c.watchIn.refused.Load() + c.watch.refused.Load() + c.denied.Load()
+		return c.fullIn.refused.Load() + c.full.refused.Load() + c.watchIn.refused.Load() + c.watch.refused.Load() + c.sending.refused.Load() + c.denied.Load()
 	}
 }
 
@@ -195,6 +206,7 @@ type catchupServer struct {
 	self                         peer.ID
 	serve                        CatchupServer
 	fullIn, full, watchIn, watch *streamLimits
+	sending                      *sendBudget // spectators' answers being written
 	denied                       atomic.Int64
 
 	// The last probe of serve (alive): when, and whether it failed.
@@ -235,20 +247,40 @@ func (c *catchupServer) handle(s network.Stream, access CatchupAccess) {
 			return
 		}
 	}
+	if access == CatchupCommitted && c.sending.holds(from) {
+		c.refuse(s, access) // one answer to a peer at a time; make no second
+		return
+	}
 	if !lim.enter(from) {
 		c.refuse(s, access)
 		return
 	}
-	defer lim.leave(from)
-	defer s.Close()
 	s.SetDeadline(time.Now().Add(serveTimeout))
 	items, err := c.serve(from, query)
+	if access == CatchupCommitted {
+		// The place was for making the answer; how fast the asker
+		// reads it is the sending budget's business.
+		lim.leave(from)
+	} else {
+		defer lim.leave(from)
+	}
 	if err != nil {
 		s.Reset()
 		return
 	}
+	items = capItems(items)
+	if access == CatchupCommitted {
+		items = capBytes(items, watchAnswer)
+		n := answerBytes(items)
+		if !c.sending.enter(from, n) {
+			c.refuse(s, access)
+			return
+		}
+		defer c.sending.leave(from, n)
+	}
+	defer s.Close()
 	w := bufio.NewWriter(s)
-	if err := writeFrames(w, capItems(items)); err != nil {
+	if err := writeFrames(w, items); err != nil {
 		s.Reset()
 		return
 	}
@@ -295,6 +327,75 @@ func (c *catchupServer) alive() bool {
 	defer c.mu.Unlock()
 	c.probing, c.probedAt, c.ended = false, time.Now(), err != nil
 	return !c.ended
+}
+
+// capBytes cuts an answer to at most max bytes of items, but never below
+// its first item (a prefix is still a valid answer; the asker asks again).
+func capBytes(items [][]byte, max int) [][]byte {
+	total := 0
+	for i, it := range items {
+		if total += len(it); total > max && i > 0 {
+			return items[:i]
+		}
+	}
+	return items
+}
+
+// answerBytes is the bytes of an answer's items.
+func answerBytes(items [][]byte) int {
+	n := 0
+	for _, it := range items {
+		n += len(it)
+	}
+	return n
+}
+
+// sendBudget bounds the answers being written: at most perPeer of one
+// peer at once and total bytes of all of them.
+type sendBudget struct {
+	perPeer, total int
+
+	mu      sync.Mutex
+	active  map[peer.ID]int
+	used    int
+	refused atomic.Int64
+}
+
+func newSendBudget(perPeer, total int) *sendBudget {
+	return &sendBudget{perPeer: perPeer, total: total, active: map[peer.ID]int{}}
+}
+
+// enter admits an answer of n bytes to p, or says no.
+func (b *sendBudget) enter(p peer.ID, n int) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.active[p] >= b.perPeer || b.used+n > b.total {
+		b.refused.Add(1)
+		return false
+	}
+	b.active[p]++
+	b.used += n
+	return true
+}
+
+// holds says whether p has as many answers being written as it may.
+func (b *sendBudget) holds(p peer.ID) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.active[p] >= b.perPeer {
+		b.refused.Add(1)
+		return true
+	}
+	return false
+}
+
+func (b *sendBudget) leave(p peer.ID, n int) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.used -= n
+	if b.active[p]--; b.active[p] <= 0 {
+		delete(b.active, p)
+	}
 }
 
 // capItems cuts an answer to the limits an asker enforces. Items are in
