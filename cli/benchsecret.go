@@ -48,10 +48,15 @@ func newCmdBenchSecret(f *Factory, runF func(*BenchSecretOptions) error) *cobra.
     moving at once: wall time, CPU, bytes published, and each wait for
     cards timed at every peer (a private draw: every opening private;
     a reveal: one public; from the first peer waiting until any peer
-    publishes an envelope of a later step), against the gossip p50.
+    publishes an envelope of a later step), against the gossip p50;
+  - the same two games modelled as on separate machines, as the setup
+    is: lockstep nodes (no libp2p), a core per seat, every step, proof
+    and check run for real, a broadcast taking the gossip p50 and an
+    fsync before what a seat signs leaves (the transports' and
+    gossipsub's CPU left out).
 
-Every peer shares this machine's CPUs, so the game figures include the
-other peers' proofs; the setup figure does not.`,
+Every peer shares this machine's CPUs, so the measured game figures
+include the other peers' proofs; the setup and modelled figures do not.`,
 		Example: `  boardmesh bench secret
   boardmesh bench secret --game dominion --setup 2,4
   boardmesh bench secret --json`,
@@ -187,6 +192,19 @@ func benchSecretRun(opts *BenchSecretOptions) error {
 			cpuRatio = float64(r.Secret.CPUPerStep) / float64(r.Open.CPUPerStep)
 		}
 		fmt.Fprintf(out, "%-14s %5s secret/open: wall %.2f×, CPU per step %.2f× (aim: wall within 2×)\n", r.Game, "", r.WallRatio, cpuRatio)
+	}
+	fmt.Fprintln(out, "\nThe same games modelled as on separate machines: lockstep nodes, a core per seat, every step, proof and check run for real;")
+	fmt.Fprintln(out, "a broadcast = the gossip p50 above, an fsync before what a seat signs leaves; no transport or gossipsub CPU")
+	fmt.Fprintf(out, "%-14s %5s %-12s %6s %11s %11s %11s %13s %10s %10s\n", "game", "peers", "mode", "steps", "wall", "seat CPU", "all CPU", "start→move", "fsync p50", "envelopes")
+	for _, r := range results {
+		for _, m := range []p2p.ModelGame{r.ModelSecret, r.ModelOpen} {
+			fmt.Fprintf(out, "%-14s %5d %-12s %6d %11s %11s %11s %13s %10s %10d\n", r.Game, r.Peers, m.Mode, m.Steps, ms(m.Wall), ms(m.SeatCPU), ms(m.TotalCPU), ms(m.StartToMove), ms(r.FsyncP50), m.Envelopes)
+		}
+		perStep := 0.0
+		if r.ModelSecret.Steps > 0 && r.ModelOpen.Steps > 0 && r.ModelOpen.Wall > 0 {
+			perStep = float64(r.ModelSecret.Wall) / float64(r.ModelSecret.Steps) / (float64(r.ModelOpen.Wall) / float64(r.ModelOpen.Steps))
+		}
+		fmt.Fprintf(out, "%-14s %5s secret/open, modelled: wall %.2f×, wall per step %.2f× (aim: wall within 2×)\n", r.Game, "", r.ModelRatio, perStep)
 	}
 	return nil
 }

@@ -5,7 +5,11 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/boardmesh/boardmesh/p2p"
 )
+
+type p2pModel = p2p.ModelGame
 
 // TestBenchSecretJSON runs bench secret at its smallest (Dominion, two
 // peers) and checks that every figure the issue asks for is filled in and
@@ -52,6 +56,24 @@ func TestBenchSecretJSON(t *testing.T) {
 	}
 	if sec.Wall <= 0 || open.Wall <= 0 || r.WallRatio != float64(sec.Wall)/float64(open.Wall) || r.DrawPerGossip != float64(sec.DrawP50)/float64(r.GossipP50) {
 		t.Fatalf("ratios: %+v", r)
+	}
+	// The same games modelled with a core per seat: both end, the secret
+	// one with its table's mode, no gap asked for (nothing is lost), a
+	// seat's CPU within the wall, and the ratio of the two walls.
+	ms, mo := r.ModelSecret, r.ModelOpen
+	if ms.Mode != "secret table" || mo.Mode != "open hands" || ms.Asks+mo.Asks != 0 || r.FsyncP50 <= 0 {
+		t.Fatalf("modelled games: secret %+v, open %+v", ms, mo)
+	}
+	for _, m := range []struct {
+		name string
+		g    p2pModel
+	}{{"secret", ms}, {"open", mo}} {
+		if m.g.Steps < 10 || m.g.Wall <= 0 || m.g.SeatCPU <= 0 || m.g.SeatCPU > m.g.Wall || m.g.SeatCPU > m.g.TotalCPU || m.g.StartToMove <= 0 || m.g.StartToMove > m.g.Wall || m.g.Envelopes < int(m.g.Steps) {
+			t.Fatalf("modelled %s game = %+v", m.name, m.g)
+		}
+	}
+	if r.ModelRatio != float64(ms.Wall)/float64(mo.Wall) {
+		t.Fatalf("modelled ratio %v of walls %v and %v", r.ModelRatio, ms.Wall, mo.Wall)
 	}
 	for _, bad := range [][]string{{"--setup", "1"}, {"--game", "nosuch"}, {"--game", "dominion", "--peers", "9"}, {"--broadcasts", "0"}} {
 		_, errOut, code := run(t, append([]string{"bench", "secret"}, bad...)...)

@@ -239,6 +239,15 @@ func TestBenchNetGameJSON(t *testing.T) {
 			t.Fatalf("stage %d = %+v, want %s reached after publishing, first = last", i, s, want[i])
 		}
 	}
+	// The game modelled with a core per peer: it ends, its floor is its
+	// rounds × the same gossip p50, an action commits no sooner than a
+	// broadcast takes, and nothing is asked for again.
+	m := res[0].Model
+	if m.Steps < 10 || m.Rounds <= 4 || m.Floor != time.Duration(m.Rounds)*res[0].GossipP50 || m.Wall < m.Floor ||
+		m.WallPerFloor != float64(m.Wall)/float64(m.Floor) || m.CommitP50 < res[0].GossipP50 || m.Asks != 0 ||
+		res[0].ModelCommitRatio != float64(m.CommitP50)/float64(res[0].GossipP50) {
+		t.Fatalf("modelled game = %+v (gossip p50 %v, ratio %v)", m, res[0].GossipP50, res[0].ModelCommitRatio)
+	}
 }
 
 // TestBenchVerifyJSON plays a real 2-peer game and checks what bench

@@ -41,6 +41,12 @@ type NetBench struct {
 	// Game is a second full bot game, on a fresh table of the same size,
 	// with no think time: how long a whole game takes against its floor.
 	Game GameBench `json:"game"`
+	// Model is a bot game of the same seed modelled as on separate
+	// machines (ModelGame: a core per peer), a broadcast taking GossipP50
+	// and an fsync Game.FsyncP50; ModelCommitRatio is its CommitP50 /
+	// GossipP50.
+	Model            ModelGame `json:"model"`
+	ModelCommitRatio float64   `json:"model_commit_ratio_p50"`
 }
 
 // GameBench times one whole bot game of a local table whose bots move at
@@ -261,6 +267,10 @@ func BenchNet(ctx context.Context, g *engine.Game, n int, seed []byte, broadcast
 	}
 	res.Game.Floor = time.Duration(res.Game.Rounds) * res.GossipP50
 	res.Game.WallPerFloor = float64(res.Game.Wall) / float64(res.Game.Floor)
+	if res.Model, err = ModelGameOf(g, n, seed, false, res.GossipP50, res.Game.FsyncP50); err != nil {
+		return res, fmt.Errorf("game modelled with a core per peer: %w", err)
+	}
+	res.ModelCommitRatio = float64(res.Model.CommitP50) / float64(res.GossipP50)
 	return res, nil
 }
 

@@ -37,6 +37,14 @@ type SecretBench struct {
 	WallRatio float64 `json:"wall_ratio"`
 	// DrawPerGossip is Secret.DrawP50 / GossipP50 (the aim: 2 or less).
 	DrawPerGossip float64 `json:"draw_per_gossip_p50"`
+	// ModelSecret and ModelOpen are the same two games (same seed)
+	// modelled as on separate machines (ModelGame), with a broadcast
+	// taking GossipP50 and an fsync FsyncP50, both of this run;
+	// ModelRatio is ModelSecret.Wall / ModelOpen.Wall.
+	FsyncP50    time.Duration `json:"fsync_p50_ns"`
+	ModelSecret ModelGame     `json:"model_secret"`
+	ModelOpen   ModelGame     `json:"model_open"`
+	ModelRatio  float64       `json:"model_wall_ratio"`
 }
 
 // SetupBench is one table size's hidden-card setup in the pure protocol
@@ -118,6 +126,16 @@ func BenchSecret(ctx context.Context, g *engine.Game, sizes []int, peers int, se
 	if res.GossipP50 > 0 {
 		res.DrawPerGossip = float64(res.Secret.DrawP50) / float64(res.GossipP50)
 	}
+	if res.FsyncP50, err = fsyncP50(100); err != nil {
+		return res, err
+	}
+	if res.ModelSecret, err = ModelGameOf(g, peers, seed, true, res.GossipP50, res.FsyncP50); err != nil {
+		return res, fmt.Errorf("secret game, modelled: %w", err)
+	}
+	if res.ModelOpen, err = ModelGameOf(g, peers, seed, false, res.GossipP50, res.FsyncP50); err != nil {
+		return res, fmt.Errorf("open game, modelled: %w", err)
+	}
+	res.ModelRatio = float64(res.ModelSecret.Wall) / float64(res.ModelOpen.Wall)
 	for _, n := range sizes {
 		if n < g.MinPlayers || n > g.MaxPlayers {
 			continue
