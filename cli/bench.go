@@ -48,6 +48,7 @@ type BenchNetOptions struct {
 	Think      time.Duration
 	Seed       string
 	JSON       bool
+	ModelGames int
 }
 
 func newCmdBenchNet(f *Factory, runF func(*BenchNetOptions) error) *cobra.Command {
@@ -79,7 +80,7 @@ time from the start of its runners to the first move. Last, the start over the l
 table is full and joiners that join one after the other, timed from the
 moment the last one starts to join until every peer has the first move.
 
-Last, the same game modelled as on separate machines: lockstep nodes (no
+Last, --model-games bot games modelled as on separate machines: lockstep nodes (no
 libp2p), a core per peer, every step run for real and timed by its thread's
 CPU, a broadcast taking the gossip p50 above and an fsync before what a peer
 signs leaves; its wall against its floor and its commit p50 against the
@@ -116,6 +117,7 @@ ones find them awake).`,
 	cmd.Flags().DurationVar(&opts.Think, "think", 20*time.Millisecond, "pause before each bot move and between floor broadcasts (0: back to back, which times queueing too)")
 	cmd.Flags().StringVar(&opts.Seed, "seed", "bench", "seed of the bots' choices")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the results as JSON")
+	cmd.Flags().IntVar(&opts.ModelGames, "model-games", 5, "bot games modelled as on separate machines, per table size (their sums are compared)")
 	return cmd
 }
 
@@ -133,6 +135,9 @@ func benchNetRun(opts *BenchNetOptions) error {
 			return usageErrorf("--peers %d: %s is for %d to %d players", n, g.Title, g.MinPlayers, g.MaxPlayers)
 		}
 	}
+	if opts.ModelGames < 1 {
+		return usageErrorf("--model-games must be at least 1")
+	}
 	var results []p2p.NetBench
 	if !opts.JSON {
 		fmt.Fprintf(opts.IO.Out, "%s bot games, libp2p peers on loopback in one process\n", g.Title)
@@ -142,7 +147,7 @@ func benchNetRun(opts *BenchNetOptions) error {
 		if !opts.JSON {
 			fmt.Fprintf(opts.IO.ErrOut, "measuring %d peers…\n", n)
 		}
-		r, err := p2p.BenchNet(ctx, g, n, []byte(opts.Seed), opts.Broadcasts, opts.Think)
+		r, err := p2p.BenchNet(ctx, g, n, []byte(opts.Seed), opts.Broadcasts, opts.Think, opts.ModelGames)
 		if err != nil {
 			return fmt.Errorf("%d peers: %w", n, err)
 		}
@@ -168,12 +173,12 @@ func benchNetRun(opts *BenchNetOptions) error {
 			cpu, perCPU, ms(x.FsyncP50), ms(x.StartToMove), ms(x.JoinToMove))
 	}
 	printStages(opts.IO.Out, results)
-	fmt.Fprintf(opts.IO.Out, "\nThe game modelled as on separate machines: lockstep nodes, a core per peer, every step run for real; a broadcast = the gossip p50 above,\n")
-	fmt.Fprintf(opts.IO.Out, "an fsync before what a peer signs leaves; no transport or gossipsub CPU (floor = its rounds × the gossip p50)\n")
-	fmt.Fprintf(opts.IO.Out, "%5s %6s %7s %10s %10s %10s %10s %11s %11s\n", "peers", "steps", "rounds", "wall", "floor", "wall/floor", "seat CPU", "commit p50", "commit/gossip")
+	fmt.Fprintf(opts.IO.Out, "\nBot games modelled as on separate machines: lockstep nodes, a core per peer, every step run for real; a broadcast = the gossip p50 above,\n")
+	fmt.Fprintf(opts.IO.Out, "an fsync before what a peer signs leaves; no transport or gossipsub CPU (floor = their rounds × the gossip p50; sums over the games)\n")
+	fmt.Fprintf(opts.IO.Out, "%5s %6s %6s %7s %10s %10s %10s %10s %11s %13s\n", "peers", "games", "steps", "rounds", "wall", "floor", "wall/floor", "seat CPU", "commit p50", "commit/gossip")
 	for _, r := range results {
 		m := r.Model
-		fmt.Fprintf(opts.IO.Out, "%5d %6d %7d %10s %10s %10.2f %10s %11s %11.2f\n", r.Peers, m.Steps, m.Rounds, ms(m.Wall), ms(m.Floor), m.WallPerFloor, ms(m.SeatCPU), ms(m.CommitP50), r.ModelCommitRatio)
+		fmt.Fprintf(opts.IO.Out, "%5d %6d %6d %7d %10s %10s %10.2f %10s %11s %13.2f\n", r.Peers, m.Games, m.Steps, m.Rounds, ms(m.Wall), ms(m.Floor), m.WallPerFloor, ms(m.SeatCPU), ms(m.CommitP50), r.ModelCommitRatio)
 	}
 	return nil
 }

@@ -15,7 +15,7 @@ type p2pModel = p2p.ModelGame
 // peers) and checks that every figure the issue asks for is filled in and
 // that they agree with each other (the figures themselves are not judged).
 func TestBenchSecretJSON(t *testing.T) {
-	out, errOut, code := run(t, "bench", "secret", "--game", "dominion", "--setup", "2,3", "--peers", "2", "--broadcasts", "5", "--think", "0", "--json")
+	out, errOut, code := run(t, "bench", "secret", "--game", "dominion", "--setup", "2,3", "--peers", "2", "--broadcasts", "5", "--think", "0", "--model-games", "2", "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -61,7 +61,7 @@ func TestBenchSecretJSON(t *testing.T) {
 	// one with its table's mode, no gap asked for (nothing is lost), a
 	// seat's CPU within the wall, and the ratio of the two walls.
 	ms, mo := r.ModelSecret, r.ModelOpen
-	if ms.Mode != "secret table" || mo.Mode != "open hands" || ms.Asks+mo.Asks != 0 || r.FsyncP50 <= 0 {
+	if ms.Mode != "secret table" || mo.Mode != "open hands" || ms.Games != 2 || mo.Games != 2 || ms.Asks+mo.Asks != 0 || r.FsyncP50 <= 0 {
 		t.Fatalf("modelled games: secret %+v, open %+v", ms, mo)
 	}
 	for _, m := range []struct {
@@ -75,7 +75,7 @@ func TestBenchSecretJSON(t *testing.T) {
 	if r.ModelRatio != float64(ms.Wall)/float64(mo.Wall) {
 		t.Fatalf("modelled ratio %v of walls %v and %v", r.ModelRatio, ms.Wall, mo.Wall)
 	}
-	for _, bad := range [][]string{{"--setup", "1"}, {"--game", "nosuch"}, {"--game", "dominion", "--peers", "9"}, {"--broadcasts", "0"}} {
+	for _, bad := range [][]string{{"--setup", "1"}, {"--game", "nosuch"}, {"--game", "dominion", "--peers", "9"}, {"--broadcasts", "0"}, {"--model-games", "0"}} {
 		_, errOut, code := run(t, append([]string{"bench", "secret"}, bad...)...)
 		if code != ExitUsage || strings.TrimSpace(errOut) == "" {
 			t.Errorf("bench secret %v: exit %d, %q", bad, code, errOut)

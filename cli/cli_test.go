@@ -205,7 +205,7 @@ func TestBenchEngineJSON(t *testing.T) {
 // whole-game figures are filled in and consistent with each other (the
 // figures themselves are not judged).
 func TestBenchNetGameJSON(t *testing.T) {
-	out, errOut, code := run(t, "bench", "net", "--peers", "2", "--broadcasts", "5", "--think", "0", "--json")
+	out, errOut, code := run(t, "bench", "net", "--peers", "2", "--broadcasts", "5", "--think", "0", "--model-games", "2", "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -239,11 +239,11 @@ func TestBenchNetGameJSON(t *testing.T) {
 			t.Fatalf("stage %d = %+v, want %s reached after publishing, first = last", i, s, want[i])
 		}
 	}
-	// The game modelled with a core per peer: it ends, its floor is its
+	// The two games modelled with a core per peer: they end, their floor is their
 	// rounds × the same gossip p50, an action commits no sooner than a
 	// broadcast takes, and nothing is asked for again.
 	m := res[0].Model
-	if m.Steps < 10 || m.Rounds <= 4 || m.Floor != time.Duration(m.Rounds)*res[0].GossipP50 || m.Wall < m.Floor ||
+	if m.Games != 2 || m.Steps < 20 || m.Rounds <= 8 || m.Floor != time.Duration(m.Rounds)*res[0].GossipP50 || m.Wall < m.Floor ||
 		m.WallPerFloor != float64(m.Wall)/float64(m.Floor) || m.CommitP50 < res[0].GossipP50 || m.Asks != 0 ||
 		res[0].ModelCommitRatio != float64(m.CommitP50)/float64(res[0].GossipP50) {
 		t.Fatalf("modelled game = %+v (gossip p50 %v, ratio %v)", m, res[0].GossipP50, res[0].ModelCommitRatio)

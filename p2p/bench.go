@@ -41,8 +41,8 @@ type NetBench struct {
 	// Game is a second full bot game, on a fresh table of the same size,
 	// with no think time: how long a whole game takes against its floor.
 	Game GameBench `json:"game"`
-	// Model is a bot game of the same seed modelled as on separate
-	// machines (ModelGame: a core per peer), a broadcast taking GossipP50
+	// Model is bot games of the same seed modelled as on separate
+	// machines (ModelGames: a core per peer), a broadcast taking GossipP50
 	// and an fsync Game.FsyncP50; ModelCommitRatio is its CommitP50 /
 	// GossipP50.
 	Model            ModelGame `json:"model"`
@@ -156,8 +156,9 @@ type slotKey struct {
 // and measures per-action commit latency. think is each bot's pause before
 // it moves, so that each action is timed on a table that has finished
 // handling the step before it, as at a real table, rather than queued
-// behind it.
-func BenchNet(ctx context.Context, g *engine.Game, n int, seed []byte, broadcasts int, think time.Duration) (NetBench, error) {
+// behind it. Then modelGames games of the same seed modelled as on
+// separate machines (ModelGames).
+func BenchNet(ctx context.Context, g *engine.Game, n int, seed []byte, broadcasts int, think time.Duration, modelGames int) (NetBench, error) {
 	res := NetBench{Peers: n}
 	names := make([]string, n)
 	bots := make([]engine.Bot, n)
@@ -267,8 +268,8 @@ func BenchNet(ctx context.Context, g *engine.Game, n int, seed []byte, broadcast
 	}
 	res.Game.Floor = time.Duration(res.Game.Rounds) * res.GossipP50
 	res.Game.WallPerFloor = float64(res.Game.Wall) / float64(res.Game.Floor)
-	if res.Model, err = ModelGameOf(g, n, seed, false, res.GossipP50, res.Game.FsyncP50); err != nil {
-		return res, fmt.Errorf("game modelled with a core per peer: %w", err)
+	if res.Model, err = ModelGames(g, n, seed, false, res.GossipP50, res.Game.FsyncP50, modelGames); err != nil {
+		return res, fmt.Errorf("games modelled with a core per peer: %w", err)
 	}
 	res.ModelCommitRatio = float64(res.Model.CommitP50) / float64(res.GossipP50)
 	return res, nil

@@ -27,8 +27,15 @@ import (
 // Go scheduler's queues. So it says what a table with a core per seat
 // would take for the protocol's own work and rounds, which this two-core
 // machine cannot show with four peers in one process.
+//
+// Over several games (ModelGames), the figures are the games' sums (a
+// seat's CPU: the sum of each game's greatest), StartToMove the mean and
+// CommitP50 over every action of them all: bot games differ in length
+// far more than a protocol change moves one, so one game is a noisy
+// ratio.
 type ModelGame struct {
 	Mode  string `json:"mode"`
+	Games int    `json:"games"`
 	Steps uint64 `json:"steps"`
 	// Wall is when the last seat saw the game end, counted from the start
 	// of the lobby (every seat's join sent at 0); StartToMove until the
@@ -59,7 +66,7 @@ type modelArrival struct {
 	env []byte
 }
 
-// gameModel is ModelGameOf's discrete-event schedule.
+// gameModel is modelGame's discrete-event schedule.
 type gameModel struct {
 	nodes   []*lockstep.Node
 	bots    []engine.Bot
@@ -78,12 +85,48 @@ type gameModel struct {
 	res             *ModelGame
 }
 
-// ModelGameOf plays one bot game of g at n seats (bots moving at once,
-// seeded by seed as a Table's) on a secret table or an open-hands one and
-// schedules it as ModelGame says, with a broadcast taking latency and an
-// fsync taking fsync.
-func ModelGameOf(g *engine.Game, n int, seed []byte, secret bool, latency, fsync time.Duration) (ModelGame, error) {
-	res := ModelGame{}
+// ModelGames plays games bot games of g at n seats (bots moving at once,
+// the k-th seeded by seed and k as a Table's) on secret tables or
+// open-hands ones and schedules each as ModelGame says, with a broadcast
+// taking latency and an fsync taking fsync.
+func ModelGames(g *engine.Game, n int, seed []byte, secret bool, latency, fsync time.Duration, games int) (ModelGame, error) {
+	var all ModelGame
+	var commits []time.Duration
+	for k := range games {
+		r, cs, err := modelGame(g, n, append(append([]byte{}, seed...), byte(k), byte(k>>8)), secret, latency, fsync)
+		if err != nil {
+			return all, fmt.Errorf("game %d: %w", k+1, err)
+		}
+		all.Mode = r.Mode
+		all.Games++
+		all.Steps += r.Steps
+		all.Wall += r.Wall
+		all.StartToMove += r.StartToMove
+		all.SeatCPU += r.SeatCPU
+		all.TotalCPU += r.TotalCPU
+		all.Envelopes += r.Envelopes
+		all.Asks += r.Asks
+		all.Rounds += r.Rounds
+		all.Floor += r.Floor
+		commits = append(commits, cs...)
+	}
+	if all.Games == 0 {
+		return all, errors.New("no game to model")
+	}
+	all.StartToMove /= time.Duration(all.Games)
+	if all.Floor > 0 {
+		all.WallPerFloor = float64(all.Wall) / float64(all.Floor)
+	}
+	if len(commits) > 0 {
+		all.CommitP50 = percentile(commits, 50)
+	}
+	return all, nil
+}
+
+// modelGame models one game (ModelGames) and returns with it the commit
+// time of each of its actions.
+func modelGame(g *engine.Game, n int, seed []byte, secret bool, latency, fsync time.Duration) (ModelGame, []time.Duration, error) {
+	res := ModelGame{Games: 1}
 	m := &gameModel{clock: make([]int64, n), cpu: make([]int64, n), inbox: make([][]modelArrival, n), over: make([]int64, n),
 		latency: int64(latency), fsync: int64(fsync), first: -1, res: &res,
 		sent: map[slotKey]int64{}, committed: map[slotKey]int64{}}
@@ -92,7 +135,7 @@ func ModelGameOf(g *engine.Game, n int, seed []byte, secret bool, latency, fsync
 	for i := range n {
 		id, err := crypto.GenerateIdentity(rand.Reader)
 		if err != nil {
-			return res, err
+			return res, nil, err
 		}
 		cfg := lockstep.Config{Identity: id, Name: fmt.Sprintf("bot%d", i+1), Games: singleGame(g)}
 		if secret {
@@ -100,7 +143,7 @@ func ModelGameOf(g *engine.Game, n int, seed []byte, secret bool, latency, fsync
 		}
 		node, err := lockstep.New(cfg)
 		if err != nil {
-			return res, err
+			return res, nil, err
 		}
 		s := sha256.Sum256(append(append([]byte{}, seed...), byte(i)))
 		m.nodes = append(m.nodes, node)
@@ -110,7 +153,7 @@ func ModelGameOf(g *engine.Game, n int, seed []byte, secret bool, latency, fsync
 	}
 	var lobby crypto.Hash
 	if _, err := rand.Read(lobby[:]); err != nil {
-		return res, err
+		return res, nil, err
 	}
 	for i, node := range m.nodes {
 		err := m.timed(i, func() error {
@@ -120,11 +163,11 @@ func ModelGameOf(g *engine.Game, n int, seed []byte, secret bool, latency, fsync
 			return node.Join(lobby)
 		})
 		if err != nil {
-			return res, err
+			return res, nil, err
 		}
 	}
 	if err := m.run(); err != nil {
-		return res, err
+		return res, nil, err
 	}
 	st := m.nodes[0].Status()
 	res.Mode, res.Steps = st.Mode, st.Seq
@@ -148,7 +191,7 @@ func ModelGameOf(g *engine.Game, n int, seed []byte, secret bool, latency, fsync
 	if len(commits) > 0 {
 		res.CommitP50 = percentile(commits, 50)
 	}
-	return res, nil
+	return res, commits, nil
 }
 
 // timed runs f as seat i's work: its thread CPU moves i's clock, then

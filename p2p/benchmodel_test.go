@@ -12,11 +12,11 @@ import (
 // critical path. An open Dragon's Lair game modelled with a broadcast of
 // 10 ms takes longer than its rounds × 10 ms and less than the rounds ×
 // (10 ms + what a seat spent), and with 20 ms nearly 10 ms a round more;
-// a secret Dominion game ends too, with its mode, no gap asked for, and
-// every seat's shuffle proofs in its CPU.
+// two secret Dominion games end too, with their mode, no gap asked for,
+// and every seat's shuffle proofs in its CPU.
 func TestModelGameTimesTheRounds(t *testing.T) {
 	seed := []byte("model")
-	a, err := ModelGameOf(dragonslair.Game, 3, seed, false, 10*time.Millisecond, 0)
+	a, err := ModelGames(dragonslair.Game, 3, seed, false, 10*time.Millisecond, 0, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -24,7 +24,7 @@ func TestModelGameTimesTheRounds(t *testing.T) {
 		a.Wall > a.Floor+time.Duration(a.Rounds)*a.SeatCPU || a.CommitP50 < 10*time.Millisecond || a.Asks != 0 {
 		t.Fatalf("open game at 10 ms a broadcast: %+v", a)
 	}
-	b, err := ModelGameOf(dragonslair.Game, 3, seed, false, 20*time.Millisecond, 0)
+	b, err := ModelGames(dragonslair.Game, 3, seed, false, 20*time.Millisecond, 0, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,11 +34,11 @@ func TestModelGameTimesTheRounds(t *testing.T) {
 	if d := perB - perA; d < 8*time.Millisecond || d > 12*time.Millisecond {
 		t.Fatalf("a round took %v at 10 ms a broadcast and %v at 20 ms", perA, perB)
 	}
-	s, err := ModelGameOf(dominion.Game, 2, seed, true, time.Millisecond, time.Millisecond)
+	s, err := ModelGames(dominion.Game, 2, seed, true, time.Millisecond, time.Millisecond, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Mode != "secret table" || s.Asks != 0 || s.Steps < 20 || s.SeatCPU <= 0 || s.TotalCPU < s.SeatCPU || s.Wall <= s.SeatCPU {
+	if s.Mode != "secret table" || s.Games != 2 || s.Asks != 0 || s.Steps < 40 || s.SeatCPU <= 0 || s.TotalCPU < s.SeatCPU || s.Wall <= s.SeatCPU {
 		t.Fatalf("secret Dominion game: %+v", s)
 	}
 }

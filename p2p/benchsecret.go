@@ -37,8 +37,8 @@ type SecretBench struct {
 	WallRatio float64 `json:"wall_ratio"`
 	// DrawPerGossip is Secret.DrawP50 / GossipP50 (the aim: 2 or less).
 	DrawPerGossip float64 `json:"draw_per_gossip_p50"`
-	// ModelSecret and ModelOpen are the same two games (same seed)
-	// modelled as on separate machines (ModelGame), with a broadcast
+	// ModelSecret and ModelOpen are bot games of the same seed, secret
+	// and open, modelled as on separate machines (ModelGames), with a broadcast
 	// taking GossipP50 and an fsync FsyncP50, both of this run;
 	// ModelRatio is ModelSecret.Wall / ModelOpen.Wall.
 	FsyncP50    time.Duration `json:"fsync_p50_ns"`
@@ -103,8 +103,9 @@ type SecretGame struct {
 
 // BenchSecret measures game g's hidden cards: the setup at each of sizes
 // (those g allows), then on a table of peers peers the gossip floor
-// (broadcasts, paced by think) and one bot game secret and one open.
-func BenchSecret(ctx context.Context, g *engine.Game, sizes []int, peers int, seed []byte, broadcasts int, think time.Duration) (SecretBench, error) {
+// (broadcasts, paced by think) and one bot game secret and one open;
+// then modelGames games of each modelled as on separate machines.
+func BenchSecret(ctx context.Context, g *engine.Game, sizes []int, peers int, seed []byte, broadcasts int, think time.Duration, modelGames int) (SecretBench, error) {
 	res := SecretBench{Game: g.Name, Peers: peers}
 	var err error
 	res.Secret, err = benchSecretGame(ctx, g, peers, seed, true, func(t *Table) error {
@@ -129,10 +130,10 @@ func BenchSecret(ctx context.Context, g *engine.Game, sizes []int, peers int, se
 	if res.FsyncP50, err = fsyncP50(100); err != nil {
 		return res, err
 	}
-	if res.ModelSecret, err = ModelGameOf(g, peers, seed, true, res.GossipP50, res.FsyncP50); err != nil {
+	if res.ModelSecret, err = ModelGames(g, peers, seed, true, res.GossipP50, res.FsyncP50, modelGames); err != nil {
 		return res, fmt.Errorf("secret game, modelled: %w", err)
 	}
-	if res.ModelOpen, err = ModelGameOf(g, peers, seed, false, res.GossipP50, res.FsyncP50); err != nil {
+	if res.ModelOpen, err = ModelGames(g, peers, seed, false, res.GossipP50, res.FsyncP50, modelGames); err != nil {
 		return res, fmt.Errorf("open game, modelled: %w", err)
 	}
 	res.ModelRatio = float64(res.ModelSecret.Wall) / float64(res.ModelOpen.Wall)
