@@ -61,7 +61,7 @@ func TestBenchSecretJSON(t *testing.T) {
 	// one with its table's mode, no gap asked for (nothing is lost), a
 	// seat's CPU within the wall, and the ratio of the two walls.
 	ms, mo := r.ModelSecret, r.ModelOpen
-	if ms.Mode != "secret table" || mo.Mode != "open hands" || ms.Games != 2 || mo.Games != 2 || ms.Asks+mo.Asks != 0 || r.FsyncP50 <= 0 {
+	if ms.Mode != "secret table" || mo.Mode != "open hands" || ms.Games != 2 || mo.Games != 2 || ms.Asks+mo.Asks != 0 || r.FsyncP50 <= 0 || r.DeliveryCPU <= 0 {
 		t.Fatalf("modelled games: secret %+v, open %+v", ms, mo)
 	}
 	for _, m := range []struct {

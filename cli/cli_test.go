@@ -245,7 +245,7 @@ func TestBenchNetGameJSON(t *testing.T) {
 	m := res[0].Model
 	if m.Games != 2 || m.Steps < 20 || m.Rounds <= 8 || m.Floor != time.Duration(m.Rounds)*res[0].GossipP50 || m.Wall < m.Floor ||
 		m.WallPerFloor != float64(m.Wall)/float64(m.Floor) || m.CommitP50 < res[0].GossipP50 || m.Asks != 0 ||
-		res[0].ModelCommitRatio != float64(m.CommitP50)/float64(res[0].GossipP50) {
+		res[0].ModelCommitRatio != float64(m.CommitP50)/float64(res[0].GossipP50) || res[0].DeliveryCPU <= 0 {
 		t.Fatalf("modelled game = %+v (gossip p50 %v, ratio %v)", m, res[0].GossipP50, res[0].ModelCommitRatio)
 	}
 }

@@ -31,6 +31,11 @@ type NetBench struct {
 	// the same hosts, from Publish until every other peer has received it.
 	GossipP50 time.Duration `json:"gossip_p50_ns"`
 	GossipP99 time.Duration `json:"gossip_p99_ns"`
+	// DeliveryCPU is this process's CPU over the floor's broadcasts per
+	// copy delivered (sending, transports, gossipsub's forwarding and
+	// duplicates, receiving), which Model charges each envelope's
+	// receiver.
+	DeliveryCPU time.Duration `json:"delivery_cpu_ns"`
 	// Ratio is CommitP50 / GossipP50.
 	Ratio float64 `json:"ratio_p50"`
 	// Stages is where the commit latency goes: for each Stage of a
@@ -42,9 +47,9 @@ type NetBench struct {
 	// with no think time: how long a whole game takes against its floor.
 	Game GameBench `json:"game"`
 	// Model is bot games of the same seed modelled as on separate
-	// machines (ModelGames: a core per peer), a broadcast taking GossipP50
-	// and an fsync Game.FsyncP50; ModelCommitRatio is its CommitP50 /
-	// GossipP50.
+	// machines (ModelGames: a core per peer), a broadcast taking GossipP50,
+	// an fsync Game.FsyncP50 and each envelope received DeliveryCPU;
+	// ModelCommitRatio is its CommitP50 / GossipP50.
 	Model            ModelGame `json:"model"`
 	ModelCommitRatio float64   `json:"model_commit_ratio_p50"`
 }
@@ -228,10 +233,11 @@ func BenchNet(ctx context.Context, g *engine.Game, n int, seed []byte, broadcast
 		return res, err
 	}
 	defer t.Close()
-	floor, err := gossipFloor(ctx, t, broadcasts, think)
+	floor, perDelivery, err := gossipFloor(ctx, t, broadcasts, think)
 	if err != nil {
 		return res, fmt.Errorf("gossip floor: %w", err)
 	}
+	res.DeliveryCPU = perDelivery
 	if err := t.Run(ctx); err != nil {
 		return res, err
 	}
@@ -268,7 +274,7 @@ func BenchNet(ctx context.Context, g *engine.Game, n int, seed []byte, broadcast
 	}
 	res.Game.Floor = time.Duration(res.Game.Rounds) * res.GossipP50
 	res.Game.WallPerFloor = float64(res.Game.Wall) / float64(res.Game.Floor)
-	if res.Model, err = ModelGames(g, n, seed, false, res.GossipP50, res.Game.FsyncP50, modelGames); err != nil {
+	if res.Model, err = ModelGames(g, n, seed, false, res.GossipP50, res.Game.FsyncP50, res.DeliveryCPU, modelGames); err != nil {
 		return res, fmt.Errorf("games modelled with a core per peer: %w", err)
 	}
 	res.ModelCommitRatio = float64(res.Model.CommitP50) / float64(res.GossipP50)
@@ -361,14 +367,15 @@ func CriticalRounds(log []*crypto.Envelope) int { return lockstep.CriticalRounds
 // their own, from each peer in turn, one at a time with pause before each
 // (the bots' think time, so that both figures start from an idle table),
 // and times each until every other peer has it.
-func gossipFloor(ctx context.Context, t *Table, count int, pause time.Duration) ([]time.Duration, error) {
+// It also returns the process's CPU per copy delivered over them.
+func gossipFloor(ctx context.Context, t *Table, count int, pause time.Duration) ([]time.Duration, time.Duration, error) {
 	name := "boardmesh/bench/" + t.Lobby.String()
 	n := len(t.Peers)
 	topics := make([]*Topic, n)
 	for i, p := range t.Peers {
 		tp, err := JoinTopic(p.PubSub, p.Host.ID(), name, func(peer.ID, []byte) (Verdict, any) { return Accept, nil })
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		defer tp.Close()
 		topics[i] = tp
@@ -382,7 +389,7 @@ func gossipFloor(ctx context.Context, t *Table, count int, pause time.Duration) 
 		err := tp.WaitPeers(wctx, ids)
 		cancel()
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 	}
 	got := make(chan uint64, 64*n)
@@ -401,6 +408,7 @@ func gossipFloor(ctx context.Context, t *Table, count int, pause time.Duration) 
 	}
 	var out []time.Duration
 	msg := make([]byte, 260) // about an action envelope
+	cpu0, cpuOK := processCPU()
 	for i := range count {
 		if pause > 0 {
 			time.Sleep(pause)
@@ -408,7 +416,7 @@ func gossipFloor(ctx context.Context, t *Table, count int, pause time.Duration) 
 		binary.BigEndian.PutUint64(msg, uint64(i))
 		start := time.Now()
 		if err := topics[i%n].Publish(ctx, msg); err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		for have := 0; have < n-1; {
 			select {
@@ -417,12 +425,19 @@ func gossipFloor(ctx context.Context, t *Table, count int, pause time.Duration) 
 					have++
 				}
 			case <-time.After(5 * time.Second):
-				return nil, fmt.Errorf("broadcast %d did not reach every peer", i)
+				return nil, 0, fmt.Errorf("broadcast %d did not reach every peer", i)
 			}
 		}
 		out = append(out, time.Since(start))
 	}
-	return out, nil
+	// The CPU of the whole process over the broadcasts (the runners are
+	// not running yet), per copy delivered: sending, transports,
+	// gossipsub's forwarding and duplicates, receiving.
+	var perDelivery time.Duration
+	if cpu1, _ := processCPU(); cpuOK && count > 0 && n > 1 {
+		perDelivery = (cpu1 - cpu0) / time.Duration(count*(n-1))
+	}
+	return out, perDelivery, nil
 }
 
 func percentile(ds []time.Duration, p int) time.Duration {

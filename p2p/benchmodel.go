@@ -20,12 +20,14 @@ import (
 // setup: every seat has a core of its own, every Step, Act and Work (each
 // signature checked, each proof made and checked) runs for real and its
 // thread CPU is that seat's time, a seat's envelopes leave an fsync after
-// it signed them, and a broadcast reaches the others the gossip p50 of
-// the same run later. It leaves out what the one-process table measures
-// and a real table spreads over its machines: the transports' and
-// gossipsub's CPU (noise, yamux, forwarding), the log's writes and the
-// Go scheduler's queues. So it says what a table with a core per seat
-// would take for the protocol's own work and rounds, which this two-core
+// it signed them, a broadcast reaches the others the gossip p50 of the
+// same run later, and each envelope received costs its receiver the CPU
+// the same hosts spent per copy delivered in the gossip floor (sending,
+// transports, gossipsub's forwarding and duplicates: perDelivery; the
+// same for a 46 KB shuffle proof as for a 260-byte action, which
+// undercounts the proofs' hashing and decryption). It leaves out the
+// log's writes but the fsync, and the Go scheduler's queues. So it says
+// what a table with a core per seat would take, which this two-core
 // machine cannot show with four peers in one process.
 //
 // Over several games (ModelGames), the figures are the games' sums (a
@@ -68,17 +70,18 @@ type modelArrival struct {
 
 // gameModel is modelGame's discrete-event schedule.
 type gameModel struct {
-	nodes   []*lockstep.Node
-	bots    []engine.Bot
-	rands   []*engine.Rand
-	clock   []int64 // by seat: virtual ns
-	cpu     []int64
-	inbox   [][]modelArrival
-	over    []int64 // by seat: when it saw the game end, -1 before
-	latency int64
-	fsync   int64
-	first   int64 // the first action's signing, -1 before
-	propose bool  // the host has proposed the roster
+	nodes    []*lockstep.Node
+	bots     []engine.Bot
+	rands    []*engine.Rand
+	clock    []int64 // by seat: virtual ns
+	cpu      []int64
+	inbox    [][]modelArrival
+	over     []int64 // by seat: when it saw the game end, -1 before
+	latency  int64
+	fsync    int64
+	delivery int64 // CPU a seat spends on each envelope it receives, besides its Step
+	first    int64 // the first action's signing, -1 before
+	propose  bool  // the host has proposed the roster
 	// sent and committed: by action (author, seq), when it left its
 	// author and when the last other seat committed it.
 	sent, committed map[slotKey]int64
@@ -89,11 +92,11 @@ type gameModel struct {
 // the k-th seeded by seed and k as a Table's) on secret tables or
 // open-hands ones and schedules each as ModelGame says, with a broadcast
 // taking latency and an fsync taking fsync.
-func ModelGames(g *engine.Game, n int, seed []byte, secret bool, latency, fsync time.Duration, games int) (ModelGame, error) {
+func ModelGames(g *engine.Game, n int, seed []byte, secret bool, latency, fsync, perDelivery time.Duration, games int) (ModelGame, error) {
 	var all ModelGame
 	var commits []time.Duration
 	for k := range games {
-		r, cs, err := modelGame(g, n, append(append([]byte{}, seed...), byte(k), byte(k>>8)), secret, latency, fsync)
+		r, cs, err := modelGame(g, n, append(append([]byte{}, seed...), byte(k), byte(k>>8)), secret, latency, fsync, perDelivery)
 		if err != nil {
 			return all, fmt.Errorf("game %d: %w", k+1, err)
 		}
@@ -125,10 +128,10 @@ func ModelGames(g *engine.Game, n int, seed []byte, secret bool, latency, fsync 
 
 // modelGame models one game (ModelGames) and returns with it the commit
 // time of each of its actions.
-func modelGame(g *engine.Game, n int, seed []byte, secret bool, latency, fsync time.Duration) (ModelGame, []time.Duration, error) {
+func modelGame(g *engine.Game, n int, seed []byte, secret bool, latency, fsync, perDelivery time.Duration) (ModelGame, []time.Duration, error) {
 	res := ModelGame{Games: 1}
 	m := &gameModel{clock: make([]int64, n), cpu: make([]int64, n), inbox: make([][]modelArrival, n), over: make([]int64, n),
-		latency: int64(latency), fsync: int64(fsync), first: -1, res: &res,
+		latency: int64(latency), fsync: int64(fsync), delivery: int64(perDelivery), first: -1, res: &res,
 		sent: map[slotKey]int64{}, committed: map[slotKey]int64{}}
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
@@ -363,6 +366,9 @@ func (m *gameModel) run() error {
 				}
 			}
 			m.inbox[who] = keep
+			d := m.delivery * int64(len(batch))
+			m.clock[who] += d
+			m.cpu[who] += d
 			err = m.timed(who, func() error {
 				for _, b := range batch {
 					env, err := crypto.Unmarshal(b)

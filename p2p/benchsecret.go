@@ -29,6 +29,9 @@ type SecretBench struct {
 	Broadcasts int           `json:"broadcasts"`
 	GossipP50  time.Duration `json:"gossip_p50_ns"`
 	GossipP99  time.Duration `json:"gossip_p99_ns"`
+	// DeliveryCPU: the process's CPU over the floor per copy delivered
+	// (as NetBench's), charged in the models to each envelope received.
+	DeliveryCPU time.Duration `json:"delivery_cpu_ns"`
 	// Secret and Open are one full bot game each, bots moving at once, on
 	// a secret table and on an open-hands one, with the same bot seed.
 	Secret SecretGame `json:"secret"`
@@ -109,10 +112,11 @@ func BenchSecret(ctx context.Context, g *engine.Game, sizes []int, peers int, se
 	res := SecretBench{Game: g.Name, Peers: peers}
 	var err error
 	res.Secret, err = benchSecretGame(ctx, g, peers, seed, true, func(t *Table) error {
-		floor, err := gossipFloor(ctx, t, broadcasts, think)
+		floor, perDelivery, err := gossipFloor(ctx, t, broadcasts, think)
 		if err != nil {
 			return fmt.Errorf("gossip floor: %w", err)
 		}
+		res.DeliveryCPU = perDelivery
 		res.Broadcasts = len(floor)
 		res.GossipP50, res.GossipP99 = percentile(floor, 50), percentile(floor, 99)
 		return nil
@@ -130,10 +134,10 @@ func BenchSecret(ctx context.Context, g *engine.Game, sizes []int, peers int, se
 	if res.FsyncP50, err = fsyncP50(100); err != nil {
 		return res, err
 	}
-	if res.ModelSecret, err = ModelGames(g, peers, seed, true, res.GossipP50, res.FsyncP50, modelGames); err != nil {
+	if res.ModelSecret, err = ModelGames(g, peers, seed, true, res.GossipP50, res.FsyncP50, res.DeliveryCPU, modelGames); err != nil {
 		return res, fmt.Errorf("secret game, modelled: %w", err)
 	}
-	if res.ModelOpen, err = ModelGames(g, peers, seed, false, res.GossipP50, res.FsyncP50, modelGames); err != nil {
+	if res.ModelOpen, err = ModelGames(g, peers, seed, false, res.GossipP50, res.FsyncP50, res.DeliveryCPU, modelGames); err != nil {
 		return res, fmt.Errorf("open game, modelled: %w", err)
 	}
 	res.ModelRatio = float64(res.ModelSecret.Wall) / float64(res.ModelOpen.Wall)
