@@ -69,10 +69,11 @@ const (
 	watchReading = 32
 	watchBurst   = 4
 	watchRate    = 2
-	// A spectator's answer leaves its place once it is made: written, it
-	// is held against watchSending instead (one stream of a peer at
-	// once, watchBytes of answers in all), so that a few peer ids that
-	// ask and then read slowly keep no other spectator from a place.
+	// A spectator's answer leaves its place once it is made: while it is
+	// written it holds the sending budget instead (catchupServer.sending:
+	// one answer to a peer at once, watchBytes of answers in all), so
+	// that a few peer ids that ask and then read slowly keep no other
+	// spectator from a place.
 	// An answer to a spectator is at most watchAnswer bytes of items (a
 	// prefix; it asks again from where it got to).
 	watchBytes  = 16 << 20
