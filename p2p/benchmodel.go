@@ -91,8 +91,9 @@ type gameModel struct {
 
 // ModelGames plays games bot games of g at n seats (bots moving at once,
 // the k-th seeded by seed and k as a Table's) on secret tables or
-// open-hands ones and schedules each as ModelGame says, with a broadcast
-// taking latency and an fsync taking fsync.
+// open-hands ones and schedules each as ModelGame says: a broadcast takes
+// latency, of which perDelivery is the receiver's CPU, and an fsync takes
+// fsync.
 func ModelGames(g *engine.Game, n int, seed []byte, secret bool, latency, fsync, perDelivery time.Duration, games int) (ModelGame, error) {
 	var all ModelGame
 	var commits []time.Duration
