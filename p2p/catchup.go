@@ -225,8 +225,7 @@ func (c *catchupServer) handle(s network.Stream, access CatchupAccess) {
 	case CatchupCommitted:
 		reading, lim = c.watchIn, c.watch
 	default:
-		c.denied.Add(1)
-		s.Reset()
+		c.deny(s)
 		return
 	}
 	if !reading.enter(from) {
@@ -243,8 +242,7 @@ func (c *catchupServer) handle(s network.Stream, access CatchupAccess) {
 	}
 	if access == CatchupCommitted {
 		if _, mode, err := ParseQuery(query); err != nil || mode != queryCommitted {
-			c.denied.Add(1)
-			s.Reset()
+			c.deny(s)
 			return
 		}
 	}
@@ -288,6 +286,13 @@ func (c *catchupServer) handle(s network.Stream, access CatchupAccess) {
 	if err := w.Flush(); err != nil {
 		s.Reset()
 	}
+}
+
+// deny resets a stream whose asker may not ask what it asks (or anything),
+// and counts it.
+func (c *catchupServer) deny(s network.Stream) {
+	c.denied.Add(1)
+	s.Reset()
 }
 
 // refuse answers a spectator's stream over a limit with catchupBusy, or
