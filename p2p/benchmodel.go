@@ -2,7 +2,6 @@ package p2p
 
 import (
 	"crypto/rand"
-	"crypto/sha256"
 	"errors"
 	"fmt"
 	"runtime"
@@ -154,10 +153,9 @@ func modelGame(g *engine.Game, n int, seed []byte, secret bool, latency, fsync, 
 		if err != nil {
 			return res, nil, err
 		}
-		s := sha256.Sum256(append(append([]byte{}, seed...), byte(i)))
 		m.nodes = append(m.nodes, node)
 		m.bots = append(m.bots, g.Bots[i%len(g.Bots)].New())
-		m.rands = append(m.rands, engine.NewRand(s[:]))
+		m.rands = append(m.rands, botRand(seed, i))
 		m.over[i] = -1
 	}
 	var lobby crypto.Hash

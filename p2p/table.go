@@ -185,12 +185,11 @@ func NewTable(ctx context.Context, cfg TableConfig) (t *Table, err error) {
 		if i < len(cfg.Bots) {
 			bot = cfg.Bots[i]
 		}
-		seed := sha256.Sum256(append(append([]byte{}, cfg.Seed...), byte(i)))
 		pi := i
 		pp := p
 		rc := RunnerConfig{
 			Host: p.Host, PubSub: p.PubSub, Node: p.Node, Lobby: lobby, Log: p.Log,
-			Bot: bot, BotRand: engine.NewRand(seed[:]), BotDelay: cfg.BotDelay, Peers: others,
+			Bot: bot, BotRand: botRand(cfg.Seed, i), BotDelay: cfg.BotDelay, Peers: others,
 			Trusted: trusted, WantState: i == 0 && cfg.WantState, NoSpectators: cfg.NoSpectators,
 			OnUpdate: func(u Update) {
 				pp.record(u)
@@ -232,6 +231,13 @@ func NewTable(ctx context.Context, cfg TableConfig) (t *Table, err error) {
 		}
 	}
 	return t, nil
+}
+
+// botRand is the bot choices' randomness of seat i at a table seeded by
+// seed (TableConfig.Seed; the modelled games use it too).
+func botRand(seed []byte, i int) *engine.Rand {
+	s := sha256.Sum256(append(append([]byte{}, seed...), byte(i)))
+	return engine.NewRand(s[:])
 }
 
 func singleGame(g *engine.Game) func(string) (*engine.Game, error) {
