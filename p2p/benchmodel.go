@@ -77,7 +77,7 @@ type gameModel struct {
 	cpu      []int64
 	inbox    [][]modelArrival
 	over     []int64 // by seat: when it saw the game end, -1 before
-	latency  int64
+	wire     int64 // a broadcast's time on the wire: the gossip p50 less delivery
 	fsync    int64
 	delivery int64 // CPU a seat spends on each envelope it receives, besides its Step
 	first    int64 // the first action's signing, -1 before
@@ -136,7 +136,7 @@ func modelGame(g *engine.Game, n int, seed []byte, secret bool, latency, fsync, 
 	// receiver's core spends the CPU, behind whatever else it is doing.
 	wire := max(latency-perDelivery, 0)
 	m := &gameModel{clock: make([]int64, n), cpu: make([]int64, n), inbox: make([][]modelArrival, n), over: make([]int64, n),
-		latency: int64(wire), fsync: int64(fsync), delivery: int64(perDelivery), first: -1, res: &res,
+		wire: int64(wire), fsync: int64(fsync), delivery: int64(perDelivery), first: -1, res: &res,
 		sent: map[slotKey]int64{}, committed: map[slotKey]int64{}}
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
@@ -216,7 +216,7 @@ func (m *gameModel) timed(i int, f func() error) error {
 }
 
 // drain sends what seat i's node made ready: after the fsync of what it
-// signed, each envelope to every other seat, arriving latency later.
+// signed, each envelope to every other seat, arriving its wire time later.
 func (m *gameModel) drain(i int) error {
 	node := m.nodes[i]
 	for node.HasReady() {
@@ -251,7 +251,7 @@ func (m *gameModel) drain(i int) error {
 			m.res.Envelopes++
 			for k := range m.nodes {
 				if k != i {
-					m.inbox[k] = append(m.inbox[k], modelArrival{m.clock[i] + m.latency, b})
+					m.inbox[k] = append(m.inbox[k], modelArrival{m.clock[i] + m.wire, b})
 				}
 			}
 		}
@@ -282,7 +282,7 @@ func (m *gameModel) answer(i int, q lockstep.GapRequest) {
 			j = k
 		}
 	}
-	m.clock[i] += 2 * m.latency
+	m.clock[i] += 2 * m.wire
 	_ = m.nodes[i].StepAnswer(m.nodes[j].Answer(q))
 }
 

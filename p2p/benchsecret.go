@@ -41,9 +41,10 @@ type SecretBench struct {
 	// DrawPerGossip is Secret.DrawP50 / GossipP50 (the aim: 2 or less).
 	DrawPerGossip float64 `json:"draw_per_gossip_p50"`
 	// ModelSecret and ModelOpen are bot games of the same seed, secret
-	// and open, modelled as on separate machines (ModelGames), with a broadcast
-	// taking GossipP50 and an fsync FsyncP50, both of this run;
-	// ModelRatio is ModelSecret.Wall / ModelOpen.Wall.
+	// and open, modelled as on separate machines (ModelGames), with a
+	// broadcast taking GossipP50, each envelope received DeliveryCPU and
+	// an fsync FsyncP50, all of this run; ModelRatio is ModelSecret.Wall /
+	// ModelOpen.Wall.
 	FsyncP50    time.Duration `json:"fsync_p50_ns"`
 	ModelSecret ModelGame     `json:"model_secret"`
 	ModelOpen   ModelGame     `json:"model_open"`
