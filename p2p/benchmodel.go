@@ -77,7 +77,7 @@ type gameModel struct {
 	cpu      []int64
 	inbox    [][]modelArrival
 	over     []int64 // by seat: when it saw the game end, -1 before
-	wire     int64 // a broadcast's time on the wire: the gossip p50 less delivery
+	wire     int64   // a broadcast's time on the wire: the gossip p50 less delivery
 	fsync    int64
 	delivery int64 // CPU a seat spends on each envelope it receives, besides its Step
 	first    int64 // the first action's signing, -1 before
