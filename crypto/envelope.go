@@ -37,10 +37,14 @@ const (
 	// seats in play) claims the win while the other is away (log
 	// position seq).
 	KindClaim Kind = 18
+	// KindSettle: a voter's word that at log position seq it takes no
+	// round of drop votes but the one for the seats in its body: what
+	// frees voters held by a greater round a hostile voter let die.
+	KindSettle Kind = 19
 )
 
 // LastKind is the highest kind this version knows.
-const LastKind = KindClaim
+const LastKind = KindSettle
 
 var kindNames = [...]string{
 	KindJoin: "join", KindRoster: "roster", KindAccept: "accept", KindReveal: "reveal",
@@ -48,6 +52,7 @@ var kindNames = [...]string{
 	KindEvidence: "evidence", KindState: "state",
 	KindCardKey: "card-key", KindShuffle: "shuffle", KindRemask: "remask", KindShare: "share",
 	KindEscrow: "escrow", KindPiece: "piece", KindAccuse: "accuse", KindClaim: "claim",
+	KindSettle: "settle",
 }
 
 // Valid reports whether k is a known kind.

@@ -196,7 +196,8 @@ func (n *Node) commitGroup(x expectation) bool {
 // peer that went on without voting shows it (StepAnswer), which proves
 // the drop can never complete.
 func (n *Node) mayCommitNormally(x expectation) bool {
-	return n.m.phase != PhasePlaying || len(n.voted[uint64(len(n.m.log))]) == 0
+	at := uint64(len(n.m.log))
+	return n.m.phase != PhasePlaying || len(n.voted[at]) == 0 && n.settled[at] == nil
 }
 
 // tryDrop commits a complete round of drop votes at the current log
@@ -206,16 +207,22 @@ func (n *Node) tryDrop() bool {
 	if m.phase != PhasePlaying || m.group != nil {
 		return false
 	}
+	n.settleHeld() // settle.go
 	seats, x, envs, _ := n.dropRound()
 	if envs == nil {
 		return false
 	}
+	at := uint64(len(m.log))
+	contested := n.otherRounds(at, seats)
 	m.startDrop(seats)
 	for _, env := range envs {
 		if err := m.apply(env, x); err != nil {
 			m.dropSet = nil
 			return false
 		}
+	}
+	if contested {
+		n.settleTaken(at, seats) // settle.go
 	}
 	n.clearDropVotes()
 	// Our votes at this step are spent: the drop happened.
@@ -251,18 +258,17 @@ func (n *Node) tryDrop() bool {
 // extend one another (the seats a checkpoint round waits for shrink as
 // checkpoints come).
 //
-// The cost is liveness, not safety: a voter whose greatest round can no
-// longer complete (the others took a smaller drop before they extended
-// their votes) stays held at that position; the others go on and, after
-// their drop period, drop it as they would any silent seat (where they
-// are a strict majority of the seats in play; else the table waits). This
-// is a known limit left open. A voter used to take the drop a peer outside its
-// votes showed it committed (a gap answer), but that trusted one peer's
-// word: a hostile peer could give its vote for the greater round to one
-// honest peer only, which takes it, and show another the smaller round's
-// votes as committed, which then took that: two honest logs. A safe way
-// out needs proof that no honest peer can take our greatest round (every
-// seat it needs signing a state after the smaller drop, say).
+// The cost was liveness: a voter whose greatest round can no longer
+// complete (the others took a smaller drop before they extended their
+// votes) stayed held at that position, and one hostile voter could choose
+// that for a majority of honest ones. A voter used to take the drop a peer
+// outside its votes showed it committed (a gap answer), but that trusted
+// one peer's word: a hostile peer could give its vote for the greater
+// round to one honest peer only, which takes it, and show another the
+// smaller round's votes as committed, which then took that: two honest
+// logs. What frees a held voter now is a signed word from every voter its
+// greater rounds need that it takes only the smaller one: settling
+// (settle.go), with its own proof that nothing forks.
 
 // voteLess is the order of drop votes at one position: the larger seat
 // set is the greater; of two sets of one size, the one first in seat
@@ -291,10 +297,16 @@ func (n *Node) ownDropVote(at uint64) []int {
 func (n *Node) mayTakeDrop(seats []int) bool {
 	at := uint64(len(n.m.log))
 	own := n.ownDropVote(at)
+	if settled := n.settled[at]; settled != nil && !equalInts(settled, seats) {
+		return containsInt(seats, n.mySeat()) && voteLess(own, seats)
+	}
 	if own == nil || equalInts(own, seats) {
 		return true
 	}
-	return containsInt(seats, n.mySeat()) && voteLess(own, seats)
+	if containsInt(seats, n.mySeat()) && voteLess(own, seats) {
+		return true
+	}
+	return n.settled[at] != nil && n.othersSettled(at, seats) // settle.go
 }
 
 // dropRound finds the round of drop votes at the current log position:
@@ -343,31 +355,8 @@ func (n *Node) dropRound() (seats []int, x expectation, envs []*crypto.Envelope,
 		if !n.mayTakeDrop(seats) {
 			continue
 		}
-		x, ok := m.dropExpectation(seats)
+		x, votes, later, ok := n.roundVotes(seats)
 		if !ok {
-			continue
-		}
-		body := string(encodeSeats(seats))
-		votes := make([]*crypto.Envelope, 0, len(x.who))
-		later := false
-		m.startDrop(seats)
-		for _, mi := range x.who {
-			s := n.slot(crypto.KindDrop, m.members[mi].ID, at)
-			s.extra = body
-			env, ok := n.buf[s]
-			if !ok {
-				break
-			}
-			if err := m.check(env, x, mi); err != nil {
-				if !errors.Is(err, ErrStateHash) {
-					break
-				}
-				later = true // a state we have not been in (yet)
-			}
-			votes = append(votes, env)
-		}
-		m.dropSet = nil
-		if len(votes) < len(x.who) {
 			continue
 		}
 		if later {
@@ -380,10 +369,43 @@ func (n *Node) dropRound() (seats []int, x expectation, envs []*crypto.Envelope,
 	return nil, expectation{}, nil, false
 }
 
+// roundVotes gathers the round of drop votes for seats at the current log
+// position from the buffer, in voter order: ok when every vote the round
+// needs is here and checks out; later when a vote names a state of this
+// position we have not been in (yet).
+func (n *Node) roundVotes(seats []int) (x expectation, votes []*crypto.Envelope, later, ok bool) {
+	m := n.m
+	x, ok = m.dropExpectation(seats)
+	if !ok {
+		return x, nil, false, false
+	}
+	at := uint64(len(m.log))
+	body := string(encodeSeats(seats))
+	votes = make([]*crypto.Envelope, 0, len(x.who))
+	m.startDrop(seats)
+	for _, mi := range x.who {
+		s := n.slot(crypto.KindDrop, m.members[mi].ID, at)
+		s.extra = body
+		env, have := n.buf[s]
+		if !have {
+			break
+		}
+		if err := m.check(env, x, mi); err != nil {
+			if !errors.Is(err, ErrStateHash) {
+				break
+			}
+			later = true // a state we have not been in (yet)
+		}
+		votes = append(votes, env)
+	}
+	m.dropSet = nil
+	return x, votes, later, len(votes) == len(x.who)
+}
+
 // clearDropVotes forgets buffered votes that can no longer complete.
 func (n *Node) clearDropVotes() {
 	for s, env := range n.buf {
-		if s.kind == crypto.KindDrop && env.Seq < uint64(len(n.m.log)) {
+		if (s.kind == crypto.KindDrop || s.kind == crypto.KindSettle) && env.Seq < uint64(len(n.m.log)) {
 			n.unbuf(s)
 		}
 	}

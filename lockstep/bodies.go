@@ -277,6 +277,11 @@ func wellFormed(env *crypto.Envelope) error {
 		_, err = decodeClaim(env.Body)
 	case crypto.KindDrop:
 		_, err = decodeSeats(env.Body, maxSeats)
+	case crypto.KindSettle:
+		_, err = decodeSeats(env.Body, maxSeats)
+		if err == nil && !env.StateHash.IsZero() {
+			err = fmt.Errorf("%w: settle with a state hash", ErrBadBody)
+		}
 	case crypto.KindExtend:
 		_, err = decodeExtend(env.Body)
 	case crypto.KindEvidence:

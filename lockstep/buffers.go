@@ -111,7 +111,7 @@ func (n *Node) tooFar(env *crypto.Envelope) bool {
 		return env.Seq > m.seq+maxAhead
 	case crypto.KindReveal, crypto.KindExtend:
 		return env.Seq > m.round+maxAhead
-	case crypto.KindDrop, crypto.KindClaim:
+	case crypto.KindDrop, crypto.KindClaim, crypto.KindSettle:
 		return env.Seq > uint64(len(m.log))+maxAhead
 	}
 	return false

@@ -1062,6 +1062,11 @@ func evidenceKind(k crypto.Kind) bool {
 	switch k {
 	case crypto.KindAccept, crypto.KindReveal, crypto.KindAction, crypto.KindCheckpoint, crypto.KindExtend:
 		return true
+	case crypto.KindSettle:
+		// One per voter and log position, whatever its seats: two that
+		// name two rounds are what the rule of settling forbids
+		// (advance.go), and could let two peers take two drops.
+		return true
 	case crypto.KindDrop:
 		// For one seat set (one body): a voter votes to drop a set once
 		// at a log position, in the state it is in, and the votes of one
@@ -1176,6 +1181,8 @@ func (m *machine) feed(env *crypto.Envelope) error {
 		return nil
 	case crypto.KindState:
 		return fmt.Errorf("%w: a state envelope is not a log entry", ErrUnexpected)
+	case crypto.KindSettle:
+		return fmt.Errorf("%w: a settle envelope is not a log entry", ErrUnexpected)
 	}
 	if m.phase == PhaseLobby {
 		switch env.Kind {

@@ -88,6 +88,10 @@ type Node struct {
 	stalled  bool
 	voted    map[uint64][][]int // log position → seat sets this node voted to drop
 	votedAt  int64              // when this node last voted to drop
+	// settled is, by log position, the seat set this node settled on
+	// there (settle.go); settles are its settles, kept for gap answers.
+	settled map[uint64][]int
+	settles []*crypto.Envelope
 	// wentOnBy lists the members whose gap answers showed a committed
 	// entry that is not a drop vote at log position wentOnAt: each went on
 	// there without voting (if honest). Our votes there hold us until
@@ -202,7 +206,7 @@ func New(cfg Config) (*Node, error) {
 	}
 	n := &Node{cfg: cfg, id: cfg.Identity, m: newMachine(cfg.Games),
 		buf: map[slot]*crypto.Envelope{}, use: map[crypto.PeerID]*bufUse{}, seen: map[slot]*crypto.Envelope{}, sent: map[slot]*crypto.Envelope{},
-		voted: map[uint64][][]int{}, asked: map[crypto.PeerID]int{}, stateSent: map[uint64]bool{}, cardHas: map[slot]bool{}}
+		voted: map[uint64][][]int{}, settled: map[uint64][]int{}, asked: map[crypto.PeerID]int{}, stateSent: map[uint64]bool{}, cardHas: map[slot]bool{}}
 	n.m.me, n.m.cardMaker, n.m.verifier = cfg.Identity, cfg.Cards, cfg.Verifier
 	if store, make := cfg.CardStore, cfg.Cards; store != nil && make != nil {
 		n.m.cardMaker = func(st engine.CardState, cc CardConfig) (CardLayer, error) {
@@ -246,6 +250,10 @@ func New(cfg Config) (*Node, error) {
 			if seats, err := decodeSeats(env.Body, maxSeats); err == nil {
 				n.voted[env.Seq] = append(n.voted[env.Seq], seats)
 			}
+		}
+		if env.Kind == crypto.KindSettle {
+			// So does a settle (mayTakeDrop), and it is served again.
+			n.noteOwnSettle(env)
 		}
 		if env.Kind == crypto.KindJoin {
 			n.lobby = env.Session
@@ -390,7 +398,7 @@ func (n *Node) CanAct() bool {
 func (n *Node) earlyAction(x expectation) bool {
 	m := n.m
 	me := n.myMember()
-	if me < 0 || n.Secret() || m.cardsPending || len(n.voted[uint64(len(m.log))]) > 0 {
+	if me < 0 || n.Secret() || m.cardsPending || len(n.voted[uint64(len(m.log))]) > 0 || n.settled[uint64(len(m.log))] != nil {
 		return false
 	}
 	who := m.st.ToAct()
@@ -481,6 +489,9 @@ func (n *Node) voteDrop(seats []int, why string) error {
 		if equalInts(v, seats) {
 			return nil
 		}
+	}
+	if settled := n.settled[at]; settled != nil {
+		return fmt.Errorf("%w: this peer settled here on the drop of %s, and votes for no other", ErrPhase, n.m.seatNames(settled))
 	}
 	n.voted[at] = append(n.voted[at], seats)
 	n.votedAt = n.now
@@ -599,6 +610,7 @@ func (n *Node) Step(env *crypto.Envelope) error {
 	if err := n.admissible(env); err != nil {
 		if errors.Is(err, ErrStale) {
 			n.keepVoteOut(env)
+			n.settleStale(env) // settle.go
 			return err
 		}
 		return n.reject(env, err)
@@ -629,6 +641,7 @@ func (n *Node) Step(env *crypto.Envelope) error {
 					n.voted[env.Seq] = append(n.voted[env.Seq], seats)
 				}
 			}
+			n.noteOwnSettle(env)
 		}
 	}
 	if !n.bufPut(s, env) {
@@ -699,7 +712,7 @@ func (n *Node) admissible(env *crypto.Envelope) error {
 		if n.m.phase >= PhasePlaying && env.Seq < n.m.seq {
 			return ErrStale
 		}
-	case crypto.KindDrop, crypto.KindClaim:
+	case crypto.KindDrop, crypto.KindClaim, crypto.KindSettle:
 		if env.Seq < uint64(len(n.m.log)) {
 			return ErrStale
 		}
@@ -897,7 +910,7 @@ func (n *Node) Tick(now int64) {
 		n.resend()
 		n.rd.Requests = append(n.rd.Requests, GapRequest{From: uint64(len(n.m.log))})
 	}
-	if onlyVoteWaits(waits) && n.m.phase == PhasePlaying && len(n.voted[uint64(len(n.m.log))]) > 0 &&
+	if onlyVoteWaits(waits) && n.m.phase == PhasePlaying && (len(n.voted[uint64(len(n.m.log))]) > 0 || n.settled[uint64(len(n.m.log))] != nil) &&
 		now-n.progress >= n.cfg.ResendAfter && now-n.resent >= n.cfg.ResendAfter {
 		// Held by our own drop vote: every input is here, but we may not
 		// commit it (mayCommitNormally). A peer that went on without
@@ -1257,6 +1270,11 @@ func (n *Node) Waiting() []Wait {
 	if n.stopped {
 		return nil
 	}
+	if sw := n.settleWaits(); len(sw) > 0 {
+		// Our word is given (settle.go): the voters held with us are
+		// whom we wait for, and asked (Tick), not the inputs.
+		return sw
+	}
 	out := n.inputWaits()
 	for i, w := range out {
 		if w.Why != "" || w.Seat < 0 || n.m.phase != PhasePlaying {
@@ -1409,6 +1427,7 @@ func (n *Node) Answer(req GapRequest) GapAnswer {
 		a.Entries = append(a.Entries, n.m.log[req.From:end]...)
 	}
 	a.Pending = n.pendingFor(req.To)
+	a.Pending = append(a.Pending, n.settlesFrom(req.From)...)
 	a.Pending = append(a.Pending, n.cardsFor(req)...)
 	return a
 }
@@ -1428,7 +1447,7 @@ func (n *Node) pendingFor(asker crypto.PeerID) []*crypto.Envelope {
 			near = env.Seq <= m.seq+serveAhead
 		case crypto.KindReveal, crypto.KindExtend:
 			near = env.Seq <= m.round+serveAhead
-		case crypto.KindDrop, crypto.KindClaim:
+		case crypto.KindDrop, crypto.KindClaim, crypto.KindSettle:
 			near = env.Seq <= uint64(len(m.log))+serveAhead
 		}
 		if near || env.Author == asker || env.Author == n.id.ID() {
@@ -1574,6 +1593,9 @@ func (n *Node) noteWentOn(p crypto.PeerID, at uint64) {
 	}
 	if !containsID(n.wentOnBy, p) {
 		n.wentOnBy = append(n.wentOnBy, p)
+	}
+	if n.settled[at] != nil {
+		return // our word is given: only that drop moves us (settle.go)
 	}
 	for _, set := range n.voted[at] {
 		if !n.roundDead(set) {
