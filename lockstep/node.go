@@ -717,6 +717,12 @@ func (n *Node) admissible(env *crypto.Envelope) error {
 			return ErrStale
 		}
 	}
+	if env.Kind == crypto.KindSettle && n.m.seats != nil {
+		// Seats of this table only: a settle is never checked again.
+		if _, err := decodeSeats(env.Body, len(n.m.seats)); err != nil {
+			return err
+		}
+	}
 	if env.Kind == crypto.KindAction && n.m.phase == PhasePlaying && env.Seq == n.m.seq {
 		// Who may act at the current step is known now; at a later step
 		// it is checked when the step comes (see prune).
