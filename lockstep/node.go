@@ -914,7 +914,7 @@ func (n *Node) Tick(now int64) {
 		// when nobody else is waited for (our own action may be due).
 		n.resent = now
 		n.resend()
-		n.rd.Requests = append(n.rd.Requests, GapRequest{From: uint64(len(n.m.log))})
+		n.rd.Requests = append(n.rd.Requests, n.restartAsks()...)
 	}
 	if onlyVoteWaits(waits) && n.m.phase == PhasePlaying && (len(n.voted[uint64(len(n.m.log))]) > 0 || n.settled[uint64(len(n.m.log))] != nil) &&
 		now-n.progress >= n.cfg.ResendAfter && now-n.resent >= n.cfg.ResendAfter {
@@ -1224,6 +1224,30 @@ func (n *Node) gapAsk(at uint64) GapRequest {
 		n.askTurn++
 	}
 	return req
+}
+
+// restartAsks are the gap requests of a restarted node: one to any peer
+// (the runner picks), for the majority that shows it is at the head of
+// the log (CaughtUp); and, while its card layer is held, one to each
+// seat in play that has not yet answered its card catch-up, by name. A
+// seat counts as having kept such a node waiting from its first ask
+// (noteWaited), so that ask must reach that seat: left to the runner's
+// choice, it could go to a hostile member or an outsider that holds it
+// unanswered, and the honest seat, never asked, would be counted as
+// waited for and dropped on a hostile voter's word (the review's finding
+// on 192f700, TestRestartedPeerAsksEachSeatItWaitsFor).
+func (n *Node) restartAsks() []GapRequest {
+	from := uint64(len(n.m.log))
+	out := []GapRequest{{From: from}}
+	if !n.cardsHeld() || n.m.phase != PhasePlaying {
+		return out
+	}
+	for _, mi := range n.m.activeMembers() {
+		if p := n.m.members[mi].ID; p != n.id.ID() && !containsID(n.cardHeard, p) {
+			out = append(out, GapRequest{To: p, From: from})
+		}
+	}
+	return out
 }
 
 // heldAsks are the gap requests of a node held by its own drop votes at
