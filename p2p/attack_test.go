@@ -360,6 +360,37 @@ func TestAttackEquivocation(t *testing.T) {
 	a.sameLogsUpToEvidence([]int{ada, cy}, bob)
 }
 
+// TestAttackTwoSettles: bob signs two settles (§4.9) for one log
+// position, naming two drops: the word a held voter would take a drop
+// on, given two ways. Every honest peer holds the proof, names bob and
+// stops.
+func TestAttackTwoSettles(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	defer cancel()
+	a := silentCheater(t, ctx)
+	a.start(ctx)
+	a.waitPlaying(ctx, bob, 1)
+	release := a.pause(ctx, bob)
+	defer release()
+	a.puppet(ctx, ada, bob, func(v view, w lockstep.Wait) ([]*crypto.Envelope, bool) {
+		if w.What != "an action" {
+			return nil, false
+		}
+		mk := func(seats ...int) *crypto.Envelope {
+			return hostile.Signed(a.keys[bob], &crypto.Envelope{Session: v.st.Session, Seq: uint64(v.st.Entries), Kind: crypto.KindSettle,
+				Body: hostile.SeatsBody(seats...)})
+		}
+		return []*crypto.Envelope{mk(0), mk(2)}, true
+	})
+	a.wait([]int{ada, cy}, 60*time.Second)
+	release()
+	a.stopped([]int{ada, cy})
+	a.named([]int{ada, cy}, bob, regexp.MustCompile(`(?i)two different settle`))
+	a.framesNobody([]int{ada, cy}, []int{ada, cy})
+	a.sameLogsUpToEvidence([]int{ada, cy}, bob)
+}
+
 // TestAttackLyingState: bob sends a state envelope for a step whose
 // checkpoints everyone signed alike, carrying an older state (well
 // formed, hashes consistent, just not the state at that step). The

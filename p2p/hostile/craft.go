@@ -69,6 +69,17 @@ func EvidenceBody(a, b *crypto.Envelope) []byte {
 // ActionBody is the body of an action envelope (§4.4).
 func ActionBody(a engine.Action) []byte { return engine.AppendAction(nil, a) }
 
+// SeatsBody is a drop vote's or a settle's body: seats (0-based,
+// ascending) (§4.5, §4.9).
+func SeatsBody(seats ...int) []byte {
+	e := engine.NewEncoder(nil)
+	e.Len("seats", len(seats))
+	for _, s := range seats {
+		e.Uint("seat", uint64(s))
+	}
+	return e.Bytes()
+}
+
 // UintBody is a checkpoint's body: the turn (§2, kind 6).
 func UintBody(v uint64) []byte {
 	e := engine.NewEncoder(nil)
