@@ -95,3 +95,77 @@ func hostileDropStall(t *testing.T, hostile bool) {
 	}
 	n.checkAgree(honest...)
 }
+
+// TestHeldPairFreedAtSixSeats: the held pair the protocol doc named as a
+// table that waits. Six seats, F gone. A, B, C, D and E vote F out; E
+// holds its vote back; A and B extend theirs to E and F (four of six
+// voters: a majority). E's vote for F then reaches C and D first, which
+// take F's drop; A and B, whose greater round needs C and D, were held
+// for good before settles. Now C and D settle on F's drop when A's and
+// B's votes reach them, A and B settle too, and the five left finish the
+// game with one log.
+func TestHeldPairFreedAtSixSeats(t *testing.T) {
+	n := startDice(t, "held pair six seats", 6, Config{})
+	ft := &forkTable{t: t, n: n, votes: map[string]*crypto.Envelope{}}
+	f, _ := n.actor()
+	var rest []int
+	for i := range n.peers {
+		if i != f {
+			rest = append(rest, i)
+		}
+	}
+	a, b, c, d, e := rest[0], rest[1], rest[2], rest[3], rest[4]
+	n.crash(f)
+	for i, p := range n.peers {
+		p.hook = func(env *crypto.Envelope) []*crypto.Envelope {
+			if env.Kind != crypto.KindDrop {
+				return []*crypto.Envelope{env}
+			}
+			ft.votes[ft.key(i, env.Body)] = env
+			return nil
+		}
+	}
+	at := len(n.peers[a].node.Log())
+	for _, v := range rest {
+		ft.vote(v, f)
+	}
+	for _, to := range rest {
+		for _, v := range []int{a, b, c, d} {
+			if v != to {
+				ft.deliver(to, v, f)
+			}
+		}
+	}
+	ft.vote(a, e, f)
+	ft.vote(b, e, f)
+	ft.deliver(a, b, e, f)
+	ft.deliver(b, a, e, f)
+	for _, to := range []int{c, d, a, b} {
+		ft.deliver(to, e, f) // E's late vote: C and D first
+	}
+	for _, i := range []int{c, d} {
+		if got := ft.dropAt(i, at); !equalInts(got, []int{ft.seat(f)}) {
+			t.Fatalf("%s committed %v at entry %d; the scenario wants F's drop", n.peers[i].name, got, at)
+		}
+	}
+	for _, i := range []int{a, b} {
+		if got := ft.dropAt(i, at); got != nil {
+			t.Fatalf("%s, whose greatest vote drops E and F, committed %v before any settle", n.peers[i].name, got)
+		}
+	}
+	for _, p := range n.peers {
+		p.hook = nil
+	}
+	n.setBots(diceGame)
+	live := []int{a, b, c, d, e}
+	if !n.run(200000, n.allOver(live...)) {
+		t.Fatalf("the five left never finished: A at entry %d (%v), waiting %v", len(n.peers[a].node.Log()),
+			n.peers[a].node.Status().Phase, n.peers[a].node.Waiting())
+	}
+	for _, i := range live {
+		if got := ft.dropAt(i, at); !equalInts(got, []int{ft.seat(f)}) {
+			t.Fatalf("%s committed %v at entry %d, want F's drop", n.peers[i].name, got, at)
+		}
+	}
+	n.checkAgree(live...)
+}
