@@ -336,13 +336,7 @@ func (n *Node) dropRound() (seats []int, x expectation, envs []*crypto.Envelope,
 			_ = n.reject(env, err)
 			continue
 		}
-		dup := false
-		for _, x := range sets {
-			dup = dup || equalInts(x, seats)
-		}
-		if !dup {
-			sets = append(sets, seats)
-		}
+		sets = addSet(sets, seats)
 	}
 	me := n.mySeat()
 	sort.Slice(sets, func(a, b int) bool {
@@ -400,6 +394,16 @@ func (n *Node) roundVotes(seats []int) (x expectation, votes []*crypto.Envelope,
 	}
 	m.dropSet = nil
 	return x, votes, later, len(votes) == len(x.who)
+}
+
+// addSet adds seats to sets unless a set of the same seats is there.
+func addSet(sets [][]int, seats []int) [][]int {
+	for _, x := range sets {
+		if equalInts(x, seats) {
+			return sets
+		}
+	}
+	return append(sets, seats)
 }
 
 // clearDropVotes forgets buffered votes that can no longer complete.

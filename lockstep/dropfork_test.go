@@ -33,7 +33,14 @@ func newForkTable(t *testing.T, seed string) *forkTable {
 	}
 	ft.a, ft.b, ft.c, ft.d = rest[0], rest[1], rest[2], rest[3]
 	n.crash(ft.e)
-	for i, p := range n.peers {
+	ft.holdVotes()
+	return ft
+}
+
+// holdVotes keeps every drop vote a peer signs in ft.votes instead of
+// broadcasting it, for deliver.
+func (ft *forkTable) holdVotes() {
+	for i, p := range ft.n.peers {
 		p.hook = func(env *crypto.Envelope) []*crypto.Envelope {
 			if env.Kind != crypto.KindDrop {
 				return []*crypto.Envelope{env}
@@ -42,7 +49,6 @@ func newForkTable(t *testing.T, seed string) *forkTable {
 			return nil
 		}
 	}
-	return ft
 }
 
 func (ft *forkTable) seat(i int) int { return ft.n.peers[i].node.mySeat() }

@@ -40,15 +40,7 @@ func hostileDropStall(t *testing.T, hostile bool) {
 	}
 	ft.a, ft.b, ft.c, ft.d = rest[0], rest[1], rest[2], rest[3]
 	n.crash(ft.e)
-	for i, p := range n.peers {
-		p.hook = func(env *crypto.Envelope) []*crypto.Envelope {
-			if env.Kind != crypto.KindDrop {
-				return []*crypto.Envelope{env}
-			}
-			ft.votes[ft.key(i, env.Body)] = env
-			return nil
-		}
-	}
+	ft.holdVotes()
 	a, b, c, d, e := ft.a, ft.b, ft.c, ft.d, ft.e
 	at := len(n.peers[a].node.Log())
 	for _, v := range []int{a, b, c, d} {
@@ -116,15 +108,7 @@ func TestHeldPairFreedAtSixSeats(t *testing.T) {
 	}
 	a, b, c, d, e := rest[0], rest[1], rest[2], rest[3], rest[4]
 	n.crash(f)
-	for i, p := range n.peers {
-		p.hook = func(env *crypto.Envelope) []*crypto.Envelope {
-			if env.Kind != crypto.KindDrop {
-				return []*crypto.Envelope{env}
-			}
-			ft.votes[ft.key(i, env.Body)] = env
-			return nil
-		}
-	}
+	ft.holdVotes()
 	at := len(n.peers[a].node.Log())
 	for _, v := range rest {
 		ft.vote(v, f)

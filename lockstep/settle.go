@@ -212,15 +212,8 @@ func (n *Node) settleHeld() {
 			continue
 		}
 		seats, err := decodeSeats(env.Body, len(m.seats))
-		if err != nil || !n.maySettle(at, seats) {
-			continue
-		}
-		dup := false
-		for _, x := range sets {
-			dup = dup || equalInts(x, seats)
-		}
-		if !dup {
-			sets = append(sets, seats)
+		if err == nil && n.maySettle(at, seats) {
+			sets = addSet(sets, seats)
 		}
 	}
 	sort.Slice(sets, func(a, b int) bool { return lessInts(sets[a], sets[b]) })

@@ -58,9 +58,12 @@ type nodeTable struct {
 	// still commits what it signs. (muted counts them; escrowed says its
 	// escrow went out.)
 	mute, muteAfter, muted int
-	escrowed               bool
-	held                   []*crypto.Envelope // what the gone peer had not sent yet
-	heldFrom               int
+	// lost, if set, says that peer from's answer to peer to's gap
+	// request q never arrives (the runner sent q elsewhere).
+	lost     func(from, to int, q lockstep.GapRequest) bool
+	escrowed bool
+	held     []*crypto.Envelope // what the gone peer had not sent yet
+	heldFrom int
 	// tamper, if set, may replace what a peer sends (a modified client:
 	// it signs what it returns itself).
 	tamper func(from int, env *crypto.Envelope) *crypto.Envelope

@@ -38,6 +38,9 @@ func (nt *nodeTable) answer(i int, q lockstep.GapRequest) {
 		if j == i || !nt.live(j) || j == nt.mute && nt.muted >= nt.muteAfter {
 			continue // a peer that is gone answers nothing
 		}
+		if nt.lost != nil && nt.lost(j, i, q) {
+			continue
+		}
 		a := other.Answer(lockstep.GapRequest{To: nt.ids[i].ID(), From: q.From, NoCards: q.NoCards})
 		var b [][]byte
 		if nt.withhold != nil {

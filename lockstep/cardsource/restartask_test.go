@@ -67,11 +67,13 @@ func restartLedToDrop(t *testing.T, unanswered bool) {
 		return true
 	}
 	noAnswer := false // P2's asks that name nobody go to P1
-	run := func() bool {
-		return runLosing(nt, func(from, to int, q lockstep.GapRequest) bool {
-			return noAnswer && to == 1 && q.To == "" && from != 0
-		})
+	nt.lost = func(from, to int, q lockstep.GapRequest) bool {
+		if q.To != "" {
+			return q.To != nt.ids[from].ID() // an ask that names a peer goes to it
+		}
+		return noAnswer && to == 1 && from != 0
 	}
+	run := nt.run
 	voted, votedAt := false, int64(0)
 	var restartedAt int64
 	onIdle := func() {
@@ -157,103 +159,5 @@ func restartLedToDrop(t *testing.T, unanswered bool) {
 	}
 	if !p1Dropped {
 		t.Fatalf("P2 dropped neither P1 nor P3: %v", nt.nodes[1].Waiting())
-	}
-}
-
-// runLosing is nodeTable.run (node_test.go) for the features this file
-// uses (withhold, miss), with one change: peer from's answer to peer to's
-// gap request q is lost when lost says so (the runner sent q elsewhere).
-func runLosing(nt *nodeTable, lost func(from, to int, q lockstep.GapRequest) bool) bool {
-	busy := false
-	for guard := 0; guard < 1_000_000; guard++ {
-		moved := false
-		for i := range nt.nodes {
-			if !nt.live(i) {
-				continue
-			}
-			for nt.nodes[i].HasReady() {
-				node := nt.nodes[i]
-				rd := node.Ready()
-				if rd.CardSecret != nil {
-					nt.secrets[i] = append([]byte(nil), rd.CardSecret...)
-					nt.keys[i] = lockstep.EncodeCardKey(node.Status().Session, rd.CardSecret)
-				}
-				nt.entries[i] = append(nt.entries[i], rd.Entries...)
-				nt.persist(i, rd)
-				for _, env := range rd.Messages {
-					if nt.withhold != nil && nt.withhold(i, env) {
-						continue
-					}
-					b := env.Marshal()
-					for j := range nt.nodes {
-						if j != i && (nt.miss == nil || !nt.miss(j, env)) {
-							nt.inbox[j] = append(nt.inbox[j], b)
-							nt.got[j] = append(nt.got[j], b)
-						}
-					}
-				}
-				nt.events[i] = append(nt.events[i], rd.Events...)
-				node.Advance()
-				for _, q := range rd.Requests {
-					answerLosing(nt, i, q, lost)
-				}
-				moved = true
-			}
-		}
-		for j, node := range nt.nodes {
-			if !nt.live(j) {
-				continue
-			}
-			for len(nt.inbox[j]) > 0 {
-				b := nt.inbox[j][0]
-				nt.inbox[j] = nt.inbox[j][1:]
-				env, err := crypto.Unmarshal(b)
-				if err != nil {
-					nt.t.Fatal(err)
-				}
-				_ = node.Step(env)
-				moved = true
-			}
-		}
-		if !moved {
-			for i, node := range nt.nodes {
-				if nt.live(i) && node.HasWork() {
-					moved = node.Work() || moved
-				}
-			}
-		}
-		if !moved {
-			return busy
-		}
-		busy = true
-	}
-	nt.t.Fatal("the network never settles")
-	return busy
-}
-
-// answerLosing is nodeTable.answer (restart_test.go) with lost, and with
-// an ask that names a peer answered by that peer only, as a runner sends
-// it (nodeTable.answer has every peer answer every ask).
-func answerLosing(nt *nodeTable, i int, q lockstep.GapRequest, lost func(from, to int, q lockstep.GapRequest) bool) {
-	for j, other := range nt.nodes {
-		if j == i || !nt.live(j) || lost(j, i, q) || q.To != "" && q.To != nt.ids[j].ID() {
-			continue
-		}
-		a := other.Answer(lockstep.GapRequest{To: nt.ids[i].ID(), From: q.From, NoCards: q.NoCards})
-		if nt.withhold != nil {
-			var kept []*crypto.Envelope
-			for _, e := range a.Pending {
-				if !nt.withhold(j, e) {
-					kept = append(kept, e)
-				}
-			}
-			a.Pending = kept
-		}
-		var b [][]byte
-		for _, e := range append(append([]*crypto.Envelope(nil), a.Entries...), a.Pending...) {
-			b = append(b, e.Marshal())
-		}
-		a.Entries, a.Pending = unmarshalAll(nt.t, b[:len(a.Entries)]), unmarshalAll(nt.t, b[len(a.Entries):])
-		_ = nt.nodes[i].StepAnswer(a)
 	}
 }
