@@ -268,6 +268,9 @@ func New(cfg Config) (*Node, error) {
 				}
 			}
 		}
+		if env.Kind == crypto.KindSettle && env.Seq < uint64(len(cfg.Log)) {
+			continue // of a committed position: served, not re-sent (settle.go)
+		}
 		if _, done := n.seen[s]; !done {
 			n.seen[s] = env
 			n.bufPut(s, env)
