@@ -59,7 +59,8 @@ func (n *Node) advanceOnce() bool {
 			return n.tryDrop()
 		}
 	}
-	if n.commitGroup(x) {
+	if at := uint64(len(m.log)); n.commitGroup(x) {
+		n.settleWentOn(at) // settle.go
 		return true
 	}
 	return n.tryDrop()
@@ -197,7 +198,10 @@ func (n *Node) commitGroup(x expectation) bool {
 // the drop can never complete.
 func (n *Node) mayCommitNormally(x expectation) bool {
 	at := uint64(len(n.m.log))
-	return n.m.phase != PhasePlaying || len(n.voted[at]) == 0 && n.settled[at] == nil
+	if n.m.phase != PhasePlaying || len(n.voted[at]) == 0 && n.settled[at] == nil {
+		return true
+	}
+	return n.settledNone(at) // settle.go
 }
 
 // tryDrop commits a complete round of drop votes at the current log

@@ -246,6 +246,15 @@ func decodeSeats(b []byte, players int) ([]int, error) {
 	return seats, canonical(d, crypto.KindDrop, b, encodeSeats(seats))
 }
 
+// decodeSettle reads a settle's body: a drop vote's seats, or none (the
+// settle of a peer that takes no drop at its position).
+func decodeSettle(b []byte, players int) ([]int, error) {
+	if len(b) == 1 && b[0] == 0 {
+		return []int{}, nil // encodeSeats of no seats
+	}
+	return decodeSeats(b, players)
+}
+
 // wellFormed checks that an envelope's body decodes for its kind, with no
 // other context. A malformed envelope is rejected for what it is and is
 // never half of an equivocation: two different accepts, say, cannot both
@@ -278,7 +287,7 @@ func wellFormed(env *crypto.Envelope) error {
 	case crypto.KindDrop:
 		_, err = decodeSeats(env.Body, maxSeats)
 	case crypto.KindSettle:
-		_, err = decodeSeats(env.Body, maxSeats)
+		_, err = decodeSettle(env.Body, maxSeats)
 		if err == nil && !env.StateHash.IsZero() {
 			err = fmt.Errorf("%w: settle with a state hash", ErrBadBody)
 		}

@@ -722,7 +722,7 @@ func (n *Node) admissible(env *crypto.Envelope) error {
 	}
 	if env.Kind == crypto.KindSettle && n.m.seats != nil {
 		// Seats of this table only: a settle is never checked again.
-		if _, err := decodeSeats(env.Body, len(n.m.seats)); err != nil {
+		if _, err := decodeSettle(env.Body, len(n.m.seats)); err != nil {
 			return err
 		}
 	}
@@ -1627,7 +1627,7 @@ func (n *Node) noteWentOn(p crypto.PeerID, at uint64) {
 	if !containsID(n.wentOnBy, p) {
 		n.wentOnBy = append(n.wentOnBy, p)
 	}
-	if n.settled[at] != nil {
+	if settled := n.settled[at]; len(settled) > 0 {
 		return // our word is given: only that drop moves us (settle.go)
 	}
 	for _, set := range n.voted[at] {

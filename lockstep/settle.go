@@ -46,6 +46,18 @@ import (
 // A settled peer may still follow a greater round that drops its own
 // seat (the others went on without it), as before.
 //
+// A settle may name no seats: no drop at all. Voters held by a round that
+// the others went past without voting (E's action reached them, while A
+// and B, which it reached late, voted E out) waited for each other's gap
+// answers for good, each a voter the other's round needs. A peer that
+// committed a position otherwise settles on no drop there when it holds,
+// or later gets, another member's vote for it (settleWentOn,
+// settleStale); a held voter settles on no drop once each round it voted
+// has a voter other than itself that did (maySettleNone), and commits the
+// position otherwise once every such voter did (settledNone). The proof
+// is the one above, with no drop as the round taken: a round T that
+// honest Q takes needs P's vote, so P's rule needed Q's settle on no drop.
+//
 // A hostile voter can still hold an honest one: it votes V, settles on S
 // to one peer (who settles too) and lets another take V with its vote.
 // The settled peer then waits, as a held voter did before, and the others
@@ -76,7 +88,7 @@ func (n *Node) noteOwnSettle(env *crypto.Envelope) {
 	if env.Kind != crypto.KindSettle || n.settled[env.Seq] != nil {
 		return
 	}
-	seats, err := decodeSeats(env.Body, maxSeats)
+	seats, err := decodeSettle(env.Body, maxSeats)
 	if err != nil {
 		return
 	}
@@ -110,15 +122,21 @@ func (n *Node) settleTaken(at uint64, seats []int) {
 }
 
 // settleStale answers a drop vote that came after this node committed its
-// position: where the entry there is a drop of other seats, the voter
-// may be held by its vote, and this node settles on the drop it took.
+// position: the voter may be held by its vote, and this node settles on
+// what it did there: the drop of other seats it took, or no drop at all
+// (the entry there is not a drop vote).
 func (n *Node) settleStale(env *crypto.Envelope) {
 	m := n.m
-	if env.Kind != crypto.KindDrop || env.Seq >= uint64(len(m.log)) || n.settled[env.Seq] != nil || m.seatOf == nil {
+	if env.Kind != crypto.KindDrop || env.Seq >= uint64(len(m.log)) || n.settled[env.Seq] != nil || m.seatOf == nil ||
+		env.Session != m.session || m.phase < PhasePlaying {
 		return
 	}
 	entry := m.log[env.Seq]
-	if entry.Kind != crypto.KindDrop || entry.Session != env.Session || string(entry.Body) == string(env.Body) {
+	if entry.Kind != crypto.KindDrop {
+		n.settleTaken(env.Seq, []int{})
+		return
+	}
+	if string(entry.Body) == string(env.Body) {
 		return
 	}
 	seats, err := decodeSeats(entry.Body, len(m.seats))
@@ -126,6 +144,72 @@ func (n *Node) settleStale(env *crypto.Envelope) {
 		return
 	}
 	n.settleTaken(env.Seq, seats)
+}
+
+// settleWentOn settles on no drop at each log position from from on that
+// this node has just committed otherwise while it held another member's
+// drop vote for it (sorted, so that what it signs is in one order), and
+// forgets those votes: they can no longer complete.
+func (n *Node) settleWentOn(from uint64) {
+	m := n.m
+	if m.phase != PhasePlaying && m.phase != PhaseOver {
+		return
+	}
+	var at []uint64
+	for s, env := range n.buf {
+		if s.kind == crypto.KindDrop && env.Seq >= from && env.Seq < uint64(len(m.log)) && env.Author != n.id.ID() {
+			at = append(at, env.Seq)
+			n.unbuf(s)
+		}
+	}
+	sort.Slice(at, func(a, b int) bool { return at[a] < at[b] })
+	for _, p := range at {
+		if m.log[p].Kind != crypto.KindDrop && n.settled[p] == nil {
+			n.settleTaken(p, []int{})
+		}
+	}
+}
+
+// settledNone reports whether this node, held by its votes at log
+// position at, may commit the position otherwise: it settled on no drop
+// there, and so did every voter but itself of each round it voted.
+func (n *Node) settledNone(at uint64) bool {
+	if seats := n.settled[at]; seats == nil || len(seats) > 0 {
+		return false
+	}
+	m := n.m
+	for _, v := range n.voted[at] {
+		for _, mi := range m.dropVoters(v) {
+			if id := m.members[mi].ID; id != n.id.ID() && !n.hasSettle(id, at, nil) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// maySettleNone reports whether this node, held by its votes at log
+// position at, may settle on no drop: each round it voted has a voter
+// other than itself that settled on no drop (went on without voting),
+// so no honest peer can take that round.
+func (n *Node) maySettleNone(at uint64) bool {
+	if len(n.voted[at]) == 0 || n.settled[at] != nil {
+		return false
+	}
+	m := n.m
+	for _, v := range n.voted[at] {
+		found := false
+		for _, mi := range m.dropVoters(v) {
+			if id := m.members[mi].ID; id != n.id.ID() && n.hasSettle(id, at, nil) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
 }
 
 // otherRounds reports whether this node voted, or holds a vote of anyone,
@@ -211,8 +295,8 @@ func (n *Node) settleHeld() {
 		if s.kind != crypto.KindSettle || env.Seq != at {
 			continue
 		}
-		seats, err := decodeSeats(env.Body, len(m.seats))
-		if err == nil && n.maySettle(at, seats) {
+		seats, err := decodeSettle(env.Body, len(m.seats))
+		if err == nil && len(seats) > 0 && n.maySettle(at, seats) {
 			sets = addSet(sets, seats)
 		}
 	}
@@ -226,6 +310,10 @@ func (n *Node) settleHeld() {
 				Text: fmt.Sprintf("settled on the drop of %s: a peer that the greater drop this peer voted for needs took it, so that drop can no longer complete; this peer takes it once the others held with it settle too", m.seatNames(seats))})
 		}
 		return
+	}
+	if n.maySettleNone(at) && n.settleOn(at, []int{}) {
+		n.rd.Events = append(n.rd.Events, Event{Kind: EventDropVote, Seq: m.seq,
+			Text: "settled on no drop here: a peer that every drop this peer voted for here needs went on without it, so none can complete; this peer goes on once the others held with it settle too"})
 	}
 }
 
@@ -261,8 +349,11 @@ func (n *Node) settleWaits() []Wait {
 				continue
 			}
 			named = append(named, mi)
-			out = append(out, Wait{Peer: m.members[mi].ID, Name: m.name(mi), Seat: m.seatOf[mi], What: voteWaiting, For: n.now - n.progress,
-				Why: fmt.Sprintf("held: this peer settled on the drop of %s here, and takes it once every peer held with it settles too", m.seatNames(seats))})
+			why := fmt.Sprintf("held: this peer settled on the drop of %s here, and takes it once every peer held with it settles too", m.seatNames(seats))
+			if len(seats) == 0 {
+				why = "held: this peer settled on no drop here, and goes on once every peer held with it settles too"
+			}
+			out = append(out, Wait{Peer: m.members[mi].ID, Name: m.name(mi), Seat: m.seatOf[mi], What: voteWaiting, For: n.now - n.progress, Why: why})
 		}
 	}
 	return out

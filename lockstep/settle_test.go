@@ -180,3 +180,87 @@ func TestBadSettlesAreRefused(t *testing.T) {
 		t.Fatalf("Verify of a log with a settle entry: %v, want it refused", err)
 	}
 }
+
+// TestHeldVotersGoOnBySettlingOnNoDrop: the "live, honest peers that
+// voted one another out" of the faulty-network games (seed 342 of
+// TestDragonsLairOverFaultyNetwork at 8 seats). Five seats. E acts, but
+// its action is slow to reach A and B, which vote E out; C and D get it
+// first and commit it. Held by their votes, A and B could go on only once
+// every other voter of E's drop showed it went on without voting, and
+// each of the two is such a voter held like the other: they waited for
+// each other for good, and a table with a drop period dropped both. Now C
+// and D, getting A's and B's votes after they went on, settle on no drop
+// there; A and B, each round they voted having a voter that settled so,
+// settle on no drop too, and commit E's action once the other has: all
+// five finish with one log, and nobody is accused.
+func TestHeldVotersGoOnBySettlingOnNoDrop(t *testing.T) {
+	n := startDice(t, "held voters no drop", 5, Config{})
+	ft := &forkTable{t: t, n: n, votes: map[string]*crypto.Envelope{}}
+	e, _ := n.actor()
+	var rest []int
+	for i := range n.peers {
+		if i != e {
+			rest = append(rest, i)
+		}
+	}
+	a, b, c, d := rest[0], rest[1], rest[2], rest[3]
+	ft.holdVotes()
+	var act *crypto.Envelope
+	n.peers[e].hook = func(env *crypto.Envelope) []*crypto.Envelope {
+		if env.Kind == crypto.KindAction && act == nil {
+			act = env
+			return nil
+		}
+		return []*crypto.Envelope{env}
+	}
+	at := len(n.peers[a].node.Log())
+	if err := n.peers[e].node.Act(legalAction(n)); err != nil {
+		t.Fatal(err)
+	}
+	n.drain(e)
+	if act == nil {
+		t.Fatal("E's action was not signed")
+	}
+	ft.vote(a, e)
+	ft.vote(b, e)
+	ft.deliver(a, b, e)
+	ft.deliver(b, a, e)
+	give := func(to int) {
+		wire, err := crypto.Unmarshal(act.Marshal())
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = n.peers[to].node.Step(wire)
+		n.drain(to)
+	}
+	give(c)
+	give(d)
+	give(a)
+	give(b)
+	for _, i := range []int{c, d} {
+		if log := n.peers[i].node.Log(); len(log) <= at || log[at].Kind != crypto.KindAction {
+			t.Fatalf("%s did not commit E's action at entry %d", n.peers[i].name, at)
+		}
+	}
+	for _, i := range []int{a, b} {
+		if len(n.peers[i].node.Log()) != at {
+			t.Fatalf("%s, which voted E out, committed entry %d before anyone settled", n.peers[i].name, at)
+		}
+	}
+	for _, p := range n.peers {
+		p.hook = nil
+	}
+	n.setBots(diceGame)
+	all := []int{a, b, c, d, e}
+	if !n.run(200000, n.allOver(all...)) {
+		t.Fatalf("the table never finished: A at entry %d, waiting %v", len(n.peers[a].node.Log()), n.peers[a].node.Waiting())
+	}
+	n.checkAgree(all...)
+	for _, i := range all {
+		for _, ev := range n.peers[i].events {
+			if ev.Kind == EventCheat || ev.Kind == EventEquivocation {
+				t.Fatalf("%s accused a peer: %s", n.peers[i].name, ev.Text)
+			}
+		}
+	}
+}

@@ -135,6 +135,7 @@ func TestBodyVectors(t *testing.T) {
 	// A settle (settle.go): Bo settles at log position 9 on the drop of
 	// seats 1 and 3 (0-based), the body of body.drop_seats_1_3.
 	add("envelope.settle_by_bo_at_9_seats_1_3", signed(b, &crypto.Envelope{Session: sid, Seq: 9, Kind: crypto.KindSettle, Body: encodeSeats([]int{1, 3})}))
+	add("envelope.settle_by_bo_at_9_no_drop", signed(b, &crypto.Envelope{Session: sid, Seq: 9, Kind: crypto.KindSettle, Body: encodeSeats(nil)}))
 
 	// The seat draw: members in roster order shuffled by beacon round 0.
 	beacon := crypto.Beacon(fillHash(0x11), 0, []crypto.Hash{fillHash(0xaa), fillHash(0xbb)})
