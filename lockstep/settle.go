@@ -54,7 +54,8 @@ import (
 // or later gets, another member's vote for it (settleWentOn,
 // settleStale); a held voter settles on no drop once each round it voted
 // has a voter other than itself that did (maySettleNone), and commits the
-// position otherwise once every such voter did (settledNone). The proof
+// position otherwise once every such voter did (settledNone), or once the
+// gap answers free it as before (noteWentOn: that keeps its word too). The proof
 // is the one above, with no drop as the round taken: a round T that
 // honest Q takes needs P's vote, so P's rule needed Q's settle on no drop.
 //
