@@ -175,18 +175,8 @@ func (n *Node) settleWentOn(from uint64) {
 // position at, may commit the position otherwise: it settled on no drop
 // there, and so did every voter but itself of each round it voted.
 func (n *Node) settledNone(at uint64) bool {
-	if seats := n.settled[at]; seats == nil || len(seats) > 0 {
-		return false
-	}
-	m := n.m
-	for _, v := range n.voted[at] {
-		for _, mi := range m.dropVoters(v) {
-			if id := m.members[mi].ID; id != n.id.ID() && !n.hasSettle(id, at, nil) {
-				return false
-			}
-		}
-	}
-	return true
+	seats := n.settled[at]
+	return seats != nil && len(seats) == 0 && n.settledBy(at, seats, true)
 }
 
 // maySettleNone reports whether this node, held by its votes at log
@@ -194,23 +184,7 @@ func (n *Node) settledNone(at uint64) bool {
 // other than itself that settled on no drop (went on without voting),
 // so no honest peer can take that round.
 func (n *Node) maySettleNone(at uint64) bool {
-	if len(n.voted[at]) == 0 || n.settled[at] != nil {
-		return false
-	}
-	m := n.m
-	for _, v := range n.voted[at] {
-		found := false
-		for _, mi := range m.dropVoters(v) {
-			if id := m.members[mi].ID; id != n.id.ID() && n.hasSettle(id, at, nil) {
-				found = true
-				break
-			}
-		}
-		if !found {
-			return false
-		}
-	}
-	return true
+	return len(n.voted[at]) > 0 && n.settled[at] == nil && n.settledBy(at, []int{}, false)
 }
 
 // otherRounds reports whether this node voted, or holds a vote of anyone,
@@ -240,16 +214,29 @@ func (n *Node) hasSettle(id crypto.PeerID, at uint64, seats []int) bool {
 // othersSettled reports whether, for each of this node's votes above
 // seats at log position at, every voter of it but this node settled on
 // seats there.
-func (n *Node) othersSettled(at uint64, seats []int) bool {
+func (n *Node) othersSettled(at uint64, seats []int) bool { return n.settledBy(at, seats, true) }
+
+// settledBy reports whether each of this node's votes above seats at log
+// position at (every vote, for no seats) has voters other than this node
+// that settled on seats there: all of them (every), or at least one.
+func (n *Node) settledBy(at uint64, seats []int, every bool) bool {
 	m := n.m
 	for _, v := range n.voted[at] {
 		if !voteLess(seats, v) {
 			continue
 		}
+		found, missing := false, false
 		for _, mi := range m.dropVoters(v) {
-			if id := m.members[mi].ID; id != n.id.ID() && !n.hasSettle(id, at, seats) {
-				return false
+			if id := m.members[mi].ID; id != n.id.ID() {
+				if n.hasSettle(id, at, seats) {
+					found = true
+				} else {
+					missing = true
+				}
 			}
+		}
+		if every && missing || !every && !found {
+			return false
 		}
 	}
 	return true
@@ -264,23 +251,7 @@ func (n *Node) maySettle(at uint64, seats []int) bool {
 	if own == nil || n.settled[at] != nil || !voteLess(seats, own) || containsInt(seats, n.mySeat()) {
 		return false
 	}
-	m := n.m
-	for _, v := range n.voted[at] {
-		if !voteLess(seats, v) {
-			continue
-		}
-		found := false
-		for _, mi := range m.dropVoters(v) {
-			if id := m.members[mi].ID; id != n.id.ID() && n.hasSettle(id, at, seats) {
-				found = true
-				break
-			}
-		}
-		if !found {
-			return false
-		}
-	}
-	return true
+	return n.settledBy(at, seats, false)
 }
 
 // settleHeld settles on a complete smaller round at the current log
