@@ -45,6 +45,30 @@ func (n *simNet) actor() (int, int) {
 	return -1, -1
 }
 
+// others lists every peer but skip, in order.
+func (n *simNet) others(skip int) []int {
+	var out []int
+	for i := range n.peers {
+		if i != skip {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// noAccusations fails the test if any of peers raised a cheat or an
+// equivocation.
+func (n *simNet) noAccusations(peers ...int) {
+	n.t.Helper()
+	for _, i := range peers {
+		for _, ev := range n.peers[i].events {
+			if ev.Kind == EventCheat || ev.Kind == EventEquivocation {
+				n.t.Fatalf("%s accused a peer: %s", n.peers[i].name, ev.Text)
+			}
+		}
+	}
+}
+
 // signAs signs an envelope as peer i, outside its node (an attacker).
 func (n *simNet) signAs(i int, env *crypto.Envelope) *crypto.Envelope {
 	crypto.Sign(n.peers[i].id, env)

@@ -25,12 +25,7 @@ func newForkTable(t *testing.T, seed string) *forkTable {
 	n := startDice(t, seed, 5, Config{})
 	ft := &forkTable{t: t, n: n, votes: map[string]*crypto.Envelope{}}
 	ft.e, _ = n.actor()
-	var rest []int
-	for i := range n.peers {
-		if i != ft.e {
-			rest = append(rest, i)
-		}
-	}
+	rest := n.others(ft.e)
 	ft.a, ft.b, ft.c, ft.d = rest[0], rest[1], rest[2], rest[3]
 	n.crash(ft.e)
 	ft.holdVotes()
@@ -289,13 +284,7 @@ func TestDropVoteFreedBySettles(t *testing.T) {
 	if !settled {
 		t.Fatalf("A took E's drop without saying it settled on it")
 	}
-	for _, i := range []int{a, b, c, d} {
-		for _, ev := range n.peers[i].events {
-			if ev.Kind == EventCheat || ev.Kind == EventEquivocation {
-				t.Fatalf("%s accused a peer: %s", n.peers[i].name, ev.Text)
-			}
-		}
-	}
+	n.noAccusations(a, b, c, d)
 }
 
 // TestDropVotesInAnyOrderAgree: the race of TestDropVotesOfTwoSetsDoNotFork
@@ -431,13 +420,7 @@ func dropVotesInOrder(t *testing.T, k int) {
 		t.Fatalf("the game did not finish: A %v, D %v; the drops at entry %d: A %v, B %v, C %v, D %v",
 			n.peers[a].node.Status().Phase, n.peers[d].node.Status().Phase, at, ft.dropAt(a, at), ft.dropAt(b, at), ft.dropAt(c, at), ft.dropAt(d, at))
 	}
-	for _, i := range []int{a, b, c, d} {
-		for _, ev := range n.peers[i].events {
-			if ev.Kind == EventCheat || ev.Kind == EventEquivocation {
-				t.Fatalf("%s accused a peer: %s", n.peers[i].name, ev.Text)
-			}
-		}
-	}
+	n.noAccusations(a, b, c, d)
 	n.checkAgree(live...)
 }
 

@@ -32,12 +32,7 @@ func hostileDropStall(t *testing.T, hostile bool) {
 	n := startDice(t, "review drop stall", 5, Config{StallAfter: 2000, DropAfter: 6000})
 	ft := &forkTable{t: t, n: n, votes: map[string]*crypto.Envelope{}}
 	ft.e, _ = n.actor()
-	var rest []int
-	for i := range n.peers {
-		if i != ft.e {
-			rest = append(rest, i)
-		}
-	}
+	rest := n.others(ft.e)
 	ft.a, ft.b, ft.c, ft.d = rest[0], rest[1], rest[2], rest[3]
 	n.crash(ft.e)
 	ft.holdVotes()
@@ -100,12 +95,7 @@ func TestHeldPairFreedAtSixSeats(t *testing.T) {
 	n := startDice(t, "held pair six seats", 6, Config{})
 	ft := &forkTable{t: t, n: n, votes: map[string]*crypto.Envelope{}}
 	f, _ := n.actor()
-	var rest []int
-	for i := range n.peers {
-		if i != f {
-			rest = append(rest, i)
-		}
-	}
+	rest := n.others(f)
 	a, b, c, d, e := rest[0], rest[1], rest[2], rest[3], rest[4]
 	n.crash(f)
 	ft.holdVotes()

@@ -100,13 +100,7 @@ func lyingSettle(t *testing.T, restart bool) {
 	if err := n.peers[a].node.VoteDrop([]int{ft.seat(b)}); !errors.Is(err, ErrPhase) {
 		t.Fatalf("A, settled here, voted for another drop: %v", err)
 	}
-	for _, i := range []int{a, b} {
-		for _, ev := range n.peers[i].events {
-			if ev.Kind == EventCheat || ev.Kind == EventEquivocation {
-				t.Fatalf("%s accused a peer: %s", n.peers[i].name, ev.Text)
-			}
-		}
-	}
+	n.noAccusations(a, b)
 }
 
 // waitText is everything Waiting says, for a test to search.
@@ -197,12 +191,7 @@ func TestHeldVotersGoOnBySettlingOnNoDrop(t *testing.T) {
 	n := startDice(t, "held voters no drop", 5, Config{})
 	ft := &forkTable{t: t, n: n, votes: map[string]*crypto.Envelope{}}
 	e, _ := n.actor()
-	var rest []int
-	for i := range n.peers {
-		if i != e {
-			rest = append(rest, i)
-		}
-	}
+	rest := n.others(e)
 	a, b, c, d := rest[0], rest[1], rest[2], rest[3]
 	ft.holdVotes()
 	var act *crypto.Envelope
@@ -256,11 +245,5 @@ func TestHeldVotersGoOnBySettlingOnNoDrop(t *testing.T) {
 		t.Fatalf("the table never finished: A at entry %d, waiting %v", len(n.peers[a].node.Log()), n.peers[a].node.Waiting())
 	}
 	n.checkAgree(all...)
-	for _, i := range all {
-		for _, ev := range n.peers[i].events {
-			if ev.Kind == EventCheat || ev.Kind == EventEquivocation {
-				t.Fatalf("%s accused a peer: %s", n.peers[i].name, ev.Text)
-			}
-		}
-	}
+	n.noAccusations(all...)
 }

@@ -20,12 +20,7 @@ import (
 func TestHostileWentOnAnswerDoesNotForkTheDrop(t *testing.T) {
 	n := startDice(t, "drop went on hostile answer", 5, Config{})
 	e, _ := n.actor()
-	var rest []int
-	for i := range n.peers {
-		if i != e {
-			rest = append(rest, i)
-		}
-	}
+	rest := n.others(e)
 	a, b, c, d := rest[0], rest[1], rest[2], rest[3]
 	votes := map[int]*crypto.Envelope{}
 	var move *crypto.Envelope
@@ -94,11 +89,5 @@ func TestHostileWentOnAnswerDoesNotForkTheDrop(t *testing.T) {
 	if log := n.peers[a].node.Log(); len(log) <= at || !crypto.Equal(log[at], n.peers[b].node.Log()[at]) {
 		t.Fatalf("A did not commit B's drop at entry %d once D's vote reached it", at)
 	}
-	for _, i := range rest {
-		for _, ev := range n.peers[i].events {
-			if ev.Kind == EventCheat || ev.Kind == EventEquivocation {
-				t.Fatalf("%s accused a peer: %s", n.peers[i].name, ev.Text)
-			}
-		}
-	}
+	n.noAccusations(rest...)
 }
