@@ -71,6 +71,17 @@ func (n *Node) bufPut(s slot, env *crypto.Envelope) bool {
 	return true
 }
 
+// buffers reports whether any envelope of kind is buffered, without a
+// walk of the buffer (a few authors' counts).
+func (n *Node) buffers(kind crypto.Kind) bool {
+	for _, u := range n.use {
+		if u.byKind[kind] > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // furthest is the buffered envelope of author and kind with the highest
 // seq (then body): the one to drop first.
 func (n *Node) furthest(author crypto.PeerID, kind crypto.Kind) (*crypto.Envelope, bool) {

@@ -153,8 +153,8 @@ func (n *Node) settleStale(env *crypto.Envelope) {
 // forgets those votes: they can no longer complete.
 func (n *Node) settleWentOn(from uint64) {
 	m := n.m
-	if m.phase != PhasePlaying && m.phase != PhaseOver {
-		return
+	if m.phase != PhasePlaying && m.phase != PhaseOver || !n.buffers(crypto.KindDrop) {
+		return // (after every commit: no walk of the buffer without a vote in it)
 	}
 	var at []uint64
 	for s, env := range n.buf {
