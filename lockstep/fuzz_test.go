@@ -116,20 +116,26 @@ func fuzzBase(t testing.TB) ([]*crypto.Envelope, *simNet) {
 	return fuzzGame.log, fuzzGame.net
 }
 
+// fuzzNode is peer 0 of the base game, restarted from its log: a node
+// mid-play for one fuzz input.
+func fuzzNode(t testing.TB) ([]*crypto.Envelope, *simNet, *Node) {
+	log, n := fuzzBase(t)
+	c := n.peers[0].cfg
+	c.Log, c.Sent = log, nil
+	node, err := New(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return log, n, node
+}
+
 // FuzzStateEnvelope steps a member's signed state envelope, built from
 // the fuzzer's fields, into a node restarted mid-game, and gives it to
 // ExplainDesync. Neither may panic; an envelope whose hashes agree with
 // the log must neither stop the node nor explain a desync.
 func FuzzStateEnvelope(f *testing.F) {
 	f.Fuzz(func(t *testing.T, seq, from uint64, nHashes uint16, realHashes bool, state []byte, author uint8) {
-		log, n := fuzzBase(t)
-		p := n.peers[0]
-		c := p.cfg
-		c.Log, c.Sent = log, nil
-		node, err := New(c)
-		if err != nil {
-			t.Fatal(err)
-		}
+		log, n, node := fuzzNode(t)
 		hashes := node.Hashes()
 		body := &stateBody{From: from, State: state}
 		for i := uint64(0); i < uint64(nHashes%64); i++ {
@@ -178,14 +184,7 @@ func FuzzStateEnvelope(f *testing.F) {
 // round.
 func FuzzDropVotes(f *testing.F) {
 	f.Fuzz(func(t *testing.T, ops []byte, realHash bool) {
-		log, n := fuzzBase(t)
-		p := n.peers[0]
-		c := p.cfg
-		c.Log, c.Sent = log, nil
-		node, err := New(c)
-		if err != nil {
-			t.Fatal(err)
-		}
+		_, n, node := fuzzNode(t)
 		at := uint64(len(node.Log()))
 		session := node.Status().Session
 		for i := 0; i+2 < len(ops) && i < 3*64; i += 3 {
