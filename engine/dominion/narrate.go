@@ -27,7 +27,7 @@ func (s *State) Narrate(next engine.State, who engine.Actor, a engine.Action, se
 			out.What = s.publicDescribe(a)
 		}
 	}
-	out.Outcome = strings.Join(viewChanges(before, after, who, a, s), "; ")
+	out.Outcome = strings.Join(viewChanges(before, after, who, a, s, n), "; ")
 	if who.Kind == engine.ActorChance && s.phase == phaseSetup {
 		out.What = "The Kingdom is drawn and everyone draws 5 cards"
 	}
@@ -77,23 +77,34 @@ func (s *State) publicDescribe(a engine.Action) string {
 }
 
 // viewChanges lists what became known between two views of one seat.
-func viewChanges(b, a *View, who engine.Actor, act engine.Action, s *State) []string {
+func viewChanges(b, a *View, who engine.Actor, act engine.Action, s, next *State) []string {
 	var out []string
-	// Cards that came into the viewer's hand.
-	if drawn := diffCounts(a.Hand, b.Hand); len(drawn) > 0 {
-		if a.Seat >= 0 && a.Seat < len(b.Players) && b.Players[a.Seat].Hand == 0 {
-			out = append(out, "your new hand: "+strings.Join(drawn, ", "))
-		} else {
-			out = append(out, "you got "+strings.Join(drawn, ", "))
-		}
+	// A seat draws a new hand when it had none (the first deal, or the
+	// draw after a Clean-up that waited for the beacon) and in the step of
+	// its Clean-up, which discards what was left of its hand first:
+	// telling that as the difference of two hand sizes ("drew 3 cards")
+	// would be wrong. (On a secret table the Clean-up draws in the step
+	// that ends the turn, and the turn passes in the step that opens the
+	// cards, so the seat's count of turns played tells it, not the turn.)
+	newHand := func(i int) bool {
+		return i >= 0 && i < len(b.Players) && i < len(s.p) && i < len(next.p) &&
+			(b.Players[i].Hand == 0 || next.p[i].turns != s.p[i].turns)
+	}
+	// Cards that came into the viewer's hand: a new hand is told whole,
+	// also in the step after the Clean-up, where the beacon (or the card
+	// layer) tells the values of the cards it drew.
+	if (newHand(a.Seat) || s.phase == phaseEnd && s.cur == a.Seat) && len(a.Hand) > 0 {
+		out = append(out, "your new hand: "+strings.Join(diffCounts(a.Hand, nil), ", "))
+	} else if drawn := diffCounts(a.Hand, b.Hand); len(drawn) > 0 {
+		out = append(out, "you got "+strings.Join(drawn, ", "))
 	}
 	// Other seats' hands growing: how many, not which.
 	for i := range a.Players {
 		if i == a.Seat || i >= len(b.Players) {
 			continue
 		}
-		if d := a.Players[i].Hand - b.Players[i].Hand; d > 0 {
-			if b.Players[i].Hand == 0 {
+		if d := a.Players[i].Hand - b.Players[i].Hand; d > 0 || newHand(i) && a.Players[i].Hand > 0 {
+			if newHand(i) {
 				out = append(out, fmt.Sprintf("seat %d drew a new hand", i+1))
 			} else {
 				out = append(out, fmt.Sprintf("seat %d drew %s", i+1, plural(d, "card")))

@@ -1,6 +1,7 @@
 package dominion
 
 import (
+	"bytes"
 	"fmt"
 	"regexp"
 	"strings"
@@ -167,4 +168,68 @@ func TestNarrationOfDraws(t *testing.T) {
 	if !strings.Contains(theirs.Outcome, "seat 1 drew a new hand") || strings.Contains(theirs.Outcome, "seat 2 drew") || strings.Contains(theirs.Outcome, "Copper") && !strings.Contains(theirs.Outcome, "your new hand") {
 		t.Fatalf("seat 2 is told %+v about the first deal", theirs)
 	}
+}
+
+// TestNarrationOfTheCleanUpDraw: a seat that ends its turn with cards
+// still in hand discards them and draws a new hand. Its owner is told
+// the new hand, every card of it; the others that it drew a new hand,
+// not the difference of two hand sizes ("drew 3 cards", which the
+// history said before). Clean-up draws the cards, then the beacon tells
+// their values: the two steps together tell it.
+func TestNarrationOfTheCleanUpDraw(t *testing.T) {
+	st, _ := Game.Setup(2, nil)
+	if err := st.ApplyChance(make([]byte, 32)); err != nil {
+		t.Fatal(err)
+	}
+	s := st.(*State)
+	mover := s.cur
+	if err := s.Apply(mover, legalOp(t, s, opAllTreasures)); err != nil {
+		t.Fatal(err)
+	}
+	if s.View(mover).(*View).Players[mover].Hand == 0 {
+		t.Fatal("the opening hand was all Treasures; the test needs a card left in hand")
+	}
+	var told [2][]string
+	tell := func(prev engine.State, who engine.Actor, a engine.Action) {
+		for seat := range told {
+			if o := prev.(*State).Narrate(s, who, a, seat).Outcome; o != "" {
+				told[seat] = append(told[seat], o)
+			}
+		}
+	}
+	end := legalOp(t, s, opEndTurn)
+	prev := s.Clone()
+	if err := s.Apply(mover, end); err != nil {
+		t.Fatal(err)
+	}
+	tell(prev, engine.SeatActor(mover), end)
+	if s.ToAct().Kind != engine.ActorChance {
+		t.Fatalf("after the end of the turn %v acts, want chance (the values of the clean-up draw)", s.ToAct())
+	}
+	prev = s.Clone()
+	if err := s.ApplyChance(bytes.Repeat([]byte{7}, 32)); err != nil {
+		t.Fatal(err)
+	}
+	tell(prev, engine.ChanceActor(), engine.Action{})
+	mine, theirs := strings.Join(told[mover], "; "), strings.Join(told[1-mover], "; ")
+	want := "your new hand: " + strings.Join(diffCounts(s.View(mover).(*View).Hand, nil), ", ")
+	if !strings.Contains(mine, want) || strings.Contains(mine, "you got") {
+		t.Errorf("the mover is told %q, want %q", mine, want)
+	}
+	wantTheirs := fmt.Sprintf("seat %d drew a new hand", mover+1)
+	if !strings.Contains(theirs, wantTheirs) || strings.Contains(theirs, "card") {
+		t.Errorf("the other seat is told %q, want %q", theirs, wantTheirs)
+	}
+}
+
+// legalOp is the legal action of s with operation op.
+func legalOp(t *testing.T, s *State, op uint16) engine.Action {
+	t.Helper()
+	for _, a := range s.Legal(nil) {
+		if a.Op == op {
+			return a
+		}
+	}
+	t.Fatalf("no legal action with op %d in %v", op, s.Legal(nil))
+	return engine.Action{}
 }
