@@ -145,7 +145,7 @@ func TestEquivocationStopExitsCheating(t *testing.T) {
 		io, _, out, errOut := TestIO()
 		rep := &netReporter{io: io, json: asJSON}
 		rep.update(p2p.Update{Status: st, Events: []lockstep.Event{{Kind: lockstep.EventEquivocation, Cheat: lockstep.CheatEquivocation, Peer: members[0].ID, Seat: 2,
-			Err: lockstep.ErrEquivocation, What: "Mallory (seat 2) signed two different action envelopes for seq 4: proof of cheating, kept in the log; the game stops"}}})
+			Err: lockstep.ErrEquivocation, What: "Mallory (seat 2) signed two different action envelopes for step 4: proof of cheating, kept in the log; the game stops"}}})
 		err := printNetSummary(io, asJSON, peerNet, rep, fmt.Errorf("%w: equivocation", p2p.ErrStopped))
 		if code := exitCode(err); code != ExitCheating {
 			t.Fatalf("json=%v: exit %d (%v), want %d", asJSON, code, err, ExitCheating)

@@ -69,6 +69,31 @@ func (k Kind) String() string {
 	return fmt.Sprintf("kind(%d)", uint8(k))
 }
 
+// ForSlot names, in a player's words, what seq numbers for an envelope of
+// kind k, for messages such as "signed two different action envelopes
+// for step 4": " for step N" (actions, checkpoints, drop votes, settles,
+// claims: a position in the log), " for beacon round N" (reveals,
+// extends), " for shuffle chain N", " for card batch N" (re-maskings
+// and shares), nothing for the kinds of which a peer signs one per
+// session (seq 0), and " (seq N)" for the rest, whose seq packs seats.
+func (k Kind) ForSlot(seq uint64) string {
+	switch k {
+	case KindAction, KindCheckpoint, KindDrop, KindSettle, KindClaim:
+		return fmt.Sprintf(" for step %d", seq)
+	case KindReveal, KindExtend:
+		return fmt.Sprintf(" for beacon round %d", seq)
+	case KindShuffle:
+		return fmt.Sprintf(" for shuffle chain %d", seq)
+	case KindRemask, KindShare:
+		return fmt.Sprintf(" for card batch %d", seq)
+	case KindJoin, KindRoster, KindAccept, KindCardKey, KindEscrow:
+		if seq == 0 {
+			return ""
+		}
+	}
+	return fmt.Sprintf(" (seq %d)", seq)
+}
+
 // Errors of envelope decoding and verification.
 var (
 	ErrMalformed    = errors.New("crypto: malformed envelope")

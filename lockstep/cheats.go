@@ -85,7 +85,7 @@ func (n *Node) cheatWhat(c CheatKind, env *crypto.Envelope, err error) string {
 	case CheatLyingState:
 		return fmt.Sprintf("%s is lying about its state (%v); %s is the suspect, no player's move is", name, err, name)
 	case CheatEquivocation:
-		return fmt.Sprintf("%s signed two different %s envelopes for seq %d", name, env.Kind, env.Seq)
+		return fmt.Sprintf("%s signed two different %s envelopes%s", name, env.Kind, env.Kind.ForSlot(env.Seq))
 	}
 	return fmt.Sprintf("%s: %v", name, err)
 }

@@ -1175,7 +1175,7 @@ func (m *machine) feed(env *crypto.Envelope) error {
 		if seat > 0 {
 			who = fmt.Sprintf("%s (seat %d)", who, seat)
 		}
-		what := fmt.Sprintf("%s signed two different %s envelopes for seq %d: proof of cheating, kept in the log; the game stops", who, x.Kind, x.Seq)
+		what := fmt.Sprintf("%s signed two different %s envelopes%s: proof of cheating, kept in the log; the game stops", who, x.Kind, x.Kind.ForSlot(x.Seq))
 		m.events = append(m.events, Event{Kind: EventEquivocation, Cheat: CheatEquivocation, Peer: cheat, Seat: seat, Who: who,
 			What: what, Evidence: env, Err: ErrEquivocation, Text: what})
 		return nil

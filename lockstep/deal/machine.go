@@ -634,7 +634,7 @@ func (m *Machine) Step(env *crypto.Envelope) error {
 			// no longer show: nothing is proven, nothing is taken.
 			return fmt.Errorf("%s signed a second, different %s envelope for seq %d, but the first cannot be shown: %w", m.who(seat), env.Kind, env.Seq, err)
 		}
-		return m.cheat(CheatEquivocation, seat, fmt.Sprintf("%s signed two different %s envelopes for seq %d", m.who(seat), env.Kind, env.Seq), old, env)
+		return m.cheat(CheatEquivocation, seat, fmt.Sprintf("%s signed two different %s envelopes%s", m.who(seat), env.Kind, env.Kind.ForSlot(env.Seq)), old, env)
 	}
 	if seat == m.me {
 		// Our own envelope, which we do not hold: signed before a crash
@@ -673,7 +673,7 @@ func (m *Machine) keepAhead(env *crypto.Envelope, seat int) error {
 			if crypto.Equal(e, env) {
 				return ErrDuplicate
 			}
-			return m.cheat(CheatEquivocation, seat, fmt.Sprintf("%s signed two different %s envelopes for seq %d", m.who(seat), env.Kind, env.Seq), e, env)
+			return m.cheat(CheatEquivocation, seat, fmt.Sprintf("%s signed two different %s envelopes%s", m.who(seat), env.Kind, env.Kind.ForSlot(env.Seq)), e, env)
 		}
 	}
 	if m.aheadN[seat] >= maxAhead || m.aheadB[seat]+env.Size() > maxAheadBytes {
