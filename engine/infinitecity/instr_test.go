@@ -1,6 +1,7 @@
 package infinitecity
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/boardmesh/boardmesh/engine"
@@ -321,5 +322,31 @@ func TestInstructionWithoutATargetIsSkipped(t *testing.T) {
 	play(t, s, "Housing", 1, 0) // its only neighbour is protected
 	if s.top().kind != tkRefill || s.ran[kind(t, "Housing")] != 0 {
 		t.Fatalf("Housing with no neighbour to mark: %s", s.prompt())
+	}
+}
+
+// TestEmbassySwapIsToldAsASwap: the history tells a swap of hands as the
+// swap, with the new hand to each of the two, and not as a draw of the
+// seat whose hand grew ("seat 1 drew 2 tile(s)", as it said before).
+func TestEmbassySwapIsToldAsASwap(t *testing.T) {
+	s := table(t, 3)
+	s.put(t, 0, 0, "Factory")
+	s.give(t, 0, "Embassy", "Bank")
+	s.give(t, 2, "Temple", "Temple", "Hotel")
+	play(t, s, "Embassy", 1, 0)
+	prev := s.Clone().(*State)
+	swap := engine.Action{Op: OpSeat, Args: []int32{2}}
+	must(t, s, swap)
+	told := func(seat int) string { return prev.Narrate(s, engine.SeatActor(0), swap, seat).Outcome }
+	for seat, want := range map[int]string{
+		0: "your hand now: Hotel, Temple, Temple",
+		2: "your hand now: Bank",
+	} {
+		if o := told(seat); !strings.Contains(o, "seat 1 and seat 3 swapped hands") || !strings.Contains(o, want) || strings.Contains(o, "drew") {
+			t.Errorf("seat %d is told %q, want the swap and %q", seat+1, o, want)
+		}
+	}
+	if o := told(1); !strings.Contains(o, "seat 1 and seat 3 swapped hands") || strings.Contains(o, "drew") || strings.Contains(o, "Bank") || strings.Contains(o, "Temple") {
+		t.Errorf("seat 2, not in the swap, is told %q", o)
 	}
 }

@@ -54,11 +54,23 @@ func (s *State) Narrate(next engine.State, who engine.Actor, a engine.Action, se
 			news = append(news, nameOf(t)+" "+at(t)+" is protected")
 		}
 	}
+	// A swap of hands changes two hand sizes without a draw: it is told
+	// as the swap (and to either of the two, the hand it got), not as
+	// "drew 1 tile(s)".
+	swapped := [2]int{-1, -1}
+	if who.Kind == engine.ActorSeat && a.Op == OpSeat && len(a.Args) == 1 {
+		swapped = [2]int{who.Seat, int(a.Args[0])}
+		news = append(news, fmt.Sprintf("%s and %s swapped hands", seatName(swapped[0]), seatName(swapped[1])))
+	}
 	if got := diffTiles(after.Hand, before.Hand); len(got) > 0 {
-		news = append(news, "you drew "+strings.Join(got, ", "))
+		if seat == swapped[0] || seat == swapped[1] {
+			news = append(news, "your hand now: "+strings.Join(diffTiles(after.Hand, nil), ", "))
+		} else {
+			news = append(news, "you drew "+strings.Join(got, ", "))
+		}
 	}
 	for p := range after.HandSizes {
-		if p == seat || p >= len(before.HandSizes) {
+		if p == seat || p >= len(before.HandSizes) || p == swapped[0] || p == swapped[1] {
 			continue
 		}
 		if d := after.HandSizes[p] - before.HandSizes[p]; d > 0 {
