@@ -109,6 +109,9 @@ func (v *tableView) prime() {
 		v.rec.SetViewer(v.status.MySeat)
 	}
 	if v.earlier != nil {
+		if v.state != nil {
+			v.rec.SetKnowledge(v.state)
+		}
 		v.rec.Feed(v.earlier...)
 		v.earlier = nil
 		if v.state != nil {
@@ -129,7 +132,14 @@ func (v *tableView) update(u p2p.Update) {
 	if skip := v.rec.Len() - (u.Status.Entries - len(ents)); skip > 0 {
 		ents = ents[min(skip, len(ents)):]
 	}
+	// What our seat knows of its own cards, for the history to name our
+	// draws at a secret table (it knows them once the entries that drew
+	// them are committed: the cards step waits for our private opening).
+	v.rec.SetKnowledge(u.State)
 	v.rec.Feed(ents...)
+	if u.Status.Phase >= lockstep.PhaseOver {
+		v.rec.Flush() // no later knowledge is coming for what it holds
+	}
 	// Our own state holds the cards opened to everyone before the next
 	// action lists them (a secret table): told at once.
 	v.rec.SetCardHint(u.State)

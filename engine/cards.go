@@ -391,6 +391,34 @@ func (c *Cards) Value(h Handle, seat int) (uint16, bool) {
 	return 0, false
 }
 
+// Unlearned reports whether a card opened to k's seat alone in c, and not
+// in before (the state of the step before), is missing from k: a private
+// opening that this seat's peer has not read yet. A front end that names
+// the seat's own cards waits for it. Open tables hold every value in the
+// state, so nothing there is ever unlearned.
+func (c *Cards) Unlearned(before *Cards, k *Knowledge) bool {
+	if c.mode == CardsOpen || k == nil || k.Seat < 0 || k.Seat >= MaxCardSeats {
+		return false
+	}
+	bit := uint16(1) << k.Seat
+	for d := range c.slots {
+		for p := range c.slots[d] {
+			s := &c.slots[d][p]
+			if s.pub || s.dead || s.seen&bit == 0 {
+				continue
+			}
+			h := Handle{Deck: uint8(d), Pos: uint16(p)}
+			if b := before.slot(h); b != nil && b.seen&bit != 0 {
+				continue
+			}
+			if _, ok := k.Card(h); !ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // Want appends the opening of h to to, unless it is already satisfied (to
 // has seen h, as Seen counts it, or h is public).
 func (c *Cards) Want(dst []Opening, h Handle, to int) []Opening {

@@ -31,7 +31,40 @@ type Recorder struct {
 	cheats  []Cheat
 	sync    Sync
 	votes   []Vote
+	// know is what the viewer's own peer knows of the cards opened to it
+	// alone (SetKnowledge): a Verifier's states hold none of it, so
+	// without it the history of a secret table could not name the
+	// viewer's own cards.
+	know *engine.Knowledge
+	// held: the steps (and the table lines after them) not told yet,
+	// oldest first, because the first of them opened a card to the viewer
+	// that know lacks (its peer reads a private opening after the step
+	// commits); waits counts the SetKnowledge calls they have waited.
+	held  []heldLine
+	waits int
 }
+
+// heldLine is a step to tell (step set) or a table line to add.
+type heldLine struct {
+	step  *heldStep
+	entry Entry
+}
+
+type heldStep struct {
+	prev, next engine.State
+	s          lockstep.ReplayStep
+	a          engine.Action
+	seq        uint64
+}
+
+// maxHeld bounds the lines held for the viewer's knowledge, and maxWaits
+// the updates they wait: beyond either, they are told without it (as a
+// table without SetKnowledge tells them), so a card its peer never reads
+// cannot stop the history.
+const (
+	maxHeld  = 256
+	maxWaits = 8
+)
 
 // NewRecorder returns a Recorder of an empty log for a spectator; games
 // resolves the roster's game (games.Lookup).
@@ -59,7 +92,7 @@ func (r *Recorder) Feed(entries ...*crypto.Envelope) {
 		}
 		if err := r.ver.Feed(env); err != nil {
 			r.failed = err
-			r.add(Entry{Seq: r.seq, Turn: r.turn, Kind: "table", Text: "the history stops here: " + err.Error()})
+			r.addLine(Entry{Seq: r.seq, Turn: r.turn, Kind: "table", Text: "the history stops here: " + err.Error()})
 		}
 	}
 }
@@ -85,9 +118,70 @@ func (r *Recorder) SetCardHint(state engine.State) {
 	if r.failed == nil {
 		if err := r.ver.PassCards(); err != nil {
 			r.failed = err
-			r.add(Entry{Seq: r.seq, Turn: r.turn, Kind: "table", Text: "the history stops here: " + err.Error()})
+			r.addLine(Entry{Seq: r.seq, Turn: r.turn, Kind: "table", Text: "the history stops here: " + err.Error()})
 		}
 	}
+}
+
+// SetKnowledge gives the recorder of a live peer its seat's knowledge of
+// the cards opened to it alone, from state (the peer's own state, which
+// the recorder keeps reading: give it a copy), so that the history names
+// the viewer's own cards at a secret table as at an open one. The
+// knowledge is used only to tell steps to the viewer's seat, never in the
+// Verifier's checks. A step that opened a card to the viewer that the
+// knowledge lacks (its peer reads a private opening just after the step
+// commits) is held, with everything after it, until a later SetKnowledge
+// knows the card (or Flush).
+func (r *Recorder) SetKnowledge(state engine.State) {
+	if cs, ok := state.(engine.CardState); ok {
+		r.know = cs.Cards().Knowledge()
+	}
+	if len(r.held) > 0 {
+		r.waits++
+		r.release(r.waits > maxWaits)
+	}
+}
+
+// Flush tells every held step now, with what the knowledge holds (at the
+// end of a game, say, when no later knowledge is coming).
+func (r *Recorder) Flush() { r.release(true) }
+
+// release tells the held lines in order, up to the first step whose
+// cards the knowledge still lacks (all of them if force).
+func (r *Recorder) release(force bool) {
+	for len(r.held) > 0 {
+		h := r.held[0]
+		if h.step != nil && !force && r.unlearned(h.step.prev, h.step.next) {
+			return
+		}
+		r.held = r.held[1:]
+		if h.step != nil {
+			r.tell(h.step)
+		} else {
+			r.add(h.entry)
+		}
+	}
+	r.held, r.waits = nil, 0
+}
+
+// unlearned reports whether the step from prev to next opened a card to
+// the viewer that its knowledge lacks.
+func (r *Recorder) unlearned(prev, next engine.State) bool {
+	if r.know == nil || r.know.Seat != r.viewer {
+		return false
+	}
+	a, ok1 := prev.(engine.CardState)
+	b, ok2 := next.(engine.CardState)
+	return ok1 && ok2 && b.Cards().Unlearned(a.Cards(), r.know)
+}
+
+// addLine adds a table line, after the held steps if any.
+func (r *Recorder) addLine(e Entry) {
+	if len(r.held) > 0 {
+		r.held = append(r.held, heldLine{entry: e})
+		return
+	}
+	r.add(e)
 }
 
 // Len is the number of entries fed so far.
@@ -131,11 +225,26 @@ func (r *Recorder) add(e Entry) {
 	}
 }
 
-// step tells one step of the game (the Verifier's OnStep).
+// step tells one step of the game (the Verifier's OnStep), or holds it
+// for the viewer's knowledge of its cards.
 func (r *Recorder) step(prev, next engine.State, s lockstep.ReplayStep, a engine.Action) {
-	defer func() { r.seq++; r.turn = next.Turn() + 1 }()
+	h := &heldStep{prev: prev, next: next, s: s, a: a, seq: r.seq}
+	r.seq, r.turn = r.seq+1, next.Turn()+1
+	if len(r.held) == 0 && !r.unlearned(prev, next) {
+		r.tell(h)
+		return
+	}
+	r.held = append(r.held, heldLine{step: h})
+	if len(r.held) > maxHeld {
+		r.release(true)
+	}
+}
+
+// tell tells one step.
+func (r *Recorder) tell(h *heldStep) {
+	prev, next, s, a := h.prev, h.next, h.s, h.a
 	who := prev.ToAct()
-	e := Entry{Seq: r.seq, Turn: prev.Turn() + 1, Kind: s.Kind}
+	e := Entry{Seq: h.seq, Turn: prev.Turn() + 1, Kind: s.Kind}
 	switch s.Kind {
 	case "drop":
 		e.Text = "dropped by agreement"
@@ -145,7 +254,7 @@ func (r *Recorder) step(prev, next engine.State, s lockstep.ReplayStep, a engine
 	case "chance", "cards":
 		// On a secret table the card layer opens what chance draws on an
 		// open one (the card turned over): told the same way.
-		n := narrate(prev, next, who, engine.Action{}, r.viewer)
+		n := r.narrate(prev, next, who, engine.Action{})
 		if n.What == "" {
 			// An outcome of the step before (the cards a play drew): it
 			// belongs to that line.
@@ -158,7 +267,7 @@ func (r *Recorder) step(prev, next engine.State, s lockstep.ReplayStep, a engine
 		r.add(e)
 		return
 	}
-	n := narrate(prev, next, who, a, r.viewer)
+	n := r.narrate(prev, next, who, a)
 	e.Seat, e.Who, e.Text, e.Outcome = s.Seat+1, r.seatName(s.Seat), n.What, n.Outcome
 	if inf, ok := prev.(engine.ActionInformer); ok {
 		if t := inf.ActionInfo(a).Target; t.Kind != "" && t.Kind != engine.TargetButton && t.Kind != engine.TargetCard {
@@ -171,6 +280,22 @@ func (r *Recorder) step(prev, next engine.State, s lockstep.ReplayStep, a engine
 		e.Who += " [left; played by the bot]"
 	}
 	r.add(e)
+}
+
+// narrate tells one step for the viewer, with the viewer's knowledge of
+// its own cards attached to both states for the telling only (a
+// Verifier's state carries none, and keeps none).
+func (r *Recorder) narrate(prev, next engine.State, who engine.Actor, a engine.Action) engine.Narration {
+	if r.know != nil && r.know.Seat == r.viewer {
+		for _, st := range []engine.State{prev, next} {
+			if cs, ok := st.(engine.CardState); ok && cs.Cards().Knowledge() == nil {
+				c := cs.Cards()
+				c.SetKnowledge(r.know)
+				defer c.SetKnowledge(nil)
+			}
+		}
+	}
+	return narrate(prev, next, who, a, r.viewer)
 }
 
 // mergeOutcome adds an outcome to the last line of the game (not a table
@@ -235,10 +360,10 @@ func (r *Recorder) Event(ev lockstep.Event, seatOf int, name string) {
 	t := Entry{Seq: r.seq, Turn: r.turn, Kind: "table", Text: ev.Text}
 	switch ev.Kind {
 	case lockstep.EventJoined, lockstep.EventStarted, lockstep.EventRefused, lockstep.EventResumed, lockstep.EventWaiting, lockstep.EventDropVote, lockstep.EventCards:
-		r.add(t)
+		r.addLine(t)
 	case lockstep.EventDropped:
 		t.Text = "dropped by agreement: " + r.seatList(ev.Seats)
-		r.add(t)
+		r.addLine(t)
 	case lockstep.EventTurn:
 		r.sync = Sync{OK: true, Text: fmt.Sprintf("state hashes of all peers agree (turn %d, step %d)", ev.Turn, ev.Seq)}
 	case lockstep.EventGameOver:
@@ -246,7 +371,7 @@ func (r *Recorder) Event(ev lockstep.Event, seatOf int, name string) {
 		if !strings.HasPrefix(t.Text, "game over") {
 			t.Text = "game over: " + t.Text
 		}
-		r.add(t)
+		r.addLine(t)
 	case lockstep.EventRejected:
 		if ev.Cheat == lockstep.CheatWrongHash || ev.Cheat == lockstep.CheatWrongCheckpoint {
 			// A state hash that differs from ours is no cheat yet: the
@@ -254,19 +379,19 @@ func (r *Recorder) Event(ev lockstep.Event, seatOf int, name string) {
 			// named) follows.
 			r.sync = Sync{OK: false, Text: ev.Text}
 			t.Kind, t.Seat = "desync", seatOf+1
-			r.add(t)
+			r.addLine(t)
 			return
 		}
 		c := Cheat{Kind: "rejected", Seat: seatOf + 1, Name: name, Text: ev.Text}
 		r.cheats = append(r.cheats, c)
 		t.Kind = "cheat"
 		t.Seat, t.Text = c.Seat, "rejected: "+ev.Text
-		r.add(t)
+		r.addLine(t)
 	case lockstep.EventEquivocation:
 		c := Cheat{Kind: "equivocation", Seat: seatOf + 1, Name: name, Text: fmt.Sprintf("%s signed two different envelopes for one slot: proof of cheating, the game stops", nameOr(name, seatOf))}
 		r.cheats = append(r.cheats, c)
 		t.Kind, t.Seat, t.Text = "cheat", c.Seat, c.Text
-		r.add(t)
+		r.addLine(t)
 	case lockstep.EventDesync:
 		text := ev.Text
 		if ev.Desync != nil {
@@ -275,7 +400,7 @@ func (r *Recorder) Event(ev lockstep.Event, seatOf int, name string) {
 		r.sync = Sync{OK: false, Text: text}
 		r.cheats = append(r.cheats, Cheat{Kind: "desync", Seat: seatOf + 1, Name: name, Text: text})
 		t.Kind = "desync"
-		r.add(t)
+		r.addLine(t)
 	}
 }
 
@@ -283,12 +408,12 @@ func (r *Recorder) Event(ev lockstep.Event, seatOf int, name string) {
 // the history.
 func (r *Recorder) Cheat(c Cheat) {
 	r.cheats = append(r.cheats, c)
-	r.add(Entry{Seq: r.seq, Turn: r.turn, Kind: "cheat", Seat: c.Seat, Text: "CHEAT: " + c.Text})
+	r.addLine(Entry{Seq: r.seq, Turn: r.turn, Kind: "cheat", Seat: c.Seat, Text: "CHEAT: " + c.Text})
 }
 
 // Note adds a line about the table (what the validator dropped, …).
 func (r *Recorder) Note(text string) {
-	r.add(Entry{Seq: r.seq, Turn: r.turn, Kind: "table", Text: text})
+	r.addLine(Entry{Seq: r.seq, Turn: r.turn, Kind: "table", Text: text})
 }
 
 func nameOr(name string, seat int) string {

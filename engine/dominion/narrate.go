@@ -91,11 +91,14 @@ func viewChanges(b, a *View, who engine.Actor, act engine.Action, s, next *State
 			(b.Players[i].Hand == 0 || next.p[i].turns != s.p[i].turns)
 	}
 	// Cards that came into the viewer's hand: a new hand is told whole,
-	// also in the step after the Clean-up, where the beacon (or the card
-	// layer) tells the values of the cards it drew.
-	if (newHand(a.Seat) || s.phase == phaseEnd && s.cur == a.Seat) && len(a.Hand) > 0 {
+	// also in the step after the Clean-up or the first deal, where the
+	// beacon (or the card layer) tells the values of the cards drawn.
+	switch drawn := diffCounts(a.Hand, b.Hand); {
+	case len(drawn) == 0:
+	case newHand(a.Seat) || s.phase == phaseEnd && s.cur == a.Seat ||
+		len(b.Hand) == 0 && a.Seat < len(s.p) && s.p[a.Seat].turns == 0: // the first hand, its values told after the deal
 		out = append(out, "your new hand: "+strings.Join(diffCounts(a.Hand, nil), ", "))
-	} else if drawn := diffCounts(a.Hand, b.Hand); len(drawn) > 0 {
+	default:
 		out = append(out, "you got "+strings.Join(drawn, ", "))
 	}
 	// Other seats' hands growing: how many, not which.
