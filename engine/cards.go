@@ -391,14 +391,14 @@ func (c *Cards) Value(h Handle, seat int) (uint16, bool) {
 	return 0, false
 }
 
-// Unlearned reports whether a card opened to k's seat alone in c, and not
-// in before (the state of the step before), is missing from k: a private
-// opening that this seat's peer has not read yet. A front end that names
-// the seat's own cards waits for it. Open tables hold every value in the
+// Unlearned appends to dst the cards opened to k's seat alone in c, and
+// not in before (the state of the step before), that k lacks: private
+// openings that this seat's peer has not read yet. A front end that names
+// the seat's own cards waits for them. Open tables hold every value in the
 // state, so nothing there is ever unlearned.
-func (c *Cards) Unlearned(before *Cards, k *Knowledge) bool {
+func (c *Cards) Unlearned(dst []Handle, before *Cards, k *Knowledge) []Handle {
 	if c.mode == CardsOpen || k == nil || k.Seat < 0 || k.Seat >= MaxCardSeats {
-		return false
+		return dst
 	}
 	bit := uint16(1) << k.Seat
 	for d := range c.slots {
@@ -412,11 +412,11 @@ func (c *Cards) Unlearned(before *Cards, k *Knowledge) bool {
 				continue
 			}
 			if _, ok := k.Card(h); !ok {
-				return true
+				dst = append(dst, h)
 			}
 		}
 	}
-	return false
+	return dst
 }
 
 // Want appends the opening of h to to, unless it is already satisfied (to

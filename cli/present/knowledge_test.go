@@ -67,10 +67,17 @@ func TestSecretHistoryNamesYourOwnCards(t *testing.T) {
 	}
 }
 
-// secretDominionHistory plays a secret two-seat Dominion game of random
-// bots for a few turns and returns the first peer's history, its seat and
-// how many turns it ended.
+// secretDominionHistory is secretHistory's Dominion, the knowledge one
+// update late.
 func secretDominionHistory(t *testing.T, withKnowledge bool) ([]Entry, int, int) {
+	return secretHistory(t, "dominion", withKnowledge, 1)
+}
+
+// secretHistory plays a secret two-seat game of random bots for a few
+// turns and returns the first peer's history, its seat and how many
+// turns it ended. Its recorder gets the peer's knowledge of its cards
+// knowLag updates late (none if !withKnowledge).
+func secretHistory(t *testing.T, game string, withKnowledge bool, knowLag int) ([]Entry, int, int) {
 	t.Helper()
 	var peers []*lockstep.Node
 	for i := range 2 {
@@ -85,7 +92,7 @@ func secretDominionHistory(t *testing.T, withKnowledge bool) ([]Entry, int, int)
 		peers = append(peers, nd)
 	}
 	rec := NewRecorder(games.Lookup)
-	g, err := games.Lookup("dominion")
+	g, err := games.Lookup(game)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +104,7 @@ func secretDominionHistory(t *testing.T, withKnowledge bool) ([]Entry, int, int)
 		t.Fatal(err)
 	}
 	viewerSet := false
-	var late engine.State
+	var knows []*engine.Knowledge
 	run := func() {
 		for moved := true; moved; {
 			moved = false
@@ -109,16 +116,26 @@ func secretDominionHistory(t *testing.T, withKnowledge bool) ([]Entry, int, int)
 							rec.SetViewer(nd.Status().MySeat)
 							viewerSet = true
 						}
-						// The knowledge one update late: a runner's peer reads
-						// a private opening off its loop, after the step that
-						// drew the card commits and is reported.
-						if withKnowledge && late != nil {
-							rec.SetKnowledge(late)
+						// The state as it is, with the knowledge it had
+						// knowLag updates ago: a runner's peer reads a private
+						// opening off its loop, after the step that drew the
+						// card commits and is reported.
+						if st := nd.State(); st != nil {
+							cs := st.(engine.CardState)
+							if k := cs.Cards().Knowledge(); k != nil {
+								knows = append(knows, k.Clone())
+							}
+							if withKnowledge && len(knows) > 0 {
+								k := engine.NewKnowledge(knows[0].Seat) // nothing read yet
+								if i := len(knows) - 1 - knowLag; i >= 0 {
+									k = knows[i]
+								}
+								view := st.Clone()
+								view.(engine.CardState).Cards().SetKnowledge(k)
+								rec.SetKnowledge(view)
+							}
 						}
 						rec.Feed(rd.Entries...)
-						if nd.State() != nil {
-							late = nd.State().Clone()
-						}
 					}
 					for _, env := range rd.Messages {
 						_ = peers[1-i].Step(env)
@@ -168,4 +185,23 @@ func secretDominionHistory(t *testing.T, withKnowledge bool) ([]Entry, int, int)
 		}
 	}
 	return rec.History(), me, ended
+}
+
+// TestSecretHistoryWaitsForTheFirstHand: at the start of a secret game a
+// peer reads its first hand behind the setup's proofs, a dozen updates
+// after the deal is committed (as measured at a four-seat Infinite City
+// table), and the deal is still told with the tiles the viewer drew.
+func TestSecretHistoryWaitsForTheFirstHand(t *testing.T) {
+	hist, _, _ := secretHistory(t, "infinitecity", true, 16)
+	for _, e := range hist {
+		if e.Kind == "chance" || e.Kind == "action" {
+			told := e.Text + "; " + e.Outcome
+			i := strings.Index(told, "you drew ")
+			if i < 0 || len(strings.Split(strings.SplitN(told[i+len("you drew "):], ";", 2)[0], ", ")) != 5 {
+				t.Fatalf("the first deal is told as %q — %q, without the viewer's five tiles", e.Text, e.Outcome)
+			}
+			return
+		}
+	}
+	t.Fatal("no step in the history")
 }

@@ -55,6 +55,9 @@ type heldStep struct {
 	s          lockstep.ReplayStep
 	a          engine.Action
 	seq        uint64
+	// missing: the cards it opened to the viewer that the knowledge
+	// lacks, less those learned since.
+	missing []engine.Handle
 }
 
 // maxHeld bounds the lines held for the viewer's knowledge, and maxWaits
@@ -63,7 +66,7 @@ type heldStep struct {
 // cannot stop the history.
 const (
 	maxHeld  = 256
-	maxWaits = 8
+	maxWaits = 256
 )
 
 // NewRecorder returns a Recorder of an empty log for a spectator; games
@@ -124,34 +127,61 @@ func (r *Recorder) SetCardHint(state engine.State) {
 }
 
 // SetKnowledge gives the recorder of a live peer its seat's knowledge of
-// the cards opened to it alone, from state (the peer's own state, which
-// the recorder keeps reading: give it a copy), so that the history names
-// the viewer's own cards at a secret table as at an open one. The
-// knowledge is used only to tell steps to the viewer's seat, never in the
-// Verifier's checks. A step that opened a card to the viewer that the
-// knowledge lacks (its peer reads a private opening just after the step
-// commits) is held, with everything after it, until a later SetKnowledge
-// knows the card (or Flush).
+// the cards opened to it alone, from state (the peer's own state), so that
+// the history names the viewer's own cards at a secret table as at an open
+// one. The knowledge is used only to tell steps to the viewer's seat,
+// never in the Verifier's checks. A step that opened a card to the viewer
+// that the knowledge lacks (its peer reads a private opening after the
+// step commits: at the start of a game, behind the setup's proofs, a dozen
+// updates later and more) is held, with everything after it, until a
+// SetKnowledge knows the card or shows it opened to everyone since (its
+// value then comes from there) or reshuffled away, or until Flush.
 func (r *Recorder) SetKnowledge(state engine.State) {
-	if cs, ok := state.(engine.CardState); ok {
-		r.know = cs.Cards().Knowledge()
+	cs, ok := state.(engine.CardState)
+	if !ok {
+		return
 	}
-	if len(r.held) > 0 {
-		r.waits++
-		r.release(r.waits > maxWaits)
+	live := cs.Cards()
+	r.know = live.Knowledge().Clone() // public values are added below
+	if r.know == nil || len(r.held) == 0 {
+		return
 	}
+	for _, h := range r.held {
+		if h.step == nil {
+			continue
+		}
+		left := h.step.missing[:0]
+		for _, c := range h.step.missing {
+			if _, known := r.know.Card(c); known {
+				continue
+			}
+			if v, open := live.Public(c); open {
+				_ = r.know.Learn(c, v) // the value everyone knows now
+				continue
+			}
+			// The peer's own state opens a card to its seat and learns it
+			// at once, when its card layer has read it: until then it is
+			// coming, unless it was reshuffled away since.
+			if !live.Dead(c) {
+				left = append(left, c)
+			}
+		}
+		h.step.missing = left
+	}
+	r.waits++
+	r.release(r.waits > maxWaits)
 }
 
 // Flush tells every held step now, with what the knowledge holds (at the
 // end of a game, say, when no later knowledge is coming).
 func (r *Recorder) Flush() { r.release(true) }
 
-// release tells the held lines in order, up to the first step whose
-// cards the knowledge still lacks (all of them if force).
+// release tells the held lines in order, up to the first step with a card
+// the knowledge still lacks (all of them if force).
 func (r *Recorder) release(force bool) {
 	for len(r.held) > 0 {
 		h := r.held[0]
-		if h.step != nil && !force && r.unlearned(h.step.prev, h.step.next) {
+		if h.step != nil && !force && len(h.step.missing) > 0 {
 			return
 		}
 		r.held = r.held[1:]
@@ -164,15 +194,18 @@ func (r *Recorder) release(force bool) {
 	r.held, r.waits = nil, 0
 }
 
-// unlearned reports whether the step from prev to next opened a card to
-// the viewer that its knowledge lacks.
-func (r *Recorder) unlearned(prev, next engine.State) bool {
+// unlearned lists the cards the step from prev to next opened to the
+// viewer that its knowledge lacks.
+func (r *Recorder) unlearned(prev, next engine.State) []engine.Handle {
 	if r.know == nil || r.know.Seat != r.viewer {
-		return false
+		return nil
 	}
 	a, ok1 := prev.(engine.CardState)
 	b, ok2 := next.(engine.CardState)
-	return ok1 && ok2 && b.Cards().Unlearned(a.Cards(), r.know)
+	if !ok1 || !ok2 {
+		return nil
+	}
+	return b.Cards().Unlearned(nil, a.Cards(), r.know)
 }
 
 // addLine adds a table line, after the held steps if any.
@@ -228,9 +261,9 @@ func (r *Recorder) add(e Entry) {
 // step tells one step of the game (the Verifier's OnStep), or holds it
 // for the viewer's knowledge of its cards.
 func (r *Recorder) step(prev, next engine.State, s lockstep.ReplayStep, a engine.Action) {
-	h := &heldStep{prev: prev, next: next, s: s, a: a, seq: r.seq}
+	h := &heldStep{prev: prev, next: next, s: s, a: a, seq: r.seq, missing: r.unlearned(prev, next)}
 	r.seq, r.turn = r.seq+1, next.Turn()+1
-	if len(r.held) == 0 && !r.unlearned(prev, next) {
+	if len(r.held) == 0 && len(h.missing) == 0 {
 		r.tell(h)
 		return
 	}
