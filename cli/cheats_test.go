@@ -200,3 +200,34 @@ func TestCheatsInTheTUILogAndSpectate(t *testing.T) {
 		}
 	}
 }
+
+// TestTheGameBeginsBeforeItsFirstStep: when the update that draws the
+// seats also holds the first deal (the runner reports a Ready's events
+// after its entries), the history still says the game began before it
+// tells the deal.
+func TestTheGameBeginsBeforeItsFirstStep(t *testing.T) {
+	_, log := replayTestLog(t)
+	h, err := p2p.NewHost(p2p.HostConfig{NoQUIC: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	v := newTableView("Test", h, true)
+	begun := "seats drawn; the game begins"
+	v.update(p2p.Update{Status: lockstep.Status{Phase: lockstep.PhasePlaying, Entries: len(log)}, Entries: log,
+		Events: []lockstep.Event{{Kind: lockstep.EventStarted, Text: begun}}})
+	var lines []string
+	started, first := -1, -1
+	for i, e := range v.snapshot().History {
+		lines = append(lines, e.Line())
+		if strings.Contains(e.Text, begun) && started < 0 {
+			started = i
+		}
+		if e.Kind != "table" && first < 0 {
+			first = i
+		}
+	}
+	if started < 0 || first < 0 || started > first {
+		t.Fatalf("the game begins at line %d, its first step is line %d:\n%s", started, first, strings.Join(lines, "\n"))
+	}
+}

@@ -136,6 +136,14 @@ func (v *tableView) update(u p2p.Update) {
 	// draws at a secret table (it knows them once the entries that drew
 	// them are committed: the cards step waits for our private opening).
 	v.rec.SetKnowledge(u.State)
+	// The line that the game began comes before its first step: the
+	// runner reports a Ready's events after its entries, and the Ready
+	// that draws the seats may already hold the first deal.
+	for _, ev := range u.Events {
+		if ev.Kind == lockstep.EventStarted {
+			v.rec.Event(ev, -1, "")
+		}
+	}
 	v.rec.Feed(ents...)
 	if u.Status.Phase >= lockstep.PhaseOver {
 		v.rec.Flush() // no later knowledge is coming for what it holds
@@ -162,6 +170,8 @@ func (v *tableView) update(u p2p.Update) {
 				v.selfWait = false
 				continue
 			}
+		case lockstep.EventStarted:
+			continue // told before the entries
 		case lockstep.EventDropVote:
 			v.votes = append(v.votes, present.Vote{Voter: u.Status.MySeat + 1, Seats: plus1(ev.Seats)})
 		case lockstep.EventDropped:
