@@ -350,3 +350,26 @@ func TestEmbassySwapIsToldAsASwap(t *testing.T) {
 		t.Errorf("seat 2, not in the swap, is told %q", o)
 	}
 }
+
+// TestPostOfficeDrawIsCounted: the others are told how many tiles a seat
+// drew, in words ("2 tiles"), never which: a Post Office laid from a hand
+// of five and two tiles drawn is two drawn, not the one more in hand that
+// the history said before.
+func TestPostOfficeDrawIsCounted(t *testing.T) {
+	s := table(t, 2)
+	s.put(t, 0, 0, "Factory")
+	s.give(t, 0, "Post Office", "Factory", "Factory", "Factory", "Factory")
+	s.give(t, 1, "Factory")
+	prev := s.Clone().(*State)
+	po := engine.Action{Op: OpPlay, Args: []int32{held(t, s, "Post Office"), 1, 0}}
+	must(t, s, po)
+	told := prev.Narrate(s, engine.SeatActor(0), po, 1).Outcome
+	prev = s.Clone().(*State)
+	anyChance(t, s)
+	if o := prev.Narrate(s, engine.ChanceActor(), engine.Action{}, 1).Outcome; o != "" {
+		told += "; " + o
+	}
+	if !strings.Contains(told, "seat 1 drew 2 tiles") || strings.Contains(told, "(s)") || strings.Contains(told, "drew 1") {
+		t.Fatalf("seat 2 is told %q, want \"seat 1 drew 2 tiles\"", told)
+	}
+}

@@ -56,7 +56,7 @@ func (s *State) Narrate(next engine.State, who engine.Actor, a engine.Action, se
 	}
 	// A swap of hands changes two hand sizes without a draw: it is told
 	// as the swap (and to either of the two, the hand it got), not as
-	// "drew 1 tile(s)".
+	// "drew 1 tile".
 	swapped := [2]int{-1, -1}
 	if who.Kind == engine.ActorSeat && a.Op == OpSeat && len(a.Args) == 1 {
 		swapped = [2]int{who.Seat, int(a.Args[0])}
@@ -69,12 +69,22 @@ func (s *State) Narrate(next engine.State, who engine.Actor, a engine.Action, se
 			news = append(news, "you drew "+strings.Join(got, ", "))
 		}
 	}
+	// A tile laid from the hand left it in the step that drew: counted
+	// back, so a Post Office's two draws are told as two.
+	laid := -1
+	if who.Kind == engine.ActorSeat && a.Op == OpPlay && len(a.Args) == 3 && s.reason == endNone && len(s.stack) > 0 && s.top().kind != tkPlayPeek {
+		laid = who.Seat
+	}
 	for p := range after.HandSizes {
 		if p == seat || p >= len(before.HandSizes) || p == swapped[0] || p == swapped[1] {
 			continue
 		}
-		if d := after.HandSizes[p] - before.HandSizes[p]; d > 0 {
-			news = append(news, fmt.Sprintf("seat %d drew %d tile(s)", p+1, d))
+		d := after.HandSizes[p] - before.HandSizes[p]
+		if p == laid {
+			d++
+		}
+		if d > 0 {
+			news = append(news, fmt.Sprintf("seat %d drew %s", p+1, tiles(d)))
 		}
 	}
 	if len(after.Peek) > 0 && len(before.Peek) == 0 {
@@ -93,6 +103,14 @@ func (s *State) Narrate(next engine.State, who engine.Actor, a engine.Action, se
 	}
 	out.Outcome = strings.Join(news, "; ")
 	return out
+}
+
+// tiles is "1 tile" or "n tiles".
+func tiles(n int) string {
+	if n == 1 {
+		return "1 tile"
+	}
+	return fmt.Sprintf("%d tiles", n)
 }
 
 func nameOf(t ViewTile) string {
