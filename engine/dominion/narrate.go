@@ -101,12 +101,23 @@ func viewChanges(b, a *View, who engine.Actor, act engine.Action, s, next *State
 	default:
 		out = append(out, "you got "+strings.Join(drawn, ", "))
 	}
+	// An Action card played from the hand left it in the step that drew
+	// (Smithy, Laboratory, Village): counted back, so that Smithy's three
+	// cards are told as three, not two.
+	played := -1
+	if who.Kind == engine.ActorSeat && (act.Op == opPlay || act.Op == opPick && s.ask == askThrone) {
+		played = who.Seat
+	}
 	// Other seats' hands growing: how many, not which.
 	for i := range a.Players {
 		if i == a.Seat || i >= len(b.Players) {
 			continue
 		}
-		if d := a.Players[i].Hand - b.Players[i].Hand; d > 0 || newHand(i) && a.Players[i].Hand > 0 {
+		d := a.Players[i].Hand - b.Players[i].Hand
+		if i == played {
+			d++
+		}
+		if d > 0 || newHand(i) && a.Players[i].Hand > 0 {
 			if newHand(i) {
 				out = append(out, fmt.Sprintf("seat %d drew a new hand", i+1))
 			} else {

@@ -233,3 +233,29 @@ func legalOp(t *testing.T, s *State, op uint16) engine.Action {
 	t.Fatalf("no legal action with op %d in %v", op, s.Legal(nil))
 	return engine.Action{}
 }
+
+// TestNarrationCountsTheCardsAPlayDrew: Smithy played from the hand
+// draws three cards, and the others are told three, not the two more
+// cards in hand that the history said before; a Throne Room's Smithy six.
+func TestNarrationCountsTheCardsAPlayDrew(t *testing.T) {
+	told := func(s *State, a engine.Action) string {
+		t.Helper()
+		a = resolve(s, a)
+		prev := s.Clone().(*State)
+		do(t, s, 0, a)
+		return prev.Narrate(s, engine.SeatActor(0), a, 1).Outcome
+	}
+	s := table(t, 2, Smithy)
+	give(s, 0, &s.p[0].hand, Smithy, Estate)
+	deck(s, 0, Copper, Silver, Gold, Estate)
+	if o := told(s, play(Smithy)); !strings.Contains(o, "seat 1 drew 3 cards") {
+		t.Errorf("Smithy: seat 2 is told %q, want \"seat 1 drew 3 cards\"", o)
+	}
+	s = table(t, 2, ThroneRoom, Smithy)
+	give(s, 0, &s.p[0].hand, ThroneRoom, Smithy)
+	deck(s, 0, Copper, Copper, Copper, Copper, Copper, Copper, Estate)
+	do(t, s, 0, play(ThroneRoom))
+	if o := told(s, pick(Smithy)); !strings.Contains(o, "seat 1 drew 6 cards") {
+		t.Errorf("Throne Room's Smithy: seat 2 is told %q, want \"seat 1 drew 6 cards\"", o)
+	}
+}
