@@ -90,23 +90,29 @@ func viewChanges(b, a *View, who engine.Actor, act engine.Action, s, next *State
 		return i >= 0 && i < len(b.Players) && i < len(s.p) && i < len(next.p) &&
 			(b.Players[i].Hand == 0 || next.p[i].turns != s.p[i].turns)
 	}
-	// Cards that came into the viewer's hand: a new hand is told whole,
-	// also in the step after the Clean-up or the first deal, where the
-	// beacon (or the card layer) tells the values of the cards drawn.
-	switch drawn := diffCounts(a.Hand, b.Hand); {
-	case len(drawn) == 0:
-	case newHand(a.Seat) || s.phase == phaseEnd && s.cur == a.Seat ||
-		len(b.Hand) == 0 && a.Seat < len(s.p) && s.p[a.Seat].turns == 0: // the first hand, its values told after the deal
-		out = append(out, "your new hand: "+strings.Join(diffCounts(a.Hand, nil), ", "))
-	default:
-		out = append(out, "you got "+strings.Join(drawn, ", "))
-	}
 	// An Action card played from the hand left it in the step that drew
 	// (Smithy, Laboratory, Village): counted back, so that Smithy's three
 	// cards are told as three, not two.
 	played := -1
 	if who.Kind == engine.ActorSeat && (act.Op == opPlay || act.Op == opPick && s.ask == askThrone) {
 		played = who.Seat
+	}
+	hand := b.Hand
+	if played == a.Seat && played >= 0 {
+		// The viewer's own play: its card is out of the hand before the
+		// draw, so a drawn card of its kind is told too.
+		hand = without(b.Hand, CardName(s.argCard(act, a.Seat)))
+	}
+	// Cards that came into the viewer's hand: a new hand is told whole,
+	// also in the step after the Clean-up or the first deal, where the
+	// beacon (or the card layer) tells the values of the cards drawn.
+	switch drawn := diffCounts(a.Hand, hand); {
+	case len(drawn) == 0:
+	case newHand(a.Seat) || s.phase == phaseEnd && s.cur == a.Seat ||
+		len(b.Hand) == 0 && a.Seat < len(s.p) && s.p[a.Seat].turns == 0: // the first hand, its values told after the deal
+		out = append(out, "your new hand: "+strings.Join(diffCounts(a.Hand, nil), ", "))
+	default:
+		out = append(out, "you got "+strings.Join(drawn, ", "))
 	}
 	// Other seats' hands growing: how many, not which.
 	for i := range a.Players {
@@ -184,6 +190,20 @@ func plural(n int, what string) string {
 		return "1 " + what
 	}
 	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// without is cs less one card named name.
+func without(cs []CardCount, name string) []CardCount {
+	out := make([]CardCount, 0, len(cs))
+	for _, c := range cs {
+		if c.Card == name {
+			c.Count--
+		}
+		if c.Count > 0 {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // diffCounts lists the cards in a but not in b, with their counts.

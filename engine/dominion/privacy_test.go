@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -257,5 +258,26 @@ func TestNarrationCountsTheCardsAPlayDrew(t *testing.T) {
 	do(t, s, 0, play(ThroneRoom))
 	if o := told(s, pick(Smithy)); !strings.Contains(o, "seat 1 drew 6 cards") {
 		t.Errorf("Throne Room's Smithy: seat 2 is told %q, want \"seat 1 drew 6 cards\"", o)
+	}
+}
+
+// TestNarrationNamesADrawnCardOfThePlayedKind: Smithy played from the
+// hand draws a Smithy; its owner is told that Smithy among the cards it
+// got (the list was a difference of counts, and the Smithy drawn made up
+// for the one played).
+func TestNarrationNamesADrawnCardOfThePlayedKind(t *testing.T) {
+	s := table(t, 2, Smithy)
+	give(s, 0, &s.p[0].hand, Smithy, Estate)
+	deck(s, 0, Smithy, Copper, Copper, Estate)
+	a := resolve(s, play(Smithy))
+	prev := s.Clone().(*State)
+	do(t, s, 0, a)
+	o := prev.Narrate(s, engine.SeatActor(0), a, 0).Outcome
+	got := ""
+	if i := strings.Index(o, "you got "); i >= 0 {
+		got = strings.SplitN(o[i+len("you got "):], ";", 2)[0]
+	}
+	if parts := strings.Split(got, ", "); len(parts) != 2 || !slices.Contains(parts, "Smithy") || !slices.Contains(parts, "2×Copper") {
+		t.Fatalf("the owner is told %q, want it got a Smithy and 2×Copper", o)
 	}
 }
