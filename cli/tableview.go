@@ -109,9 +109,6 @@ func (v *tableView) prime() {
 		v.rec.SetViewer(v.status.MySeat)
 	}
 	if v.earlier != nil {
-		if v.state != nil {
-			v.rec.SetKnowledge(v.state)
-		}
 		v.rec.Feed(v.earlier...)
 		v.earlier = nil
 		if v.state != nil {
@@ -125,6 +122,11 @@ func (v *tableView) update(u p2p.Update) {
 	v.drainReach()
 	v.status = u.Status
 	v.joined = u.Joined
+	// What our seat knows of its own cards, for the history to name our
+	// draws at a secret table, from the entries read from disk on resume
+	// (prime) on: the recorder holds a step until our peer has read the
+	// cards it opened to us.
+	v.rec.SetKnowledge(u.State)
 	v.prime()
 	// The update's entries end the log at Status.Entries: skip any the
 	// recorder already has (those read from disk on resume).
@@ -132,10 +134,6 @@ func (v *tableView) update(u p2p.Update) {
 	if skip := v.rec.Len() - (u.Status.Entries - len(ents)); skip > 0 {
 		ents = ents[min(skip, len(ents)):]
 	}
-	// What our seat knows of its own cards, for the history to name our
-	// draws at a secret table (it knows them once the entries that drew
-	// them are committed: the cards step waits for our private opening).
-	v.rec.SetKnowledge(u.State)
 	// The line that the game began comes before its first step: the
 	// runner reports a Ready's events after its entries, and the Ready
 	// that draws the seats may already hold the first deal.
