@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/boardmesh/boardmesh/p2p"
@@ -57,7 +58,23 @@ func existingHome(flag string) (string, error) {
 	if alt := nearestHome(home); alt != "" {
 		return "", fmt.Errorf("%s (did you mean %s?)", msg, alt)
 	}
-	return "", fmt.Errorf("%s (it has no %s; 'boardmesh play', 'host', 'join' or 'keys' make one)", msg, p2p.IdentityFile)
+	if log := newestPlayLog(home); log != "" {
+		// Only 'play' tables were played here: they keep no identity,
+		// and none of them is resumed (its bots ran inside that play).
+		return "", fmt.Errorf("%s: it holds only 'boardmesh play' tables, which are not resumed (their bots ran inside that play); the latest is replayed with 'boardmesh replay %s'; 'boardmesh host', 'join' or 'keys' make a home whose tables resume", msg, log)
+	}
+	return "", fmt.Errorf("%s (it has no %s; 'boardmesh host', 'join' or 'keys' make one)", msg, p2p.IdentityFile)
+}
+
+// newestPlayLog is the log of your seat in the newest play session under
+// home, "" for none (play directories are named to sort by start time).
+func newestPlayLog(home string) string {
+	logs, _ := filepath.Glob(filepath.Join(home, "plays", "*", "peer0.log"))
+	if len(logs) == 0 {
+		return ""
+	}
+	sort.Strings(logs)
+	return logs[len(logs)-1]
 }
 
 // nearestHome suggests a home for a mistyped one: a sibling directory with

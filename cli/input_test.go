@@ -77,6 +77,26 @@ func TestResumeNeedsAnExistingHome(t *testing.T) {
 	if _, err := os.Stat(far); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("resume created %s", far)
 	}
+	// A home where only 'play' tables were played (they make no
+	// identity): it says a play table is not resumed and how the latest
+	// is replayed.
+	plays := filepath.Join(t.TempDir(), "boardmesh")
+	var newest string
+	for _, name := range []string{"20261201-101500.000-a1b2c3", "20261203-063118.774-e62a01"} {
+		d := filepath.Join(plays, "plays", name)
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		newest = filepath.Join(d, "peer0.log")
+		if err := os.WriteFile(newest, nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, errOut, code = run(t, "resume", "--home", plays)
+	if code == 0 || !strings.Contains(errOut, "not resumed") || !strings.Contains(errOut, "boardmesh replay "+newest) ||
+		strings.Contains(errOut, "'boardmesh play', 'host'") {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
 }
 
 // TestFirstRunSaysItMadeAHome: a command that may make a home (keys here;

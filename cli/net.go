@@ -82,16 +82,19 @@ func addSeatFlags(cmd *cobra.Command, nf *NetFlags) {
 
 // netSetup loads the identity and builds the common peer configuration.
 func netSetup(io *IOStreams, nf *NetFlags) (p2p.NetConfig, error) {
-	inet, err := nf.Internet.config(io, nf)
-	if err != nil {
-		return p2p.NetConfig{}, err
-	}
+	// The home first: a resume from a home that is not one stops before
+	// it says it is reaching the internet.
 	var home string
+	var err error
 	if nf.needHome {
 		home, err = existingHome(nf.Home)
 	} else {
 		home, err = resolveHome(nf.Home)
 	}
+	if err != nil {
+		return p2p.NetConfig{}, err
+	}
+	inet, err := nf.Internet.config(io, nf)
 	if err != nil {
 		return p2p.NetConfig{}, err
 	}

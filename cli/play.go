@@ -297,7 +297,9 @@ func playRun(opts *PlayOptions) error {
 		if r := me.Result(); r != nil {
 			return printSummary(opts.IO, false, g, table, humans, time.Since(start), nil)
 		}
-		fmt.Fprintln(opts.IO.ErrOut, "You left the game.")
+		// A play table is gone with this process (its bots ran in it), so
+		// there is nothing to resume; its log is kept for replay.
+		fmt.Fprintf(opts.IO.ErrOut, "You left the game. Its log is kept (a play table cannot be resumed: its bots ran inside this program):\n  boardmesh replay %s\n", me.Log.Path())
 		return nil
 	}
 	if ctxErr := opts.Ctx; ctxErr != nil && ctxErr.Err() != nil {

@@ -158,8 +158,8 @@ func TestTerminalPlayWithKeys(t *testing.T) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	if s := x.screen(); !strings.Contains(s, "You left the game") {
-		t.Fatalf("no goodbye after q:\n%s", s)
+	if s := x.screen(); !strings.Contains(s, "You left the game") || !strings.Contains(s, "boardmesh replay ") {
+		t.Fatalf("no goodbye, or no replay line for the log kept, after q:\n%s", s)
 	}
 }
 
