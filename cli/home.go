@@ -69,7 +69,7 @@ func existingHome(flag string) (string, error) {
 // newestPlayLog is the log of your seat in the newest play session under
 // home, "" for none (play directories are named to sort by start time).
 func newestPlayLog(home string) string {
-	logs, _ := filepath.Glob(filepath.Join(home, "plays", "*", "peer0.log"))
+	logs, _ := filepath.Glob(p2p.PeerLogPath(filepath.Join(home, playsDir, "*"), 0))
 	if len(logs) == 0 {
 		return ""
 	}

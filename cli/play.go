@@ -308,11 +308,15 @@ func playRun(opts *PlayOptions) error {
 	return printSummary(opts.IO, false, g, table, humans, time.Since(start), err, cheats...)
 }
 
+// playsDir is the folder of the boardmesh home that keeps the play
+// sessions' logs.
+const playsDir = "plays"
+
 // newPlayDir makes the directory of a new play session's logs under
 // home/plays, named so that names sort by start time, and removes the
 // oldest sessions beyond keepPlays.
 func newPlayDir(home string, now time.Time) (string, error) {
-	root := filepath.Join(home, "plays")
+	root := filepath.Join(home, playsDir)
 	if err := os.MkdirAll(root, 0o700); err != nil {
 		return "", fmt.Errorf("keep the play logs: %w", err)
 	}

@@ -163,7 +163,7 @@ func NewTable(ctx context.Context, cfg TableConfig) (t *Table, err error) {
 			return nil, err
 		}
 		dir := cfg.Dir
-		if p.Log, _, _, err = OpenLog(filepath.Join(dir, fmt.Sprintf("peer%d.log", i))); err != nil {
+		if p.Log, _, _, err = OpenLog(PeerLogPath(dir, i)); err != nil {
 			return nil, err
 		}
 		trusted := &Trusted{}
@@ -428,4 +428,11 @@ func (t *Table) Close() {
 			p.Host.Close()
 		}
 	}
+}
+
+// PeerLogPath is the log of peer i of a local table whose logs are kept in
+// dir (peer 0 is the player's seat): one name for the table that writes
+// it and for whatever looks for it later.
+func PeerLogPath(dir string, i int) string {
+	return filepath.Join(dir, fmt.Sprintf("peer%d.log", i))
 }

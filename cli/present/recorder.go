@@ -94,8 +94,7 @@ func (r *Recorder) Feed(entries ...*crypto.Envelope) {
 			return
 		}
 		if err := r.ver.Feed(env); err != nil {
-			r.failed = err
-			r.addLine(Entry{Seq: r.seq, Turn: r.turn, Kind: "table", Text: "the history stops here: " + err.Error()})
+			r.stop(err)
 		}
 	}
 }
@@ -120,10 +119,16 @@ func (r *Recorder) SetCardHint(state engine.State) {
 	})
 	if r.failed == nil {
 		if err := r.ver.PassCards(); err != nil {
-			r.failed = err
-			r.addLine(Entry{Seq: r.seq, Turn: r.turn, Kind: "table", Text: "the history stops here: " + err.Error()})
+			r.stop(err)
 		}
 	}
+}
+
+// stop ends the telling at an entry the Verifier refused, with a table
+// line that says why.
+func (r *Recorder) stop(err error) {
+	r.failed = err
+	r.addLine(Entry{Seq: r.seq, Turn: r.turn, Kind: "table", Text: "the history stops here: " + err.Error()})
 }
 
 // SetKnowledge gives the recorder of a live peer its seat's knowledge of
