@@ -39,8 +39,8 @@ func (P *point) force() {
 		ss[i], ps[i] = t.s, t.p
 	}
 	// From the identity: MultiScalarMult adds into the element it is
-	// called on (NewElement is the identity; a zero Element is not).
-	sum := r255.NewElement().MultiScalarMult(ss, ps)
+	// called on (NewIdentityElement is the identity; a zero Element is not a point).
+	sum := r255.NewIdentityElement().MultiScalarMult(ss, ps)
 	P.p.Add(&P.p, sum)
 	P.terms, P.encOK = nil, false
 }

@@ -27,11 +27,11 @@ func dleqVerify(name string, a, h, b kyber.Point, prf []byte) error {
 	if err != nil {
 		return err
 	}
-	lhs1 := r255.NewElement().VarTimeDoubleScalarBaseMult(p.c, &our(a).p, p.r)
+	lhs1 := r255.NewIdentityElement().VarTimeDoubleScalarBaseMult(p.c, &our(a).p, p.r)
 	if lhs1.Equal(&p.v1.p) != 1 {
 		return errDLEQ
 	}
-	lhs2 := r255.NewElement().VarTimeMultiScalarMult([]*r255.Scalar{p.c, p.r}, []*r255.Element{&our(b).p, &our(h).p})
+	lhs2 := r255.NewIdentityElement().VarTimeMultiScalarMult([]*r255.Scalar{p.c, p.r}, []*r255.Element{&our(b).p, &our(h).p})
 	if lhs2.Equal(&p.v2.p) != 1 {
 		return errDLEQ
 	}
@@ -110,9 +110,9 @@ func dleqBatch(sts []dleqStatement, seed [32]byte) bool {
 		m.term(r255.NewScalar().Negate(z2), st.p.v2)
 	}
 	m.scalars = append(m.scalars, cG)
-	m.points = append(m.points, r255.NewElement().Base())
-	sum := r255.NewElement().VarTimeMultiScalarMult(m.scalars, m.points)
-	return sum.Equal(r255.NewElement()) == 1
+	m.points = append(m.points, r255.NewGeneratorElement())
+	sum := r255.NewIdentityElement().VarTimeMultiScalarMult(m.scalars, m.points)
+	return sum.Equal(r255.NewIdentityElement()) == 1
 }
 
 var errDLEQ = errors.New("invalid proof: commit mismatch")

@@ -61,7 +61,7 @@ var identityBytes = pointBytes(base.Point().Null())
 // multiplications, no encoding).
 func isIdentity(p kyber.Point) bool { return our(p).p.Equal(rIdentity) == 1 }
 
-var rIdentity = r255.NewElement()
+var rIdentity = r255.NewIdentityElement()
 
 // decodePoint is the one strict point decoder: exactly 32 bytes, a valid
 // ristretto255 encoding, which is the element's one encoding (RFC 9496,

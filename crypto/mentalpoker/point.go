@@ -62,7 +62,7 @@ var errNotOurPoint = errors.New("mentalpoker: a point of another group implement
 
 func newPoint() *point {
 	q := &point{}
-	q.p.Zero()
+	q.p.Set(rIdentity)
 	return q
 }
 
@@ -132,7 +132,7 @@ func (P *point) Equal(q kyber.Point) bool {
 
 func (P *point) Null() kyber.Point {
 	P.encOK, P.terms = false, nil
-	P.p.Zero()
+	P.p.Set(rIdentity)
 	return P
 }
 
@@ -140,13 +140,13 @@ func (P *point) Null() kyber.Point {
 // proof; encoding it afresh would cost an inverse square root each time).
 func (P *point) Base() kyber.Point {
 	P.terms = nil
-	P.p.Base()
+	P.p.Set(rBase)
 	P.enc, P.encOK = baseEnc, true
 	return P
 }
 
 var (
-	rBase   = r255.NewElement().Base()
+	rBase   = r255.NewGeneratorElement()
 	baseEnc = [PointLen]byte(rBase.Encode(nil))
 )
 
@@ -238,7 +238,7 @@ func (P *point) Mul(s kyber.Scalar, a kyber.Point) kyber.Point {
 		P.p.VarTimeDoubleScalarBaseMult(x, &A.p, rZero)
 	case A.deferMul:
 		e := A.p
-		P.p.Zero()
+		P.p.Set(rIdentity)
 		P.terms = []term{{s: x, p: &e}}
 	default:
 		P.p.ScalarMult(x, &A.p)

@@ -278,10 +278,10 @@ func pairVerify(name string, h kyber.Point, X, Y, Xbar, Ybar []kyber.Point, prf 
 	m.term(cGamma, pp.p1.Gamma)
 	m.term(cH, h)
 	m.scalars = append(m.scalars, cG)
-	m.points = append(m.points, r255.NewElement().Base())
+	m.points = append(m.points, r255.NewGeneratorElement())
 
-	sum := r255.NewElement().VarTimeMultiScalarMult(m.scalars, m.points)
-	if sum.Equal(r255.NewElement()) != 1 {
+	sum := r255.NewIdentityElement().VarTimeMultiScalarMult(m.scalars, m.points)
+	if sum.Equal(r255.NewIdentityElement()) != 1 {
 		return errShuffleEquations
 	}
 	return nil
