@@ -277,3 +277,42 @@ func BenchmarkDraw(b *testing.B) {
 		})
 	})
 }
+
+// BenchmarkShufflePrepared splits a shuffle proof in its two halves: what
+// PrepareShuffle computes before the deck is known (a seat waiting for
+// the seat before it in a chain), and what is left once it is handed the
+// deck, which is what lies on the chain's critical path.
+func BenchmarkShufflePrepared(b *testing.B) {
+	for _, n := range benchDecks {
+		rnd := seeded(42)
+		tb := newTable(b, 2, rnd)
+		in := tb.shuffled(b, n, rnd)
+		b.Run(fmt.Sprintf("cards=%d/prepare", n), func(b *testing.B) {
+			measure(b, func() {
+				if _, err := PrepareShuffle(rnd, tb.joint, n); err != nil {
+					b.Fatal(err)
+				}
+			})
+		})
+		b.Run(fmt.Sprintf("cards=%d/online", n), func(b *testing.B) {
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			ctx := testCtx("shuffle", 1)
+			var spent int64
+			for b.Loop() {
+				b.StopTimer()
+				prep, err := PrepareShuffle(rnd, tb.joint, n)
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+				t0 := threadCPU()
+				if _, _, err := prep.Shuffle(ctx, 0, in); err != nil {
+					b.Fatal(err)
+				}
+				spent += threadCPU() - t0
+			}
+			b.ReportMetric(float64(spent)/float64(b.N)/1e6, "cpu-ms/op")
+		})
+	}
+}

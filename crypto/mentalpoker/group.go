@@ -148,7 +148,7 @@ func randomScalar(s *stream) kyber.Scalar { return base.Scalar().Pick(s) }
 
 // proverSuite is the suite handed to kyber's proof framework when we prove:
 // its RandomStream is the caller's reader, so proofs are reproducible.
-func proverSuite(s *stream) group {
+func proverSuite(s cipher.Stream) group {
 	return group{edwards25519.NewBlakeSHA256Ed25519WithRand(s)}
 }
 

@@ -46,6 +46,9 @@ type point struct {
 	// evaluate them first.
 	deferMul bool
 	terms    []term
+	// memo: the prepared products of a shuffle proof (prepare.go), on
+	// the points kyber's prover builds.
+	memo *mulMemo
 }
 
 // bytes is the point's encoding (cached; the caller must not modify it).
@@ -231,6 +234,9 @@ func (P *point) Mul(s kyber.Scalar, a kyber.Point) kyber.Point {
 		A = our(a)
 	}
 	P.encOK, P.terms = false, nil
+	if P.memo.take(P, x, A) {
+		return P
+	}
 	switch {
 	case a == nil || A.p.Equal(rBase) == 1:
 		P.p.ScalarBaseMult(x)

@@ -73,45 +73,45 @@ func permutation(s *stream, n int) []int {
 // Fiat–Shamir transcript is seeded with ctx, the seat, G, H, the input and
 // the output deck (kyber alone seeds it with a fixed name; pitfall 1).
 func Shuffle(rand io.Reader, ctx Context, seat int, h PublicKey, in Deck) (Deck, []byte, error) {
-	n := len(in)
 	if err := checkDeck(in); err != nil {
 		return nil, nil, err
 	}
-	if h.p == nil {
-		return nil, nil, fmt.Errorf("%w: no joint key", ErrBadInput)
-	}
-	s := &stream{r: rand}
-	pi := permutation(s, n)
-	beta := make([]kyber.Scalar, n)
-	for i := range beta {
-		beta[i] = randomScalar(s)
-	}
-	if err := s.check(); err != nil {
+	p, err := PrepareShuffle(rand, h, len(in))
+	if err != nil {
 		return nil, nil, err
 	}
+	return p.Shuffle(ctx, seat, in)
+}
+
+// shuffleWith is Shuffle's work once p is prepared for in.
+func shuffleWith(p *ShufflePrep, ctx Context, seat int, in Deck) (Deck, []byte, error) {
+	n := len(in)
 	X, Y := split(in)
 	out := make(Deck, n)
 	for i := range out {
 		// kyber's prover takes β indexed by source card: out[i] uses β[π(i)].
-		out[i] = remaskWith(beta[pi[i]], h, in[pi[i]])
+		j := p.pi[i]
+		out[i] = Ciphertext{base.Point().Add(p.masks[j].c1, in[j].c1), base.Point().Add(p.masks[j].c2, in[j].c2)}
 	}
-	name, err := shuffleTranscript(ctx, seat, h, in, out)
+	name, err := shuffleTranscript(ctx, seat, p.h, in, out)
 	if err != nil {
 		return nil, nil, err
 	}
-	// G is passed as nil: kyber then multiplies by the base point with its
-	// precomputed table, about three times faster than a generic G.
-	suite := proverSuite(s)
+	// kyber reads its first secrets again from the prepared bytes, then
+	// the rest from the caller's reader.
+	rs := &replayStream{s: p.s, left: p.secrets}
+	suite := proverGroup{proverSuite(rs), p.memo}
 	ps := new(shuffle.PairShuffle).Init(suite, n)
 	// X and Y go in as deferred copies: kyber's Λ1 and Λ2 become two
-	// multi-scalar multiplications (deferred.go).
+	// multi-scalar multiplications (deferred.go). G is passed as nil:
+	// kyber then multiplies by the base point with its precomputed table.
 	dX, dY := deferred(X), deferred(Y)
 	prover := func(pc proof.ProverContext) error {
-		return ps.Prove(pi, nil, h.p, beta, dX, dY, s, pc)
+		return ps.Prove(p.pi, nil, p.h.p, p.beta, dX, dY, rs, pc)
 	}
 	prf, err := proof.HashProve(suite, name, prover)
 	if err == nil {
-		err = s.check()
+		err = p.s.check()
 	}
 	if err != nil {
 		return nil, nil, err

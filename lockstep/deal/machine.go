@@ -112,6 +112,9 @@ type chain struct {
 	// after the forger not dropped before it). A member's link may still
 	// be skipped, by the holders' lists (escrow.go's decideChains).
 	member []bool
+	// prep: this seat's shuffle of the chain, prepared while it waits for
+	// its input (PrepareShuffle), nil until then and once used.
+	prep *mp.ShufflePrep
 }
 
 // entry is one opening of a batch, planned when the batch starts.
@@ -168,6 +171,9 @@ type Machine struct {
 	me      int
 	rand    interface{ Read([]byte) (int, error) }
 	verify  func(*crypto.Envelope) error // Config.Verify, or crypto.Verify
+	// prepared counts this seat's shuffles made from a preparation (its
+	// tests check that a seat that waits in a chain prepares).
+	prepared int
 
 	sk    *mp.SecretKey
 	keys  []mp.PublicKey
@@ -908,7 +914,7 @@ func (m *Machine) finishChain(i int, c *chain) {
 	// (a link's envelope stays, for equivocation and catch-up). At a
 	// Dominion table, which reshuffles every few turns, they were a
 	// quarter of what a peer kept (issue 14).
-	c.in = nil
+	c.in, c.prep = nil, nil
 	for s := range c.links {
 		c.links[s].out, c.links[s].proof = nil, nil
 	}
@@ -977,6 +983,28 @@ func (m *Machine) nextWork(do bool) bool {
 			}
 		}
 	}
+	// Then prepare this seat's shuffle of each chain it waits in: the
+	// half of its proof that does not depend on the deck, done while the
+	// seats before it shuffle, so its own link, when its input comes,
+	// costs the other half. Before any check: the checks can wait for the
+	// chain's end, the link is on the chain's path. (A setup's chains
+	// run side by side, so every one is prepared, not only the first.)
+	for i, c := range m.chains {
+		if len(c.links) == 0 || m.frozen(i) || c.prep != nil {
+			continue
+		}
+		if l := &c.links[m.me]; !l.has() && !l.skipped && !c.forgedBefore(m.me) && m.mayNew(crypto.KindShuffle, c.seq) && m.adopted(crypto.KindShuffle, c.seq) == nil {
+			if do {
+				prep, err := mp.PrepareShuffle(m.rand, m.joint, c.n)
+				if err != nil {
+					m.cheat(CheatForgedShuffle, m.me, fmt.Sprintf("this peer could not prepare its shuffle of deck %d: %v", c.deck, err))
+					return true
+				}
+				c.prep = prep
+			}
+			return true
+		}
+	}
 	for i, c := range m.chains {
 		if m.frozen(i) {
 			continue
@@ -1015,7 +1043,17 @@ func (m *Machine) shuffle(c *chain, in mp.Deck) {
 		c.links[m.me] = link{env: m.sign(own), out: out, proof: b.Proof, verified: true}
 		return
 	}
-	out, prf, err := mp.Shuffle(m.rand, m.ctx(c.seq, uint32(c.deck), ctxShuffle), m.me, m.joint, in)
+	ctx := m.ctx(c.seq, uint32(c.deck), ctxShuffle)
+	var out mp.Deck
+	var prf []byte
+	var err error
+	if c.prep.For(m.joint, len(in)) {
+		out, prf, err = c.prep.Shuffle(ctx, m.me, in)
+		m.prepared++
+	} else {
+		out, prf, err = mp.Shuffle(m.rand, ctx, m.me, m.joint, in)
+	}
+	c.prep = nil
 	if err != nil {
 		m.cheat(CheatForgedShuffle, m.me, fmt.Sprintf("this peer could not shuffle deck %d: %v", c.deck, err))
 		return
