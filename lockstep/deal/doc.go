@@ -20,7 +20,7 @@
 //			m.Step(env)           // an error is a rejected envelope, named in an EventCheat
 //		default:
 //			if m.HasWork() {
-//				m.Work()            // one shuffle proof made or checked
+//				m.Work()            // one shuffle proof made, prepared or checked
 //			}
 //		}
 //		// the engine's card source, at the same log position on every peer:

@@ -949,12 +949,13 @@ func (c *chain) input(seat int) mp.Deck {
 // output is the chain's result: the last shuffled deck.
 func (c *chain) output() mp.Deck { return c.input(len(c.links)) }
 
-// HasWork reports whether Work has a proof to make or to check.
+// HasWork reports whether Work has a proof to make, prepare or check.
 func (m *Machine) HasWork() bool { return !m.stopped && m.nextWork(false) }
 
-// Work makes or checks one shuffle proof: first this seat's own next
-// shuffle (so the chain moves on to the next seat at once), then the
-// earliest unchecked shuffle of another seat. It reports whether it did
+// Work makes, prepares or checks one shuffle proof: first this seat's own
+// next shuffle (so the chain moves on to the next seat at once), then the
+// preparation of its shuffle of a chain that has not reached it yet, then
+// the earliest unchecked shuffle of another seat. It reports whether it did
 // anything. Call it while HasWork, handling Ready and received envelopes
 // between calls.
 func (m *Machine) Work() bool {
