@@ -39,10 +39,10 @@ var (
 	ErrBadInput = errors.New("mentalpoker: bad input")
 )
 
-// base is the group: kyber's edwards25519 suite (its scalars modulo L,
-// hashes and XOF, which kyber's Neff shuffle proof and proof framework
-// need) with the ristretto255 points of point.go, a group of the same
-// prime order L.
+// base is the group: kyber's edwards25519 suite (its hashes and XOF,
+// which kyber's Neff shuffle proof and proof framework need) with the
+// ristretto255 points of point.go and the scalars modulo the same prime
+// order L of scalar.go.
 var base = group{edwards25519.NewBlakeSHA256Ed25519()}
 
 // vartime marks p as public, so that kyber may multiply it with the faster

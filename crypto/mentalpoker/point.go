@@ -16,8 +16,8 @@ import (
 // point is a kyber.Point of ristretto255 (github.com/gtank/ristretto255,
 // the group of prime order L built on edwards25519, RFC 9496): kyber's
 // shuffle and proof code runs on it unchanged through group (Point, and
-// the reflection constructor its encoding uses); scalars stay kyber's
-// (edwards25519's scalars modulo the same L).
+// the reflection constructor its encoding uses); its scalars, modulo the
+// same L, are scalar.go's.
 //
 // Why ristretto255 rather than edwards25519 points: its encoding has one
 // 32-byte string per group element and no string at all for a point with
@@ -254,31 +254,26 @@ func (P *point) Mul(s kyber.Scalar, a kyber.Point) kyber.Point {
 
 var rZero = r255.NewScalar()
 
-// toScalar is kyber's scalar s as ristretto255's: its 32 little-endian
-// bytes, which kyber's edwards25519 scalars keep below L (canonical); the
-// wide reduction of a non-canonical one only makes the conversion total.
-func toScalar(s kyber.Scalar) *r255.Scalar {
-	b, _ := s.MarshalBinary()
-	x := r255.NewScalar()
-	if err := x.Decode(b); err == nil {
-		return x
-	}
-	var wide [64]byte
-	copy(wide[:], b)
-	return x.FromUniformBytes(wide[:])
-}
+// toScalar is the value of a scalar of this package (scalar.go) as
+// ristretto255's, a copy: kyber reuses its scratch scalars, and a deferred
+// product keeps its scalar until the sum is read.
+func toScalar(s kyber.Scalar) *r255.Scalar { return new(r255.Scalar).Set(&ourScalar(s).s) }
 
-// kyberCurve is kyber's edwards25519, for its scalars (modulo L, the order
-// of ristretto255 too), hashes and XOF.
+// kyberCurve is kyber's edwards25519, for its hashes and XOF (and the value
+// of L its scalars report).
 var kyberCurve = edwards25519.NewBlakeSHA256Ed25519()
 
 // group is the suite this package computes in: kyber's edwards25519 suite
-// (scalars, hashes, XOF, the random stream) with this package's points.
+// (hashes, XOF, the random stream) with this package's points and scalars.
 // Its Read builds points of this package where a message holds none yet
 // (kyber's own Read would build kyber's).
 type group struct{ *edwards25519.SuiteEd25519 }
 
 func (group) Point() kyber.Point { return newPoint() }
+
+// Scalar is this package's scalar (scalar.go), not kyber's edwards25519
+// one: the same field, faster arithmetic.
+func (group) Scalar() kyber.Scalar { return newScalar() }
 
 func (g group) Read(r io.Reader, objs ...any) error { return fixbuf.Read(r, g, objs...) }
 
