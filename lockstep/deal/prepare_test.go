@@ -17,20 +17,27 @@ func TestWaitingSeatsPrepareTheirShuffles(t *testing.T) {
 	for _, n := range []int{2, 4} {
 		t.Run(fmt.Sprintf("%d seats", n), func(t *testing.T) {
 			tb := newTable(t, n, []Deck{seqDeck(0, 20, 100)})
-			tb.run()
-			tb.noCheats()
-			for i, m := range tb.ms {
-				if !m.DeckReady(0) {
-					t.Fatalf("seat %d: decks not ready", i+1)
-				}
-				want := 1
-				if i == 0 {
-					want = 0
-				}
-				if m.prepared != want {
-					t.Errorf("seat %d made %d shuffles of the setup from a preparation, want %d", i+1, m.prepared, want)
+			// preparedAfter checks that deck is ready at every seat and
+			// that each seat but the first made each of its chains' links
+			// from a preparation.
+			preparedAfter := func(deck uint8, chains int) {
+				t.Helper()
+				tb.run()
+				tb.noCheats()
+				for i, m := range tb.ms {
+					if !m.DeckReady(deck) {
+						t.Fatalf("seat %d: deck %d is not ready", i+1, deck)
+					}
+					want := chains
+					if i == 0 {
+						want = 0
+					}
+					if m.prepared != want {
+						t.Errorf("seat %d made %d of its %d shuffles from a preparation, want %d", i+1, m.prepared, chains, want)
+					}
 				}
 			}
+			preparedAfter(0, 1)
 			b := tb.open(Opening{Deck: 0, Pos: 0, To: 1})
 			tb.run()
 			tb.noCheats()
@@ -42,20 +49,7 @@ func TestWaitingSeatsPrepareTheirShuffles(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			tb.run()
-			tb.noCheats()
-			for i, m := range tb.ms {
-				if !m.DeckReady(2) {
-					t.Fatalf("seat %d: the reshuffled deck is not ready", i+1)
-				}
-				want := 2
-				if i == 0 {
-					want = 0
-				}
-				if m.prepared != want {
-					t.Errorf("seat %d made %d of its 2 shuffles from a preparation, want %d", i+1, m.prepared, want)
-				}
-			}
+			preparedAfter(2, 2)
 		})
 	}
 }
