@@ -103,6 +103,18 @@ func viewChanges(b, a *View, who engine.Actor, act engine.Action, s, next *State
 		// draw, so a drawn card of its kind is told too.
 		hand = without(b.Hand, CardName(s.argCard(act, a.Seat)))
 	}
+	// A seat that shuffled its discard pile into a new deck (its deck ran
+	// out while it drew): players keep track of it, and the history said
+	// nothing of it before.
+	for i := range a.Players {
+		if n := reshuffled(s, next, i); n > 0 {
+			if i == a.Seat {
+				out = append(out, fmt.Sprintf("you shuffled your discard pile (%s) into a new deck", plural(n, "card")))
+			} else {
+				out = append(out, fmt.Sprintf("seat %d shuffled their discard pile (%s) into a new deck", i+1, plural(n, "card")))
+			}
+		}
+	}
 	// Cards that came into the viewer's hand: a new hand is told whole,
 	// also in the step after the Clean-up or the first deal, where the
 	// beacon (or the card layer) tells the values of the cards drawn.
@@ -184,6 +196,26 @@ func viewChanges(b, a *View, who engine.Actor, act engine.Action, s, next *State
 }
 
 func owned(p PlayerView) int { return p.Hand + p.Deck + p.Discard }
+
+// reshuffled is the size of the discard pile seat i shuffled into a new
+// deck in the step from s to next, 0 if it shuffled none: each reshuffle
+// makes a deck of the card layer, so a card of seat i from a deck that s
+// did not have yet is one of it.
+func reshuffled(s, next *State, i int) int {
+	if i < 0 || i >= len(next.p) {
+		return 0
+	}
+	first := s.cards.NumDecks()
+	p := &next.p[i]
+	for _, zone := range [][]engine.Handle{p.deck, p.hand, p.disc} {
+		for _, h := range zone {
+			if int(h.Deck) >= first {
+				return len(next.cards.Sources(int(h.Deck)))
+			}
+		}
+	}
+	return 0
+}
 
 func plural(n int, what string) string {
 	if n == 1 {

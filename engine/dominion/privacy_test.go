@@ -281,3 +281,63 @@ func TestNarrationNamesADrawnCardOfThePlayedKind(t *testing.T) {
 		t.Fatalf("the owner is told %q, want it got a Smithy and 2×Copper", o)
 	}
 }
+
+// TestNarrationTellsAReshuffle: a seat whose deck runs out while it draws
+// shuffles its discard pile into a new deck; players keep track of when
+// that happens, and the history now says it, to everyone, with the pile's
+// size, in the step it happens and in no other.
+func TestNarrationTellsAReshuffle(t *testing.T) {
+	st, _ := Game.Setup(2, nil)
+	s := st.(*State)
+	told := 0
+	for step := 0; step < 40 && told == 0; step++ {
+		prev := s.Clone().(*State)
+		var who engine.Actor
+		var a engine.Action
+		switch act := s.ToAct(); act.Kind {
+		case engine.ActorChance:
+			who = engine.ChanceActor()
+			if err := s.ApplyChance(bytes.Repeat([]byte{byte(step)}, 32)); err != nil {
+				t.Fatal(err)
+			}
+		case engine.ActorSeat:
+			who, a = act, legalOp(t, s, opEndTurn)
+			if err := s.Apply(act.Seat, a); err != nil {
+				t.Fatal(err)
+			}
+		default:
+			t.Fatalf("step %d: %v acts", step, act)
+		}
+		for seat := 0; seat < 2; seat++ {
+			out := prev.Narrate(s, who, a, seat).Outcome
+			for i := 0; i < 2; i++ {
+				n := reshuffledWant(prev, s, i)
+				mine := fmt.Sprintf("you shuffled your discard pile (%d cards) into a new deck", n)
+				theirs := fmt.Sprintf("seat %d shuffled their discard pile (%d cards) into a new deck", i+1, n)
+				want := theirs
+				if i == seat {
+					want = mine
+				}
+				if got := strings.Contains(out, want); got != (n > 0) {
+					t.Errorf("step %d, seat %d is told %q; seat %d shuffled %d cards", step, seat+1, out, i+1, n)
+				}
+				if n > 0 {
+					told++
+				}
+			}
+		}
+	}
+	if told == 0 {
+		t.Fatal("40 steps of turns without buying and no reshuffle")
+	}
+}
+
+// reshuffledWant is the discard pile seat i shuffled from prev to next,
+// from the piles' sizes: its discard pile went into its deck.
+func reshuffledWant(prev, next *State, i int) int {
+	b, a := &prev.p[i], &next.p[i]
+	if len(b.disc) > 0 && len(a.deck)+len(a.hand) > len(b.deck)+len(b.hand) && len(a.disc) < len(b.disc) {
+		return len(b.disc) + len(b.hand) // a Clean-up discards its hand first, then draws
+	}
+	return 0
+}
