@@ -69,6 +69,15 @@ func (s *State) Narrate(next engine.State, who engine.Actor, a engine.Action, se
 		if d := after.Players[i].IP - before.Players[i].IP; d != 0 {
 			parts = append(parts, fmt.Sprintf("%+d IP (now %d)", d, after.Players[i].IP))
 		}
+		// Pawns in play: Recruits, a pawn bought, pawns lost in a fight
+		// (which the status line counts, and the history did not).
+		if d := after.Players[i].Active - before.Players[i].Active; d != 0 {
+			word := "pawns"
+			if d == 1 || d == -1 {
+				word = "pawn"
+			}
+			parts = append(parts, fmt.Sprintf("%+d %s (now %d of %d)", d, word, after.Players[i].Active, after.Players[i].Limit))
+		}
 		if len(parts) > 0 {
 			news = append(news, seatName(i)+": "+strings.Join(parts, ", "))
 		}

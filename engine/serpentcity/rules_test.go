@@ -2,6 +2,7 @@ package serpentcity
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -859,6 +860,28 @@ func TestAmbushedCardIsNotNarrated(t *testing.T) {
 		w := prev.Narrate(s, engine.SeatActor(1), a, seat).What
 		if named := strings.Contains(w, "Barricade"); named != (seat == 1) {
 			t.Fatalf("seat %d is told %q of the ambushed defender's card", seat+1, w)
+		}
+	}
+}
+
+// TestNarrationCountsPawns: Recruits puts a free pawn on its player's
+// START; the history tells everyone so, with the count the status line
+// shows ("+1 pawn (now 4 of 11)"), where it said only "Play Recruits".
+func TestNarrationCountsPawns(t *testing.T) {
+	s := newTest(t, 3, 0)
+	give(s, 0, econDeck, econKind(s, kRecruits))
+	before := s.View(0).(*View).Players[0]
+	prev := s.clone()
+	a := econAct(s, 0, econKind(s, kRecruits))
+	must(t, s, 0, a)
+	after := s.View(0).(*View).Players[0]
+	if after.Active != before.Active+1 {
+		t.Fatalf("Recruits took the pawns in play from %d to %d", before.Active, after.Active)
+	}
+	want := fmt.Sprintf("Seat 1: +1 pawn (now %d of %d)", after.Active, after.Limit)
+	for seat := -1; seat < 3; seat++ {
+		if o := prev.Narrate(s, engine.SeatActor(0), a, seat).Outcome; !strings.Contains(o, want) {
+			t.Errorf("seat %d is told %q, want %q", seat+1, o, want)
 		}
 	}
 }
