@@ -150,6 +150,11 @@ func (t *SecretTable) settle() error {
 	return nil
 }
 
+// Settle answers the openings the state waits for (what Act and Chance
+// do after their step), for a test that applies a step to the peers itself
+// and looks at the state between the step and its openings.
+func (t *SecretTable) Settle() error { return t.settle() }
+
 // agree checks that every peer holds the same shared state.
 func (t *SecretTable) agree() error {
 	first := engine.Encode(t.Peers[0])

@@ -62,8 +62,14 @@ func (s *State) Narrate(next engine.State, who engine.Actor, a engine.Action, se
 		swapped = [2]int{who.Seat, int(a.Args[0])}
 		news = append(news, fmt.Sprintf("%s and %s swapped hands", seatName(swapped[0]), seatName(swapped[1])))
 	}
+	// On a secret table the tiles a swap brings are opened to their new
+	// holder in the card step after it: a hand the viewer knew none of,
+	// once the game is under way (a tile face up; before, it is the first
+	// deal), is that swap's, and is told as the hand it now is.
+	swapOpened := who.Kind != engine.ActorSeat && seat >= 0 && seat < len(before.HandSizes) &&
+		len(before.Hand) == 0 && before.HandSizes[seat] > 0 && anyFaceUp(before.Tiles)
 	if got := diffTiles(after.Hand, before.Hand); len(got) > 0 {
-		if seat == swapped[0] || seat == swapped[1] {
+		if seat == swapped[0] || seat == swapped[1] || swapOpened {
 			news = append(news, "your hand now: "+strings.Join(diffTiles(after.Hand, nil), ", "))
 		} else {
 			news = append(news, "you drew "+strings.Join(got, ", "))
@@ -118,6 +124,16 @@ func nameOf(t ViewTile) string {
 		return "the face-down tile"
 	}
 	return t.Name
+}
+
+// anyFaceUp reports whether a tile lies face up: a player has laid one.
+func anyFaceUp(ts []ViewTile) bool {
+	for _, t := range ts {
+		if !t.FaceDown {
+			return true
+		}
+	}
+	return false
 }
 
 func diffTiles(a, b []TileInfo) []string {

@@ -3,6 +3,7 @@ package infinitecity
 import (
 	"bytes"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/boardmesh/boardmesh/engine"
@@ -112,5 +113,68 @@ func TestOpenTableRefusesAContradictedValue(t *testing.T) {
 	unchanged(t, s, engine.ErrIllegal, "a Bank laid as a Temple", func() error { return s.ApplyRevealed(0, a, []int{kind(t, "Temple")}) })
 	if err := s.ApplyRevealed(0, a, []int{kind(t, "Bank")}); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestSecretSwapIsToldAsTheNewHand: on a secret table the tiles an Embassy
+// swap brings are opened to their new holder in the card step after the
+// swap; that step tells each of the two "your hand now", as the open
+// table's swap step does, not "you drew" (which it said before, so the
+// history read as if the seat had drawn five tiles). The seat outside
+// the swap learns no tile.
+func TestSecretSwapIsToldAsTheNewHand(t *testing.T) {
+	swaps := 0
+	for game := 0; game < 60 && swaps < 2; game++ {
+		tab, err := enginetest.NewSecretTable(Game, 3, nil, nil, []byte{byte(game), 's', 'w'})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := engine.NewRand([]byte{byte(game)})
+		for step := 0; step < 400; step++ {
+			who := tab.ToAct()
+			if who.Kind == engine.ActorOver {
+				break
+			}
+			if who.Kind != engine.ActorSeat {
+				if _, _, err := tab.Step(engine.RandomBot{}, r); err != nil {
+					t.Fatal(err)
+				}
+				continue
+			}
+			own := tab.Peers[who.Seat]
+			a := engine.RandomBot{}.Choose(own, own.Legal(nil), r)
+			if a.Op != OpSeat {
+				if err := tab.Act(a); err != nil {
+					t.Fatal(err)
+				}
+				continue
+			}
+			// The swap, then its openings, each step narrated on each peer.
+			var mids []*State
+			for _, p := range tab.Peers {
+				if err := p.ApplyRevealed(who.Seat, a, nil); err != nil {
+					t.Fatal(err)
+				}
+				mids = append(mids, p.Clone().(*State))
+			}
+			if err := tab.Settle(); err != nil {
+				t.Fatal(err)
+			}
+			partner := int(a.Args[0])
+			for seat, p := range tab.Peers {
+				o := mids[seat].Narrate(p, engine.Actor{Kind: engine.ActorCards}, engine.Action{}, seat).Outcome
+				in := seat == who.Seat || seat == partner
+				if in && len(p.(*State).hands[seat]) > 0 && (!strings.Contains(o, "your hand now: ") || strings.Contains(o, "you drew")) {
+					t.Errorf("game %d: seat %d, in the swap, is told %q after it", game, seat+1, o)
+				}
+				if !in && strings.Contains(o, "your hand now") {
+					t.Errorf("game %d: seat %d, outside the swap, is told %q", game, seat+1, o)
+				}
+			}
+			swaps++
+		}
+	}
+	if swaps == 0 {
+		t.Fatal("no Embassy swap in 60 random games")
 	}
 }
