@@ -27,6 +27,15 @@ func (s *State) Narrate(next engine.State, who engine.Actor, a engine.Action, se
 			out.What = s.publicDescribe(a)
 		}
 	}
+	// A card the move shows (an Action or Treasure played from a secret
+	// hand) is known to the viewer only once the move has shown it: named
+	// from the state after it, where it said "Play ?" before.
+	if who.Kind == engine.ActorSeat && strings.Contains(out.What, "?") &&
+		a.Op != opBuy && !(a.Op == opPick && (s.isGainPick() || n.isGainPick())) {
+		if c := n.argCard(a, seat); c >= 0 {
+			out.What = strings.Replace(out.What, "?", CardName(c), 1)
+		}
+	}
 	out.Outcome = strings.Join(viewChanges(before, after, who, a, s, n), "; ")
 	if who.Kind == engine.ActorChance && s.phase == phaseSetup {
 		out.What = "The Kingdom is drawn and everyone draws 5 cards"

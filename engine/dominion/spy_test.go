@@ -211,3 +211,53 @@ func knowledgeOf(tab *enginetest.SecretTable, seat int) []byte {
 	tab.Peers[seat].Cards().Knowledge().Encode(e)
 	return append([]byte(nil), e.Bytes()...)
 }
+
+// TestSecretPlaysAreNamed: on a secret table a card played from a hand is
+// shown to everyone by the move, so every other seat's history names it
+// ("Play Militia"), where it said "Play ?": the card was hidden in the
+// state before the move, and only the state after knows it.
+func TestSecretPlaysAreNamed(t *testing.T) {
+	tab, err := enginetest.NewSecretTable(Game, 3, spyKingdom, nil, []byte("named plays"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := engine.NewRand([]byte("named plays"))
+	plays := 0
+	for step := 0; step < 600; step++ {
+		who := tab.ToAct()
+		if who.Kind == engine.ActorOver {
+			break
+		}
+		if who.Kind != engine.ActorSeat {
+			if _, _, err := tab.Step(engine.RandomBot{}, r); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		own := tab.Peers[who.Seat]
+		a := engine.RandomBot{}.Choose(own, own.Legal(nil), r)
+		var prevs []*State
+		for _, p := range tab.Peers {
+			prevs = append(prevs, p.Clone().(*State))
+		}
+		if err := tab.Act(a); err != nil {
+			t.Fatal(err)
+		}
+		if a.Op != opPlay && a.Op != opTreasure {
+			continue
+		}
+		plays++
+		want := prevs[who.Seat].Narrate(tab.Peers[who.Seat], who, a, who.Seat).What
+		if want == "" || want == "Play ?" {
+			t.Fatalf("the mover's own history says %q", want)
+		}
+		for seat := range tab.Peers {
+			if got := prevs[seat].Narrate(tab.Peers[seat], who, a, seat).What; got != want {
+				t.Errorf("step %d: seat %d is told %q of seat %d's %q", step, seat+1, got, who.Seat+1, want)
+			}
+		}
+	}
+	if plays == 0 {
+		t.Fatal("no card played in 600 steps")
+	}
+}
