@@ -47,7 +47,9 @@ equivocation proof names the cheater.
 
 The game is told step by step with what came out of each step (the card
 turned over, the dice rolled, what was bought and scored), as a spectator
-saw it; --seat N tells it as seat N saw it (its own cards named too).
+saw it; --seat N tells it as seat N saw it (its own cards named too, at
+an open-hands table: at a secret table the log holds only the cards
+opened to everyone, so a card dealt to one seat alone stays unnamed).
 Seats are counted from 1, in the text and in --json ("seat": 0 is the
 table or the beacon).
 
