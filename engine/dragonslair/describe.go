@@ -31,7 +31,13 @@ func (s *State) Describe(a engine.Action) string {
 			for m := a.Args[0]; m > 0; m &= m - 1 {
 				n++
 			}
-			return fmt.Sprintf("Send the %d noise(s) among the cards you saw under the deck", n)
+			switch n {
+			case 0:
+				return "Send no noise under the deck"
+			case 1:
+				return "Send the noise among the cards you saw under the deck"
+			}
+			return fmt.Sprintf("Send the %d noises among the cards you saw under the deck", n)
 		}
 	case opSphereKeep:
 		return "Leave the card you saw on top of the deck"

@@ -164,7 +164,13 @@ func (s *State) eventText(l last) string {
 	case evThief:
 		return fmt.Sprintf("%s's Night Thief took %d gold from %s", who, l.amount, seatName(int(l.other)))
 	case evElf:
-		return fmt.Sprintf("%s's Elf Tracker sent %d noise(s) under the deck", who, l.amount)
+		switch l.amount {
+		case 0:
+			return fmt.Sprintf("%s's Elf Tracker sent no noise under the deck", who)
+		case 1:
+			return fmt.Sprintf("%s's Elf Tracker sent 1 noise under the deck", who)
+		}
+		return fmt.Sprintf("%s's Elf Tracker sent %d noises under the deck", who, l.amount)
 	case evSphereKeep:
 		return fmt.Sprintf("%s left the card seen in the Crystal Sphere on top", who)
 	case evSphereBottom:
