@@ -156,8 +156,14 @@ func (s *State) eventText(l last) string {
 	case evBust:
 		return fmt.Sprintf("%s heard a second noise: the dragon stirs, the bag is lost", who)
 	case evRaven:
+		if l.amount == 0 {
+			return fmt.Sprintf("%s's raven found no gold on %s", who, seatName(int(l.other)))
+		}
 		return fmt.Sprintf("%s's raven took %d gold from %s", who, l.amount, seatName(int(l.other)))
 	case evHideout:
+		if l.amount == 0 {
+			return fmt.Sprintf("%s had no gold to hide in the hideout", who)
+		}
 		return fmt.Sprintf("%s hid %d gold in the hideout", who, l.amount)
 	case evCapSaved:
 		return fmt.Sprintf("%s's Invisibility Cap muffled %s", who, l.card)

@@ -4,7 +4,8 @@ import "testing"
 
 // TestElfTrackerWordsCount: the Elf Tracker's choice and its history line
 // say how many noises went under the deck in words ("no noise", "the
-// noise", "2 noises"), where they said "0 noise(s)".
+// noise", "2 noises"), where they said "0 noise(s)"; a raven or a hideout
+// that finds no gold says so, where it said "took 0 gold".
 func TestElfTrackerWordsCount(t *testing.T) {
 	st, err := Game.Setup(3, nil)
 	if err != nil {
@@ -27,6 +28,14 @@ func TestElfTrackerWordsCount(t *testing.T) {
 	} {
 		if got := s.eventText(last{ev: evElf, seat: 1, amount: n}); got != want {
 			t.Errorf("%d noises: %q, want %q", n, got, want)
+		}
+	}
+	for ev, want := range map[event]string{
+		evRaven:   "seat 2's raven found no gold on seat 3",
+		evHideout: "seat 2 had no gold to hide in the hideout",
+	} {
+		if got := s.eventText(last{ev: ev, seat: 1, other: 2}); got != want {
+			t.Errorf("%q, want %q", got, want)
 		}
 	}
 }
