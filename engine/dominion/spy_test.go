@@ -224,18 +224,13 @@ func TestSecretPlaysAreNamed(t *testing.T) {
 	r := engine.NewRand([]byte("named plays"))
 	plays := 0
 	for step := 0; step < 600; step++ {
-		who := tab.ToAct()
-		if who.Kind == engine.ActorOver {
+		who, a, ok, err := tab.NextMove(engine.RandomBot{}, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !ok {
 			break
 		}
-		if who.Kind != engine.ActorSeat {
-			if _, _, err := tab.Step(engine.RandomBot{}, r); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		own := tab.Peers[who.Seat]
-		a := engine.RandomBot{}.Choose(own, own.Legal(nil), r)
 		var prevs []*State
 		for _, p := range tab.Peers {
 			prevs = append(prevs, p.Clone().(*State))

@@ -233,6 +233,32 @@ func (t *SecretTable) Step(bot engine.Bot, r *engine.Rand) (engine.Action, bool,
 	return engine.Action{}, false, fmt.Errorf("unexpected actor %s", who)
 }
 
+// NextMove plays the beacons up to the next seat's move and returns that
+// seat and its bot's choice, not played yet (a test looks at the peers
+// before and after it plays it with Act); ok is false once the game is
+// over.
+func (t *SecretTable) NextMove(bot engine.Bot, r *engine.Rand) (who engine.Actor, a engine.Action, ok bool, err error) {
+	for guard := 0; ; guard++ {
+		who = t.ToAct()
+		switch {
+		case who.Kind == engine.ActorOver:
+			return who, a, false, nil
+		case who.Kind == engine.ActorSeat:
+			own := t.Peers[who.Seat]
+			legal := own.Legal(nil)
+			if len(legal) == 0 {
+				return who, a, false, fmt.Errorf("seat %d has no legal action", who.Seat+1)
+			}
+			return who, bot.Choose(own, legal, r), true, nil
+		case guard > 100000:
+			return who, a, false, fmt.Errorf("no seat ever acts")
+		}
+		if _, _, err := t.Step(bot, r); err != nil {
+			return who, a, false, err
+		}
+	}
+}
+
 // Replay plays step number step of a spy test's game: with moves nil, the
 // acting seat's bot chooses (bots by seat); otherwise it replays moves[step]
 // (a zero Op is a beacon). ran out says moves has no step left.

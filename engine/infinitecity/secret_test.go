@@ -131,18 +131,13 @@ func TestSecretSwapIsToldAsTheNewHand(t *testing.T) {
 		}
 		r := engine.NewRand([]byte{byte(game)})
 		for step := 0; step < 400; step++ {
-			who := tab.ToAct()
-			if who.Kind == engine.ActorOver {
+			who, a, ok, err := tab.NextMove(engine.RandomBot{}, r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !ok {
 				break
 			}
-			if who.Kind != engine.ActorSeat {
-				if _, _, err := tab.Step(engine.RandomBot{}, r); err != nil {
-					t.Fatal(err)
-				}
-				continue
-			}
-			own := tab.Peers[who.Seat]
-			a := engine.RandomBot{}.Choose(own, own.Legal(nil), r)
 			if a.Op != OpSeat {
 				if err := tab.Act(a); err != nil {
 					t.Fatal(err)
