@@ -146,8 +146,10 @@ func (s *State) whyIllegal(a engine.Action) error {
 }
 
 // Describe says what action a does in this state.
-func (s *State) Describe(a engine.Action) string {
-	c := s.argCard(a, s.askSeat)
+func (s *State) Describe(a engine.Action) string { return s.describeCard(a, s.argCard(a, s.askSeat)) }
+
+// describeCard is Describe with c the card a names (-1 if not known).
+func (s *State) describeCard(a engine.Action, c int) string {
 	name := CardName(c)
 	switch a.Op {
 	case opPlay:

@@ -21,19 +21,19 @@ func (s *State) Narrate(next engine.State, who engine.Actor, a engine.Action, se
 	after := n.View(seat).(*View)
 	var out engine.Narration
 	if who.Kind == engine.ActorSeat {
-		if who.Seat == seat {
-			out.What = s.Describe(a)
-		} else {
-			out.What = s.publicDescribe(a)
+		// A card the move shows (an Action or Treasure played from a
+		// secret hand) is known to the viewer only once the move has
+		// shown it: named from the state after it, where it said "Play ?"
+		// before. (A buy's or a gain's argument is a Supply pile, known;
+		// nor may the state after read a pick as one.)
+		c := s.argCard(a, s.askSeat)
+		if c < 0 && a.Op != opBuy && !(a.Op == opPick && (s.isGainPick() || n.isGainPick())) {
+			c = n.argCard(a, seat)
 		}
-	}
-	// A card the move shows (an Action or Treasure played from a secret
-	// hand) is known to the viewer only once the move has shown it: named
-	// from the state after it, where it said "Play ?" before.
-	if who.Kind == engine.ActorSeat && strings.Contains(out.What, "?") &&
-		a.Op != opBuy && !(a.Op == opPick && (s.isGainPick() || n.isGainPick())) {
-		if c := n.argCard(a, seat); c >= 0 {
-			out.What = strings.Replace(out.What, "?", CardName(c), 1)
+		if who.Seat == seat {
+			out.What = s.describeCard(a, c)
+		} else {
+			out.What = s.publicDescribe(a, c)
 		}
 	}
 	out.Outcome = strings.Join(viewChanges(before, after, who, a, s, n), "; ")
@@ -43,12 +43,13 @@ func (s *State) Narrate(next engine.State, who engine.Actor, a engine.Action, se
 	return out
 }
 
-// publicDescribe is Describe as the other players may know it.
-func (s *State) publicDescribe(a engine.Action) string {
+// publicDescribe is Describe as the other players may know it, c the card
+// a names as they know it (-1 if not known).
+func (s *State) publicDescribe(a engine.Action, c int) string {
 	switch a.Op {
 	case opSentry:
 		if len(a.Args) >= 2 && a.Args[1] == sentryTrash {
-			return s.Describe(a) // the trash is public
+			return s.describeCard(a, c) // the trash is public
 		}
 		if len(a.Args) >= 2 && a.Args[1] == sentryDiscard {
 			return "Sentry: discard a card they looked at"
@@ -56,7 +57,7 @@ func (s *State) publicDescribe(a engine.Action) string {
 		return "Sentry: put a card they looked at back on their deck"
 	case opYes:
 		if s.ask == askLibrary {
-			return s.Describe(a) // set aside face up
+			return s.describeCard(a, c) // set aside face up
 		}
 	case opDone:
 		switch s.ask {
@@ -80,7 +81,7 @@ func (s *State) publicDescribe(a engine.Action) string {
 			return "Reveal " + CardName(s.argCard(a, engine.Public)) + " and put it onto their deck"
 		}
 	}
-	d := s.Describe(a)
+	d := s.describeCard(a, c)
 	d = strings.ReplaceAll(d, " your ", " their ")
 	return d
 }
