@@ -972,10 +972,7 @@ func (m *Machine) nextWork(do bool) bool {
 		return false
 	}
 	for i, c := range m.chains {
-		if len(c.links) == 0 || m.frozen(i) {
-			continue
-		}
-		if l := &c.links[m.me]; !l.has() && !l.skipped && c.started && m.mayNew(crypto.KindShuffle, c.seq) && !c.forgedBefore(m.me) {
+		if m.owesLink(i, c) && c.started {
 			if in := c.input(m.me); in != nil {
 				if do {
 					m.shuffle(c, in)
@@ -991,10 +988,7 @@ func (m *Machine) nextWork(do bool) bool {
 	// chain's end, the link is on the chain's path. (A setup's chains
 	// run side by side, so every one is prepared, not only the first.)
 	for i, c := range m.chains {
-		if len(c.links) == 0 || m.frozen(i) || c.prep != nil {
-			continue
-		}
-		if l := &c.links[m.me]; !l.has() && !l.skipped && !c.forgedBefore(m.me) && m.mayNew(crypto.KindShuffle, c.seq) && m.adopted(crypto.KindShuffle, c.seq) == nil {
+		if m.owesLink(i, c) && c.prep == nil && m.adopted(crypto.KindShuffle, c.seq) == nil {
 			if do {
 				prep, err := mp.PrepareShuffle(m.rand, m.joint, c.n)
 				if err != nil {
@@ -1031,6 +1025,16 @@ func (m *Machine) nextWork(do bool) bool {
 		}
 	}
 	return false
+}
+
+// owesLink reports whether this seat has yet to shuffle chain i (c) in
+// its current attempt, and may.
+func (m *Machine) owesLink(i int, c *chain) bool {
+	if len(c.links) == 0 || m.frozen(i) {
+		return false
+	}
+	l := &c.links[m.me]
+	return !l.has() && !l.skipped && m.mayNew(crypto.KindShuffle, c.seq) && !c.forgedBefore(m.me)
 }
 
 func (m *Machine) shuffle(c *chain, in mp.Deck) {
