@@ -13,9 +13,10 @@ import (
 // The log file of a session, as p2p stores it on disk and `boardmesh
 // replay` reads it:
 //
-//	file    = magic record*
+//	file    = magic record* room
 //	magic   = "boardmesh log v1\n"                  (17 bytes)
 //	record  = length u32be | type u8 | envelope | crc u32be
+//	room    = zero bytes (none in a closed file)
 //
 // length counts the type byte and the envelope; crc is CRC-32C
 // (Castagnoli) of the type byte and the envelope. The committed entries
@@ -30,6 +31,13 @@ import (
 // (Ready.Cards), in the order it took them, so a restarted seat steps
 // them again between the same entries. A reader ignores types it does not
 // know after checking their crc.
+//
+// The room is space a writer keeps filled with zeros after its last
+// record while the log is open, so that an fsync after an append flushes
+// the data alone: one that makes the file longer must also commit the new
+// length and blocks (see p2p's Log). A record's length is never zero, so
+// the room cannot be read as records; a closed file has none, and a
+// crashed writer's file keeps it.
 //
 // This file is the one implementation of the format: p2p's Log only does
 // the file I/O around it.
@@ -153,6 +161,9 @@ type LogFile struct {
 	// Good is the length of the file before its first damaged record or
 	// its torn tail.
 	Good int
+	// Room is the zero bytes after the last record (or after the torn
+	// tail) that the writer kept for appends: not damage.
+	Room int
 }
 
 // LogError names the record of a log file that cannot be read.
@@ -186,8 +197,9 @@ func (e *LogError) Unwrap() error { return e.Err }
 // next good record after damage, so a hostile file costs bounded time.
 const resyncBudget = 1 << 30
 
-// ParseLog reads a whole log file. A torn tail (the last record cut short,
-// or only zero bytes after the last good record, as a crash while
+// ParseLog reads a whole log file. Zero bytes after the last record are
+// the writer's room (Room), not an error. A torn tail (the last record cut
+// short, or written only in part into the room, as a crash while
 // appending leaves) is reported in Torn and the error wraps ErrTruncated.
 // Any other damage (a checksum, length or envelope that cannot be right)
 // is reported in Damaged, the error wraps ErrCorrupt, and the reader looks
@@ -214,13 +226,23 @@ func ParseLog(b []byte) (*LogFile, error) {
 			}
 			continue
 		}
+		if allZero(b[off:]) {
+			lf.Room = len(b) - off
+			break
+		}
 		entry := len(lf.Entries)
 		if damaged {
 			entry = -1
 		}
 		next := lf.resync(b, off, &budget)
-		if next < 0 && (errors.Is(err, ErrTruncated) || allZero(b[off:])) {
+		if next < 0 && errors.Is(err, ErrTruncated) {
 			lf.Torn = &LogError{Record: rec, Entry: entry, Offset: off, Length: len(b) - off, Err: ErrTruncated}
+			break
+		}
+		if next < 0 && inRoom(b, off) {
+			written := len(b) - zeroTail(b)
+			lf.Torn = &LogError{Record: rec, Entry: entry, Offset: off, Length: written - off, Err: ErrTruncated}
+			lf.Room = len(b) - written
 			break
 		}
 		if next < 0 {
@@ -304,6 +326,32 @@ func (lf *LogFile) resync(b []byte, off int, budget *int) int {
 		}
 	}
 	return -1
+}
+
+// inRoom reports whether the bad last record at off is an append cut
+// short in the writer's room: its length never reached the disk (zero),
+// or nothing but zeros follows the length it claims. A whole record that
+// ends the file and does not check is damage, not a torn write (a crash
+// cuts a write short, it does not change it).
+func inRoom(b []byte, off int) bool {
+	if len(b)-off < 4 {
+		return false
+	}
+	n := int(binary.BigEndian.Uint32(b[off:]))
+	if n == 0 {
+		return true
+	}
+	end := off + RecordFrame + n
+	return end < len(b) && allZero(b[end:])
+}
+
+// zeroTail is how many zero bytes end b.
+func zeroTail(b []byte) int {
+	n := 0
+	for n < len(b) && b[len(b)-1-n] == 0 {
+		n++
+	}
+	return n
 }
 
 func allZero(b []byte) bool {

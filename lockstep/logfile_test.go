@@ -57,24 +57,78 @@ func TestParseLogClean(t *testing.T) {
 	}
 }
 
-// TestParseLogTornTail cuts the last record at every byte, and appends
-// zero bytes (what a file system that extended the file before the crash
-// leaves): both are a torn tail, and every whole record is kept.
+// TestParseLogTornTail cuts the last record at every byte: a torn tail,
+// and every whole record is kept. Where only zero bytes of the record
+// remain (its length's high bytes), they are room, which a writer appends
+// over as over a torn tail.
 func TestParseLogTornTail(t *testing.T) {
 	b, offs, recs := testLog(t, 6)
 	last := offs[len(offs)-1]
 	for cut := last + 1; cut < len(b); cut++ {
 		lf, err := ParseLog(b[:cut])
+		if lf.Good != last || len(lf.Records) != len(recs)-1 {
+			t.Fatalf("cut at %d: good %d, %d records", cut, lf.Good, len(lf.Records))
+		}
+		if allZero(b[last:cut]) {
+			if err != nil || lf.Torn != nil || lf.Room != cut-last {
+				t.Fatalf("cut at %d: err %v, torn %+v, room %d: want %d bytes of room", cut, err, lf.Torn, lf.Room, cut-last)
+			}
+			continue
+		}
 		if !errors.Is(err, ErrTruncated) || errors.Is(err, ErrCorrupt) {
 			t.Fatalf("cut at %d: err %v, want a torn tail", cut, err)
 		}
-		if lf.Torn == nil || lf.Torn.Offset != last || lf.Torn.Record != len(recs)-1 || lf.Good != last || len(lf.Records) != len(recs)-1 {
-			t.Fatalf("cut at %d: torn %+v, good %d, %d records", cut, lf.Torn, lf.Good, len(lf.Records))
+		if lf.Torn == nil || lf.Torn.Offset != last || lf.Torn.Record != len(recs)-1 || lf.Torn.Length != cut-last {
+			t.Fatalf("cut at %d: torn %+v", cut, lf.Torn)
 		}
 	}
-	lf, err := ParseLog(append(append([]byte(nil), b...), make([]byte, 300)...))
-	if !errors.Is(err, ErrTruncated) || lf.Torn == nil || lf.Torn.Offset != len(b) || len(lf.Records) != len(recs) {
-		t.Fatalf("zero tail: err %v, torn %+v, %d records", err, lf.Torn, len(lf.Records))
+}
+
+// TestParseLogRoom: zero bytes after the last record are the writer's
+// room, not damage; a record written only in part into the room (its
+// length or its end never reached the disk, in any of its pages) is a
+// torn tail of just the bytes written, with the room after it.
+func TestParseLogRoom(t *testing.T) {
+	b, offs, recs := testLog(t, 6)
+	const room = 3000
+	lf, err := ParseLog(append(append([]byte(nil), b...), make([]byte, room)...))
+	if err != nil || lf.Torn != nil || lf.Room != room || lf.Good != len(b) || len(lf.Records) != len(recs) {
+		t.Fatalf("room: err %v, torn %+v, room %d, good %d of %d, %d records", err, lf.Torn, lf.Room, lf.Good, len(b), len(lf.Records))
+	}
+	last := offs[len(offs)-1]
+	whole := b[last:]
+	for _, tc := range []struct {
+		name string
+		tear func(rec []byte) // zeroes what never reached the disk
+	}{
+		{"end lost", func(rec []byte) { clear(rec[len(rec)/2:]) }},
+		{"crc lost", func(rec []byte) { clear(rec[len(rec)-4:]) }},
+		{"length lost", func(rec []byte) { clear(rec[:4]) }},
+		{"middle lost", func(rec []byte) { clear(rec[20 : len(rec)-20]) }},
+		{"start lost", func(rec []byte) { clear(rec[:len(rec)/2]) }},
+	} {
+		rec := append([]byte(nil), whole...)
+		tc.tear(rec)
+		file := append(append(append([]byte(nil), b[:last]...), rec...), make([]byte, room)...)
+		lf, err := ParseLog(file)
+		written := len(file) - zeroTail(file)
+		if !errors.Is(err, ErrTruncated) || errors.Is(err, ErrCorrupt) || lf.Torn == nil || lf.Torn.Offset != last ||
+			lf.Torn.Length != written-last || lf.Room != len(file)-written || lf.Good != last || len(lf.Records) != len(recs)-1 {
+			t.Fatalf("%s: err %v, torn %+v, room %d, good %d, %d records", tc.name, err, lf.Torn, lf.Room, lf.Good, len(lf.Records))
+		}
+	}
+	// A whole last record that does not check, with room after it, is
+	// cut as torn too: in the room nothing tells a write the disk changed
+	// later from one it never finished (both lose only that record).
+	bad := append(append([]byte(nil), b...), make([]byte, room)...)
+	bad[last+30] ^= 4
+	if lf, err := ParseLog(bad); !errors.Is(err, ErrTruncated) || lf.Torn == nil || lf.Torn.Offset != last || len(lf.Damaged) != 0 {
+		t.Fatalf("bad last record in the room: err %v, torn %+v, damaged %v", err, lf.Torn, lf.Damaged)
+	}
+	// Room in the middle of the log, good records after it, is damage.
+	mid := append(append(append([]byte(nil), b[:last]...), make([]byte, 100)...), whole...)
+	if lf, err := ParseLog(mid); !errors.Is(err, ErrCorrupt) || len(lf.Records) != len(recs) || lf.Damaged[0].Offset != last {
+		t.Fatalf("zeros mid-log: err %v, %d records, damaged %v", err, len(lf.Records), lf.Damaged)
 	}
 }
 
@@ -328,6 +382,9 @@ func FuzzParseLogRepair(f *testing.F) {
 	flipped[len(LogMagic)+30] ^= 1
 	f.Add(flipped)
 	f.Add(append(append([]byte(nil), clean...), 0, 0, 0))
+	inRoom := append(append([]byte(nil), clean...), make([]byte, 64)...)
+	copy(inRoom[len(clean):], clean[len(LogMagic):len(LogMagic)+20])
+	f.Add(inRoom)
 	f.Fuzz(func(t *testing.T, b []byte) {
 		lf, err := ParseLog(b)
 		if lf == nil {
@@ -348,8 +405,11 @@ func FuzzParseLogRepair(f *testing.F) {
 				t.Fatalf("damage %+v outside the file of %d bytes", d, len(b))
 			}
 		}
-		if lf.Torn != nil && lf.Torn.Offset+lf.Torn.Length != len(b) {
-			t.Fatalf("torn tail %+v not at the end of %d bytes", lf.Torn, len(b))
+		if lf.Room < 0 || lf.Room > len(b)-lf.Good || !allZero(b[len(b)-lf.Room:]) {
+			t.Fatalf("room of %d bytes at the end of %d, good %d", lf.Room, len(b), lf.Good)
+		}
+		if lf.Torn != nil && lf.Torn.Offset+lf.Torn.Length+lf.Room != len(b) {
+			t.Fatalf("torn tail %+v and room %d not at the end of %d bytes", lf.Torn, lf.Room, len(b))
 		}
 		if (err == nil) != (lf.Torn == nil && len(lf.Damaged) == 0) {
 			t.Fatalf("err %v but torn %v damaged %v", err, lf.Torn, lf.Damaged)

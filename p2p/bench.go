@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"sync"
 	"time"
@@ -463,28 +464,48 @@ func percentile(ds []time.Duration, p int) time.Duration {
 	return s[min(max(i-1, 0), len(s)-1)]
 }
 
-// fsyncP50 appends count envelope-sized records to a temporary file, each
-// followed by an fsync, and returns the median time of one.
+// fsyncP50 appends count envelope-sized envelopes to a fresh log in a
+// temporary directory with AppendSent, as a peer logs what it sends (one
+// write and one fsync each, inside the log's room), and returns the median
+// time of one.
 func fsyncP50(count int) (time.Duration, error) {
-	f, err := os.CreateTemp("", "boardmesh-bench-fsync-")
+	dir, err := tempDir()
 	if err != nil {
 		return 0, err
 	}
-	defer os.Remove(f.Name())
-	defer f.Close()
-	rec := make([]byte, 300)
+	defer removeAll(dir)
+	ds, err := timeAppendSent(dir, count, true)
+	if err != nil {
+		return 0, err
+	}
+	return percentile(ds, 50), nil
+}
+
+// timeAppendSent times count AppendSent calls of a 260-byte action
+// envelope on a new log in dir, with the log's room or (room false)
+// without it, every append making the file longer.
+func timeAppendSent(dir string, count int, room bool) ([]time.Duration, error) {
+	id, err := crypto.GenerateIdentity(rand.Reader)
+	if err != nil {
+		return nil, err
+	}
+	l, _, _, err := OpenLog(filepath.Join(dir, fmt.Sprintf("log-%v", room)))
+	if err != nil {
+		return nil, err
+	}
+	defer l.Close()
+	l.noRoom = !room
 	var ds []time.Duration
-	for range count {
+	for i := range count {
+		env := &crypto.Envelope{Seq: uint64(i), Kind: crypto.KindAction, Body: make([]byte, 160)}
+		crypto.Sign(id, env)
 		start := time.Now()
-		if _, err := f.Write(rec); err != nil {
-			return 0, err
-		}
-		if err := f.Sync(); err != nil {
-			return 0, err
+		if err := l.AppendSent(env); err != nil {
+			return nil, err
 		}
 		ds = append(ds, time.Since(start))
 	}
-	return percentile(ds, 50), nil
+	return ds, nil
 }
 
 func tempDir() (string, error) { return os.MkdirTemp("", "boardmesh-bench-") }

@@ -3,7 +3,6 @@ package p2p
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -27,12 +26,21 @@ const MaxRecord = lockstep.MaxRecord
 // file at once (one write call per batch, so a crash leaves whole records
 // and at most one torn tail); Sync makes everything appended durable.
 // What this peer signed must be synced before it is published.
+//
+// While it is open the file is kept up to logRoom longer than its records,
+// filled with zeros (the log's room, docs/protocol.md §6): an append then
+// writes inside the file, and the fsync before each envelope this peer
+// sends flushes the data alone, not a new length and new blocks too. On
+// ext4 here that is 0.13–0.15 ms an fsync instead of 0.19–0.21 ms
+// (docs/performance.md, "The log's room"). Close gives the room back.
 type Log struct {
 	f       *os.File
 	path    string
 	n       int
-	size    int64
+	size    int64 // the end of the last record: where the next append goes
+	alloc   int64 // the file's length: size, then the room
 	durable int64
+	noRoom  bool // keep no room (the benchmark's comparison)
 	buf     []byte
 	// cards: where each card envelope of the file is (card and sent
 	// records), for Card (lockstep.CardStore).
@@ -136,6 +144,7 @@ func (l *Log) load() (*lockstep.LogFile, *Repair, error) {
 			return nil, nil, fmt.Errorf("write log header: %w", err)
 		}
 		l.size = int64(len(lockstep.LogMagic))
+		l.alloc = l.size
 		if err := l.f.Sync(); err != nil {
 			return nil, nil, err
 		}
@@ -153,7 +162,8 @@ func (l *Log) load() (*lockstep.LogFile, *Repair, error) {
 	}
 	l.n = len(lf.Records)
 	if perr == nil {
-		l.size = int64(len(data))
+		// The room a crashed writer left stays room.
+		l.size, l.alloc = int64(lf.Good), int64(len(data))
 		l.durable = l.size
 		return lf, nil, nil
 	}
@@ -167,10 +177,7 @@ func (l *Log) load() (*lockstep.LogFile, *Repair, error) {
 			return nil, nil, err
 		}
 		l.size = int64(lf.Torn.Offset)
-		l.durable = l.size
-		if _, err := l.f.Seek(l.size, io.SeekStart); err != nil {
-			return nil, nil, err
-		}
+		l.alloc, l.durable = l.size, l.size
 		return lf, rep, nil
 	}
 	fixed := lf.Repaired()
@@ -229,11 +236,8 @@ func (l *Log) setAside(repaired []byte) (string, error) {
 	}
 	l.f.Close()
 	l.f = f
-	if _, err := l.f.Seek(0, io.SeekEnd); err != nil {
-		return "", err
-	}
 	l.size = int64(len(repaired))
-	l.durable = l.size
+	l.alloc, l.durable = l.size, l.size
 	return aside, nil
 }
 
@@ -308,11 +312,13 @@ func (l *Log) Append(recs ...lockstep.Record) error {
 	if l.size+int64(len(l.buf)) > lockstep.MaxLogFile {
 		return fmt.Errorf("append to log %s: it would be larger than %s", l.path, fileio.Size(lockstep.MaxLogFile))
 	}
-	if _, err := l.f.Write(l.buf); err != nil {
+	l.makeRoom(int64(len(l.buf)))
+	if _, err := l.f.WriteAt(l.buf, l.size); err != nil {
 		return fmt.Errorf("append to log: %w", err)
 	}
 	l.n += len(recs)
 	l.size += int64(len(l.buf))
+	l.alloc = max(l.alloc, l.size)
 	for _, r := range recs {
 		start += int64(l.noteCard(r.Type, r.Env, start))
 	}
@@ -320,6 +326,32 @@ func (l *Log) Append(recs ...lockstep.Record) error {
 		l.buf = nil // do not keep a large state envelope's buffer
 	}
 	return nil
+}
+
+// logRoom is how far past its records an open log's file is filled with
+// zeros. Filling 1 MiB and its first fsync take about a millisecond here,
+// once every few thousand envelopes.
+const logRoom = 1 << 20
+
+// zeros fills the room; nothing writes to it.
+var zeros = make([]byte, 64<<10)
+
+// makeRoom makes sure n more bytes after the records fall inside the
+// file, filling it with zeros up to logRoom past them (never past
+// MaxLogFile). It is best effort: where the disk will not take the room,
+// the append makes the file longer as it would without one.
+func (l *Log) makeRoom(n int64) {
+	if l.size+n <= l.alloc || l.noRoom {
+		return
+	}
+	end := min(l.size+n+logRoom, lockstep.MaxLogFile)
+	for l.alloc < end {
+		k, err := l.f.WriteAt(zeros[:min(end-l.alloc, int64(len(zeros)))], l.alloc)
+		l.alloc += int64(k)
+		if err != nil {
+			return
+		}
+	}
 }
 
 // AppendSent appends this peer's own signed envelopes and syncs: when it
@@ -411,12 +443,19 @@ func (l *Log) Len() int { return l.n }
 // Path is the file the log lives in.
 func (l *Log) Path() string { return l.path }
 
-// Close syncs and closes the file.
+// Close syncs the file, gives its room back (a closed log ends at its
+// last record) and closes it.
 func (l *Log) Close() error {
 	if l.f == nil {
 		return nil
 	}
 	err := l.Sync()
+	if err == nil && l.alloc > l.size {
+		if err = l.f.Truncate(l.size); err == nil {
+			l.alloc = l.size
+			err = l.f.Sync()
+		}
+	}
 	if cerr := l.f.Close(); err == nil {
 		err = cerr
 	}

@@ -83,12 +83,22 @@ func TestThreeProcessesOneKilledAndResumed(t *testing.T) {
 	<-cy.done
 	before, logPath := logEntries(t, homes[2])
 	// Make the crash tear the last write, as a power cut could: half a
-	// record at the end of the file. resume must cut it and say so.
-	f, err := os.OpenFile(logPath, os.O_WRONLY|os.O_APPEND, 0)
+	// record after the last whole one, in the room the log keeps open
+	// after its records (docs/protocol.md §6). resume must cut it and say
+	// so.
+	raw, err := os.ReadFile(logPath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.Write([]byte{0, 0, 1, 0, 1, 1, 2, 3, 4})
+	lf, _ := lockstep.ParseLog(raw)
+	if lf.Room == 0 {
+		t.Fatalf("cy's log, killed mid-game, keeps no room after its records (%d bytes)", len(raw))
+	}
+	f, err := os.OpenFile(logPath, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteAt([]byte{0, 0, 1, 0, 1, 1, 2, 3, 4}, int64(lf.Good))
 	f.Close()
 	if host.stopped() || bob.stopped() {
 		t.Fatal("the other peers ended while cy was dead; the game cannot end without cy")
