@@ -174,11 +174,11 @@ func benchNetRun(opts *BenchNetOptions) error {
 	}
 	printStages(opts.IO.Out, results)
 	fmt.Fprintf(opts.IO.Out, "\nBot games modelled as on separate machines: lockstep nodes, a core per peer, every step run for real; a broadcast = the gossip p50 above,\n")
-	fmt.Fprintf(opts.IO.Out, "an fsync before what a peer signs leaves, each envelope received costing the floor's CPU per copy delivered (floor = their rounds × the gossip p50; sums over the games)\n")
-	fmt.Fprintf(opts.IO.Out, "%5s %12s %6s %6s %7s %10s %10s %10s %10s %11s %13s\n", "peers", "delivery CPU", "games", "steps", "rounds", "wall", "floor", "wall/floor", "seat CPU", "commit p50", "commit/gossip")
+	fmt.Fprintf(opts.IO.Out, "an fsync before what a peer signs leaves, each network message received (an envelope, or a bundle of what a peer sends at once) costing the floor's CPU per copy delivered\n(floor = their rounds × the gossip p50; sums over the games)\n")
+	fmt.Fprintf(opts.IO.Out, "%5s %12s %6s %6s %7s %10s %9s %10s %10s %10s %10s %11s %13s\n", "peers", "delivery CPU", "games", "steps", "rounds", "envelopes", "messages", "wall", "floor", "wall/floor", "seat CPU", "commit p50", "commit/gossip")
 	for _, r := range results {
 		m := r.Model
-		fmt.Fprintf(opts.IO.Out, "%5d %12s %6d %6d %7d %10s %10s %10.2f %10s %11s %13.2f\n", r.Peers, us(r.DeliveryCPU), m.Games, m.Steps, m.Rounds, ms(m.Wall), ms(m.Floor), m.WallPerFloor, ms(m.SeatCPU), ms(m.CommitP50), r.ModelCommitRatio)
+		fmt.Fprintf(opts.IO.Out, "%5d %12s %6d %6d %7d %10d %9d %10s %10s %10.2f %10s %11s %13.2f\n", r.Peers, us(r.DeliveryCPU), m.Games, m.Steps, m.Rounds, m.Envelopes, m.Messages, ms(m.Wall), ms(m.Floor), m.WallPerFloor, ms(m.SeatCPU), ms(m.CommitP50), r.ModelCommitRatio)
 	}
 	return nil
 }

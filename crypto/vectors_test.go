@@ -50,6 +50,9 @@ func vectors(t *testing.T) []golden.Vector {
 	add("envelope.signed_bytes", env.AppendSigned(nil))
 	add("envelope.signature", env.Sig)
 	add("envelope.wire", env.Marshal())
+	reveal := &Envelope{Session: fill(0x11), Seq: 7, Kind: KindReveal, StateHash: fill(0x22), Body: func() []byte { h := fill(0x55); return h[:] }()}
+	Sign(id, reveal)
+	add("bundle.action_and_reveal", AppendBundle(nil, []*Envelope{env, reveal}))
 
 	add("chain.hash_of_zero", func() []byte { h := ChainHash(Hash{}); return h[:] }())
 	c := NewChain(fill(0x33), 3)

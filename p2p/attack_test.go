@@ -449,3 +449,92 @@ func TestAttackLyingState(t *testing.T) {
 	a.named([]int{ada, cy}, bob, regexp.MustCompile(`(?i)state`))
 	a.finishedIdentical([]int{ada, cy})
 }
+
+// TestAttackBundles: bundles (several envelopes of one author in one
+// message, crypto.UnmarshalMessage) that no honest peer sends: ada's and
+// bob's genuine envelopes in one bundle, ada's genuine envelopes with a
+// forged one in her name, ada's whole history again as bundles, and
+// broken framing (too many, a length past the end, bytes after the last).
+// Each is refused or, for ada's own old envelopes, a duplicate; the game
+// ends with identical logs, nobody is framed (ada signed each of hers
+// once, honestly), and the peers count what they refused.
+func TestAttackBundles(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	a := newArena(t, ctx, arenaConfig{botDelay: 10 * time.Millisecond})
+	a.start(ctx)
+	v := a.waitPlaying(ctx, ada, 6)
+	var adas, bobs []*crypto.Envelope
+	for _, e := range a.bad.Seen() {
+		switch e.Author {
+		case a.keys[ada].ID():
+			adas = append(adas, e)
+		case a.keys[bob].ID():
+			bobs = append(bobs, e)
+		}
+	}
+	if len(adas) < 2 || len(bobs) < 1 {
+		t.Fatalf("the hostile peer saw %d of ada's and %d of bob's envelopes", len(adas), len(bobs))
+	}
+	forged := hostile.Forged(a.bad.Identity, a.keys[ada], &crypto.Envelope{Session: v.st.Session, Seq: v.st.Seq + 1, Kind: crypto.KindAction,
+		StateHash: v.hash, Body: hostile.ActionBody(engine.Action{Op: 1})})
+	good := crypto.AppendBundle(nil, adas[:2])
+	msgs := [][]byte{
+		crypto.AppendBundle(nil, []*crypto.Envelope{adas[0], bobs[0]}),
+		crypto.AppendBundle(nil, []*crypto.Envelope{adas[1], forged}),
+		append([]byte{crypto.BundleTag, crypto.MaxBundle + 1}, good[2:]...),
+		good[:len(good)-3],
+		append(append([]byte(nil), good...), 7),
+	}
+	for i := 0; i+1 < len(adas); i += 2 {
+		msgs = append(msgs, crypto.AppendBundle(nil, adas[i:i+2]))
+	}
+	for _, m := range msgs {
+		if err := a.bad.PublishRaw(ctx, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a.wait(all3, 80*time.Second)
+	a.finishedIdentical(all3)
+	a.framesNobody(all3, all3)
+	for _, i := range all3 {
+		if d := a.tbl.Peers[i].Runner.Drops(); d.Malformed < 3 || d.BadSignature < 1 {
+			t.Errorf("%s counted %d malformed and %d forged messages, want at least 3 and 1", a.name(i), d.Malformed, d.BadSignature)
+		}
+	}
+}
+
+// TestPeersBundleWhatLeavesTogether: what an honest peer sends at once (an
+// action with the reveal or checkpoint after it, the last revealer's
+// checkpoint) reaches the table as one bundle, so a game takes fewer
+// network messages than envelopes; the silent observer on the topic gets
+// every envelope of the log all the same.
+func TestPeersBundleWhatLeavesTogether(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	a := newArena(t, ctx, arenaConfig{})
+	a.start(ctx)
+	a.wait(all3, 80*time.Second)
+	a.finishedIdentical(all3)
+	msgs, envs := a.bad.Received()
+	seen := map[[32]byte]bool{}
+	for _, e := range a.bad.Seen() {
+		seen[sha256Sum(e.Marshal())] = true
+	}
+	log := a.tbl.Peers[ada].Node.Log()
+	missed := 0
+	for _, e := range log {
+		if !seen[sha256Sum(e.Marshal())] {
+			missed++
+		}
+	}
+	t.Logf("%d network messages carried %d envelopes; the log has %d entries, %d not seen on the topic", msgs, envs, len(log), missed)
+	if msgs*10 > envs*9 {
+		t.Fatalf("%d messages for %d envelopes: fewer than a tenth went in bundles", msgs, envs)
+	}
+	if missed > 0 {
+		t.Fatalf("%d of the log's %d entries never reached the observer", missed, len(log))
+	}
+}

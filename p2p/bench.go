@@ -267,7 +267,7 @@ func BenchNet(ctx context.Context, g *engine.Game, n int, seed []byte, broadcast
 	if res.Game, err = benchGame(ctx, g, n, seed); err != nil {
 		return res, fmt.Errorf("game without think time: %w", err)
 	}
-	if res.Game.FsyncP50, err = fsyncP50(100); err != nil {
+	if res.Game.FsyncP50, err = fsyncP50(500); err != nil {
 		return res, err
 	}
 	if res.Game.JoinToMove, err = BenchJoin(ctx, g, n); err != nil {

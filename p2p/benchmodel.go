@@ -19,13 +19,15 @@ import (
 // setup: every seat has a core of its own, every Step, Act and Work (each
 // signature checked, each proof made and checked) runs for real and its
 // thread CPU is that seat's time, a seat's envelopes leave an fsync after
-// it signed them, a broadcast reaches the others the gossip p50 of the
-// same run later: its wire time (the p50 less perDelivery) and then, on
-// the receiver's core behind whatever else it is doing, the CPU the same
-// hosts spent per copy delivered in the gossip floor (sending,
-// transports, gossipsub's forwarding and duplicates: perDelivery; the
-// same for a 46 KB shuffle proof as for a 260-byte action, which
-// undercounts the proofs' hashing and decryption). It leaves out the
+// it signed them, in network messages as the runner sends them (what
+// leaves at once in one bundle, crypto.Messages), and a message reaches
+// the others the gossip p50 of the same run later: its wire time (the p50
+// less perDelivery) and then, on the receiver's core behind whatever else
+// it is doing, the CPU the same hosts spent per copy delivered in the
+// gossip floor (sending, transports, gossipsub's forwarding and
+// duplicates: perDelivery; the same for a 46 KB shuffle proof or a bundle
+// as for a 260-byte action, which undercounts the proofs' hashing and
+// decryption). It leaves out the
 // log's writes but the fsync, and the Go scheduler's queues. So it says
 // what a table with a core per seat would take, which this two-core
 // machine cannot show with four peers in one process.
@@ -47,9 +49,11 @@ type ModelGame struct {
 	// SeatCPU is the most CPU one seat spent; TotalCPU every seat's.
 	SeatCPU  time.Duration `json:"seat_cpu_ns"`
 	TotalCPU time.Duration `json:"total_cpu_ns"`
-	// Envelopes is what the seats broadcast; Asks the gap requests they
+	// Envelopes is what the seats broadcast, in Messages network messages
+	// (bundles, as the runner sends them); Asks the gap requests they
 	// made (none is needed where nothing is lost: a check on the model).
 	Envelopes int `json:"envelopes"`
+	Messages  int `json:"messages"`
 	Asks      int `json:"asks"`
 	// Rounds is the game's critical path in broadcast rounds
 	// (CriticalRounds of its log), Floor Rounds × the broadcast time and
@@ -109,6 +113,7 @@ func ModelGames(g *engine.Game, n int, seed []byte, secret bool, latency, fsync,
 		all.SeatCPU += r.SeatCPU
 		all.TotalCPU += r.TotalCPU
 		all.Envelopes += r.Envelopes
+		all.Messages += r.Messages
 		all.Asks += r.Asks
 		all.Rounds += r.Rounds
 		all.Floor += r.Floor
@@ -222,13 +227,14 @@ func (m *gameModel) drain(i int) error {
 	for node.HasReady() {
 		t0 := cpuNow()
 		rd := node.Ready()
-		var out [][]byte
+		// As the runner sends them: what leaves at once in bundles.
+		out := crypto.Messages(rd.Messages, MaxEnvelope)
 		for _, env := range rd.Messages {
-			out = append(out, env.Marshal())
 			if env.Kind == crypto.KindAction && m.first < 0 {
 				m.first = m.clock[i]
 			}
 		}
+		m.res.Envelopes += len(rd.Messages)
 		d := cpuNow() - t0
 		m.cpu[i] += d
 		m.clock[i] += d
@@ -248,7 +254,7 @@ func (m *gameModel) drain(i int) error {
 			}
 		}
 		for _, b := range out {
-			m.res.Envelopes++
+			m.res.Messages++
 			for k := range m.nodes {
 				if k != i {
 					m.inbox[k] = append(m.inbox[k], modelArrival{m.clock[i] + m.wire, b})
@@ -375,11 +381,13 @@ func (m *gameModel) run() error {
 			m.cpu[who] += d
 			err = m.timed(who, func() error {
 				for _, b := range batch {
-					env, err := crypto.Unmarshal(b)
+					envs, err := crypto.UnmarshalMessage(b)
 					if err != nil {
 						return err
 					}
-					_ = node.Step(env) // a rejection comes back as an event
+					for _, env := range envs {
+						_ = node.Step(env) // a rejection comes back as an event
+					}
 				}
 				return nil
 			})

@@ -45,6 +45,11 @@ func TestModelGameTimesTheRounds(t *testing.T) {
 	if perC := c.Wall / time.Duration(c.Rounds); perC < perA-time.Millisecond || c.SeatCPU < a.SeatCPU+5*time.Millisecond*time.Duration(c.Rounds)/3 {
 		t.Fatalf("a round took %v without delivery CPU and %v with 5 ms of the 10 an envelope (seat CPU %v, %v)", perA, perC, a.SeatCPU, c.SeatCPU)
 	}
+	// The seats send as the runner does, what leaves at once in one
+	// bundle: fewer messages than envelopes.
+	if c.Messages <= 0 || c.Messages >= c.Envelopes {
+		t.Fatalf("%d envelopes in %d messages", c.Envelopes, c.Messages)
+	}
 	s, err := ModelGames(dominion.Game, 2, seed, true, time.Millisecond, time.Millisecond, 100*time.Microsecond, 2)
 	if err != nil {
 		t.Fatal(err)

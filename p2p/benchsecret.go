@@ -132,7 +132,7 @@ func BenchSecret(ctx context.Context, g *engine.Game, sizes []int, peers int, se
 	if res.GossipP50 > 0 {
 		res.DrawPerGossip = float64(res.Secret.DrawP50) / float64(res.GossipP50)
 	}
-	if res.FsyncP50, err = fsyncP50(100); err != nil {
+	if res.FsyncP50, err = fsyncP50(500); err != nil {
 		return res, err
 	}
 	if res.ModelSecret, err = ModelGames(g, peers, seed, true, res.GossipP50, res.FsyncP50, res.DeliveryCPU, modelGames); err != nil {

@@ -167,16 +167,35 @@ func (g *guard) drops() Drops {
 // what is provably bad; gossipsub then counts it against the forwarding
 // peer's score, and a peer that keeps sending it is graylisted and pruned
 // from the mesh (NewPubSub's score parameters).
+//
+// A bundle (crypto.UnmarshalMessage: several envelopes of one author in
+// one message) is checked envelope by envelope, each as if it came alone,
+// and accepted only whole: one envelope that would be refused or ignored
+// alone refuses or ignores the message. What it returns with an Accept is
+// the *crypto.Envelope of a lone envelope, a bundle's []*crypto.Envelope.
 func (g *guard) check(from peer.ID, data []byte) (Verdict, any) {
 	if len(data) > MaxEnvelope {
 		g.tooLarge.Add(1)
 		return Reject, nil
 	}
-	env, err := crypto.Unmarshal(data)
+	envs, err := crypto.UnmarshalMessage(data)
 	if err != nil {
 		g.malformed.Add(1)
 		return Reject, nil
 	}
+	for _, env := range envs {
+		if v := g.checkOne(from, env); v != Accept {
+			return v, nil
+		}
+	}
+	if len(envs) == 1 {
+		return Accept, envs[0]
+	}
+	return Accept, envs
+}
+
+// checkOne is check of one envelope.
+func (g *guard) checkOne(from peer.ID, env *crypto.Envelope) Verdict {
 	local := from == g.self
 	author := peer.ID(env.Author)
 	if g.hasRoster() {
@@ -184,7 +203,7 @@ func (g *guard) check(from peer.ID, data []byte) (Verdict, any) {
 			// Spectators and strangers do not publish once there is a
 			// roster; nothing they say can change the game.
 			g.outsider.Add(1)
-			return Reject, nil
+			return Reject
 		}
 	}
 	stranger := !local && !g.hasRoster() && author != g.self
@@ -195,28 +214,28 @@ func (g *guard) check(from peer.ID, data []byte) (Verdict, any) {
 	// so a forger cannot spend an honest joiner's tokens).
 	if stranger && !g.take(from) {
 		g.throttled.Add(1)
-		return Ignore, nil
+		return Ignore
 	}
 	if !local {
 		if err := crypto.Verify(env); err != nil {
 			g.badSig.Add(1)
-			return Reject, nil
+			return Reject
 		}
 	}
 	if stranger && from != author && !g.take(author) {
 		g.throttled.Add(1)
-		return Ignore, nil
+		return Ignore
 	}
-	if !local && g.hasRoster() && !g.takeMember(author, from != author, env.Kind == crypto.KindState, len(data)) {
+	if !local && g.hasRoster() && !g.takeMember(author, from != author, env.Kind == crypto.KindState, env.Size()) {
 		g.overMember.Add(1)
-		return Ignore, nil
+		return Ignore
 	}
 	if env.Session == g.lobby {
-		return Accept, env
+		return Accept
 	}
 	if s := g.session.Load(); s != nil && env.Session != *s && !g.open.Load() {
 		g.wrongSession.Add(1)
-		return Reject, nil
+		return Reject
 	}
 	// While the session may still change, a member's envelope of another
 	// one may be of the host's re-proposal, validated here before the
@@ -224,7 +243,7 @@ func (g *guard) check(from peer.ID, data []byte) (Verdict, any) {
 	// the host's accept and seat-draw reveal until their re-send, and
 	// counted an honest host as a sender of junk. The node keeps it for
 	// the new roster, or ignores a superseded session's without blame.
-	return Accept, env
+	return Accept
 }
 
 // take spends one token of id's bucket.

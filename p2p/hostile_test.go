@@ -378,6 +378,58 @@ func TestGuardLimits(t *testing.T) {
 	}
 }
 
+// TestGuardChecksABundleEnvelopeByEnvelope: a member's bundle is accepted
+// whole, each envelope checked as if alone, and handed on in order; one
+// envelope that would be refused alone (a forged signature, an outsider's,
+// another session's) refuses the whole message and is counted as alone; a
+// bundle of two authors is malformed.
+func TestGuardChecksABundleEnvelopeByEnvelope(t *testing.T) {
+	t.Parallel()
+	self, _ := crypto.GenerateIdentity(rand.Reader)
+	member, _ := crypto.GenerateIdentity(rand.Reader)
+	outsider, _ := crypto.GenerateIdentity(rand.Reader)
+	var lobby, session, other crypto.Hash
+	lobby[0], session[0], other[0] = 1, 2, 3
+	g := newGuard(peer.ID(self.ID()), lobby)
+	g.setMembers([]peer.ID{peer.ID(self.ID()), peer.ID(member.ID())})
+	g.setSession(session, false)
+	sign := func(id *crypto.Identity, s crypto.Hash, seq uint64) *crypto.Envelope {
+		e := &crypto.Envelope{Session: s, Seq: seq, Kind: crypto.KindReveal, Body: []byte{byte(seq)}}
+		crypto.Sign(id, e)
+		return e
+	}
+	mid := peer.ID(member.ID())
+	envs := []*crypto.Envelope{sign(member, session, 1), sign(member, session, 2), sign(member, session, 3)}
+	v, checked := g.check(mid, crypto.AppendBundle(nil, envs))
+	got, _ := checked.([]*crypto.Envelope)
+	if v != Accept || len(got) != len(envs) {
+		t.Fatalf("a member's bundle: %v, %T", v, checked)
+	}
+	for i := range envs {
+		if !crypto.Equal(got[i], envs[i]) {
+			t.Fatalf("envelope %d of the bundle came out changed", i)
+		}
+	}
+	forged := sign(member, session, 4)
+	forged.Sig[5] ^= 1
+	for _, tc := range []struct {
+		name string
+		envs []*crypto.Envelope
+	}{
+		{"a forged signature last", []*crypto.Envelope{envs[0], forged}},
+		{"an outsider's", []*crypto.Envelope{sign(outsider, session, 1), sign(outsider, session, 2)}},
+		{"another session's first", []*crypto.Envelope{sign(member, other, 1), envs[1]}},
+		{"two authors", []*crypto.Envelope{envs[0], sign(outsider, session, 2)}},
+	} {
+		if v, checked := g.check(mid, crypto.AppendBundle(nil, tc.envs)); v != Reject || checked != nil {
+			t.Errorf("a bundle with %s: %v, want Reject", tc.name, v)
+		}
+	}
+	if d := g.drops(); d.BadSignature != 1 || d.Outsider != 1 || d.WrongSession != 1 || d.Malformed != 1 {
+		t.Fatalf("drops %+v", d)
+	}
+}
+
 // TestStartWhenCountsOnlyChallengedJoiners: with --start-when 2 an
 // outsider's join (signed by its key, but the outsider does not answer
 // the host's challenge) used to fill the second seat and start the game.
@@ -694,16 +746,18 @@ func silentRevealer(t *testing.T, ctx context.Context, host *NetPeer, name strin
 			if err != nil {
 				return
 			}
-			env, err := crypto.Unmarshal(msg.Data)
-			if err != nil || env.Kind != crypto.KindRoster || env.Author != host.Node.ID() {
-				continue
-			}
-			a := &crypto.Envelope{Session: crypto.SessionID(env.Body), Kind: crypto.KindAccept}
-			crypto.Sign(o.id, a)
-			if o.topic.Publish(ctx, a.Marshal()) == nil {
-				select {
-				case acc <- struct{}{}:
-				default:
+			envs, _ := crypto.UnmarshalMessage(msg.Data)
+			for _, env := range envs {
+				if env.Kind != crypto.KindRoster || env.Author != host.Node.ID() {
+					continue
+				}
+				a := &crypto.Envelope{Session: crypto.SessionID(env.Body), Kind: crypto.KindAccept}
+				crypto.Sign(o.id, a)
+				if o.topic.Publish(ctx, a.Marshal()) == nil {
+					select {
+					case acc <- struct{}{}:
+					default:
+					}
 				}
 			}
 		}

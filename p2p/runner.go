@@ -716,11 +716,18 @@ func (r *Runner) drain(ctx context.Context) error {
 		// session's and wait for its re-send. (The roster it learns after
 		// them, as it always has.)
 		r.guard.setSession(st.Session, n.SessionMayChange())
-		for _, m := range rd.Messages {
-			if r.cfg.OnPublish != nil {
+		if r.cfg.OnPublish != nil {
+			for _, m := range rd.Messages {
 				r.cfg.OnPublish(m)
 			}
-			if err := r.topic.Publish(ctx, m.Marshal()); err != nil && ctx.Err() == nil {
+		}
+		// What leaves at once goes as few network messages as it can: an
+		// action with the reveal and checkpoint that follow it, say, in
+		// one bundle (crypto.Messages), each envelope still signed and
+		// checked on its own. The transports and gossipsub cost about as
+		// much per message as per byte of a small one.
+		for _, b := range crypto.Messages(rd.Messages, MaxEnvelope) {
+			if err := r.topic.Publish(ctx, b); err != nil && ctx.Err() == nil {
 				// A local validation failure cannot happen for our own
 				// well-formed envelopes; anything else is transient and
 				// lockstep re-sends.
@@ -1137,19 +1144,28 @@ func (r *Runner) read(ctx context.Context) {
 		if err != nil {
 			return
 		}
-		in := inbound{}
-		if env, ok := m.Checked.(*crypto.Envelope); ok {
-			in.env, in.verified = env, true
-		} else if in.env, err = crypto.Unmarshal(m.Data); err != nil {
-			continue
+		var envs []*crypto.Envelope
+		verified := true
+		switch c := m.Checked.(type) {
+		case *crypto.Envelope:
+			envs = []*crypto.Envelope{c}
+		case []*crypto.Envelope:
+			envs = c
+		default:
+			verified = false
+			if envs, err = crypto.UnmarshalMessage(m.Data); err != nil {
+				continue
+			}
 		}
-		if r.cfg.OnStage != nil {
-			r.cfg.OnStage(StageReceived, in.env)
-		}
-		select {
-		case r.in <- in:
-		case <-ctx.Done():
-			return
+		for _, env := range envs {
+			if r.cfg.OnStage != nil {
+				r.cfg.OnStage(StageReceived, env)
+			}
+			select {
+			case r.in <- inbound{env: env, verified: verified}:
+			case <-ctx.Done():
+				return
+			}
 		}
 	}
 }

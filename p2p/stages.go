@@ -47,13 +47,20 @@ func stagedVerifier(verify Verifier, onStage func(Stage, *crypto.Envelope)) Veri
 		return verify
 	}
 	return func(from peer.ID, data []byte) (Verdict, any) {
-		env, err := crypto.Unmarshal(data)
-		if err == nil {
+		envs, _ := crypto.UnmarshalMessage(data)
+		for _, env := range envs {
 			onStage(StageValidating, env)
 		}
 		v, checked := verify(from, data)
-		if e, ok := checked.(*crypto.Envelope); ok && v == Accept {
-			onStage(StageValidated, e)
+		if v == Accept {
+			switch c := checked.(type) {
+			case *crypto.Envelope:
+				onStage(StageValidated, c)
+			case []*crypto.Envelope:
+				for _, e := range c {
+					onStage(StageValidated, e)
+				}
+			}
 		}
 		return v, checked
 	}

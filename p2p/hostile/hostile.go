@@ -36,8 +36,10 @@ type Peer struct {
 	// seenCap bounds what is kept of the table's traffic; a long game
 	// publishes thousands of envelopes and a test needs only recent ones.
 	seenCap int
-	cancel  context.CancelFunc
-	done    chan struct{}
+	// messages and envelopes count what was received (Received).
+	messages, envelopes int
+	cancel              context.CancelFunc
+	done                chan struct{}
 }
 
 // New starts a hostile peer for the lobby's session topic, connects it to
@@ -105,17 +107,27 @@ func (p *Peer) read(ctx context.Context) {
 		if m.ReceivedFrom == p.Host.ID() {
 			continue
 		}
-		env, err := crypto.Unmarshal(m.Data)
+		envs, err := crypto.UnmarshalMessage(m.Data)
 		if err != nil {
 			continue
 		}
 		p.mu.Lock()
-		p.seen = append(p.seen, env)
+		p.messages++
+		p.seen = append(p.seen, envs...)
+		p.envelopes += len(envs)
 		if len(p.seen) > p.seenCap {
 			p.seen = append([]*crypto.Envelope(nil), p.seen[len(p.seen)-p.seenCap/2:]...)
 		}
 		p.mu.Unlock()
 	}
+}
+
+// Received counts the well-formed messages the peer has received from
+// the table, and the envelopes in them (a bundle holds several).
+func (p *Peer) Received() (messages, envelopes int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.messages, p.envelopes
 }
 
 // Seen returns the envelopes the table has published so far that the
