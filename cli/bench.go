@@ -83,7 +83,8 @@ moment the last one starts to join until every peer has the first move.
 Last, --model-games bot games modelled as on separate machines: lockstep nodes (no
 libp2p), a core per peer, every step run for real and timed by its thread's
 CPU, a broadcast taking the gossip p50 above and an fsync before what a peer
-signs leaves, each envelope received costing its receiver the CPU the floor
+signs leaves, each network message received (an envelope, or a bundle of
+what a peer sends at once) costing its receiver the CPU the floor
 spent per copy delivered; their wall against their floor and their commit
 p50 against the gossip p50 (what a table with a core per peer would show).
 

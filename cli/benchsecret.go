@@ -53,7 +53,7 @@ func newCmdBenchSecret(f *Factory, runF func(*BenchSecretOptions) error) *cobra.
   - --model-games bot games of each kind modelled as on separate machines, as the setup
     is: lockstep nodes (no libp2p), a core per seat, every step, proof
     and check run for real, a broadcast taking the gossip p50 and an
-    fsync before what a seat signs leaves and each envelope received
+    fsync before what a seat signs leaves and each message received
     costing the CPU the floor spent per copy delivered.
 
 Every peer shares this machine's CPUs, so the measured game figures
@@ -199,7 +199,7 @@ func benchSecretRun(opts *BenchSecretOptions) error {
 		fmt.Fprintf(out, "%-14s %5s secret/open: wall %.2f×, CPU per step %.2f× (aim: wall within 2×)\n", r.Game, "", r.WallRatio, cpuRatio)
 	}
 	fmt.Fprintln(out, "\nBot games modelled as on separate machines: lockstep nodes, a core per seat, every step, proof and check run for real;")
-	fmt.Fprintln(out, "a broadcast = the gossip p50 above, an fsync before what a seat signs leaves, each envelope received costing the floor's CPU per copy delivered; sums over the games")
+	fmt.Fprintln(out, "a broadcast = the gossip p50 above, an fsync before what a seat signs leaves, each network message received (an envelope or a bundle) costing the floor's CPU per copy delivered; sums over the games")
 	fmt.Fprintf(out, "%-14s %5s %-12s %5s %6s %11s %11s %11s %13s %10s %12s %10s\n", "game", "peers", "mode", "games", "steps", "wall", "seat CPU", "all CPU", "start→move", "fsync p50", "delivery CPU", "envelopes")
 	for _, r := range results {
 		for _, m := range []p2p.ModelGame{r.ModelSecret, r.ModelOpen} {
