@@ -457,7 +457,8 @@ func TestAttackLyingState(t *testing.T) {
 // broken framing (too many, a length past the end, bytes after the last).
 // Each is refused or, for ada's own old envelopes, a duplicate; the game
 // ends with identical logs, nobody is framed (ada signed each of hers
-// once, honestly), and the peers count what they refused.
+// once, honestly), and the peers count what they refused (until gossipsub
+// graylists the sender).
 func TestAttackBundles(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
@@ -480,16 +481,21 @@ func TestAttackBundles(t *testing.T) {
 	forged := hostile.Forged(a.bad.Identity, a.keys[ada], &crypto.Envelope{Session: v.st.Session, Seq: v.st.Seq + 1, Kind: crypto.KindAction,
 		StateHash: v.hash, Body: hostile.ActionBody(engine.Action{Op: 1})})
 	good := crypto.AppendBundle(nil, adas[:2])
-	msgs := [][]byte{
-		crypto.AppendBundle(nil, []*crypto.Envelope{adas[0], bobs[0]}),
-		crypto.AppendBundle(nil, []*crypto.Envelope{adas[1], forged}),
-		append([]byte{crypto.BundleTag, crypto.MaxBundle + 1}, good[2:]...),
-		good[:len(good)-3],
-		append(append([]byte(nil), good...), 7),
-	}
+	// ada's history first: accepted (duplicates), so it costs the hostile
+	// peer no score. Then the refused ones: gossipsub graylists it after
+	// its third (topicScore), so only the first three are sure to reach
+	// every validator, and those are the ones counted below.
+	var msgs [][]byte
 	for i := 0; i+1 < len(adas); i += 2 {
 		msgs = append(msgs, crypto.AppendBundle(nil, adas[i:i+2]))
 	}
+	msgs = append(msgs,
+		crypto.AppendBundle(nil, []*crypto.Envelope{adas[1], forged}),
+		crypto.AppendBundle(nil, []*crypto.Envelope{adas[0], bobs[0]}),
+		append([]byte{crypto.BundleTag, crypto.MaxBundle + 1}, good[2:]...),
+		good[:len(good)-3],
+		append(append([]byte(nil), good...), 7),
+	)
 	for _, m := range msgs {
 		if err := a.bad.PublishRaw(ctx, m); err != nil {
 			t.Fatal(err)
@@ -499,8 +505,8 @@ func TestAttackBundles(t *testing.T) {
 	a.finishedIdentical(all3)
 	a.framesNobody(all3, all3)
 	for _, i := range all3 {
-		if d := a.tbl.Peers[i].Runner.Drops(); d.Malformed < 3 || d.BadSignature < 1 {
-			t.Errorf("%s counted %d malformed and %d forged messages, want at least 3 and 1", a.name(i), d.Malformed, d.BadSignature)
+		if d := a.tbl.Peers[i].Runner.Drops(); d.BadSignature < 1 || d.Malformed < 2 {
+			t.Errorf("%s counted %d forged and %d malformed messages, want at least 1 and 2", a.name(i), d.BadSignature, d.Malformed)
 		}
 	}
 }
