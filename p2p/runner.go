@@ -724,8 +724,9 @@ func (r *Runner) drain(ctx context.Context) error {
 		// What leaves at once goes as few network messages as it can: an
 		// action with the reveal and checkpoint that follow it, say, in
 		// one bundle (crypto.Messages), each envelope still signed and
-		// checked on its own. The transports and gossipsub cost about as
-		// much per message as per byte of a small one.
+		// checked on its own. What the transports and gossipsub spend on
+		// a message of a few hundred bytes is nearly all per message, not
+		// per byte.
 		for _, b := range crypto.Messages(rd.Messages, MaxEnvelope) {
 			if err := r.topic.Publish(ctx, b); err != nil && ctx.Err() == nil {
 				// A local validation failure cannot happen for our own
