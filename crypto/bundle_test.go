@@ -3,6 +3,7 @@ package crypto
 import (
 	"bytes"
 	"errors"
+	"slices"
 	"testing"
 )
 
@@ -69,7 +70,7 @@ func TestMessagesBundleOneAuthorsRuns(t *testing.T) {
 				sizes = append(sizes, len(dec))
 			}
 			sameEnvs(t, got, envs)
-			if !equalInts(sizes, tc.sizes) {
+			if !slices.Equal(sizes, tc.sizes) {
 				t.Fatalf("messages of %v envelopes, want %v", sizes, tc.sizes)
 			}
 		})
@@ -77,18 +78,6 @@ func TestMessagesBundleOneAuthorsRuns(t *testing.T) {
 	if got := Messages(nil, 1<<20); len(got) != 0 {
 		t.Fatalf("no envelopes made %d messages", len(got))
 	}
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // TestUnmarshalMessageRefusesBadBundles: every way a bundle's framing can

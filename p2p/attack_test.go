@@ -37,6 +37,12 @@ const (
 // TestArenaSilentHostile is the control: the hostile peer is on the
 // topic and connected to everyone but sends nothing; the game plays to
 // the end. Every attack test below differs from it by the attack only.
+//
+// It also watches the honest peers send: what a peer sends at once (an
+// action with the reveal or checkpoint after it, the last revealer's
+// checkpoint) reaches the table as one bundle, so a game takes fewer
+// network messages than envelopes, and the silent observer gets every
+// envelope of the log all the same.
 func TestArenaSilentHostile(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
@@ -45,6 +51,25 @@ func TestArenaSilentHostile(t *testing.T) {
 	a.start(ctx)
 	a.wait(all3, 80*time.Second)
 	a.finishedIdentical(all3)
+	msgs, envs := a.bad.Received()
+	seen := map[[32]byte]bool{}
+	for _, e := range a.bad.Seen() {
+		seen[sha256Sum(e.Marshal())] = true
+	}
+	log := a.tbl.Peers[ada].Node.Log()
+	missed := 0
+	for _, e := range log {
+		if !seen[sha256Sum(e.Marshal())] {
+			missed++
+		}
+	}
+	t.Logf("%d network messages carried %d envelopes; the log has %d entries, %d not seen on the topic", msgs, envs, len(log), missed)
+	if msgs*10 > envs*9 {
+		t.Fatalf("%d messages for %d envelopes: fewer than a tenth went in bundles", msgs, envs)
+	}
+	if missed > 0 {
+		t.Fatalf("%d of the log's %d entries never reached the observer", missed, len(log))
+	}
 }
 
 // TestAttackForgedSignature: the outsider publishes an action claiming to
@@ -508,39 +533,5 @@ func TestAttackBundles(t *testing.T) {
 		if d := a.tbl.Peers[i].Runner.Drops(); d.BadSignature < 1 || d.Malformed < 2 {
 			t.Errorf("%s counted %d forged and %d malformed messages, want at least 1 and 2", a.name(i), d.BadSignature, d.Malformed)
 		}
-	}
-}
-
-// TestPeersBundleWhatLeavesTogether: what an honest peer sends at once (an
-// action with the reveal or checkpoint after it, the last revealer's
-// checkpoint) reaches the table as one bundle, so a game takes fewer
-// network messages than envelopes; the silent observer on the topic gets
-// every envelope of the log all the same.
-func TestPeersBundleWhatLeavesTogether(t *testing.T) {
-	t.Parallel()
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	a := newArena(t, ctx, arenaConfig{})
-	a.start(ctx)
-	a.wait(all3, 80*time.Second)
-	a.finishedIdentical(all3)
-	msgs, envs := a.bad.Received()
-	seen := map[[32]byte]bool{}
-	for _, e := range a.bad.Seen() {
-		seen[sha256Sum(e.Marshal())] = true
-	}
-	log := a.tbl.Peers[ada].Node.Log()
-	missed := 0
-	for _, e := range log {
-		if !seen[sha256Sum(e.Marshal())] {
-			missed++
-		}
-	}
-	t.Logf("%d network messages carried %d envelopes; the log has %d entries, %d not seen on the topic", msgs, envs, len(log), missed)
-	if msgs*10 > envs*9 {
-		t.Fatalf("%d messages for %d envelopes: fewer than a tenth went in bundles", msgs, envs)
-	}
-	if missed > 0 {
-		t.Fatalf("%d of the log's %d entries never reached the observer", missed, len(log))
 	}
 }
