@@ -184,7 +184,11 @@ func loseTail(t *testing.T, home string, junk int, seed uint64) {
 	if err := os.WriteFile(path, out, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("lost the tail: cut %d of %d bytes back to %d (last own record ends at %d), added %d torn bytes", len(b)-at, len(b), at, lastSent, junk)
+	records := len(lockstep.LogMagic)
+	if len(ends) > 0 {
+		records = ends[len(ends)-1]
+	}
+	t.Logf("lost the tail: cut %d bytes of records back to %d (last own record ends at %d; and the log's room, %d bytes), added %d torn bytes", records-at, at, lastSent, len(b)-records, junk)
 }
 
 // recordEnds walks a log file (docs/protocol.md §6) and returns where each
