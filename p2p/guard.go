@@ -172,7 +172,7 @@ func (g *guard) drops() Drops {
 // one message) is checked envelope by envelope, each as if it came alone,
 // and accepted only whole: one envelope that would be refused or ignored
 // alone refuses or ignores the message. What it returns with an Accept is
-// the *crypto.Envelope of a lone envelope, a bundle's []*crypto.Envelope.
+// the message's envelopes, a []*crypto.Envelope (one, for a lone envelope).
 func (g *guard) check(from peer.ID, data []byte) (Verdict, any) {
 	if len(data) > MaxEnvelope {
 		g.tooLarge.Add(1)
@@ -187,9 +187,6 @@ func (g *guard) check(from peer.ID, data []byte) (Verdict, any) {
 		if v := g.checkOne(from, env); v != Accept {
 			return v, nil
 		}
-	}
-	if len(envs) == 1 {
-		return Accept, envs[0]
 	}
 	return Accept, envs
 }

@@ -1145,15 +1145,8 @@ func (r *Runner) read(ctx context.Context) {
 		if err != nil {
 			return
 		}
-		var envs []*crypto.Envelope
-		verified := true
-		switch c := m.Checked.(type) {
-		case *crypto.Envelope:
-			envs = []*crypto.Envelope{c}
-		case []*crypto.Envelope:
-			envs = c
-		default:
-			verified = false
+		envs, verified := m.Checked.([]*crypto.Envelope)
+		if !verified {
 			if envs, err = crypto.UnmarshalMessage(m.Data); err != nil {
 				continue
 			}

@@ -52,14 +52,9 @@ func stagedVerifier(verify Verifier, onStage func(Stage, *crypto.Envelope)) Veri
 			onStage(StageValidating, env)
 		}
 		v, checked := verify(from, data)
-		if v == Accept {
-			switch c := checked.(type) {
-			case *crypto.Envelope:
-				onStage(StageValidated, c)
-			case []*crypto.Envelope:
-				for _, e := range c {
-					onStage(StageValidated, e)
-				}
+		if envs, ok := checked.([]*crypto.Envelope); ok && v == Accept {
+			for _, e := range envs {
+				onStage(StageValidated, e)
 			}
 		}
 		return v, checked
