@@ -43,6 +43,8 @@ func AppendBundle(dst []byte, envs []*Envelope) []byte {
 // Messages encodes envs, in order, as network messages: runs of one
 // author's envelopes in bundles of at most MaxBundle envelopes and max
 // bytes, and an envelope that fits with no neighbour alone, as itself.
+// A max of 0 sends every envelope alone (for readers of lone envelopes
+// only).
 func Messages(envs []*Envelope, max int) [][]byte {
 	var out [][]byte
 	for i := 0; i < len(envs); {

@@ -153,6 +153,20 @@ func (g *guard) isMember(id peer.ID) bool {
 	return ok
 }
 
+// allMembers reports whether ok holds for every member of the roster.
+func (g *guard) allMembers(ok func(peer.ID) bool) bool {
+	m := g.members.Load()
+	if m == nil {
+		return false
+	}
+	for id := range *m {
+		if !ok(id) {
+			return false
+		}
+	}
+	return true
+}
+
 // hasRoster says whether the roster is known.
 func (g *guard) hasRoster() bool { return g.members.Load() != nil }
 

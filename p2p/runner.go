@@ -727,7 +727,14 @@ func (r *Runner) drain(ctx context.Context) error {
 		// checked on its own. What the transports and gossipsub spend on
 		// a message of a few hundred bytes is nearly all per message, not
 		// per byte.
-		for _, b := range crypto.Messages(rd.Messages, MaxEnvelope) {
+		// A bundle goes out only when every peer that must read it reads
+		// bundles (WireProtocol): a Messages limit of 0 sends each
+		// envelope alone, as every build reads.
+		limit := MaxEnvelope
+		if !r.othersReadBundles() {
+			limit = 0
+		}
+		for _, b := range crypto.Messages(rd.Messages, limit) {
 			if err := r.topic.Publish(ctx, b); err != nil && ctx.Err() == nil {
 				// A local validation failure cannot happen for our own
 				// well-formed envelopes; anything else is transient and
@@ -749,6 +756,25 @@ func (r *Runner) drain(ctx context.Context) error {
 		n.Advance()
 	}
 	return nil
+}
+
+// othersReadBundles reports whether every peer that must read what this
+// peer publishes advertises WireProtocol: the roster's members, or, before
+// there is a roster, every peer on the topic (the joiners and whoever is
+// about to be one). Spectators on the topic are outsiders: they do not
+// choose how members send (a spectator reads the committed log by
+// catch-up, which serves lone envelopes).
+func (r *Runner) othersReadBundles() bool {
+	h := r.cfg.Host
+	if r.guard.hasRoster() {
+		return r.guard.allMembers(func(p peer.ID) bool { return readsBundles(h, p) })
+	}
+	for _, p := range r.topic.Peers() {
+		if !readsBundles(h, p) {
+			return false
+		}
+	}
+	return true
 }
 
 // learnRoster tells the guard who the members are, and stops treating

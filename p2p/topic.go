@@ -104,6 +104,9 @@ func NewPubSub(ctx context.Context, h host.Host, direct []peer.AddrInfo) (*pubsu
 		return nil, fmt.Errorf("start gossipsub: %w", err)
 	}
 	gates.Store(ps, gate)
+	// Whoever runs this gossipsub reads bundles (the topic validator and
+	// every reader of ours take crypto.UnmarshalMessage): say so.
+	advertiseWire(h)
 	context.AfterFunc(ctx, func() { gates.Delete(ps) })
 	// The direct peers go in through the event loop, not WithDirectPeers:
 	// with that option go-libp2p-pubsub v0.19.0 ranges over its direct-peer

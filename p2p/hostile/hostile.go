@@ -36,8 +36,10 @@ type Peer struct {
 	// seenCap bounds what is kept of the table's traffic; a long game
 	// publishes thousands of envelopes and a test needs only recent ones.
 	seenCap int
-	// messages and envelopes count what was received (Received).
+	// messages and envelopes count what was received (Received);
+	// bundles the bundles by their author (Bundles).
 	messages, envelopes int
+	bundles             map[crypto.PeerID]int
 	cancel              context.CancelFunc
 	done                chan struct{}
 }
@@ -115,6 +117,12 @@ func (p *Peer) read(ctx context.Context) {
 		p.messages++
 		p.seen = append(p.seen, envs...)
 		p.envelopes += len(envs)
+		if m.Data[0] == crypto.BundleTag {
+			if p.bundles == nil {
+				p.bundles = map[crypto.PeerID]int{}
+			}
+			p.bundles[envs[0].Author]++
+		}
 		if len(p.seen) > p.seenCap {
 			p.seen = append([]*crypto.Envelope(nil), p.seen[len(p.seen)-p.seenCap/2:]...)
 		}
@@ -128,6 +136,13 @@ func (p *Peer) Received() (messages, envelopes int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.messages, p.envelopes
+}
+
+// Bundles counts the bundles of author's envelopes the peer has received.
+func (p *Peer) Bundles(author crypto.PeerID) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.bundles[author]
 }
 
 // Seen returns the envelopes the table has published so far that the
