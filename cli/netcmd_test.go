@@ -106,7 +106,10 @@ func replayPath(t *testing.T, out string) string {
 	t.Helper()
 	for _, line := range strings.Split(out, "\n") {
 		if p, ok := strings.CutPrefix(strings.TrimSpace(line), "boardmesh replay "); ok {
-			return p
+			// "--seat N PATH   # with your own cards" at a secret table.
+			p, _, _ = strings.Cut(p, "#")
+			f := strings.Fields(p)
+			return f[len(f)-1]
 		}
 	}
 	t.Fatalf("no 'boardmesh replay PATH' line in:\n%s", out)

@@ -299,7 +299,7 @@ func playRun(opts *PlayOptions) error {
 		}
 		// A play table is gone with this process (its bots ran in it), so
 		// there is nothing to resume; its log is kept for replay.
-		fmt.Fprintf(opts.IO.ErrOut, "You left the game. Its log is kept (a play table cannot be resumed: its bots ran inside this program):\n  boardmesh replay %s\n", me.Log.Path())
+		fmt.Fprintf(opts.IO.ErrOut, "You left the game. Its log is kept (a play table cannot be resumed: its bots ran inside this program):\n  %s\n", replayCommand(me.Log.Path(), me.Status().Mode, me.Status().MySeat))
 		return nil
 	}
 	if ctxErr := opts.Ctx; ctxErr != nil && ctxErr.Err() != nil {

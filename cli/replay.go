@@ -47,9 +47,12 @@ equivocation proof names the cheater.
 
 The game is told step by step with what came out of each step (the card
 turned over, the dice rolled, what was bought and scored), as a spectator
-saw it; --seat N tells it as seat N saw it (its own cards named too, at
-an open-hands table: at a secret table the log holds only the cards
-opened to everyone, so a card dealt to one seat alone stays unnamed).
+saw it; --seat N tells it as seat N saw it, its own cards named too. At a
+secret table the log holds only the cards opened to everyone: seat N's own
+cards are named when the log is seat N's own, with its hidden-card key
+beside it (FILE.cardkey) and the identity that wrote it (FILE.identity for
+a 'play' table, the home's for a session log), from which replay rebuilds
+the seat as a resumed peer would; otherwise it says why they stay unnamed.
 Seats are counted from 1, in the text and in --json ("seat": 0 is the
 table or the beacon).
 
@@ -153,7 +156,15 @@ func replayRun(opts *ReplayOptions) error {
 	if r != nil && opts.Seat > len(r.Seats) {
 		return &UsageError{Err: fmt.Errorf("--seat %d: the game has %d seats", opts.Seat, len(r.Seats))}
 	}
-	hist, told := replayHistory(opts, lf.Entries)
+	// Only a log that verifies is rebuilt as a seat.
+	var own engine.State
+	if verr == nil {
+		var unnamed string
+		if own, unnamed = seatKnowledge(opts, lf, r); unnamed != "" {
+			fmt.Fprintln(opts.IO.ErrOut, unnamed)
+		}
+	}
+	hist, told := replayHistory(opts, lf.Entries, own)
 	if opts.JSON {
 		if err := printReplayJSON(opts, r, lf.Entries, verr, desyncs, hist, told); err != nil {
 			return err
@@ -209,14 +220,22 @@ func seatName(r *lockstep.Replay, seat int) string {
 }
 
 // replayHistory tells the game with the presentation model's Recorder, as
-// opts.Seat saw it: every step with what came out of it.
+// opts.Seat saw it: every step with what came out of it. own, if not nil,
+// is the seat's state rebuilt with its knowledge of its own cards
+// (seatKnowledge), which names them at a secret table.
 // It also returns each step told on its own, in step order.
-func replayHistory(opts *ReplayOptions, log []*crypto.Envelope) ([]present.Entry, []engine.Narration) {
+func replayHistory(opts *ReplayOptions, log []*crypto.Envelope, own engine.State) ([]present.Entry, []engine.Narration) {
 	pre, _ := lockstep.VerifyFast(log, opts.Games)
+	var know *engine.Knowledge
+	if cs, ok := own.(engine.CardState); ok {
+		know = cs.Cards().Knowledge()
+	}
 	var told []engine.Narration
 	v := lockstep.NewVerifier(opts.Games)
 	v.OnStep(func(prev, next engine.State, s lockstep.ReplayStep, a engine.Action) {
+		undo := withKnowledge(know, prev, next)
 		told = append(told, present.Narrate(prev, next, prev.ToAct(), a, opts.Seat-1))
+		undo()
 	})
 	for _, env := range log {
 		if v.Feed(env) != nil {
@@ -225,6 +244,9 @@ func replayHistory(opts *ReplayOptions, log []*crypto.Envelope) ([]present.Entry
 	}
 	rec := present.NewRecorder(opts.Games)
 	rec.SetViewer(opts.Seat - 1)
+	if own != nil {
+		rec.SetKnowledge(own)
+	}
 	if pre != nil {
 		rec.SetNames(func(seat int) string {
 			if seat < len(pre.Seats) && pre.Seats[seat] < len(pre.Members) {

@@ -129,7 +129,7 @@ func printSummary(io *IOStreams, asJSON bool, g *engine.Game, t *p2p.Table, huma
 		} else {
 			fmt.Fprintf(io.Out, "LOGS DIFFER: %v disagree with %s\n", s.Disagreers, t.Peers[0].Name)
 		}
-		fmt.Fprintf(io.Out, "Log: %s\n  boardmesh replay %s\n", s.Log, s.Log)
+		fmt.Fprintf(io.Out, "Log: %s\n  %s\n", s.Log, replayCommand(s.Log, s.Mode, t.Peers[0].Status().MySeat))
 	} else if desync != nil {
 		printDesync(io, s.Desync, s.Bundle)
 	}
@@ -159,4 +159,15 @@ func printDesync(io *IOStreams, report, bundle string) {
 	if bundle != "" {
 		fmt.Fprintf(io.Out, "Desync bundle (the log with the diverged state): %s\n  boardmesh replay %s\n", bundle, bundle)
 	}
+}
+
+// replayCommand is the line that replays log: at a secret table as the
+// log's own seat (mySeat, 0-based), so that the replay names its cards
+// (replay --seat rebuilds the seat; its key and identity are beside the
+// log, or in the home).
+func replayCommand(log, mode string, mySeat int) string {
+	if mode == "secret table" && mySeat >= 0 {
+		return fmt.Sprintf("boardmesh replay --seat %d %s   # with your own cards", mySeat+1, log)
+	}
+	return "boardmesh replay " + log
 }

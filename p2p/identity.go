@@ -144,3 +144,70 @@ func HostKey(id *crypto.Identity) (p2pcrypto.PrivKey, error) {
 	}
 	return k, nil
 }
+
+// A table of 'boardmesh play' keeps no home identity: each of its peers
+// has a key of its own for that one table. A secret table's seat can tell
+// its own cards afterwards only as that peer (replay --seat rebuilds the
+// seat's node from its log, its card key and its identity), so the table
+// keeps each peer's key beside its log, privately, as it keeps the card
+// key (CardKeyPath).
+
+// LogIdentityPath is the identity file of the peer whose log is at logPath.
+func LogIdentityPath(logPath string) string { return logPath + ".identity" }
+
+// WriteLogIdentity stores id at path (mode 0600, durably), in the format
+// of a home's identity file.
+func WriteLogIdentity(path string, id *crypto.Identity) error {
+	key, err := HostKey(id)
+	if err != nil {
+		return err
+	}
+	b, err := p2pcrypto.MarshalPrivateKey(key)
+	if err != nil {
+		return fmt.Errorf("store the peer's identity: %w", err)
+	}
+	tmp := path + ".tmp"
+	if err := writeSynced(tmp, b); err != nil {
+		return fmt.Errorf("store the peer's identity: %w", err)
+	}
+	if err := os.Chmod(tmp, 0o600); err != nil {
+		return fmt.Errorf("store the peer's identity: %w", err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("store the peer's identity: %w", err)
+	}
+	return syncDir(path)
+}
+
+// LogIdentity finds the identity of the peer that wrote the log at
+// logPath: the identity file beside it (a 'play' table's), else the
+// identity of the home it lies in (a host's or joiner's session log,
+// HOME/sessions/LOBBY/log). fs.ErrNotExist if there is neither.
+func LogIdentity(logPath string) (*crypto.Identity, error) {
+	var id *Identity
+	path := LogIdentityPath(logPath)
+	st, err := os.Stat(path)
+	switch {
+	case err == nil && !st.Mode().IsRegular():
+		return nil, fmt.Errorf("%s is not a regular file, so not a boardmesh identity", path)
+	case err == nil:
+		b, err := fileio.ReadFile(context.Background(), path, maxIdentityFile)
+		if err != nil {
+			return nil, err
+		}
+		if id, err = DecodeIdentity(b, path); err != nil {
+			return nil, err
+		}
+	case !errors.Is(err, fs.ErrNotExist):
+		return nil, err
+	default:
+		sessions := filepath.Dir(filepath.Dir(logPath))
+		if filepath.Base(sessions) != "sessions" {
+			return nil, fs.ErrNotExist
+		}
+		if id, err = LoadIdentity(filepath.Dir(sessions)); err != nil {
+			return nil, err
+		}
+	}
+	return SigningIdentity(id.Key)
+}

@@ -166,6 +166,12 @@ func NewTable(ctx context.Context, cfg TableConfig) (t *Table, err error) {
 		if p.Log, _, _, err = OpenLog(PeerLogPath(dir, i)); err != nil {
 			return nil, err
 		}
+		if cfg.Secret {
+			// So that replay --seat can tell the seat's own cards later.
+			if err := WriteLogIdentity(LogIdentityPath(p.Log.Path()), p.Identity); err != nil {
+				return nil, err
+			}
+		}
 		trusted := &Trusted{}
 		game := cfg.Game
 		if cfg.Inject != nil && cfg.Inject.Peer == i {

@@ -1,0 +1,123 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/boardmesh/boardmesh/engine"
+	"github.com/boardmesh/boardmesh/engine/dominion"
+	"github.com/boardmesh/boardmesh/engine/games"
+	"github.com/boardmesh/boardmesh/lockstep"
+	"github.com/boardmesh/boardmesh/p2p"
+)
+
+// TestReplaySeatNamesItsOwnCards: after a secret Dominion table of two
+// real peers, replay --seat N of a seat's own log names that seat's hands
+// as its screen did, and exactly what the seat knew when the game ended:
+// the knowledge rebuilt from the log, the card key and the identity equals
+// the live peer's. A spectator's replay names none of them; another seat
+// number, or a log without its card key, says why the cards stay unnamed.
+func TestReplaySeatNamesItsOwnCards(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	g := dominion.Game
+	dir := t.TempDir()
+	tbl, err := p2p.NewTable(ctx, p2p.TableConfig{Game: g, Names: []string{"Ada", "Bob"}, Secret: true,
+		Bots: []engine.Bot{g.Bots[0].New(), g.Bots[1%len(g.Bots)].New()}, Seed: []byte(t.Name()), Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tbl.Run(ctx); err != nil {
+		tbl.Close()
+		t.Fatal(err)
+	}
+	var live [][]byte
+	for _, p := range tbl.Peers {
+		cs, ok := p.Node.State().(engine.CardState)
+		if !ok || cs.Cards().Knowledge() == nil {
+			tbl.Close()
+			t.Fatalf("%s's live state holds no knowledge of its cards", p.Name)
+		}
+		live = append(live, encodeKnowledge(cs.Cards().Knowledge()))
+	}
+	tbl.Close()
+
+	for i, p := range tbl.Peers {
+		log := p2p.PeerLogPath(dir, i)
+		data, err := readLogFile(ctx, log)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lf, err := lockstep.ParseLog(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := lockstep.Verify(lf.Entries, games.Lookup)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seat := -1
+		for s, m := range r.Seats {
+			if r.Members[m].ID == p.Identity.ID() {
+				seat = s
+			}
+		}
+		if seat < 0 {
+			t.Fatalf("%s holds no seat in its own log", p.Name)
+		}
+		st, why := seatKnowledge(&ReplayOptions{File: log, Seat: seat + 1, Games: games.Lookup}, lf, r)
+		if st == nil || why != "" {
+			t.Fatalf("%s's log, seat %d: no knowledge rebuilt (%s)", p.Name, seat+1, why)
+		}
+		if got := encodeKnowledge(st.(engine.CardState).Cards().Knowledge()); !bytes.Equal(got, live[i]) {
+			t.Fatalf("%s: the knowledge rebuilt from the log differs from the live peer's", p.Name)
+		}
+
+		n := strconv.Itoa(seat + 1)
+		out, errOut, code := run(t, "replay", "--seat", n, log)
+		if code != 0 || errOut != "" {
+			t.Fatalf("replay --seat %s %s: exit %d\n%s", n, log, code, errOut)
+		}
+		if c := strings.Count(out, "your new hand: "); c < 3 {
+			t.Fatalf("replay --seat %s names %d of %s's hands:\n%s", n, c, p.Name, out)
+		}
+		spec, _, _ := run(t, "replay", log)
+		if strings.Contains(spec, "your new hand") || strings.Contains(spec, "Copper,") {
+			t.Fatalf("a spectator's replay names a hand:\n%s", spec)
+		}
+		other := strconv.Itoa(2 - seat)
+		out, errOut, _ = run(t, "replay", "--seat", other, log)
+		if !strings.Contains(errOut, "a seat opens only its own cards") || !strings.Contains(errOut, "--seat "+n+" tells its cards") {
+			t.Fatalf("replay --seat %s of %s's log says: %q", other, p.Name, errOut)
+		}
+		if strings.Contains(out, "your new hand") {
+			t.Fatalf("replay --seat %s of %s's log names the other seat's hands", other, p.Name)
+		}
+	}
+
+	log := p2p.PeerLogPath(dir, 0)
+	if err := os.Remove(p2p.CardKeyPath(log)); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := run(t, "replay", "--seat", "1", log)
+	if code != 0 {
+		t.Fatalf("replay without the card key: exit %d\n%s", code, errOut)
+	}
+	if strings.Contains(out, "your new hand") {
+		t.Fatal("a log without its card key still names the seat's hands")
+	}
+	if !strings.Contains(errOut, "its hidden-card key is not beside the log") {
+		t.Fatalf("replay without the card key says: %q", errOut)
+	}
+}
+
+func encodeKnowledge(k *engine.Knowledge) []byte {
+	e := engine.NewEncoder(nil)
+	k.Encode(e)
+	return e.Bytes()
+}
