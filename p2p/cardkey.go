@@ -25,17 +25,10 @@ func CardKeyPath(logPath string) string { return logPath + ".cardkey" }
 // and the directory fsynced, so a crash leaves the old file or the new
 // one whole, never a torn one. It returns only once the key is on disk.
 func WriteCardKey(path string, session crypto.Hash, key []byte) error {
-	tmp := path + ".tmp"
-	if err := writeSynced(tmp, lockstep.EncodeCardKey(session, key)); err != nil {
+	if err := replaceSynced(path, lockstep.EncodeCardKey(session, key)); err != nil {
 		return fmt.Errorf("write the hidden-card key: %w", err)
 	}
-	if err := os.Chmod(tmp, 0o600); err != nil {
-		return fmt.Errorf("write the hidden-card key: %w", err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("write the hidden-card key: %w", err)
-	}
-	return syncDir(path)
+	return nil
 }
 
 // ReadCardKey reads the card-key file at path, bounded, for a resumed

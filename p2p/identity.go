@@ -166,17 +166,10 @@ func WriteLogIdentity(path string, id *crypto.Identity) error {
 	if err != nil {
 		return fmt.Errorf("store the peer's identity: %w", err)
 	}
-	tmp := path + ".tmp"
-	if err := writeSynced(tmp, b); err != nil {
+	if err := replaceSynced(path, b); err != nil {
 		return fmt.Errorf("store the peer's identity: %w", err)
 	}
-	if err := os.Chmod(tmp, 0o600); err != nil {
-		return fmt.Errorf("store the peer's identity: %w", err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("store the peer's identity: %w", err)
-	}
-	return syncDir(path)
+	return nil
 }
 
 // LogIdentity finds the identity of the peer that wrote the log at

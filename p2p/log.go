@@ -242,6 +242,26 @@ func (l *Log) setAside(repaired []byte) (string, error) {
 	return aside, nil
 }
 
+// replaceSynced makes b the private file at path, whole or not at all: a
+// temporary file of mode 0600 fsynced, renamed over path, the directory
+// fsynced, so a crash leaves the old file or the new one, never a torn
+// one, and nobody else may read it at any point. It returns once b is on
+// disk.
+func replaceSynced(path string, b []byte) error {
+	tmp := path + ".tmp"
+	if err := writeSynced(tmp, b); err != nil {
+		return err
+	}
+	// A temporary file left by a crash keeps the mode it had.
+	if err := os.Chmod(tmp, 0o600); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return err
+	}
+	return syncDir(path)
+}
+
 func writeSynced(path string, b []byte) error {
 	return writeFileSynced(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, b)
 }
