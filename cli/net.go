@@ -489,7 +489,7 @@ func printNetSummary(io *IOStreams, asJSON bool, peer *p2p.NetPeer, rep *netRepo
 		fmt.Fprintf(io.Out, "Log: %d entries, sha256 %s (compare with the other players')\n", s.Entries, s.LogHash[:16])
 		fmt.Fprintf(io.Out, "  %s\n", replayCommand(s.Log, s.Mode, st.MySeat))
 	} else if rep.cheat != "" {
-		fmt.Fprintf(io.Out, "CHEATING: the game stopped. %s\nThe proof is in the log: %s\n  boardmesh replay %s\n", rep.cheat, s.Log, s.Log)
+		fmt.Fprintf(io.Out, "CHEATING: the game stopped. %s\nThe proof is in the log: %s\n  boardmesh replay %s\n", rep.cheat, s.Log, shellQuote(s.Log))
 	} else if rep.desync != "" {
 		printDesync(io, rep.desync, s.Log)
 	}

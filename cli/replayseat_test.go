@@ -121,3 +121,26 @@ func encodeKnowledge(k *engine.Knowledge) []byte {
 	k.Encode(e)
 	return e.Bytes()
 }
+
+// TestReplayCommandPastes: the replay line printed at the end of a game
+// pastes into a shell as it is, even from macOS's default home, whose path
+// has a space ("Application Support").
+func TestReplayCommandPastes(t *testing.T) {
+	log := "/Users/ada/Library/Application Support/boardmesh/plays/20261203-101500.000-a1b2c3/peer0.log"
+	for _, c := range []struct {
+		mode string
+		seat int
+		want string
+	}{
+		{"secret table", 1, "boardmesh replay --seat 2 '" + log + "'   # with your own cards"},
+		{"open hands", 1, "boardmesh replay '" + log + "'"},
+		{"secret table", -1, "boardmesh replay '" + log + "'"},
+	} {
+		if got := replayCommand(log, c.mode, c.seat); got != c.want {
+			t.Errorf("replayCommand(%s, seat %d) = %s, want %s", c.mode, c.seat, got, c.want)
+		}
+	}
+	if got := replayCommand("/home/ada/.config/boardmesh/plays/x/peer0.log", "open hands", 0); got != "boardmesh replay /home/ada/.config/boardmesh/plays/x/peer0.log" {
+		t.Errorf("a plain path is quoted: %s", got)
+	}
+}

@@ -157,7 +157,7 @@ func printSummary(io *IOStreams, asJSON bool, g *engine.Game, t *p2p.Table, huma
 func printDesync(io *IOStreams, report, bundle string) {
 	fmt.Fprintf(io.Out, "DESYNC: the game stopped because the peers' states diverged.\n%s\n", report)
 	if bundle != "" {
-		fmt.Fprintf(io.Out, "Desync bundle (the log with the diverged state): %s\n  boardmesh replay %s\n", bundle, bundle)
+		fmt.Fprintf(io.Out, "Desync bundle (the log with the diverged state): %s\n  boardmesh replay %s\n", bundle, shellQuote(bundle))
 	}
 }
 
@@ -167,7 +167,7 @@ func printDesync(io *IOStreams, report, bundle string) {
 // log, or in the home).
 func replayCommand(log, mode string, mySeat int) string {
 	if mode == "secret table" && mySeat >= 0 {
-		return fmt.Sprintf("boardmesh replay --seat %d %s   # with your own cards", mySeat+1, log)
+		return fmt.Sprintf("boardmesh replay --seat %d %s   # with your own cards", mySeat+1, shellQuote(log))
 	}
-	return "boardmesh replay " + log
+	return "boardmesh replay " + shellQuote(log)
 }
