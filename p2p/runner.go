@@ -107,8 +107,11 @@ type Runner struct {
 	answers chan lockstep.GapAnswer
 	// guard is the topic validator's policy; the runner tells it the
 	// session id and the roster.
-	guard    *guard
-	roster   string // the member ids the guard was last given
+	guard  *guard
+	roster string // the member ids the guard was last given
+	// readers remembers who read bundles (othersReadBundles), on the
+	// runner's goroutine only.
+	readers  bundleReaders
 	proposed bool
 	// stopWhy is the text of the event that stopped the node.
 	stopWhy string
@@ -767,10 +770,10 @@ func (r *Runner) drain(ctx context.Context) error {
 func (r *Runner) othersReadBundles() bool {
 	h := r.cfg.Host
 	if r.guard.hasRoster() {
-		return r.guard.allMembers(func(p peer.ID) bool { return readsBundles(h, p) })
+		return r.guard.allMembers(func(p peer.ID) bool { return r.readers.reads(h, p) })
 	}
 	for _, p := range r.topic.Peers() {
-		if !readsBundles(h, p) {
+		if !r.readers.reads(h, p) {
 			return false
 		}
 	}

@@ -28,13 +28,31 @@ func advertiseWire(h host.Host) {
 	h.SetStreamHandler(WireProtocol, func(s network.Stream) { s.Reset() })
 }
 
-// readsBundles reports whether identify has told h that p advertises the
-// marker. A peer h knows nothing of does not: sending it lone envelopes is
-// what is safe.
-func readsBundles(h host.Host, p peer.ID) bool {
+// bundleReaders answers whether a peer reads bundles: what identify last
+// told of it. A peer identify has told nothing of (not met yet) does not:
+// lone envelopes are what is safe. A peer once seen with the marker keeps
+// it while the peerstore knows nothing of it any more: a member that left
+// is forgotten by the peerstore a minute later, and the table must not
+// give up bundles for good because one seat dropped. A peer whose
+// protocols identify lists without the marker (an older build resumed
+// under the same identity) does not read them, whatever it did before.
+type bundleReaders map[peer.ID]bool
+
+func (b *bundleReaders) reads(h host.Host, p peer.ID) bool {
 	if p == h.ID() {
 		return true
 	}
-	ok, err := h.Peerstore().SupportsProtocols(p, WireProtocol)
-	return err == nil && len(ok) > 0
+	ps := h.Peerstore()
+	if ok, err := ps.SupportsProtocols(p, WireProtocol); err == nil && len(ok) > 0 {
+		if *b == nil {
+			*b = bundleReaders{}
+		}
+		(*b)[p] = true
+		return true
+	}
+	if known, err := ps.GetProtocols(p); err == nil && len(known) > 0 {
+		delete(*b, p)
+		return false
+	}
+	return (*b)[p]
 }
