@@ -54,16 +54,21 @@ func TestAttackSmallFloodMember(t *testing.T) {
 				StateHash: junk, Body: hostile.UintBody(k)}
 		}
 	}
-	msgs := make([][]byte, smallFlood)
-	for i := range msgs {
-		msgs[i] = hostile.Signed(key, env(i)).Marshal()
-	}
-	n, bytes := a.bad.Flood(ctx, time.Minute, func(i int) []byte {
-		if i >= len(msgs) {
-			return nil
+	// Signed on the other core while the flood goes out: signing all of
+	// them first took longer under -race on a slow machine than the game
+	// itself, and a flood that starts after the game has ended tests
+	// nothing.
+	msgs := make(chan []byte, smallFlood)
+	go func() {
+		defer close(msgs)
+		for i := range smallFlood {
+			if ctx.Err() != nil {
+				return
+			}
+			msgs <- hostile.Signed(key, env(i)).Marshal()
 		}
-		return msgs[i]
-	})
+	}()
+	n, bytes := a.bad.Flood(ctx, time.Minute, func(int) []byte { return <-msgs })
 	t.Logf("flooded %d envelopes, %d bytes, as bob", n, bytes)
 	a.wait(all3, 240*time.Second)
 	a.finishedIdentical(all3)

@@ -218,8 +218,16 @@ func TestFetchPastSilentOutsiders(t *testing.T) {
 	// anything, so that they are in the turn a runner takes.
 	var ids []peer.ID
 	for _, o := range outsiders {
-		cctx, ccancel := context.WithTimeout(ctx, 10*time.Second)
+		// The outsider's swarm may hold a dial backoff for bob's port from
+		// while bob was down (a redial it made then failed): that is the
+		// outsider's state, not the test's subject, so try again until
+		// the backoff has passed.
+		cctx, ccancel := context.WithTimeout(ctx, 20*time.Second)
 		err := o.Connect(cctx, addrInfo(bob2.Host))
+		for err != nil && cctx.Err() == nil {
+			time.Sleep(250 * time.Millisecond)
+			err = o.Connect(cctx, addrInfo(bob2.Host))
+		}
 		ccancel()
 		if err != nil {
 			t.Fatalf("outsider: connect to the resumed bob: %v", err)
