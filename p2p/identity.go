@@ -35,7 +35,12 @@ const maxIdentityFile = 4 << 10
 // The file must be a regular file of at most 4 KiB holding an ed25519
 // key; anything else is refused without reading further.
 func LoadIdentity(home string) (*Identity, error) {
-	path := filepath.Join(home, IdentityFile)
+	return readIdentityFile(filepath.Join(home, IdentityFile))
+}
+
+// readIdentityFile reads the identity file at path, bounded, as
+// LoadIdentity describes.
+func readIdentityFile(path string) (*Identity, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, err
@@ -177,30 +182,16 @@ func WriteLogIdentity(path string, id *crypto.Identity) error {
 // identity of the home it lies in (a host's or joiner's session log,
 // HOME/sessions/LOBBY/log). fs.ErrNotExist if there is neither.
 func LogIdentity(logPath string) (*crypto.Identity, error) {
-	var id *Identity
-	path := LogIdentityPath(logPath)
-	st, err := os.Stat(path)
-	switch {
-	case err == nil && !st.Mode().IsRegular():
-		return nil, fmt.Errorf("%s is not a regular file, so not a boardmesh identity", path)
-	case err == nil:
-		b, err := fileio.ReadFile(context.Background(), path, maxIdentityFile)
-		if err != nil {
-			return nil, err
-		}
-		if id, err = DecodeIdentity(b, path); err != nil {
-			return nil, err
-		}
-	case !errors.Is(err, fs.ErrNotExist):
-		return nil, err
-	default:
+	id, err := readIdentityFile(LogIdentityPath(logPath))
+	if errors.Is(err, fs.ErrNotExist) {
 		sessions := filepath.Dir(filepath.Dir(logPath))
 		if filepath.Base(sessions) != "sessions" {
 			return nil, fs.ErrNotExist
 		}
-		if id, err = LoadIdentity(filepath.Dir(sessions)); err != nil {
-			return nil, err
-		}
+		id, err = LoadIdentity(filepath.Dir(sessions))
+	}
+	if err != nil {
+		return nil, err
 	}
 	return SigningIdentity(id.Key)
 }
