@@ -242,6 +242,14 @@ func replayHistory(opts *ReplayOptions, log []*crypto.Envelope, own engine.State
 			break
 		}
 	}
+	// The log of a seat that left while its table waited for cards (its
+	// first hand dealt, say) ends before the entry that passes the wait:
+	// the seat's own state, which passed it, tells the rest, as a live
+	// peer's does.
+	if hint := present.CardHint(own); hint != nil {
+		v.SetCardHint(hint)
+		_ = v.PassCards() // a refusal stops the telling where Feed's would
+	}
 	rec := present.NewRecorder(opts.Games)
 	rec.SetViewer(opts.Seat - 1)
 	if own != nil {
@@ -256,6 +264,10 @@ func replayHistory(opts *ReplayOptions, log []*crypto.Envelope, own engine.State
 		})
 	}
 	rec.Feed(log...)
+	if own != nil {
+		rec.SetCardHint(own)
+		rec.Flush() // no later knowledge is coming
+	}
 	var out []present.Entry
 	for _, e := range rec.History() {
 		if e.Kind != "table" || strings.HasPrefix(e.Text, "the history stops") {

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/boardmesh/boardmesh/crypto"
 	"github.com/boardmesh/boardmesh/engine"
 	"github.com/boardmesh/boardmesh/engine/dominion"
 	"github.com/boardmesh/boardmesh/engine/games"
@@ -101,10 +102,20 @@ func TestReplaySeatNamesItsOwnCards(t *testing.T) {
 	}
 
 	log := p2p.PeerLogPath(dir, 0)
-	if err := os.Remove(p2p.CardKeyPath(log)); err != nil {
+	if err := os.WriteFile(p2p.CardKeyPath(log), []byte("not a key"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	out, errOut, code := run(t, "replay", "--seat", "1", log)
+	if code != 0 || strings.Contains(out, "your new hand") {
+		t.Fatalf("replay with a damaged card key: exit %d, or names the hands:\n%s", code, out)
+	}
+	if !strings.Contains(errOut, "stay unnamed: the hidden-card key file is damaged") || strings.Contains(errOut, "deal on") {
+		t.Fatalf("replay with a damaged card key says: %q", errOut)
+	}
+	if err := os.Remove(p2p.CardKeyPath(log)); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code = run(t, "replay", "--seat", "1", log)
 	if code != 0 {
 		t.Fatalf("replay without the card key: exit %d\n%s", code, errOut)
 	}
@@ -113,6 +124,88 @@ func TestReplaySeatNamesItsOwnCards(t *testing.T) {
 	}
 	if !strings.Contains(errOut, "its hidden-card key is not beside the log") {
 		t.Fatalf("replay without the card key says: %q", errOut)
+	}
+}
+
+// TestReplaySeatNamesTheFirstHand: a seat that leaves a secret table at
+// its first move, its first hand on the screen, has a log that ends before
+// any action, and so before the entry that passes the table's wait for the
+// first deal. replay --seat N names that hand all the same, as the seat's
+// screen did: the seat's own state, rebuilt, passed the wait.
+func TestReplaySeatNamesTheFirstHand(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	dir := t.TempDir()
+	// No bots: both seats are people who never move, so the table waits
+	// at the first move with every hand dealt.
+	tbl, err := p2p.NewTable(ctx, p2p.TableConfig{Game: dominion.Game, Names: []string{"Ada", "Bob"}, Secret: true,
+		Bots: []engine.Bot{nil, nil}, Seed: []byte(t.Name()), Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tbl.Close()
+	runCtx, stop := context.WithCancel(ctx)
+	ran := make(chan error, 1)
+	go func() { ran <- tbl.Run(runCtx) }()
+	for dealt := 0; dealt < len(tbl.Peers); {
+		select {
+		case <-ctx.Done():
+			t.Fatalf("the seats never saw their first hands (%d of %d did)", dealt, len(tbl.Peers))
+		case err := <-ran:
+			t.Fatalf("the table stopped before the first move: %v", err)
+		case <-time.After(50 * time.Millisecond):
+		}
+		dealt = 0
+		for _, p := range tbl.Peers {
+			var known int
+			err := p.Runner.Do(ctx, func(n *lockstep.Node) error {
+				if cs, ok := n.State().(engine.CardState); ok && cs.Cards().Knowledge() != nil {
+					known = cs.Cards().Knowledge().Len()
+				}
+				return nil
+			})
+			if err == nil && known >= 5 {
+				dealt++
+			}
+		}
+	}
+	stop()
+	<-ran
+	tbl.Close()
+
+	for i, p := range tbl.Peers {
+		log := p2p.PeerLogPath(dir, i)
+		data, err := readLogFile(ctx, log)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lf, err := lockstep.ParseLog(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := lockstep.Verify(lf.Entries, games.Lookup)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seat := 0
+		for s, m := range r.Seats {
+			if r.Members[m].ID == p.Identity.ID() {
+				seat = s + 1
+			}
+		}
+		for _, e := range lf.Entries {
+			if e.Kind == crypto.KindAction {
+				t.Fatalf("%s's log holds an action, where nobody moved", p.Name)
+			}
+		}
+		n := strconv.Itoa(seat)
+		out, errOut, code := run(t, "replay", "--seat", n, log)
+		if code != 0 || errOut != "" {
+			t.Fatalf("replay --seat %s %s: exit %d\n%s", n, log, code, errOut)
+		}
+		if c := strings.Count(out, "your new hand: "); c != 1 {
+			t.Fatalf("replay --seat %s of %s's log, left at the first move, names %d hands, not its first:\n%s", n, p.Name, c, out)
+		}
 	}
 }
 

@@ -31,6 +31,11 @@ func WriteCardKey(path string, session crypto.Hash, key []byte) error {
 	return nil
 }
 
+// ErrDamagedCardKey: the card-key file is there but holds no key. What
+// that costs depends on the caller: a resumed seat cannot deal on, a
+// replay cannot name the seat's cards.
+var ErrDamagedCardKey = errors.New("the hidden-card key file is damaged")
+
 // ReadCardKey reads the card-key file at path, bounded, for a resumed
 // node (lockstep.Config.CardKey decodes and checks it). A missing file is
 // nil, nil: an open table, or a seat that never dealt.
@@ -50,7 +55,7 @@ func ReadCardKey(path string) ([]byte, error) {
 		return nil, fmt.Errorf("read the hidden-card key: %w", err)
 	}
 	if _, _, err := lockstep.DecodeCardKey(b); err != nil {
-		return nil, fmt.Errorf("%s: %w; this seat's hidden-card key is lost, so it cannot deal on (the table's other seats hold nothing of it)", path, err)
+		return nil, fmt.Errorf("%w: %s: %v", ErrDamagedCardKey, path, err)
 	}
 	return b, nil
 }

@@ -349,6 +349,9 @@ func ResumeSession(ctx context.Context, cfg NetConfig, dir string, meta SessionM
 	// A secret table's seat: its hidden-card key, and the other seats'
 	// card envelopes it had taken, to deal on from where it was.
 	cardKey, err := ReadCardKey(CardKeyPath(log.Path()))
+	if errors.Is(err, ErrDamagedCardKey) {
+		err = fmt.Errorf("%w; this seat's hidden-card key is lost, so it cannot deal on (the table's other seats hold nothing of it)", err)
+	}
 	if err != nil {
 		log.Close()
 		return nil, err

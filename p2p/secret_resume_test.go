@@ -312,6 +312,9 @@ func TestSecretResumeHostileCardKey(t *testing.T) {
 		if msg := err.Error(); !strings.Contains(msg, tc.want) || !strings.Contains(msg, "key") {
 			t.Fatalf("%s: resume says %q", tc.name, msg)
 		}
+		if msg := err.Error(); tc.name != "a directory" && !strings.Contains(msg, "cannot deal on") {
+			t.Fatalf("%s: resume does not say what the damaged key costs: %q", tc.name, msg)
+		}
 		after, _ := os.ReadFile(bob.p.Log.Path())
 		// The torn tail is cut by the first attempt; nothing else changes.
 		if len(after) > len(logBefore) || !bytes.Equal(after, logBefore[:len(after)]) {

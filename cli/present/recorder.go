@@ -105,22 +105,33 @@ func (r *Recorder) Feed(entries ...*crypto.Envelope) {
 // card turned over is told as soon as it is open. It tells what the hint
 // lets it tell now.
 func (r *Recorder) SetCardHint(state engine.State) {
-	cs, ok := state.(engine.CardState)
-	if !ok {
+	hint := CardHint(state)
+	if hint == nil {
 		return
 	}
+	r.ver.SetCardHint(hint)
+	if r.failed == nil {
+		if err := r.ver.PassCards(); err != nil {
+			r.stop(err)
+		}
+	}
+}
+
+// CardHint is a lockstep.Verifier's card hint (SetCardHint) from a
+// peer's own state: the values of the cards opened to everyone that it
+// holds. It is nil for a state without hidden cards.
+func CardHint(state engine.State) func(engine.Handle) (int, bool) {
+	cs, ok := state.(engine.CardState)
+	if !ok {
+		return nil
+	}
 	c := cs.Cards()
-	r.ver.SetCardHint(func(h engine.Handle) (int, bool) {
+	return func(h engine.Handle) (int, bool) {
 		if !c.Valid(h) {
 			return 0, false
 		}
 		v, ok := c.Public(h)
 		return int(v), ok
-	})
-	if r.failed == nil {
-		if err := r.ver.PassCards(); err != nil {
-			r.stop(err)
-		}
 	}
 }
 
