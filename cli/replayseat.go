@@ -25,7 +25,7 @@ import (
 // knowledge attached, or nil and why the seat's own cards stay unnamed
 // ("" where there is nothing to name: an open table, or no seat asked).
 func seatKnowledge(opts *ReplayOptions, lf *lockstep.LogFile, r *lockstep.Replay) (engine.State, string) {
-	if opts.Seat == 0 || r == nil || r.Mode != "secret table" || opts.Seat > len(r.Seats) {
+	if opts.Seat == 0 || r == nil || r.Mode != lockstep.ModeSecret || opts.Seat > len(r.Seats) {
 		return nil, ""
 	}
 	unnamed := fmt.Sprintf("seat %d's own cards stay unnamed: ", opts.Seat)

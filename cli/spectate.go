@@ -255,9 +255,9 @@ func spectateSummary(opts *SpectateOptions, g *engine.Game, sp *p2p.Spectator, r
 // spectatorModeText tells a spectator what the table's mode lets it see.
 func spectatorModeText(g *engine.Game, mode string) string {
 	switch mode {
-	case "secret table":
+	case lockstep.ModeSecret:
 		return fmt.Sprintf("%s began at a secret table: you see the public game (the board, the cards shown, how many each holds), never a hidden card", g.Title)
-	case "open hands":
+	case lockstep.ModeOpenHands:
 		return fmt.Sprintf("%s began with open hands: every peer's engine, yours too, holds every card drawn", g.Title)
 	}
 	return fmt.Sprintf("%s began (%s)", g.Title, mode)

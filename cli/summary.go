@@ -166,7 +166,7 @@ func printDesync(io *IOStreams, report, bundle string) {
 // (replay --seat rebuilds the seat; its key and identity are beside the
 // log, or in the home).
 func replayCommand(log, mode string, mySeat int) string {
-	if mode == "secret table" && mySeat >= 0 {
+	if mode == lockstep.ModeSecret && mySeat >= 0 {
 		return fmt.Sprintf("boardmesh replay --seat %d %s   # with your own cards", mySeat+1, shellQuote(log))
 	}
 	return "boardmesh replay " + shellQuote(log)

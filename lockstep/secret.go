@@ -902,20 +902,29 @@ func (m *machine) modeWords() string {
 	return modeWords(m.roster.Secret, m.game, m.roster.Options)
 }
 
+// A table's card mode in words (Status.Mode, Replay.Mode, the lobby's
+// offer): front ends compare against these, and older builds read the
+// words, so they do not change.
+const (
+	ModeSecret    = "secret table"           // hidden cards dealt by the card layer
+	ModeOpenHands = "open hands"             // a game with hidden cards, played face up
+	ModeOpen      = "open (no hidden cards)" // a game without hidden cards
+)
+
 // modeWords is a table's card mode in words: secret, or open for a game g
 // with hidden cards or without.
 func modeWords(secret bool, g *engine.Game, opts engine.Options) string {
 	if secret {
-		return "secret table"
+		return ModeSecret
 	}
 	if g != nil {
 		if st, err := g.Setup(g.MinPlayers, opts); err == nil {
 			if _, ok := st.(engine.CardState); !ok {
-				return "open (no hidden cards)"
+				return ModeOpen
 			}
 		}
 	}
-	return "open hands"
+	return ModeOpenHands
 }
 
 // modeAgrees says why this joiner refuses roster r's card mode, or nil: a

@@ -240,9 +240,9 @@ var ErrModeMismatch = errors.New("the table's card mode is not the one asked for
 // an accept that will not come.
 func checkLobbyMode(info LobbyInfo, openHands bool) error {
 	switch {
-	case info.Mode == "secret table" && openHands:
+	case info.Mode == lockstep.ModeSecret && openHands:
 		return fmt.Errorf("%w: %s's %s is a secret table, and you asked for open hands (join without --open-hands to sit at it)", ErrModeMismatch, info.Name, info.Title)
-	case info.Mode == "open hands" && !openHands:
+	case info.Mode == lockstep.ModeOpenHands && !openHands:
 		return fmt.Errorf("%w: %s opened %s with open hands: every peer would see every card; join with --open-hands to sit at it", ErrModeMismatch, info.Name, info.Title)
 	}
 	return nil
