@@ -91,9 +91,10 @@ func TestEachGameAt80x24(t *testing.T) {
 			x.run("send-keys", "-t", "bm", "Escape")
 			x.waitScreen(regexp.MustCompile(`\? help · q quit`), 5*time.Second)
 
-			// q asks; n stays; q, y leaves.
+			// q asks, and says which key leaves on 80 columns; n stays;
+			// q, y leaves.
 			x.run("send-keys", "-t", "bm", "q")
-			x.waitScreen(regexp.MustCompile(`Leave the game\?`), 5*time.Second)
+			x.waitScreen(regexp.MustCompile(`Leave the game\? y leaves, any other key stays`), 5*time.Second)
 			x.run("send-keys", "-t", "bm", "n")
 			time.Sleep(300 * time.Millisecond)
 			if _, err := os.Stat(exitFile); err == nil {

@@ -116,17 +116,19 @@ func (m *Model) layout() screen {
 			sc.bottom = append(sc.bottom, warnStyle.Render(line))
 		}
 	}
+	// A question's keys come right after it: a narrow screen cuts a line's
+	// end, and what a key does must stay on it.
 	switch m.confirm {
 	case "leave":
 		msg := "Leave the game? y leaves, any other key stays."
 		if s.Seat >= 0 && !s.Over {
-			msg = "Leave the game? The others will wait for you and may vote you out. y leaves, any other key stays."
+			msg = "Leave the game? y leaves, any other key stays. The others will wait for you and may vote you out."
 		}
 		sc.bottom = append(sc.bottom, badStyle.Render(msg))
 	case "drop":
 		sc.bottom = append(sc.bottom, badStyle.Render("Vote to drop "+seatList(m.dropSeats)+"? y votes, any other key cancels."))
 	case "claim":
-		sc.bottom = append(sc.bottom, badStyle.Render("Claim the win? The game ends now and cannot go on. y claims, any other key cancels."))
+		sc.bottom = append(sc.bottom, badStyle.Render("Claim the win? y claims, any other key cancels. The game ends now and cannot go on."))
 	}
 	if m.note != "" {
 		sc.bottom = append(sc.bottom, badStyle.Render(m.note))
