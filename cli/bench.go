@@ -68,32 +68,32 @@ validator has the action, has checked it, the runner has read it, the node
 has stepped it, the log has it, the screen is told), the p50 time from
 publishing until the first and until the last other peer reached it.
 
-Then, on a fresh table of the same size, one more bot game whose bots move
-at once: its wall time from the start of the runners until the last peer
-has seen the game end, against its floor (the game's critical path in
-broadcast rounds: the longest chain of envelopes of its log each of which
-its author could sign only once it had the one before it, times the gossip
-p50 above) and against the CPU time of this process over it (every
-peer together), the median time of an fsync here (each peer pays one
-before each envelope it signs leaves; the floor leaves it out), and the
-time from the start of its runners to the first move. Last, the start over the lobby protocol: a host that starts when the
-table is full and joiners that join one after the other, timed from the
-moment the last one starts to join until every peer has the first move.
+Then, on a fresh table of the same size, one more bot game whose bots move at
+once: its wall time from the start of the runners until the last peer has seen
+the game end, against its floor (the game's critical path in broadcast rounds:
+the longest chain of envelopes of its log each of which its author could sign
+only once it had the one before it, times the gossip p50 above) and against
+the CPU time of this process over it (every peer together), the median time of
+an fsync here (each peer pays one before each envelope it signs leaves; the
+floor leaves it out), and the time from the start of its runners to the first
+move. Then the start over the lobby protocol: a host that starts when the
+table is full and joiners that join one after the other, timed from the moment
+the last one starts to join until every peer has the first move.
 
-Last, --model-games bot games modelled as on separate machines: lockstep nodes (no
-libp2p), a core per peer, every step run for real and timed by its thread's
-CPU, a broadcast taking the gossip p50 above and an fsync before what a peer
-signs leaves, each network message received (an envelope, or a bundle of
-what a peer sends at once) costing its receiver the CPU the floor
-spent per copy delivered; their wall against their floor and their commit
-p50 against the gossip p50 (what a table with a core per peer would show).
+Last, --model-games bot games modelled as on separate machines: lockstep nodes
+(no libp2p), a core per peer, every step run for real and timed by its
+thread's CPU, a broadcast taking the gossip p50 above and an fsync before what
+a peer signs leaves, each network message received (an envelope, or a bundle
+of what a peer sends at once) costing its receiver the CPU the floor spent per
+copy delivered; their wall against their floor and their commit p50 against
+the gossip p50 (what a table with a core per peer would show).
 
 Every peer shares this machine's CPUs, so the measured figures include the
-other peers' signature checks and state hashing. Each bot pauses --think before it
-moves, so an action is not also queued behind the step before it, and the
-floor's broadcasts are paced the same way, so both are timed from an idle
-table (a paced message pays for waking the receiving threads; back-to-back
-ones find them awake).`,
+other peers' signature checks and state hashing. Each bot pauses --think
+before it moves, so an action is not also queued behind the step before it,
+and the floor's broadcasts are paced the same way, so both are timed from an
+idle table (a paced message pays for waking the receiving threads;
+back-to-back ones find them awake).`,
 		Example: `  boardmesh bench net --peers 2,4,6,8
   boardmesh bench net --peers 4 --json`,
 		Args: usageArgs(cobra.NoArgs),

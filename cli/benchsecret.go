@@ -50,11 +50,11 @@ func newCmdBenchSecret(f *Factory, runF func(*BenchSecretOptions) error) *cobra.
     cards timed at every peer (a private draw: every opening private;
     a reveal: one public; from the first peer waiting until any peer
     publishes an envelope of a later step), against the gossip p50;
-  - --model-games bot games of each kind modelled as on separate machines, as the setup
-    is: lockstep nodes (no libp2p), a core per seat, every step, proof
-    and check run for real, a broadcast taking the gossip p50 and an
-    fsync before what a seat signs leaves and each message received
-    costing the CPU the floor spent per copy delivered.
+  - --model-games bot games of each kind modelled as on separate machines, as
+    the setup is: lockstep nodes (no libp2p), a core per seat, every step,
+    proof and check run for real, a broadcast taking the gossip p50 and an
+    fsync before what a seat signs leaves and each message received costing
+    the CPU the floor spent per copy delivered.
 
 Every peer shares this machine's CPUs, so the measured game figures
 include the other peers' proofs; the setup and modelled figures do not.`,

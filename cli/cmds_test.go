@@ -7,8 +7,10 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/boardmesh/boardmesh/engine/games"
+	"github.com/spf13/cobra"
 )
 
 // TestUnknownCommandIsAUsageError: exit 2, with the command named and a
@@ -112,6 +114,32 @@ func TestEveryCommandHasExamples(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestHelpTextFitsEightyColumns: every command's own help text (its Long
+// and Example, which boardmesh writes; cobra lays out the flags) reads on
+// an 80-column terminal without lines wrapped mid-phrase. Only a word too
+// long for any line (a Dominion kingdom) may stand alone past the edge.
+func TestHelpTextFitsEightyColumns(t *testing.T) {
+	io, _, _, _ := TestIO()
+	root := NewCmdRoot(&Factory{IO: io})
+	var check func(c *cobra.Command)
+	check = func(c *cobra.Command) {
+		if c.Name() == "help" || c.Name() == "completion" {
+			return
+		}
+		for _, text := range []string{c.Long, c.Example} {
+			for _, line := range strings.Split(text, "\n") {
+				if n := utf8.RuneCountInString(line); n > 80 && strings.ContainsRune(strings.TrimSpace(line), ' ') {
+					t.Errorf("%s --help has a line of %d columns: %s", c.CommandPath(), n, line)
+				}
+			}
+		}
+		for _, sub := range c.Commands() {
+			check(sub)
+		}
+	}
+	check(root)
 }
 
 // TestCompletion: games, bot kinds and session ids complete; not files.

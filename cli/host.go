@@ -35,16 +35,20 @@ reach a DHT (--bootstrap, the relays, or the public one), advertises the code
 there, so 'boardmesh join CODE' finds it from anywhere. With --relay the
 lobby is reachable through the relay from behind another NAT, and peers punch
 direct connections where the NATs allow ('boardmesh relay' runs one).
-Plain 'boardmesh join' lists the lobbies on the LAN. You hold seat like everyone else; once the game starts the host has no more
-say than any other player.
+Plain 'boardmesh join' lists the lobbies on the LAN.
+
+You hold a seat like everyone else: once the game starts, the host has no
+more say than any other player.
 
 Start the game with s in the terminal UI (Enter without one), or let it start
 by itself with --start-when N. The session log is kept under the boardmesh home,
 so after a crash or Ctrl-C 'boardmesh resume' rejoins the game.`,
 		Example: `  boardmesh host dragonslair --name Ada
   boardmesh host dragonslair --start-when 3 --bot cautious --auto
-  boardmesh host dragonslair --loopback --no-mdns --port 4001   # a table on this machine
-  boardmesh host dragonslair --relay /ip4/203.0.113.7/tcp/4001/p2p/12D3KooW...   # friends across the internet`,
+  # a table on this machine:
+  boardmesh host dragonslair --loopback --no-mdns --port 4001
+  # friends across the internet, through a relay ('boardmesh relay'):
+  boardmesh host dragonslair --relay /ip4/203.0.113.7/tcp/4001/p2p/12D3KooW...`,
 		Args: usageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Game = args[0]

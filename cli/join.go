@@ -33,16 +33,20 @@ func newCmdJoin(f *Factory, runF func(*JoinOptions) error) *cobra.Command {
 found on the LAN with mDNS and beyond it on the DHT; on a LAN its first three
 words do) or the multiaddr it printed (works anywhere the address is
 reachable). With --relay, a host behind another NAT is reached through the
-relay and then, when the NATs allow, by a hole-punched direct connection. With no argument, join lists the lobbies it finds on
-the LAN for a few seconds and exits.
+relay and then, when the NATs allow, by a hole-punched direct connection. With
+no argument, join lists the lobbies it finds on the LAN for a few seconds and
+exits.
 
 boardmesh refuses, with a message saying why, a lobby that is full, one whose
 game has started, and one whose rules version differs from yours.`,
 		Example: `  boardmesh join                       # list lobbies on this LAN
   boardmesh join amber-falcon-river --name Bob              # on the LAN
-  boardmesh join amber-falcon-river-otter-cedar-mint-opal-wren --relay /ip4/203.0.113.7/tcp/4001/p2p/12D3KooW...
+  # the whole code finds the lobby anywhere; a relay reaches a host behind NAT:
+  boardmesh join amber-falcon-river-otter-cedar-mint-opal-wren \
+    --relay /ip4/203.0.113.7/tcp/4001/p2p/12D3KooW...
   boardmesh join /ip4/192.168.1.5/tcp/4001/p2p/12D3KooW...
-  boardmesh join /ip4/127.0.0.1/tcp/4001/p2p/12D3KooW... --loopback --bot random --auto`,
+  boardmesh join /ip4/127.0.0.1/tcp/4001/p2p/12D3KooW... --loopback \
+    --bot random --auto`,
 		Args: usageArgs(cobra.MaximumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {

@@ -92,7 +92,7 @@ file with the buggy peer's state), then exits with code 3.
   boardmesh play --watch
   boardmesh play --auto --json
   boardmesh play dominion --web   # play in your browser
-  boardmesh play --auto --inject-desync 10   # see a desync detected and reported`,
+  boardmesh play --auto --inject-desync 10   # a desync detected and reported`,
 		Args: usageArgs(cobra.MaximumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {

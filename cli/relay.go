@@ -51,7 +51,8 @@ when it is not on this machine's interfaces. The relay's identity is kept in
 the boardmesh home, so its address stays the same across restarts.`,
 		Example: `  boardmesh relay --port 4001
   boardmesh relay --port 4001 --allow 12D3KooWAda... --allow 12D3KooWBob...
-  boardmesh relay --port 4001 --announce /ip4/203.0.113.7/tcp/4001 --announce /ip4/203.0.113.7/udp/4001/quic-v1
+  boardmesh relay --port 4001 --announce /ip4/203.0.113.7/tcp/4001 \
+    --announce /ip4/203.0.113.7/udp/4001/quic-v1
   # then, on each friend's machine:
   boardmesh host dragonslair --relay /ip4/203.0.113.7/tcp/4001/p2p/12D3KooW...`,
 		Args: usageArgs(cobra.NoArgs),

@@ -58,7 +58,9 @@ table or the beacon).
 
 With --at SEQ, print the state after SEQ steps instead (the state the action
 with seq SEQ was played in). The file format is described in docs/protocol.md.`,
-		Example: `  boardmesh replay ~/.config/boardmesh/plays/20261201-101500.000-a1b2c3/peer0.log
+		Example: `  # the summary of a 'play' game prints its log's path:
+  boardmesh replay \
+    ~/.config/boardmesh/plays/20261201-101500.000-a1b2c3/peer0.log
   boardmesh replay --seat 1 game.log      # the history as seat 1 saw it
   boardmesh replay --json game.log | jq '.steps[] | select(.kind == "action")'
   boardmesh replay --at 120 game.log`,

@@ -43,7 +43,9 @@ rotates by one seat every game, so every bot plays every seat equally often.
 The same seed gives the same output, byte for byte.`,
 		Example: `  boardmesh sim dragonslair --players 4 --games 10000
   boardmesh sim dragonslair --bots cautious,random --seed 42 --json
-  boardmesh sim dominion --players 2 --bots bigmoney,smithy --options kingdom=Smithy+Village+Market+Mine+Moat+Cellar+Militia+Remodel+Workshop+Merchant`,
+  boardmesh sim dominion --players 2 --bots bigmoney,smithy \
+    --options \
+    kingdom=Smithy+Village+Market+Mine+Moat+Cellar+Militia+Remodel+Workshop+Merchant`,
 		Args: usageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Game = args[0]

@@ -25,16 +25,17 @@ var (
 
 // HelpText explains the keys of the game screen, for `boardmesh play
 // --help` and the like.
-const HelpText = `Keys: ↑/↓ or j/k move in the menu of your moves; Enter, Space or → play
-the highlighted move; the key shown before a move (1-9, then letters)
-plays it directly, and keeps its meaning from one move to the next. A long menu (Infinite City's "Play TILE at (x,y)") is grouped by
-the moves' leading words: pick "Play Post Office …" first, then the square;
-Esc or Backspace goes back. / filters the menu as you type (every word must
-occur: "/guild 0,2"; in a group the filter starts with its words); Enter
-keeps the filter and picks the move if only one is left, Esc clears it. PgUp/PgDn or the mouse wheel scroll a board taller
-than the screen, l hides or shows "What happened", L opens the whole
-history (scroll it with ↑/↓ and PgUp/PgDn), ? this help. When a player keeps
-the table waiting past the drop delay, d votes to drop them (the others
+const HelpText = `Keys: ↑/↓ or j/k move in the menu of your moves; Enter, Space or → play the
+highlighted move; the key shown before a move (1-9, then letters) plays it
+directly, and keeps its meaning from one move to the next. A long menu
+(Infinite City's "Play TILE at (x,y)") is grouped by the moves' leading words:
+pick "Play Post Office …" first, then the square; Esc or Backspace goes back.
+/ filters the menu as you type (every word must occur: "/guild 0,2"; in a
+group the filter starts with its words); Enter keeps the filter and picks the
+move if only one is left, Esc clears it. PgUp/PgDn or the mouse wheel scroll a
+board taller than the screen, l hides or shows "What happened", L opens the
+whole history (scroll it with ↑/↓ and PgUp/PgDn), ? this help. When a player
+keeps the table waiting past the drop delay, d votes to drop them (the others
 confirm with d too); at a table of two, where nobody can be voted out, C
 (shift-c) claims the win instead. q or Ctrl-C ask before you leave.`
 
