@@ -452,6 +452,14 @@ func runNetPeer(ctx context.Context, io *IOStreams, nf *NetFlags, peer *p2p.NetP
 }
 
 func printNetSummary(io *IOStreams, asJSON bool, peer *p2p.NetPeer, rep *netReporter, runErr error) error {
+	if rep.result == nil {
+		// A game that had ended before this run (resume of a finished
+		// session) reports no game-over event: its node holds the result.
+		if r := peer.Node.Status().Result; r != nil {
+			res := *r
+			rep.result = &res
+		}
+	}
 	st := rep.status
 	s := NetSummary{Event: "summary", Session: st.Session.String(), Lobby: peer.Meta.Lobby, Game: peer.Meta.Game, Mode: st.Mode,
 		Steps: st.Seq, Desync: rep.desync, Cheats: rep.cheats, Dropped: rep.drops}

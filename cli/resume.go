@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/boardmesh/boardmesh/engine/games"
+	"github.com/boardmesh/boardmesh/lockstep"
 	"github.com/boardmesh/boardmesh/p2p"
 	"github.com/spf13/cobra"
 )
@@ -100,8 +101,23 @@ func resumeRun(opts *ResumeOptions) error {
 	if secret {
 		msg += fmt.Sprintf(" A secret table: this seat's hidden-card key and the %d card envelopes of the others it had are taken up again.", peer.CardRecords)
 	}
+	// A log whose game had ended already: nothing to play, said at once;
+	// the peer stays only its linger, for a player still catching up from
+	// it (the whole table restarted after its last move, say).
+	ended := ""
+	switch st := peer.Node.Status(); {
+	case st.Phase == lockstep.PhaseOver && st.Result != nil:
+		ended = fmt.Sprintf("This game had ended already (%s): there is nothing to play. This peer stays a moment for any player still catching up from it.", st.Result.Reason)
+	case st.Phase == lockstep.PhaseOver:
+		ended = "This game had ended already: there is nothing to play. This peer stays a moment for any player still catching up from it."
+	case st.Phase == lockstep.PhaseStopped:
+		ended = fmt.Sprintf("This game had stopped already (a desync or a cheat; see it with: boardmesh replay %s). This peer stays a moment for any player still catching up from it.", shellQuote(peer.Log.Path()))
+	}
+	if ended != "" {
+		msg += " " + ended
+	}
 	if opts.Net.JSON {
-		m := map[string]any{"event": "resumed", "lobby": meta.Lobby, "records": peer.Log.Len(), "secret": secret}
+		m := map[string]any{"event": "resumed", "lobby": meta.Lobby, "records": peer.Log.Len(), "secret": secret, "ended": ended != ""}
 		if secret {
 			m["card_envelopes"] = peer.CardRecords
 		}

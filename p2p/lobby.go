@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 	"time"
 
 	"github.com/libp2p/go-libp2p/core/host"
@@ -128,11 +129,22 @@ func MemberAddrs(h host.Host, ids []peer.ID) []MemberAddr {
 	return out
 }
 
-// ConnectMembers dials every member we are not connected to yet. A member
-// that cannot be reached directly still gets our messages through the
-// others (gossip forwards them), so failures are returned, not fatal.
+// ConnectMembers dials every member we are not connected to yet, at most
+// connectParallel at once: a member that is down can hold its dial for the
+// whole timeout (a QUIC address answers nothing), and one after the other
+// they added up, at a whole table's restart, to seconds per absent member
+// before the game could go on. A member that cannot be reached directly
+// still gets our messages through the others (gossip forwards them), so
+// failures are returned, not fatal. The list may come from a peer or from
+// disk: how long it is bounds only how long the dials take, never how many
+// run at once.
 func ConnectMembers(ctx context.Context, h host.Host, members []MemberAddr) []error {
-	var errs []error
+	var (
+		mu   sync.Mutex
+		errs []error
+		wg   sync.WaitGroup
+	)
+	slots := make(chan struct{}, connectParallel)
 	for _, m := range members {
 		id, err := peer.Decode(m.ID)
 		if err != nil || id == h.ID() || h.Network().Connectedness(id) == network.Connected {
@@ -144,14 +156,32 @@ func ConnectMembers(ctx context.Context, h host.Host, members []MemberAddr) []er
 				addrs = append(addrs, x)
 			}
 		}
-		cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-		if err := h.Connect(cctx, peer.AddrInfo{ID: id, Addrs: addrs}); err != nil {
-			errs = append(errs, err)
+		select {
+		case slots <- struct{}{}:
+		case <-ctx.Done():
+			wg.Wait()
+			return append(errs, ctx.Err())
 		}
-		cancel()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { <-slots }()
+			cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+			defer cancel()
+			if err := h.Connect(cctx, peer.AddrInfo{ID: id, Addrs: addrs}); err != nil {
+				mu.Lock()
+				errs = append(errs, err)
+				mu.Unlock()
+			}
+		}()
 	}
+	wg.Wait()
 	return errs
 }
+
+// connectParallel bounds ConnectMembers' dials at once: a table's members
+// (at most 8) all at once.
+const connectParallel = 8
 
 func addrStrings(as []ma.Multiaddr) []string {
 	out := make([]string, len(as))

@@ -375,7 +375,11 @@ func ResumeSession(ctx context.Context, cfg NetConfig, dir string, meta SessionM
 		return nil, err
 	}
 	meta.Port = tcpPort(h)
-	ConnectMembers(ctx, h, meta.Members)
+	// Dialled on the side: a member that is down (a whole table
+	// restarting) would hold the resume for the dial's timeout, and the
+	// runner waits for the members on the topic anyway (WaitPeers), which
+	// gossipsub's redial of direct peers and keepMeeting bring.
+	go ConnectMembers(ctx, h, meta.Members)
 	addDirect(ps, h, meta.Members)
 	p := &NetPeer{Host: h, PubSub: ps, Lobby: lobby, cfg: cfg, Log: log, Repair: rep, Meta: meta, Dir: dir, PortNote: portNote, Net: in}
 	if err := p.saveMeta(); err != nil {

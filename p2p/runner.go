@@ -273,10 +273,12 @@ func (r *Runner) Run(ctx context.Context) error {
 	r.learnRoster(r.cfg.Node.Status().Members)
 	r.wg.Add(1)
 	go r.read(ctx)
-	if len(r.cfg.Peers) > 0 {
+	if ph := r.cfg.Node.Status().Phase; len(r.cfg.Peers) > 0 && ph != lockstep.PhaseOver && ph != lockstep.PhaseStopped {
 		// Until every known peer is on the topic our first messages could
 		// miss them. Past the wait, go on anyway: lockstep re-sends what is
 		// not committed and asks for gaps, so a late peer still catches up.
+		// A node resumed past its game's end sends nothing more: it only
+		// lingers for peers that catch up from it, which ask it themselves.
 		wctx, wcancel := context.WithTimeout(ctx, 15*time.Second)
 		r.topic.WaitPeers(wctx, r.cfg.Peers)
 		wcancel()
