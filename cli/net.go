@@ -82,7 +82,14 @@ func addSeatFlags(cmd *cobra.Command, nf *NetFlags) {
 
 // netSetup loads the identity and builds the common peer configuration.
 func netSetup(io *IOStreams, nf *NetFlags) (p2p.NetConfig, error) {
-	// The home first: a resume from a home that is not one stops before
+	// A wrong flag first, before anything is made or reached.
+	if nf.Port < 0 || nf.Port > 65535 {
+		return p2p.NetConfig{}, usageErrorf("--port %d: want 0 to 65535", nf.Port)
+	}
+	if nf.InjectDesync < -1 {
+		return p2p.NetConfig{}, usageErrorf("--inject-desync %d: want a step number, 0 or more", nf.InjectDesync)
+	}
+	// Then the home: a resume from a home that is not one stops before
 	// it says it is reaching the internet.
 	var home string
 	var err error
@@ -109,12 +116,6 @@ func netSetup(io *IOStreams, nf *NetFlags) (p2p.NetConfig, error) {
 	name := nf.Name
 	if name == "" {
 		name = defaultName(id)
-	}
-	if nf.Port < 0 || nf.Port > 65535 {
-		return p2p.NetConfig{}, usageErrorf("--port %d: want 0 to 65535", nf.Port)
-	}
-	if nf.InjectDesync < -1 {
-		return p2p.NetConfig{}, usageErrorf("--inject-desync %d: want a step number, 0 or more", nf.InjectDesync)
 	}
 	seed := sha256.Sum256([]byte(time.Now().String() + id.ID().String()))
 	// On the game screen the player decides to vote a drop (d), on the

@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"net"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -43,14 +44,29 @@ func TestBadInput(t *testing.T) {
 		{"unknown game", []string{"host", "chess", "--loopback"}, 2, "unknown game"},
 		{"too many bots", []string{"play", "--bots", "40", "--auto"}, 2, "players"},
 		{"unknown session", []string{"resume", "feedbeef"}, 1, "no session"},
+		// A wrong flag stops before anything is made or reached: the home
+		// of these two does not exist, and must not after.
+		{"port out of range", []string{"host", "dominion", "--port", "99999"}, 2, "want 0 to 65535"},
+		{"step before the first", []string{"join", "/ip4/127.0.0.1/tcp/" + free + "/p2p/" + someID, "--inject-desync", "-5"}, 2, "--inject-desync -5: must be 0 or more"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			args := c.args
+			fresh := strings.HasPrefix(c.name, "port out") || strings.HasPrefix(c.name, "step before")
+			h := home
+			if fresh {
+				h = filepath.Join(t.TempDir(), "never")
+			}
 			if args[0] != "play" {
-				args = append(args, "--home", home)
+				args = append(args, "--home", h)
 			}
 			_, errOut, code := run(t, 30*time.Second, args...)
+			if _, err := os.Stat(h); fresh && err == nil {
+				t.Fatalf("a wrong flag made the home %s; stderr %q", h, errOut)
+			}
+			if fresh && strings.Contains(errOut, "Reaching") {
+				t.Fatalf("a wrong flag reached out first: %q", errOut)
+			}
 			if code != c.code {
 				t.Fatalf("exit %d, want %d; stderr %q", code, c.code, errOut)
 			}
