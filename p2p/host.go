@@ -165,6 +165,11 @@ func Connect(ctx context.Context, h host.Host, addr string) (peer.AddrInfo, erro
 	if err != nil {
 		return peer.AddrInfo{}, fmt.Errorf("%q has no /p2p/<peer id> part: %w", addr, err)
 	}
+	if info.ID == h.ID() {
+		// libp2p's words for it, "dial to self attempted", say little to
+		// a player who gave their own home twice.
+		return *info, fmt.Errorf("%s is this boardmesh home's own peer (the same identity): give another --home to join or watch it from here", addr)
+	}
 	ctx, cancel := context.WithTimeout(ctx, connectTimeout(m))
 	defer cancel()
 	if err := h.Connect(ctx, *info); err != nil {

@@ -5,6 +5,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -27,6 +28,12 @@ func TestBadInput(t *testing.T) {
 	free := strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
 	l.Close()
 	const someID = "12D3KooWCgcjKy8pijgGhMa75gJa64U2RMRGArxXUqxM7N87kfh1"
+	// The home's own peer id, as 'keys' shows it (the first run makes it).
+	keys, _, _ := run(t, 20*time.Second, "keys", "--home", home, "--json")
+	ownID := regexp.MustCompile(`12D3KooW[1-9A-HJ-NP-Za-km-z]+`).FindString(keys)
+	if ownID == "" {
+		t.Fatalf("keys printed no peer id: %q", keys)
+	}
 
 	cases := []struct {
 		name string
@@ -44,6 +51,7 @@ func TestBadInput(t *testing.T) {
 		{"unknown game", []string{"host", "chess", "--loopback"}, 2, "unknown game"},
 		{"too many bots", []string{"play", "--bots", "40", "--auto"}, 2, "players"},
 		{"unknown session", []string{"resume", "feedbeef"}, 1, "no session"},
+		{"own address", []string{"spectate", "/ip4/127.0.0.1/tcp/" + free + "/p2p/" + ownID, "--loopback"}, 1, "this boardmesh home's own peer"},
 		// A wrong flag stops before anything is made or reached: the home
 		// of these two does not exist, and must not after.
 		{"port out of range", []string{"host", "dominion", "--port", "99999"}, 2, "want 0 to 65535"},
