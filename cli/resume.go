@@ -40,7 +40,10 @@ resume needs the boardmesh home the game was played from; it never makes a
 new one (a mistyped --home is an error that names the nearest home).
 
 SESSION is the lobby id printed when the game began, or any unique prefix of
-it; with no argument the most recent session is resumed.`,
+it; with no argument the most recent session is resumed. A session whose
+game had ended already is not played again: resume says how it ended,
+prints its result and replay line, stays a moment for any player still
+catching up from this peer, and exits 0.`,
 		Example: `  boardmesh resume
   boardmesh resume 3fa9c2
   boardmesh resume 3fa9c2 --bot cautious --auto`,
