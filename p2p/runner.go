@@ -772,10 +772,10 @@ func (r *Runner) drain(ctx context.Context) error {
 func (r *Runner) othersReadBundles() bool {
 	h := r.cfg.Host
 	if r.guard.hasRoster() {
-		return r.guard.allMembers(func(p peer.ID) bool { return r.readers.reads(h, p) })
+		return r.guard.allMembers(func(p peer.ID) bool { return r.readers.reads(h, p, true) })
 	}
 	for _, p := range r.topic.Peers() {
-		if !r.readers.reads(h, p) {
+		if !r.readers.reads(h, p, false) {
 			return false
 		}
 	}

@@ -36,14 +36,20 @@ func advertiseWire(h host.Host) {
 // give up bundles for good because one seat dropped. A peer whose
 // protocols identify lists without the marker (an older build resumed
 // under the same identity) does not read them, whatever it did before.
+// Only members are remembered (remember: the caller asks of a member): a
+// lobby's topic peers are anyone who subscribes, and remembering each of
+// them would let an outsider grow the map with identities of its making.
 type bundleReaders map[peer.ID]bool
 
-func (b *bundleReaders) reads(h host.Host, p peer.ID) bool {
+func (b *bundleReaders) reads(h host.Host, p peer.ID, remember bool) bool {
 	if p == h.ID() {
 		return true
 	}
 	ps := h.Peerstore()
 	if ok, err := ps.SupportsProtocols(p, WireProtocol); err == nil && len(ok) > 0 {
+		if !remember {
+			return true
+		}
 		if *b == nil {
 			*b = bundleReaders{}
 		}

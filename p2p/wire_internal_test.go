@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/libp2p/go-libp2p/core/protocol"
+	"github.com/libp2p/go-libp2p/core/test"
 )
 
 // TestBundleReadersFollowIdentify: whether a peer reads bundles is what
@@ -29,11 +30,11 @@ func TestBundleReadersFollowIdentify(t *testing.T) {
 	var b bundleReaders
 	step := func(what string, want bool) {
 		t.Helper()
-		if got := b.reads(h, p); got != want {
+		if got := b.reads(h, p, true); got != want {
 			t.Fatalf("%s: reads bundles %v, want %v", what, got, want)
 		}
 	}
-	if !b.reads(h, h.ID()) {
+	if !b.reads(h, h.ID(), true) {
 		t.Fatal("a peer does not read its own bundles")
 	}
 	step("never identified", false)
@@ -45,4 +46,21 @@ func TestBundleReadersFollowIdentify(t *testing.T) {
 	step("identified again without the marker", false)
 	ps.RemovePeer(p)
 	step("forgotten again", false)
+
+	// A lobby's topic peer (not a member) is asked of without being
+	// remembered: outsiders cannot grow the map with made-up identities.
+	var lobby bundleReaders
+	for i := 0; i < 100; i++ {
+		id, err := test.RandPeerID()
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps.SetProtocols(id, WireProtocol)
+		if !lobby.reads(h, id, false) {
+			t.Fatal("a topic peer with the marker does not read bundles")
+		}
+	}
+	if len(lobby) != 0 {
+		t.Fatalf("%d topic peers remembered", len(lobby))
+	}
 }
