@@ -50,27 +50,7 @@ func TestReplaySeatNamesItsOwnCards(t *testing.T) {
 
 	for i, p := range tbl.Peers {
 		log := p2p.PeerLogPath(dir, i)
-		data, err := readLogFile(ctx, log)
-		if err != nil {
-			t.Fatal(err)
-		}
-		lf, err := lockstep.ParseLog(data)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r, err := lockstep.Verify(lf.Entries, games.Lookup)
-		if err != nil {
-			t.Fatal(err)
-		}
-		seat := -1
-		for s, m := range r.Seats {
-			if r.Members[m].ID == p.Identity.ID() {
-				seat = s
-			}
-		}
-		if seat < 0 {
-			t.Fatalf("%s holds no seat in its own log", p.Name)
-		}
+		lf, r, seat := ownLog(ctx, t, log, p)
 		st, why := seatKnowledge(&ReplayOptions{File: log, Seat: seat + 1, Games: games.Lookup}, lf, r)
 		if st == nil || why != "" {
 			t.Fatalf("%s's log, seat %d: no knowledge rebuilt (%s)", p.Name, seat+1, why)
@@ -175,24 +155,8 @@ func TestReplaySeatNamesTheFirstHand(t *testing.T) {
 
 	for i, p := range tbl.Peers {
 		log := p2p.PeerLogPath(dir, i)
-		data, err := readLogFile(ctx, log)
-		if err != nil {
-			t.Fatal(err)
-		}
-		lf, err := lockstep.ParseLog(data)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r, err := lockstep.Verify(lf.Entries, games.Lookup)
-		if err != nil {
-			t.Fatal(err)
-		}
-		seat := 0
-		for s, m := range r.Seats {
-			if r.Members[m].ID == p.Identity.ID() {
-				seat = s + 1
-			}
-		}
+		lf, _, seat := ownLog(ctx, t, log, p)
+		seat++
 		for _, e := range lf.Entries {
 			if e.Kind == crypto.KindAction {
 				t.Fatalf("%s's log holds an action, where nobody moved", p.Name)
@@ -207,6 +171,31 @@ func TestReplaySeatNamesTheFirstHand(t *testing.T) {
 			t.Fatalf("replay --seat %s of %s's log, left at the first move, names %d hands, not its first:\n%s", n, p.Name, c, out)
 		}
 	}
+}
+
+// ownLog reads, parses and verifies peer p's log and finds p's seat in it
+// (0-based).
+func ownLog(ctx context.Context, t *testing.T, log string, p *p2p.TablePeer) (*lockstep.LogFile, *lockstep.Replay, int) {
+	t.Helper()
+	data, err := readLogFile(ctx, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lf, err := lockstep.ParseLog(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := lockstep.Verify(lf.Entries, games.Lookup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for s, m := range r.Seats {
+		if r.Members[m].ID == p.Identity.ID() {
+			return lf, r, s
+		}
+	}
+	t.Fatalf("%s holds no seat in its own log", p.Name)
+	return nil, nil, 0
 }
 
 func encodeKnowledge(k *engine.Knowledge) []byte {
