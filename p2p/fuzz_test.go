@@ -126,7 +126,7 @@ func FuzzLobbyInfo(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if len(data) > maxLobbyAnswer || len(info.Members) > 64 || info.Players < 0 {
+		if len(data) > maxLobbyAnswer || len(info.Members) > 64 || len(info.Names) > 64 || info.Players < 0 {
 			t.Fatalf("accepted %d bytes with %d members", len(data), len(info.Members))
 		}
 	})

@@ -44,6 +44,10 @@ type LobbyInfo struct {
 	// A joiner that asked for the other mode leaves at once (JoinLobby);
 	// the roster is what binds every member to it.
 	Mode string `json:"mode,omitempty"`
+	// Names are the names of the players in the lobby so far, host
+	// included, so that a joiner whose name is taken picks another before
+	// two players of one name sit at the table; empty from an older host.
+	Names []string `json:"names,omitempty"`
 }
 
 // MemberAddr is a lobby member and where to reach it.
@@ -109,8 +113,8 @@ func DecodeLobbyInfo(r io.Reader) (LobbyInfo, error) {
 	if dec.More() {
 		return LobbyInfo{}, errors.New("more than one answer")
 	}
-	if len(info.Members) > 64 || info.Players < 0 || info.Max < 0 {
-		return LobbyInfo{}, fmt.Errorf("%d members, %d players of %d: not a lobby", len(info.Members), info.Players, info.Max)
+	if len(info.Members) > 64 || len(info.Names) > 64 || info.Players < 0 || info.Max < 0 {
+		return LobbyInfo{}, fmt.Errorf("%d members, %d names, %d players of %d: not a lobby", len(info.Members), len(info.Names), info.Players, info.Max)
 	}
 	return info, nil
 }

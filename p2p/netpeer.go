@@ -248,6 +248,22 @@ func checkLobbyMode(info LobbyInfo, openHands bool) error {
 	return nil
 }
 
+// ErrNameTaken: a player in the lobby has the name the joiner would sit
+// under.
+var ErrNameTaken = errors.New("that name is taken at this table")
+
+// checkLobbyName refuses, before joining, a name a player in the lobby
+// has already (case aside): every line of the game names players, and two
+// of one name could be told apart only by their seats.
+func checkLobbyName(info LobbyInfo, name string) error {
+	for _, taken := range info.Names {
+		if strings.EqualFold(strings.TrimSpace(taken), strings.TrimSpace(name)) {
+			return fmt.Errorf("%w: %s's lobby has a player named %q already; join again with another --name", ErrNameTaken, info.Name, taken)
+		}
+	}
+	return nil
+}
+
 // JoinLobby joins the lobby at target (multiaddr or join code).
 func JoinLobby(ctx context.Context, cfg NetConfig, target string, wait time.Duration) (*NetPeer, LobbyInfo, error) {
 	h, ps, in, err := newNetHost(cfg)
@@ -260,6 +276,9 @@ func JoinLobby(ctx context.Context, cfg NetConfig, target string, wait time.Dura
 	}
 	if err == nil {
 		err = checkLobbyMode(info, cfg.OpenHands)
+	}
+	if err == nil {
+		err = checkLobbyName(info, cfg.Name)
 	}
 	var lobby crypto.Hash
 	if err == nil {
@@ -537,6 +556,7 @@ func (p *NetPeer) lobbyInfo() LobbyInfo {
 		if st.Phase <= lockstep.PhaseLobby {
 			for _, m := range n.Joined() {
 				ids = append(ids, peer.ID(m.ID))
+				info.Names = append(info.Names, m.Name)
 			}
 		} else {
 			info.Started = true

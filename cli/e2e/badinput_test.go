@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"fmt"
 	"net"
 	"os"
 	"path/filepath"
@@ -109,4 +110,30 @@ func TestJoinStartedGame(t *testing.T) {
 	}
 	host.waitEvent(t, "summary", 40*time.Second)
 	bob.waitEvent(t, "summary", 40*time.Second)
+}
+
+// TestJoinNameTaken: a joiner whose name a player in the lobby has
+// already (case aside) is told so before it joins, and nothing changes at
+// the table: the next joiner, with a name of its own, starts the game.
+func TestJoinNameTaken(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	tmp := t.TempDir()
+	common := []string{"--loopback", "--json", "--bot-delay", "30ms"}
+	host := start(t, ctx, "host", append([]string{"host", "dragonslair", "--home", filepath.Join(tmp, "a"), "--name", "Ada", "--bot", "cautious", "--start-when", "2"}, common...)...)
+	addr := host.waitEvent(t, "lobby", 20*time.Second)["addrs"].([]any)[0].(string)
+	_, errOut, code := run(t, 30*time.Second, "join", addr, "--home", filepath.Join(tmp, "b"), "--name", "ADA", "--loopback", "--bot", "random")
+	if code != 1 || !strings.Contains(errOut, `a player named "Ada" already`) || !strings.Contains(errOut, "another --name") {
+		t.Fatalf("joining as a name taken: exit %d, stderr %q", code, errOut)
+	}
+	bea := start(t, ctx, "bea", append([]string{"join", addr, "--home", filepath.Join(tmp, "c"), "--name", "Bea", "--bot", "random"}, common...)...)
+	for _, p := range []*proc{host, bea} {
+		roster := p.waitEvent(t, "roster", 30*time.Second)
+		if s := fmt.Sprint(roster); !strings.Contains(s, "Ada") || !strings.Contains(s, "Bea") || strings.Contains(s, "ADA") {
+			t.Fatalf("%s's roster: %s", p.name, s)
+		}
+	}
+	host.waitEvent(t, "summary", 40*time.Second)
+	bea.waitEvent(t, "summary", 40*time.Second)
 }
