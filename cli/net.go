@@ -441,12 +441,19 @@ func runNetPeer(ctx context.Context, io *IOStreams, nf *NetFlags, peer *p2p.NetP
 	if rep.refused != "" {
 		return fmt.Errorf("cannot play the host's game here, so this peer left the lobby: %s", strings.TrimPrefix(rep.refused, "lockstep: refused: "))
 	}
+	// A lobby left before the seats were drawn has nothing to rejoin:
+	// resume would say so (p2p.ErrNeverStarted), so it is not offered.
+	left, rejoin := "You left the game.", "Rejoin with: "+resumeCommand(nf, peer.Meta.Lobby[:12])
+	if len(peer.Node.Log()) == 0 {
+		left = "You left the lobby."
+		rejoin = "The game had not begun, so there is nothing to rejoin; open a new table with 'boardmesh host " + peer.Meta.Game + "' (or join one)."
+	}
 	if quit && rep.result == nil {
-		fmt.Fprintf(io.ErrOut, "You left the game. Rejoin with: %s\n", resumeCommand(nf, peer.Meta.Lobby[:12]))
+		fmt.Fprintf(io.ErrOut, "%s %s\n", left, rejoin)
 		return nil
 	}
 	if err != nil && ctx.Err() != nil && rep.result == nil {
-		fmt.Fprintf(io.ErrOut, "Stopped. Rejoin with: %s\n", resumeCommand(nf, peer.Meta.Lobby[:12]))
+		fmt.Fprintf(io.ErrOut, "Stopped. %s\n", rejoin)
 		return err
 	}
 	return printNetSummary(io, nf.JSON, peer, rep, err)

@@ -22,6 +22,10 @@ func TestResumeOfALobbyThatNeverStarted(t *testing.T) {
 	host.waitEvent(t, "lobby", 20*time.Second)
 	host.cmd.Process.Signal(syscall.SIGINT)
 	host.wait(t, 20*time.Second)
+	// Stopping it offers no resume that would only be refused.
+	if said := host.stderr.String(); strings.Contains(said, "Rejoin with") || !strings.Contains(said, "nothing to rejoin") {
+		t.Fatalf("a host stopped in its lobby says: %q", said)
+	}
 	out, errOut, code := run(t, 20*time.Second, "resume", "--home", home, "--loopback", "--auto")
 	if code == 0 || !strings.Contains(errOut, "there is no game to resume") || !strings.Contains(errOut, "boardmesh host") {
 		t.Fatalf("resume of a lobby: exit %d, stdout %q, stderr %q", code, out, errOut)
