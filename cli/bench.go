@@ -163,16 +163,17 @@ func benchNetRun(opts *BenchNetOptions) error {
 		return enc.Encode(results)
 	}
 	fmt.Fprintf(opts.IO.Out, "\nA whole game with no think time (a fresh table; floor = rounds × gossip p50 above)\n")
-	fmt.Fprintf(opts.IO.Out, "%5s %6s %7s %10s %10s %10s %10s %9s %10s %13s %13s\n", "peers", "steps", "rounds", "wall", "floor", "wall/floor", "CPU", "wall/CPU", "fsync p50", "start→move", "join→move")
+	fmt.Fprintf(opts.IO.Out, "%5s %6s %7s %10s %10s %10s %10s %9s %13s %13s\n", "peers", "steps", "rounds", "wall", "floor", "wall/floor", "CPU", "wall/CPU", "start→move", "join→move")
 	for _, r := range results {
 		x := r.Game
 		cpu, perCPU := "n/a", "n/a"
 		if x.CPU > 0 {
 			cpu, perCPU = ms(x.CPU), fmt.Sprintf("%.2f", float64(x.Wall)/float64(x.CPU))
 		}
-		fmt.Fprintf(opts.IO.Out, "%5d %6d %7d %10s %10s %10.2f %10s %9s %10s %13s %13s\n", r.Peers, x.Steps, x.Rounds, ms(x.Wall), ms(x.Floor), x.WallPerFloor,
-			cpu, perCPU, ms(x.FsyncP50), ms(x.StartToMove), ms(x.JoinToMove))
+		fmt.Fprintf(opts.IO.Out, "%5d %6d %7d %10s %10s %10.2f %10s %9s %13s %13s\n", r.Peers, x.Steps, x.Rounds, ms(x.Wall), ms(x.Floor), x.WallPerFloor,
+			cpu, perCPU, ms(x.StartToMove), ms(x.JoinToMove))
 	}
+	printLeast(opts.IO.Out, results)
 	printStages(opts.IO.Out, results)
 	fmt.Fprintf(opts.IO.Out, "\nBot games modelled as on separate machines: lockstep nodes, a core per peer, every step run for real; a broadcast = the gossip p50 above,\n")
 	fmt.Fprintf(opts.IO.Out, "an fsync before what a peer signs leaves, each network message received (an envelope, or a bundle of what a peer sends at once) costing the floor's CPU per copy delivered\n(floor = their rounds × the gossip p50; sums over the games)\n")
@@ -182,6 +183,30 @@ func benchNetRun(opts *BenchNetOptions) error {
 		fmt.Fprintf(opts.IO.Out, "%5d %12s %6d %6d %7d %10d %9d %10s %10s %10.2f %10s %11s %13.2f\n", r.Peers, us(r.DeliveryCPU), m.Games, m.Steps, m.Rounds, m.Envelopes, m.Messages, ms(m.Wall), ms(m.Floor), m.WallPerFloor, ms(m.SeatCPU), ms(m.CommitP50), r.ModelCommitRatio)
 	}
 	return nil
+}
+
+// printLeast prints, for the game above, the least wall/floor that two
+// things leave room for, beside the one measured: the work every round
+// needs on top of its hop (a sign and an fsync before an envelope leaves,
+// a verify before it is answered), and the cores every peer of this
+// process shares with the CPU the game took (GameBench.LeastByWork,
+// LeastByCores).
+func printLeast(w io.Writer, results []p2p.NetBench) {
+	cores := 0
+	if len(results) > 0 {
+		cores = results[0].Game.Cores
+	}
+	fmt.Fprintf(w, "\nWhat that floor leaves room for: each round is a hop, a sign and an fsync before it leaves and a verify before it is answered;\n")
+	fmt.Fprintf(w, "every peer shares this process's %d cores (least by cores = CPU / cores / floor)\n", cores)
+	fmt.Fprintf(w, "%5s %10s %11s %10s %10s %14s %15s %11s\n", "peers", "sign p50", "verify p50", "fsync p50", "gossip p50", "least by work", "least by cores", "wall/floor")
+	for _, r := range results {
+		x := r.Game
+		byCores := "n/a"
+		if x.LeastByCores > 0 {
+			byCores = fmt.Sprintf("%.2f", x.LeastByCores)
+		}
+		fmt.Fprintf(w, "%5d %10s %11s %10s %10s %14.2f %15s %11.2f\n", r.Peers, ms(x.SignP50), ms(x.VerifyP50), ms(x.FsyncP50), ms(r.GossipP50), x.LeastByWork, byCores, x.WallPerFloor)
+	}
 }
 
 // printStages prints where each table size's commit latency goes: for

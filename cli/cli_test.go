@@ -226,6 +226,12 @@ func TestBenchNetGameJSON(t *testing.T) {
 		g.Floor != time.Duration(g.Rounds)*res[0].GossipP50 {
 		t.Fatalf("bench net game = %+v (gossip p50 %v)", g, res[0].GossipP50)
 	}
+	// What the floor leaves room for: a round's own work (a sign, an
+	// fsync and a verify on top of the hop) and the cores the peers share.
+	if work := 1 + float64(g.SignP50+g.FsyncP50+g.VerifyP50)/float64(res[0].GossipP50); g.SignP50 <= 0 || g.VerifyP50 <= 0 || g.LeastByWork != work ||
+		g.Cores < 1 || (g.CPU > 0 && g.LeastByCores != float64(g.CPU)/float64(g.Cores)/float64(g.Floor)) {
+		t.Fatalf("bench net game = %+v: least by work want %v, least by cores want CPU / cores / floor", g, work)
+	}
 	// Where the commit time goes: every stage of the receiving peer's path,
 	// in order, each reached after the action was published; with one
 	// receiver, the first to reach a stage is the last.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sync"
 	"time"
@@ -82,6 +83,25 @@ type GameBench struct {
 	// same run: every peer pays one before each envelope it signs leaves
 	// (what it signs is on disk first), which the floor leaves out.
 	FsyncP50 time.Duration `json:"fsync_p50_ns"`
+	// SignP50 and VerifyP50: the medians of signing and of checking an
+	// action envelope of the same size (crypto.Sign, crypto.Verify),
+	// measured in the same run.
+	SignP50   time.Duration `json:"sign_p50_ns"`
+	VerifyP50 time.Duration `json:"verify_p50_ns"`
+	// LeastByWork is the least wall/floor the work every round needs
+	// leaves room for, however fast the rest of a peer: each round of the
+	// critical path is a hop (the gossip p50), its author's sign and fsync
+	// before the envelope may leave, and its receiver's verify before it
+	// may answer. It is 1 + (SignP50 + FsyncP50 + VerifyP50) / gossip p50.
+	LeastByWork float64 `json:"least_wall_per_floor_by_work"`
+	// Cores is this process's GOMAXPROCS, which every peer of the table
+	// shares. LeastByCores is the least wall/floor they leave room for
+	// with the CPU the game took: CPU / Cores / Floor (zero where CPU was
+	// not measured), since no schedule of that work on Cores cores ends
+	// sooner. A ratio the aim wants below it needs less CPU, not less
+	// waiting.
+	Cores        int     `json:"cores"`
+	LeastByCores float64 `json:"least_wall_per_floor_by_cores"`
 	// JoinToMove is what players wait for over the lobby protocol, as
 	// with `boardmesh host --start-when N` and `boardmesh join`: from
 	// the moment the last joiner starts to join until every peer has
@@ -270,11 +290,19 @@ func BenchNet(ctx context.Context, g *engine.Game, n int, seed []byte, broadcast
 	if res.Game.FsyncP50, err = fsyncP50(500); err != nil {
 		return res, err
 	}
+	if res.Game.SignP50, res.Game.VerifyP50, err = signVerifyP50(500); err != nil {
+		return res, err
+	}
 	if res.Game.JoinToMove, err = BenchJoin(ctx, g, n); err != nil {
 		return res, fmt.Errorf("join to first move: %w", err)
 	}
 	res.Game.Floor = time.Duration(res.Game.Rounds) * res.GossipP50
 	res.Game.WallPerFloor = float64(res.Game.Wall) / float64(res.Game.Floor)
+	res.Game.LeastByWork = 1 + float64(res.Game.SignP50+res.Game.FsyncP50+res.Game.VerifyP50)/float64(res.GossipP50)
+	res.Game.Cores = runtime.GOMAXPROCS(0)
+	if res.Game.CPU > 0 {
+		res.Game.LeastByCores = float64(res.Game.CPU) / float64(res.Game.Cores) / float64(res.Game.Floor)
+	}
 	if res.Model, err = ModelGames(g, n, seed, false, res.GossipP50, res.Game.FsyncP50, res.DeliveryCPU, modelGames); err != nil {
 		return res, fmt.Errorf("games modelled with a core per peer: %w", err)
 	}
@@ -489,6 +517,30 @@ func fsyncP50(count int) (time.Duration, error) {
 		return 0, err
 	}
 	return percentile(ds, 50), nil
+}
+
+// signVerifyP50 signs and checks count action envelopes of the size
+// timeAppendSent logs, each with a fresh body, and returns the median time
+// of one signature and of one check.
+func signVerifyP50(count int) (sign, verify time.Duration, err error) {
+	id, err := crypto.GenerateIdentity(rand.Reader)
+	if err != nil {
+		return 0, 0, err
+	}
+	signs, verifies := make([]time.Duration, count), make([]time.Duration, count)
+	for i := range count {
+		env := &crypto.Envelope{Seq: uint64(i), Kind: crypto.KindAction, Body: make([]byte, 160)}
+		binary.BigEndian.PutUint64(env.Body, uint64(i))
+		start := time.Now()
+		crypto.Sign(id, env)
+		signed := time.Now()
+		err := crypto.Verify(env)
+		signs[i], verifies[i] = signed.Sub(start), time.Since(signed)
+		if err != nil {
+			return 0, 0, fmt.Errorf("checking the benchmark's own signature: %w", err)
+		}
+	}
+	return percentile(signs, 50), percentile(verifies, 50), nil
 }
 
 // timeAppendSent times count AppendSent calls of a 260-byte action
