@@ -197,7 +197,8 @@ func printLeast(w io.Writer, results []p2p.NetBench) {
 		cores = results[0].Game.Cores
 	}
 	fmt.Fprintf(w, "\nWhat that floor leaves room for: each round is a hop, a sign and an fsync before it leaves and a verify before it is answered;\n")
-	fmt.Fprintf(w, "every peer shares this process's %d cores (least by cores = CPU / cores / floor)\n", cores)
+	fmt.Fprintf(w, "least by work = 1 + (sign + verify + fsync) / gossip p50, with every hop the gossip p50 (as modelled below);\n")
+	fmt.Fprintf(w, "every peer shares this process's %d cores: least by cores = CPU / cores / floor\n", cores)
 	fmt.Fprintf(w, "%5s %10s %11s %10s %10s %14s %15s %11s\n", "peers", "sign p50", "verify p50", "fsync p50", "gossip p50", "least by work", "least by cores", "wall/floor")
 	for _, r := range results {
 		x := r.Game

@@ -89,10 +89,13 @@ type GameBench struct {
 	SignP50   time.Duration `json:"sign_p50_ns"`
 	VerifyP50 time.Duration `json:"verify_p50_ns"`
 	// LeastByWork is the least wall/floor the work every round needs
-	// leaves room for, however fast the rest of a peer: each round of the
-	// critical path is a hop (the gossip p50), its author's sign and fsync
-	// before the envelope may leave, and its receiver's verify before it
-	// may answer. It is 1 + (SignP50 + FsyncP50 + VerifyP50) / gossip p50.
+	// leaves room for, however fast the rest of a peer, where each hop
+	// takes the gossip p50 (as in the modelled games): each round of the
+	// critical path is a hop, its author's sign and fsync before the
+	// envelope may leave, and its receiver's verify before it may answer.
+	// It is 1 + (SignP50 + FsyncP50 + VerifyP50) / gossip p50. (A game
+	// played back to back can beat it, and even its floor: the floor's
+	// broadcasts are paced, and pay for waking the receiving threads.)
 	LeastByWork float64 `json:"least_wall_per_floor_by_work"`
 	// Cores is this process's GOMAXPROCS, which every peer of the table
 	// shares. LeastByCores is the least wall/floor they leave room for
