@@ -206,7 +206,7 @@ func printLeast(w io.Writer, results []p2p.NetBench) {
 		if x.LeastByCores > 0 {
 			byCores = fmt.Sprintf("%.2f", x.LeastByCores)
 		}
-		fmt.Fprintf(w, "%5d %10s %11s %10s %10s %14.2f %15s %11.2f\n", r.Peers, ms(x.SignP50), ms(x.VerifyP50), ms(x.FsyncP50), ms(r.GossipP50), x.LeastByWork, byCores, x.WallPerFloor)
+		fmt.Fprintf(w, "%5d %10s %11s %10s %10s %14.2f %15s %11.2f\n", r.Peers, us(x.SignP50), us(x.VerifyP50), ms(x.FsyncP50), ms(r.GossipP50), x.LeastByWork, byCores, x.WallPerFloor)
 	}
 }
 
