@@ -499,9 +499,10 @@ func fuzzOne(t *testing.T, b []byte) {
 }
 
 // BenchmarkLogAppendSent times what a peer pays before each envelope it
-// sends leaves: one AppendSent (a write and an fsync) of a 260-byte action
-// envelope, into the log's room and, for comparison, making the file
-// longer each time as a log without room would. It reports the median.
+// sends leaves: one AppendSent (a write and an fsync) of an action
+// envelope (benchEnvelope), into the log's room and, for comparison,
+// making the file longer each time as a log without room would. It
+// reports the median.
 //
 //	go test -run XXX -bench LogAppendSent -benchtime 2000x -count 3 ./p2p/
 func BenchmarkLogAppendSent(b *testing.B) {
