@@ -22,7 +22,9 @@ import (
 // the game pauses, and the other player may claim the win. A forged
 // shuffle convicts the same way (forge.go): its chain is redone without
 // the forger once it is dropped; the forger's shuffles of other chains
-// are still taken.
+// are still taken, and so is its escrow: a shuffle can convict a seat
+// before its escrow, signed first, has arrived, and without the escrow
+// its key is never rebuilt.
 //
 // Only a signed envelope of the seat convicts it: a forged signature is
 // rejected as a forgery and proves nothing, and a share that never comes is

@@ -608,16 +608,18 @@ func (m *Machine) Step(env *crypto.Envelope) error {
 	if m.stopped {
 		return ErrStopped
 	}
-	if m.convicted[seat] && (env.Kind != crypto.KindShuffle && env.Kind != crypto.KindRemask && env.Kind != crypto.KindPiece || m.taken(slotKey{env.Kind, seat, env.Seq})) {
+	if m.convicted[seat] && (!takenFromConvicted(env.Kind) || m.taken(slotKey{env.Kind, seat, env.Seq})) {
 		// Nothing it signs counts any more, not even a second claim for
 		// the slot of its proven lie (convict.go). But its shuffle of
 		// another chain still counts: a peer that holds it keeps that
 		// link after the drop (escrow.go's holds), so every peer must
 		// take it, and its proof is checked like any (forge.go); the
 		// same for its re-masking of a batch, which every peer must come
-		// to alike (batch.go's remaskCheat); and its piece of a dropped
+		// to alike (batch.go's remaskCheat); its piece of a dropped
 		// seat's key, checked against the escrow's commitment, whose list
-		// every peer must read alike (escrow.go).
+		// every peer must read alike (escrow.go); and its escrow, signed
+		// before anything that could convict it but not always received
+		// first, without which its key is never rebuilt after its drop.
 		return fmt.Errorf("%w: %s is proven to cheat; its envelopes are not taken", ErrConvicted, m.who(seat))
 	}
 	if err := wellFormed(env); err != nil {
@@ -657,6 +659,16 @@ func (m *Machine) Step(env *crypto.Envelope) error {
 	}
 	m.progress()
 	return nil
+}
+
+// takenFromConvicted reports whether an envelope of kind still counts
+// when its author is convicted (see Step).
+func takenFromConvicted(kind crypto.Kind) bool {
+	switch kind {
+	case crypto.KindShuffle, crypto.KindRemask, crypto.KindPiece, crypto.KindEscrow:
+		return true
+	}
+	return false
 }
 
 // declared reports whether env's chain or batch is known here yet.
