@@ -453,50 +453,58 @@ func TestTwoForgers(t *testing.T) {
 // reaches the others only after the forgery has convicted it (gossip
 // does not keep one author's envelopes in order). The others still take
 // the escrow: once the table drops the forger its key is rebuilt from it,
-// the chain is redone without it, and the others deal on. Refused as any
-// envelope of a convicted seat, the escrow never counts, and every honest
-// seat waits for ever for a key nobody can rebuild.
+// the chain is redone without it, and the others deal on; also when an
+// honest seat restarts before the drop and steps again what it received,
+// in the order it came. Refused as any envelope of a convicted seat, the
+// escrow never counts, and every honest seat waits for ever for a key
+// nobody can rebuild.
 func TestForgerEscrowLate(t *testing.T) {
 	for _, n := range []int{3, 4} {
 		for _, f := range []int{0, n - 1} {
-			t.Run(fmt.Sprintf("%d seats, seat %d", n, f+1), func(t *testing.T) {
-				tb := newTable(t, n, []Deck{seqDeck(0, 20, 100)})
-				tb.forgeAt(f, 0, forgeries[0].edit)
-				forge := tb.hook
-				var held *crypto.Envelope
-				tb.hook = func(to int, env *crypto.Envelope) *crypto.Envelope {
-					if env.Author == tb.ids[f].ID() && env.Kind == crypto.KindEscrow {
-						held = env
-						return nil
+			for _, restart := range []bool{false, true} {
+				t.Run(fmt.Sprintf("%d seats, seat %d, restart %v", n, f+1, restart), func(t *testing.T) {
+					tb := newTable(t, n, []Deck{seqDeck(0, 20, 100)})
+					tb.forgeAt(f, 0, forgeries[0].edit)
+					forge := tb.hook
+					var held *crypto.Envelope
+					tb.hook = func(to int, env *crypto.Envelope) *crypto.Envelope {
+						if env.Author == tb.ids[f].ID() && env.Kind == crypto.KindEscrow {
+							held = env
+							return nil
+						}
+						return forge(to, env)
 					}
-					return forge(to, env)
-				}
-				tb.run()
-				live := liveSeats(n, f)
-				for _, i := range live {
-					if held == nil || !tb.ms[i].Convicted(f) {
-						t.Fatalf("seat %d: the forger's escrow held back %v, the forger convicted %v", i+1, held != nil, tb.ms[i].Convicted(f))
+					tb.run()
+					live := liveSeats(n, f)
+					for _, i := range live {
+						if held == nil || !tb.ms[i].Convicted(f) {
+							t.Fatalf("seat %d: the forger's escrow held back %v, the forger convicted %v", i+1, held != nil, tb.ms[i].Convicted(f))
+						}
 					}
-				}
-				tb.hook = forge
-				tb.deliver(held)
-				tb.collect()
-				tb.silence(f)
-				tb.drop(f)
-				tb.run()
-				tb.sameDeck(live, 0, 20)
-				for _, i := range live {
-					tb.onlyNamed(i, f)
-					if k := tb.redone(i, f); k != 1 {
-						t.Errorf("seat %d redid the chain %d times, want once", i+1, k)
+					tb.hook = forge
+					tb.deliver(held)
+					tb.collect()
+					if restart {
+						tb.restart(live[0], 77)
+						tb.collect()
 					}
-					for _, w := range tb.ms[i].Waiting() {
-						t.Errorf("seat %d still waits: %v", i+1, w)
+					tb.silence(f)
+					tb.drop(f)
+					tb.run()
+					tb.sameDeck(live, 0, 20)
+					for _, i := range live {
+						tb.onlyNamed(i, f)
+						if k := tb.redone(i, f); k != 1 {
+							t.Errorf("seat %d redid the chain %d times, want once", i+1, k)
+						}
+						for _, w := range tb.ms[i].Waiting() {
+							t.Errorf("seat %d still waits: %v", i+1, w)
+						}
 					}
-				}
-				tb.dealAfter(f, live, 0, 2, func(c uint16) bool { return c >= 100 && c < 120 })
-				tb.wholeDeck(f, live, 20)
-			})
+					tb.dealAfter(f, live, 0, 2, func(c uint16) bool { return c >= 100 && c < 120 })
+					tb.wholeDeck(f, live, 20)
+				})
+			}
 		}
 	}
 }
