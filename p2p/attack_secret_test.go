@@ -400,13 +400,15 @@ func claimAfterCheat(t *testing.T, kind crypto.Kind, edit func([]byte) []byte, w
 // for one batch (the honest one, then another). Each honest peer holds
 // both signed claims and names the equivocation. The second is sent a
 // moment after bob's card layer sent the first (so the first is seen
-// first), by a peer that relays it under bob's key; waiting instead until
-// that peer has seen the first could let a quick game end before. Under
-// load bob's own copy (fsynced before it leaves) can still come second:
-// the honest peers then rightly name the second as a wrong share, which
-// is no equivocation to see, so the table is played again (at most three
-// tables, the last with a longer moment: much longer, and a quick game
-// can end before the second is sent).
+// first), by a peer that relays it under bob's key. The bots take a
+// moment over each move, as players do: without it a whole game of
+// Infinite City takes about 150 ms here, and under load it ended once
+// before the second envelope arrived (an equivocation after the end is
+// named but cannot stop a game that is over). Under load bob's own copy
+// (fsynced before it leaves) can still come second: the honest peers
+// then rightly name the second as a wrong share, which is no equivocation
+// to see, so the table is played again (at most three tables, the last
+// with a longer moment).
 func TestAttackSecretEquivocation(t *testing.T) {
 	t.Parallel()
 	for _, gap := range []time.Duration{100 * time.Millisecond, 100 * time.Millisecond, 300 * time.Millisecond} {
@@ -418,6 +420,11 @@ func TestAttackSecretEquivocation(t *testing.T) {
 	t.Fatal("in three tables the second share envelope always came first")
 }
 
+// equivocationBotDelay is each bot's pause before a move in
+// TestAttackSecretEquivocation: a game of some 40 turns then lasts
+// seconds, not the tenth of a second the second envelope may take.
+const equivocationBotDelay = 60 * time.Millisecond
+
 // equivocationAfter plays one table of TestAttackSecretEquivocation, the
 // second envelope sent gap after the first; it reports false if an honest
 // peer saw the second first (and named it as a wrong share).
@@ -427,18 +434,18 @@ func equivocationAfter(t *testing.T, gap time.Duration) bool {
 	var mu sync.Mutex
 	var first *crypto.Envelope
 	sent := make(chan struct{})
-	var a *arena
-	a = secretArena(t, ctx, func(_ engine.CardState, l *cheatLayer) {
-		l.also = func(e *crypto.Envelope) *crypto.Envelope {
-			mu.Lock()
-			defer mu.Unlock()
-			if first == nil && e.Kind == crypto.KindShare {
-				first = e
-				close(sent)
+	a := newArena(t, ctx, arenaConfig{game: infinitecity.Game, secret: true, botDelay: equivocationBotDelay,
+		tune: cheatTune(func(_ engine.CardState, l *cheatLayer) {
+			l.also = func(e *crypto.Envelope) *crypto.Envelope {
+				mu.Lock()
+				defer mu.Unlock()
+				if first == nil && e.Kind == crypto.KindShare {
+					first = e
+					close(sent)
+				}
+				return nil
 			}
-			return nil
-		}
-	})
+		})})
 	a.start(ctx)
 	select {
 	case <-sent:
