@@ -85,10 +85,21 @@ func (n *Node) cheatWhat(c CheatKind, env *crypto.Envelope, err error) string {
 	case CheatLyingState:
 		return fmt.Sprintf("%s is lying about its state (%v); %s is the suspect, no player's move is", name, err, name)
 	case CheatEquivocation:
-		return fmt.Sprintf("%s signed two different %s envelopes%s", name, env.Kind, env.Kind.ForSlot(env.Seq))
+		what := fmt.Sprintf("%s signed two different %s envelopes%s", name, env.Kind, env.Kind.ForSlot(env.Seq))
+		if n.m.phase == PhaseOver {
+			// Seen after the end (a late or slow relay): a player who reads
+			// only "equivocation" would expect the game to stop, and it
+			// cannot; say why.
+			what += afterTheEnd
+		}
+		return what
 	}
 	return fmt.Sprintf("%s: %v", name, err)
 }
+
+// afterTheEnd ends the sentence of an equivocation seen once the game is
+// over: the log is closed, so the pair cannot be committed as evidence.
+const afterTheEnd = ", seen after the game ended: the result stands, and the closed log cannot hold the proof"
 
 // reject reports a rejected envelope and returns err. Every rejection is
 // counted; an event is raised at most once per (author, kind, reason) and

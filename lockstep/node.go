@@ -811,7 +811,7 @@ func (n *Node) equivocation(a, b *crypto.Envelope) error {
 	if n.m.phase == PhaseOver {
 		// The log is closed: nothing more can be committed to it. The
 		// equivocation is named, not proven in it.
-		return n.reject(b, fmt.Errorf("%w (after the game ended: named here, not proven in the log)", ErrEquivocation))
+		return n.reject(b, fmt.Errorf("%w%s", ErrEquivocation, afterTheEnd))
 	}
 	ev := &crypto.Envelope{Session: n.m.session, Kind: crypto.KindEvidence, Body: encodeEvidence(a, b)}
 	crypto.Sign(n.id, ev)
