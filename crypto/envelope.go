@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/hdevalence/ed25519consensus"
 )
@@ -92,6 +93,16 @@ func (k Kind) ForSlot(seq uint64) string {
 		}
 	}
 	return fmt.Sprintf(" (seq %d)", seq)
+}
+
+// WithArticle is the kind's name after "a" or "an", as a player's message
+// begins it: "an action", "a share", "an escrow".
+func (k Kind) WithArticle() string {
+	name := k.String()
+	if strings.ContainsRune("aeiou", rune(name[0])) {
+		return "an " + name
+	}
+	return "a " + name
 }
 
 // Errors of envelope decoding and verification.

@@ -29,3 +29,24 @@ func TestForSlotSaysWhatSeqCounts(t *testing.T) {
 		}
 	}
 }
+
+// TestWithArticleReadsAsEnglish: "an action", never "a action", in the
+// messages that name a kind.
+func TestWithArticleReadsAsEnglish(t *testing.T) {
+	for _, c := range []struct {
+		k    Kind
+		want string
+	}{
+		{KindAction, "an action"},
+		{KindAccept, "an accept"},
+		{KindEscrow, "an escrow"},
+		{KindEvidence, "an evidence"},
+		{KindShare, "a share"},
+		{KindCardKey, "a card-key"},
+		{Kind(200), "a kind(200)"},
+	} {
+		if got := c.k.WithArticle(); got != c.want {
+			t.Errorf("%s: %q, want %q", c.k, got, c.want)
+		}
+	}
+}

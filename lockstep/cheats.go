@@ -64,9 +64,9 @@ func (n *Node) cheatWhat(c CheatKind, env *crypto.Envelope, err error) string {
 	name, _ := n.who(env.Author)
 	switch c {
 	case CheatForged:
-		return fmt.Sprintf("a %s under the name of %s has a signature that does not verify (forged or corrupted); ignored", env.Kind, name)
+		return fmt.Sprintf("%s under the name of %s has a signature that does not verify (forged or corrupted); ignored", env.Kind.WithArticle(), name)
 	case CheatReplayed:
-		return fmt.Sprintf("a %s that %s signed for another table was sent here (replayed); ignored", env.Kind, name)
+		return fmt.Sprintf("%s that %s signed for another table was sent here (replayed); ignored", env.Kind.WithArticle(), name)
 	case CheatOutOfTurn:
 		return fmt.Sprintf("%s sent an action for step %d out of turn; refused: %v", name, env.Seq, err)
 	case CheatIllegal:

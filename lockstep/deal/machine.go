@@ -600,7 +600,7 @@ func (m *Machine) Step(env *crypto.Envelope) error {
 		return ErrDuplicate
 	}
 	if err := m.verify(env); err != nil {
-		return m.reject(CheatForged, seat, fmt.Sprintf("a %s envelope under the name of %s has a bad signature", env.Kind, m.who(seat)), err)
+		return m.reject(CheatForged, seat, fmt.Sprintf("%s envelope under the name of %s has a bad signature", env.Kind.WithArticle(), m.who(seat)), err)
 	}
 	if env.Session != m.session {
 		return m.reject(CheatReplayed, seat, fmt.Sprintf("a %s envelope of %s is of another session (a replay)", env.Kind, m.who(seat)), ErrWrongSession)
